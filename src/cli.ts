@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+/**
+ * argv -> command. The only module that reads process.argv, writes the final exit code and
+ * turns thrown errors into one-line messages. Heavy modules load lazily so `--help` and
+ * `--version` stay near the cost of starting node.
+ */
+import { readFileSync } from 'node:fs';
+import { overview } from './cli/help.js';
+import type { CliIo } from './cli/io.js';
+import { COMMANDS, MONITOR } from './cli/registry.js';
+
+const readVersion = (): string => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+};
+
+const isHelp = (token: string | undefined): boolean => token === '--help' || token === '-h';
+const isVersion = (token: string | undefined): boolean => token === '--version' || token === '-v';
+
+const fail = (message: string, hint?: string): void => {
+  process.stderr.write(`agentwatch: ${message}\n${hint ? `${hint}\n` : ''}`);
+};
+
+const main = async (argv: readonly string[]): Promise<number> => {
+  const version = readVersion();
+  const first = argv[0];
+  const command = first !== undefined && !first.startsWith('-') ? first : undefined;
+  const entry = command === undefined ? undefined : COMMANDS[command];
+
+  if (command !== undefined && !entry) {
+    fail(`unknown command "${command}"`, 'Run agentwatch --help');
+    return 2;
+  }
+  const rest = command === undefined ? argv : argv.slice(1);
+  const end = rest.indexOf('--');
+  const flagsPart = end === -1 ? rest : rest.slice(0, end);
+  if (flagsPart.some(isHelp)) {
+    process.stdout.write(entry ? `${entry.usage}\n` : overview(version));
+    return 0;
+  }
+  if (command === undefined && flagsPart.some(isVersion)) {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  if (!entry && !MONITOR) {
+    if (argv.length === 0) {
+      process.stdout.write(overview(version));
+      return 0;
+    }
+    fail(`unknown flag ${argv[0] ?? ''}`, 'Run agentwatch --help');
+    return 2;
+  }
+
+  const io: CliIo = {
+    argv: rest,
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    platform: process.platform,
+    version,
+  };
+  const target = entry ?? MONITOR;
+  if (!target) return 2;
+  const { run } = await target.load();
+  return run(io);
+};
+
+const report = async (error: unknown): Promise<number> => {
+  const { UsageError, RuntimeError } = await import('./cli/io.js');
+  const { ConfigError } = await import('./config/errors.js');
+  if (error instanceof UsageError) {
+    fail(error.message, error.hint);
+    return 2;
+  }
+  if (error instanceof RuntimeError || error instanceof ConfigError) {
+    fail(error.message);
+    return 1;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  fail(`unexpected error: ${message}`);
+  if (process.env.AGENTWATCH_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return 1;
+};
+
+main(process.argv.slice(2))
+  .catch(report)
+  .then((code) => {
+    process.exitCode = code;
+  });

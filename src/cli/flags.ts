@@ -1,0 +1,106 @@
+import meow from 'meow';
+import { UsageError } from './io.js';
+
+/**
+ * One flag of a command. `choices` and `integer` are checked here so every command reports bad
+ * values the same way: one line, exit 2.
+ */
+export type FlagSpec =
+  | { readonly type: 'boolean'; readonly shortFlag?: string }
+  | { readonly type: 'string'; readonly choices?: readonly string[]; readonly shortFlag?: string }
+  | { readonly type: 'number'; readonly integer?: boolean; readonly min?: number; readonly shortFlag?: string };
+
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
+type FlagValue<S extends FlagSpec> = S extends { type: 'boolean' } ? boolean : S extends { type: 'number' } ? number | undefined : string | undefined;
+
+export type ParsedFlags<S extends FlagSpecs> = { -readonly [K in keyof S]: FlagValue<S[K]> };
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Flag tokens of argv (before `--`), without dashes or `=value`. */
+const flagTokens = (argv: readonly string[]): string[] => {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).filter((token) => token.startsWith('-') && token !== '-');
+};
+
+/**
+ * Parse `argv` against `specs` with meow, rejecting unknown flags, missing values, repeated
+ * values and bad choices with a UsageError (exit 2).
+ */
+export const parseFlags = <S extends FlagSpecs>(
+  argv: readonly string[],
+  specs: S,
+  command: string,
+): { flags: ParsedFlags<S>; input: string[] } => {
+  const known = new Map<string, { name: string; spec: FlagSpec }>();
+  for (const [name, spec] of Object.entries(specs)) {
+    known.set(kebab(name), { name, spec });
+    if (spec.shortFlag) known.set(spec.shortFlag, { name, spec });
+  }
+  const tokens = flagTokens(argv);
+  for (const token of tokens) {
+    const bare = token.replace(/^--?/, '').split('=')[0] ?? '';
+    const entry = known.get(bare) ?? (bare.startsWith('no-') ? known.get(bare.slice(3)) : undefined);
+    if (!entry || (bare.startsWith('no-') && !known.has(bare) && entry.spec.type !== 'boolean')) {
+      throw new UsageError(`Unknown flag ${token.split('=')[0]} for ${command}`, `Run ${command} --help`);
+    }
+    if (token.startsWith('-') && !token.startsWith('--') && bare.length > 1) {
+      throw new UsageError(`Unknown flag ${token} for ${command}`, `Run ${command} --help`);
+    }
+  }
+  // Value-taking flags must be followed by a value (meow would silently read "" or the next flag).
+  argv.forEach((token, index) => {
+    const bare = token.replace(/^--?/, '');
+    const entry = token.startsWith('-') && !bare.includes('=') ? known.get(bare) : undefined;
+    if (entry && entry.spec.type !== 'boolean') {
+      const next = argv[index + 1];
+      if (next === undefined || (next.startsWith('-') && next !== '-' && Number.isNaN(Number(next)))) {
+        throw new UsageError(`Flag --${kebab(entry.name)} needs a value`, `Run ${command} --help`);
+      }
+    }
+  });
+
+  const meowFlags = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { type: spec.type === 'number' ? 'string' : spec.type, ...(spec.shortFlag ? { shortFlag: spec.shortFlag } : {}) },
+    ]),
+  ) as Record<string, { type: 'boolean' | 'string' }>;
+  const cli = meow({
+    argv: [...argv],
+    importMeta: import.meta,
+    pkg: { name: 'agentwatch' },
+    autoHelp: false,
+    autoVersion: false,
+    allowUnknownFlags: true,
+    flags: meowFlags,
+  });
+
+  const flags: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value: unknown = (cli.flags as Record<string, unknown>)[name];
+    const flagName = `--${kebab(name)}`;
+    if (Array.isArray(value)) throw new UsageError(`Flag ${flagName} was given more than once`, `Run ${command} --help`);
+    if (spec.type === 'boolean') {
+      flags[name] = value === true;
+    } else if (value === undefined) {
+      flags[name] = undefined;
+    } else if (spec.type === 'string') {
+      const text = String(value);
+      if (spec.choices && !spec.choices.includes(text)) {
+        throw new UsageError(`Invalid value for ${flagName}: ${JSON.stringify(text)} (expected one of ${spec.choices.join(', ')})`, `Run ${command} --help`);
+      }
+      flags[name] = text;
+    } else {
+      const number = Number(value);
+      const bad = String(value).trim() === '' || !Number.isFinite(number) || (spec.integer && !Number.isInteger(number)) || (spec.min !== undefined && number < spec.min);
+      if (bad) {
+        const what = `${spec.integer ? 'an integer' : 'a number'}${spec.min !== undefined ? ` >= ${spec.min}` : ''}`;
+        throw new UsageError(`Invalid value for ${flagName}: ${JSON.stringify(String(value))} (expected ${what})`, `Run ${command} --help`);
+      }
+      flags[name] = number;
+    }
+  }
+  return { flags: flags as ParsedFlags<S>, input: cli.input };
+};

@@ -1,0 +1,26 @@
+import path from 'node:path';
+
+/** The environment variables agentwatch reads; everything path-like is derived from these. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Home directory from the environment first, so tests (and sudo'd shells) never touch the real one. */
+export const homeDir = (env: Env): string => env.HOME || env.USERPROFILE || '/';
+
+export const configDir = (env: Env): string =>
+  path.join(env.XDG_CONFIG_HOME ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config'), 'agentwatch');
+
+export const configPath = (env: Env): string => path.join(configDir(env), 'config.json');
+
+export const sessionNamesPath = (env: Env): string => path.join(configDir(env), 'session-names.json');
+
+/** Lock file serialising every read-modify-write of files in the config directory across processes. */
+export const configLockPath = (env: Env): string => path.join(configDir(env), '.lock');
+
+export const cacheDir = (env: Env): string =>
+  path.join(env.XDG_CACHE_HOME ? env.XDG_CACHE_HOME : path.join(homeDir(env), '.cache'), 'agentwatch');
+
+export const dataHome = (env: Env): string =>
+  env.XDG_DATA_HOME ? env.XDG_DATA_HOME : path.join(homeDir(env), '.local', 'share');
+
+export const xdgConfigHome = (env: Env): string =>
+  env.XDG_CONFIG_HOME ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config');

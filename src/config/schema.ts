@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ACTIVITIES, ACTIVITY_FILTERS } from '../core/activity.js';
+import { AGENT_KINDS } from '../core/agents.js';
+
+/**
+ * The one source of truth for `config.json`. `.default()` back-fills missing keys; fields with a
+ * documented fallback (spec 7 rule 8) are read leniently in `effective.ts`, never here, so a bad
+ * value is reported once and the file is left as the user wrote it.
+ */
+
+export const MIN_PASSPHRASE_LENGTH = 12;
+
+const agentsSchema = z
+  .object(Object.fromEntries(AGENT_KINDS.map((agent) => [agent, z.boolean().default(true)])) as Record<
+    (typeof AGENT_KINDS)[number],
+    z.ZodDefault<z.ZodBoolean>
+  >)
+  .loose()
+  .describe('Per-agent switch; a disabled agent is skipped even under --agent all.');
+
+export const webhookEntrySchema = z
+  .object({
+    name: z.string().trim().min(1, 'name must be a non-empty string'),
+    url: z
+      .url({ protocol: /^https?$/, error: 'url must be an http:// or https:// URL' })
+      .describe('Receiver; gets one POST per matching transition.'),
+    secret: z.string().optional().describe('When set, bodies are signed: X-Agentwatch-Signature: sha256=<hex>.'),
+    events: z
+      .array(z.enum(ACTIVITIES, { error: `events must list activity states (${ACTIVITIES.join(', ')})` }))
+      .default([])
+      .describe('Target activities to deliver; empty means all.'),
+    agents: z
+      .array(z.enum(AGENT_KINDS, { error: `agents must list agent kinds (${AGENT_KINDS.join(', ')})` }))
+      .default([])
+      .describe('Agents to deliver for; empty means all.'),
+    enabled: z.boolean().default(true),
+  })
+  .loose();
+
+export type WebhookEntry = z.infer<typeof webhookEntrySchema>;
+
+export const configSchema = z
+  .object({
+    window_minutes: z.int().min(1).max(10_080).default(30).describe('Minutes of session visibility.'),
+    default_filter: z.enum(ACTIVITY_FILTERS).default('').describe('Activity filter applied on startup.'),
+    editor: z.string().default('').describe('Overrides $VISUAL / $EDITOR for opening a working directory.'),
+    launch_at_login: z.boolean().default(false).describe('macOS desktop app only.'),
+    notifications: z.boolean().default(false).describe('Desktop notification when a session waits too long (--gui).'),
+    notify_after_sec: z.int().min(1).default(30).describe('Seconds in waiting before a notification.'),
+    agents: agentsSchema.default(Object.fromEntries(AGENT_KINDS.map((a) => [a, true])) as Record<(typeof AGENT_KINDS)[number], boolean>),
+    claude_dirs: z.array(z.string()).default([]).describe('Extra claude base directories (each holds projects/).'),
+    exclude_cwd_substrings: z.array(z.string()).default([]).describe('Literal, case-sensitive cwd fragments to hide.'),
+    api_passphrase: z
+      .string()
+      .default('')
+      .refine((v) => v === '' || v.trim().length >= MIN_PASSPHRASE_LENGTH, {
+        error: `api_passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters`,
+      })
+      .describe('Passphrase the API bearer token is derived from.'),
+    api_salt: z.string().default('').describe('Public salt of the token derivation; generated once.'),
+    tui: z
+      .object({ theme: z.enum(['auto', 'dark', 'light']).default('auto') })
+      .loose()
+      .default({ theme: 'auto' }),
+    // Lenient fields: any JSON value is kept; effective.ts applies the documented fallback.
+    card_density: z.unknown().default('live').describe('compact | rich | live; anything else reads "live".'),
+    terminal: z.unknown().default('terminal').describe('terminal | kitty; anything else uses the platform default.'),
+    detail_width: z.unknown().default(400).describe('300..2000 px; anything else reads 400.'),
+    // Each entry is validated on its own (effective.ts) so one bad webhook never disables the rest.
+    webhooks: z.array(z.unknown()).default([]),
+  })
+  .loose();
+
+/** The config as stored (after back-fill), unknown keys included. */
+export type StoredConfig = z.infer<typeof configSchema>;
+
+/** The keys of a fresh file, in the spec's order. */
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as (keyof StoredConfig)[];

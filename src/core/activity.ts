@@ -1,0 +1,30 @@
+/**
+ * The displayed activity of a session. The order is the one users read in filters and docs;
+ * it is also the set webhook `events` filters accept.
+ */
+export const ACTIVITIES = [
+  'idle',
+  'waiting',
+  'thinking',
+  'compacting',
+  'reading',
+  'writing',
+  'running',
+  'searching',
+  'browsing',
+  'spawning',
+] as const;
+
+export type Activity = (typeof ACTIVITIES)[number];
+
+export const isActivity = (value: string): value is Activity => (ACTIVITIES as readonly string[]).includes(value);
+
+/** "Active" is everything the agent does on its own: not idle and not waiting for the user. */
+export const isActiveActivity = (activity: Activity): boolean => activity !== 'idle' && activity !== 'waiting';
+
+/** Values accepted by `default_filter` and the TUI/API `filter`: "" (all), "active", or one activity. */
+export const ACTIVITY_FILTERS = ['', 'active', ...ACTIVITIES] as const;
+export type ActivityFilter = (typeof ACTIVITY_FILTERS)[number];
+
+export const matchesActivityFilter = (filter: ActivityFilter, activity: Activity): boolean =>
+  filter === '' ? true : filter === 'active' ? isActiveActivity(activity) : filter === activity;

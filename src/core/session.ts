@@ -1,0 +1,222 @@
+import type { Activity } from './activity.js';
+import type { AgentKind } from './agents.js';
+
+/**
+ * The event-sourced core contract. Sources turn what an agent wrote into `SessionEvent`s; the pure
+ * fold in `streams/` turns events into `SessionState`; views (`SessionSummary`/`SessionDetail`)
+ * are derived from state plus `now`. Every timestamp is epoch milliseconds taken from the agent's
+ * own record (never from when agentwatch read it), 0 meaning "unknown".
+ */
+
+export interface SessionRef {
+  readonly agent: AgentKind;
+  readonly sessionId: string;
+}
+
+/** Stable map key of a session: ids are unique per agent, not across agents. */
+export type SessionKey = `${AgentKind}:${string}`;
+export const sessionKey = (ref: SessionRef): SessionKey => `${ref.agent}:${ref.sessionId}`;
+
+export interface TokenCounts {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheCreation: number;
+  readonly cacheRead: number;
+}
+
+export const ZERO_TOKENS: TokenCounts = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
+
+/** Descriptive fields a source sets; `undefined` leaves the current value alone. */
+export interface SessionMetaPatch {
+  readonly cwd?: string;
+  readonly model?: string;
+  readonly gitBranch?: string;
+  readonly version?: string;
+  /** The agent's own title: claude custom-title / Desktop title, codex thread name, amp title... */
+  readonly agentName?: string;
+  readonly source?: 'cli' | 'desktop';
+  /** Sub-agent / sidechain transcripts are folded but never shown. */
+  readonly isSidechain?: boolean;
+  readonly parentId?: string;
+  readonly resumeCommand?: string;
+  /** Where the session lives on disk (file, directory or database), for diagnostics and the cache. */
+  readonly path?: string;
+  /** Session creation time when the agent records it. */
+  readonly createdAt?: number;
+}
+
+export type SessionEvent =
+  /** Descriptive facts about the session (cwd, model, branch, title...). */
+  | (SessionRef & { readonly type: 'meta'; readonly at?: number; readonly patch: SessionMetaPatch })
+  /**
+   * A conversational turn. `counts` is false for records that are turns for state purposes but
+   * not messages a person would count (injected context, compact summaries).
+   */
+  | (SessionRef & {
+      readonly type: 'turn';
+      readonly at: number;
+      readonly role: 'user' | 'assistant';
+      readonly text?: string;
+      readonly counts?: boolean;
+    })
+  /** The agent issued a tool call. `name` is the agent's raw tool name; `filePath` is set for writes. */
+  | (SessionRef & {
+      readonly type: 'tool_call';
+      readonly at: number;
+      readonly name: string;
+      readonly callId?: string;
+      readonly filePath?: string;
+    })
+  /** A tool call's result arrived (matched by `callId` when the agent records one). */
+  | (SessionRef & { readonly type: 'tool_result'; readonly at: number; readonly callId?: string; readonly isError?: boolean })
+  /**
+   * Token usage. With `messageId`, a later event for the same id replaces the earlier counts
+   * (one response written over several lines counts once); `mode: 'total'` replaces the session
+   * totals (codex reports cumulative totals); otherwise counts add up.
+   */
+  | (SessionRef & {
+      readonly type: 'usage';
+      readonly at?: number;
+      readonly tokens: TokenCounts;
+      readonly messageId?: string;
+      readonly mode?: 'add' | 'total';
+      /** Cost the agent itself recorded, in USD (claude costUSD, pi, opencode/kilo). */
+      readonly costUsd?: number;
+    })
+  /** Context compaction started (or, for agents that log one record, happened) / ended. */
+  | (SessionRef & { readonly type: 'compaction'; readonly at: number; readonly phase: 'start' | 'end' })
+  /** The source re-reads the session from scratch (document rewritten, file truncated): drop derived state. */
+  | (SessionRef & { readonly type: 'reset' })
+  /** The session's file, directory or row is gone. */
+  | (SessionRef & { readonly type: 'removed' })
+  /** Warm start: the folded state as it was persisted in the discovery cache. */
+  | (SessionRef & { readonly type: 'restore'; readonly state: SessionState })
+  /** The source finished its first discovery pass (sent once per subscription, even when it found nothing). */
+  | { readonly type: 'ready'; readonly agent: AgentKind }
+  /** A record that could not be used: counted, shown in diagnostics, never fatal. */
+  | {
+      readonly type: 'diagnostic';
+      readonly agent: AgentKind;
+      readonly sessionId?: string;
+      readonly code: DiagnosticCode;
+      readonly message: string;
+      readonly path?: string;
+    };
+
+export type DiagnosticCode =
+  | 'E_JUNK_LINE'
+  | 'E_SCHEMA'
+  | 'E_OVERSIZED_LINE'
+  | 'E_READ'
+  | 'E_DB_LOCKED'
+  | 'E_DB_SCHEMA'
+  | 'E_DB_CORRUPT'
+  | 'E_WATCH'
+  | 'E_CACHE';
+
+export type SessionEventType = SessionEvent['type'];
+
+export interface ToolUse {
+  readonly name: string;
+  readonly at: number;
+  readonly callId?: string;
+  /** The result arrived. */
+  readonly done: boolean;
+}
+
+export interface RecentMessage {
+  readonly role: 'user' | 'assistant';
+  readonly text: string;
+  readonly at: number;
+}
+
+/** What the last meaningful record was; drives the activity state machine. */
+export type LastTurn = 'none' | 'user' | 'assistant' | 'tool_call' | 'tool_result';
+
+/** The folded state of one session. Plain JSON so the discovery cache can persist it. */
+export interface SessionState {
+  readonly agent: AgentKind;
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly model: string;
+  readonly gitBranch: string;
+  readonly version: string;
+  readonly agentName: string;
+  readonly source: 'cli' | 'desktop';
+  readonly isSidechain: boolean;
+  readonly parentId: string;
+  readonly resumeCommand: string;
+  readonly path: string;
+  readonly createdAt: number;
+  /** Timestamp of the last turn, tool call, tool result or compaction record. */
+  readonly lastActivityAt: number;
+  readonly lastTurn: LastTurn;
+  readonly lastTurnAt: number;
+  readonly userMessages: number;
+  readonly assistantMessages: number;
+  readonly tokens: TokenCounts;
+  /** Per-message usage already counted, so split responses count once (bounded, newest kept). */
+  readonly usageByMessage: Readonly<Record<string, TokenCounts>>;
+  readonly recordedCostUsd: number;
+  /** Tool calls still waiting for their result, oldest first. */
+  readonly pendingTools: readonly ToolUse[];
+  /** Last 20 tool calls, newest last. */
+  readonly recentTools: readonly ToolUse[];
+  /** Last 10 messages, newest last, text cut to 300 characters. */
+  readonly recentMessages: readonly RecentMessage[];
+  readonly lastFileWrite: string;
+  readonly lastFileWriteAt: number;
+  /** Start of the latest compaction and its end (0 while it runs or when none ended). */
+  readonly compactionStartedAt: number;
+  readonly compactionEndedAt: number;
+}
+
+/** Summary object of `GET /api/sessions` (PRODUCT.md section 4); field names are the wire format. */
+export interface SessionSummary {
+  readonly session_id: string;
+  readonly agent: AgentKind;
+  readonly cwd: string;
+  readonly short_name: string;
+  readonly agent_name: string;
+  readonly custom_name: string;
+  readonly source: 'cli' | 'desktop';
+  readonly activity: Activity;
+  readonly is_active: boolean;
+  readonly model: string;
+  readonly git_branch: string;
+  readonly cost_usd: number;
+  /** RFC 3339 UTC, or "" when unknown. */
+  readonly last_activity: string;
+  readonly total_messages: number;
+}
+
+/** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. */
+export interface SessionDetail extends SessionSummary {
+  readonly version: string;
+  readonly is_worktree: boolean;
+  readonly main_repo: string;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cache_creation_tokens: number;
+  readonly cache_read_tokens: number;
+  readonly user_messages: number;
+  readonly assistant_messages: number;
+  readonly current_tool: string;
+  readonly last_file_write: string;
+  readonly last_file_write_at: string;
+  readonly recent_tools: readonly { readonly name: string; readonly timestamp: string }[];
+  readonly recent_messages: readonly { readonly role: 'user' | 'assistant'; readonly text: string; readonly timestamp: string }[];
+  readonly resume_command: string;
+}
+
+/** An activity change of one session (first sight emits none). Webhooks, notifier and SSE subscribe. */
+export interface Transition {
+  readonly agent: AgentKind;
+  readonly sessionId: string;
+  readonly from: Activity;
+  readonly to: Activity;
+  /** When the change was derived (scheduler time). */
+  readonly at: number;
+  readonly cwd: string;
+  readonly isSidechain: boolean;
+}
