@@ -91,6 +91,12 @@ export type SessionEvent =
   | (SessionRef & { readonly type: 'removed' })
   /** Warm start: the folded state as it was persisted in the discovery cache. */
   | (SessionRef & { readonly type: 'restore'; readonly state: SessionState })
+  /**
+   * The source has emitted every event of `path` up to byte `offset` (file size `size`, mtime
+   * `mtimeMs`). The fold stores it; the discovery cache persists a session's state only together
+   * with the checkpoint it corresponds to, so a warm start can resume from that offset.
+   */
+  | (SessionRef & { readonly type: 'checkpoint'; readonly checkpoint: FileCheckpoint })
   /** The source finished its first discovery pass (sent once per subscription, even when it found nothing). */
   | { readonly type: 'ready'; readonly agent: AgentKind }
   /** A record that could not be used: counted, shown in diagnostics, never fatal. */
@@ -113,6 +119,13 @@ export type DiagnosticCode =
   | 'E_DB_CORRUPT'
   | 'E_WATCH'
   | 'E_CACHE';
+
+export interface FileCheckpoint {
+  readonly path: string;
+  readonly offset: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
 
 export type SessionEventType = SessionEvent['type'];
 
@@ -169,6 +182,11 @@ export interface SessionState {
   /** Start of the latest compaction and its end (0 while it runs or when none ended). */
   readonly compactionStartedAt: number;
   readonly compactionEndedAt: number;
+  /**
+   * Set by a `checkpoint` event (or `restore`) and cleared by every other event of the session:
+   * non-null means the state is exactly "all events of checkpoint.path up to checkpoint.offset".
+   */
+  readonly checkpoint: FileCheckpoint | null;
 }
 
 /** Summary object of `GET /api/sessions` (PRODUCT.md section 4); field names are the wire format. */
