@@ -1,0 +1,272 @@
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/errors.js';
+import { loadConfig, passphraseProblem, updateConfig } from '../../src/config/load.js';
+import { configDir, configPath } from '../../src/config/paths.js';
+import { CONFIG_KEYS } from '../../src/config/schema.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+
+let temp: TempHome;
+beforeEach(async () => {
+  temp = await makeTempHome();
+});
+afterEach(async () => {
+  await temp.cleanup();
+});
+
+const mode = async (p: string): Promise<number> => (await stat(p)).mode & 0o777;
+const readJson = async (p: string): Promise<Record<string, unknown>> => JSON.parse(await readFile(p, 'utf8')) as Record<string, unknown>;
+const writeConfig = async (env: Record<string, string>, content: string): Promise<string> => {
+  const file = configPath(env);
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, content, { mode: 0o600 });
+  return file;
+};
+
+describe('config location', () => {
+  it('uses $XDG_CONFIG_HOME/agentwatch/config.json when set', () => {
+    expect(configPath({ HOME: '/h', XDG_CONFIG_HOME: '/x' })).toBe('/x/agentwatch/config.json');
+  });
+  it('falls back to ~/.config/agentwatch/config.json', () => {
+    expect(configPath({ HOME: '/h' })).toBe('/h/.config/agentwatch/config.json');
+  });
+});
+
+describe('first run', () => {
+  it('creates the file with exactly the spec keys, mode 0600 in a 0700 directory', async () => {
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.created).toBe(true);
+    const file = configPath(temp.env);
+    const stored = await readJson(file);
+    expect(Object.keys(stored)).toEqual(CONFIG_KEYS);
+    expect(stored).toMatchObject({
+      window_minutes: 30,
+      default_filter: '',
+      notifications: false,
+      notify_after_sec: 30,
+      api_passphrase: '',
+      tui: { theme: 'auto' },
+      card_density: 'live',
+      terminal: 'terminal',
+      detail_width: 400,
+      webhooks: [],
+      agents: { amp: true, claude: true, codex: true, cursor: true, grok: true, kilo: true, kimi: true, opencode: true, pi: true },
+    });
+    expect(await mode(file)).toBe(0o600);
+    expect(await mode(configDir(temp.env))).toBe(0o700);
+  });
+
+  it('generates api_salt once and keeps it stable across loads', async () => {
+    const first = await loadConfig(temp.env, { write: true });
+    expect(first.config.api_salt).toMatch(/^[A-Za-z0-9_-]{24,}$/);
+    const second = await loadConfig(temp.env, { write: true });
+    expect(second.config.api_salt).toBe(first.config.api_salt);
+    const other = await makeTempHome();
+    try {
+      const third = await loadConfig(other.env, { write: true });
+      expect(third.config.api_salt).not.toBe(first.config.api_salt);
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('a read-only load (limits, --help) creates nothing', async () => {
+    const loaded = await loadConfig(temp.env, { write: false });
+    expect(loaded.config.window_minutes).toBe(30);
+    await expect(stat(configPath(temp.env))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('back-fill', () => {
+  it('adds missing keys, keeps existing values and unknown keys', async () => {
+    const file = await writeConfig(
+      temp.env,
+      JSON.stringify({ window_minutes: 90, api_salt: 'keep-me', my_note: { x: 1 }, agents: { claude: false } }),
+    );
+    const loaded = await loadConfig(temp.env, { write: true });
+    const stored = await readJson(file);
+    expect(stored.window_minutes).toBe(90);
+    expect(stored.api_salt).toBe('keep-me');
+    expect(stored.my_note).toEqual({ x: 1 });
+    expect(stored.notify_after_sec).toBe(30);
+    expect(stored.agents).toMatchObject({ claude: false, codex: true, pi: true });
+    expect(loaded.config.agents.claude).toBe(false);
+  });
+
+  it('does not rewrite a complete file (mtime and bytes unchanged)', async () => {
+    await loadConfig(temp.env, { write: true });
+    const file = configPath(temp.env);
+    const before = await readFile(file, 'utf8');
+    const beforeStat = await stat(file);
+    await loadConfig(temp.env, { write: true });
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect((await stat(file)).ino).toBe(beforeStat.ino);
+  });
+
+  it('tightens a looser existing file and directory', async () => {
+    const file = await writeConfig(temp.env, '{}');
+    await chmod(file, 0o644);
+    await chmod(configDir(temp.env), 0o755);
+    await loadConfig(temp.env, { write: true });
+    expect(await mode(file)).toBe(0o600);
+    expect(await mode(configDir(temp.env))).toBe(0o700);
+  });
+
+  it('tightens modes even when nothing needs back-filling', async () => {
+    await loadConfig(temp.env, { write: true });
+    const file = configPath(temp.env);
+    await chmod(file, 0o664);
+    await loadConfig(temp.env, { write: true });
+    expect(await mode(file)).toBe(0o600);
+  });
+});
+
+describe('theme rules', () => {
+  it('a file with no tui block gets "auto"', async () => {
+    const file = await writeConfig(temp.env, JSON.stringify({ api_salt: 's' }));
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.tui.theme).toBe('auto');
+    expect((await readJson(file)).tui).toEqual({ theme: 'auto' });
+  });
+  it('an existing "dark" stays', async () => {
+    const file = await writeConfig(temp.env, JSON.stringify({ api_salt: 's', tui: { theme: 'dark' } }));
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.tui.theme).toBe('dark');
+    expect((await readJson(file)).tui).toEqual({ theme: 'dark' });
+  });
+  it('an empty tui block is back-filled with "auto"', async () => {
+    const file = await writeConfig(temp.env, JSON.stringify({ api_salt: 's', tui: {} }));
+    await loadConfig(temp.env, { write: true });
+    expect((await readJson(file)).tui).toEqual({ theme: 'auto' });
+  });
+});
+
+describe('documented fallbacks', () => {
+  it('card_density, detail_width and terminal fall back, say so, and leave the file as written', async () => {
+    const file = await writeConfig(
+      temp.env,
+      JSON.stringify({ api_salt: 's', card_density: 'huge', detail_width: 5000, terminal: 'xterm' }),
+    );
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.card_density).toBe('live');
+    expect(loaded.config.detail_width).toBe(400);
+    expect(loaded.config.terminal).toBe('terminal');
+    expect(loaded.warnings).toHaveLength(3);
+    expect(loaded.warnings.join('\n')).toMatch(/card_density "huge".*"live"/);
+    expect(loaded.warnings.join('\n')).toMatch(/detail_width 5000 .*300\.\.2000.*400/);
+    const stored = await readJson(file);
+    expect(stored.card_density).toBe('huge');
+    expect(stored.detail_width).toBe(5000);
+    expect(stored.terminal).toBe('xterm');
+  });
+  it('valid values pass through without warnings', async () => {
+    await writeConfig(temp.env, JSON.stringify({ api_salt: 's', card_density: 'rich', detail_width: 300, terminal: 'kitty' }));
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config).toMatchObject({ card_density: 'rich', detail_width: 300, terminal: 'kitty' });
+    expect(loaded.warnings).toEqual([]);
+  });
+  it('a non-integer detail_width falls back', async () => {
+    await writeConfig(temp.env, JSON.stringify({ api_salt: 's', detail_width: '500' }));
+    expect((await loadConfig(temp.env, { write: true })).config.detail_width).toBe(400);
+  });
+});
+
+describe('bad input is never repaired silently', () => {
+  it('invalid JSON: names file, line and column; file byte-identical', async () => {
+    const text = '{\n  "window_minutes": 30\n  "editor": "vim"\n}\n';
+    const file = await writeConfig(temp.env, text);
+    const error = await loadConfig(temp.env, { write: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(`${file}:3:3`);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+  it('truncated JSON points at the end', async () => {
+    const text = '{"window_minutes": 30,';
+    const file = await writeConfig(temp.env, text);
+    await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(`${file}:1:23`);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+  it('a wrongly typed value names the key and what is expected; file byte-identical', async () => {
+    const text = JSON.stringify({ window_minutes: 'thirty', notifications: 'yes' });
+    const file = await writeConfig(temp.env, text);
+    const error = (await loadConfig(temp.env, { write: true }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.code).toBe('E_CONFIG_INVALID');
+    expect(error.message).toContain(file);
+    expect(error.message).toMatch(/window_minutes: .*expected number/);
+    expect(error.message).toMatch(/notifications: .*expected boolean/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+  it('a top-level array is rejected', async () => {
+    await writeConfig(temp.env, '[]');
+    await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/expected a JSON object/);
+  });
+  it('an unknown default_filter is rejected with the valid values', async () => {
+    await writeConfig(temp.env, JSON.stringify({ default_filter: 'busy' }));
+    await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/default_filter/);
+  });
+});
+
+describe('api_passphrase', () => {
+  it('a passphrase shorter than 12 characters is refused, file untouched', async () => {
+    const text = JSON.stringify({ api_passphrase: 'short' });
+    const file = await writeConfig(temp.env, text);
+    await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/at least 12 characters/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+  it('passphraseProblem applies the same rule to typed input', () => {
+    expect(passphraseProblem('eleven-char')).toMatch(/at least 12 characters/);
+    expect(passphraseProblem('   padded   ')).toMatch(/at least 12 characters/);
+    expect(passphraseProblem('twelve-chars')).toBeUndefined();
+  });
+  it('AGENTWATCH_API_PASSPHRASE overrides the file and is never written', async () => {
+    const env = { ...temp.env, AGENTWATCH_API_PASSPHRASE: 'from-the-environment' };
+    const created = await loadConfig(env, { write: true });
+    expect(created.config.api_passphrase).toBe('from-the-environment');
+    const file = configPath(env);
+    expect(await readFile(file, 'utf8')).not.toContain('from-the-environment');
+    await updateConfig(env, (stored) => ({ ...stored, editor: 'vim' }));
+    expect(await readFile(file, 'utf8')).not.toContain('from-the-environment');
+    expect((await readJson(file)).api_passphrase).toBe('');
+  });
+  it('the env value wins over a file value', async () => {
+    await writeConfig(temp.env, JSON.stringify({ api_passphrase: 'the file passphrase' }));
+    const loaded = await loadConfig({ ...temp.env, AGENTWATCH_API_PASSPHRASE: 'the env passphrase!' }, { write: true });
+    expect(loaded.config.api_passphrase).toBe('the env passphrase!');
+  });
+});
+
+describe('webhook entries', () => {
+  it('valid entries run; invalid ones are reported by name with what is wrong', async () => {
+    const file = await writeConfig(
+      temp.env,
+      JSON.stringify({
+        webhooks: [
+          { name: 'slack', url: 'https://hooks.example.com/x', secret: 's3', events: ['waiting'], agents: ['claude'] },
+          { name: 'ftp', url: 'ftp://example.com' },
+          { name: 'typo', url: 'http://127.0.0.1:9/x', events: ['wating'] },
+          { url: 'http://127.0.0.1:9/y' },
+          { name: 'off', url: 'http://127.0.0.1:9/z', enabled: false },
+        ],
+      }),
+    );
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.webhooks.map((w) => w.name)).toEqual(['slack', 'off']);
+    expect(loaded.config.webhooks[0]).toMatchObject({ events: ['waiting'], agents: ['claude'], enabled: true });
+    expect(loaded.config.webhooks[1]?.enabled).toBe(false);
+    expect(loaded.invalidWebhooks.map((w) => w.name)).toEqual(['ftp', 'typo', '#4']);
+    expect(loaded.invalidWebhooks[0]?.problems.join()).toMatch(/url must be an http/);
+    expect(loaded.invalidWebhooks[1]?.problems.join()).toMatch(/events\.0: events must list activity states/);
+    expect(loaded.invalidWebhooks[2]?.problems.join()).toMatch(/name/);
+    // The invalid entries stay in the file for the user to fix.
+    expect(((await readJson(file)).webhooks as unknown[]).length).toBe(5);
+  });
+});
+
+describe('effective config', () => {
+  it('is frozen', async () => {
+    const { config } = await loadConfig(temp.env, { write: true });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.agents)).toBe(true);
+  });
+});
