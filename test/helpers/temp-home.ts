@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -14,6 +14,7 @@ export interface TempHome {
 export const makeTempHome = async (prefix = 'agentwatch-test-'): Promise<TempHome> => {
   const root = await mkdtemp(path.join(tmpdir(), prefix));
   const home = path.join(root, 'home');
+  await mkdir(home, { recursive: true });
   const env: Record<string, string> = {
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { runCli } from './helpers/cli.js';
+import { makeTempHome, type TempHome } from './helpers/temp-home.js';
+
+let temp: TempHome;
+beforeAll(async () => {
+  temp = await makeTempHome();
+});
+afterAll(async () => {
+  await temp.cleanup();
+});
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+describe('agentwatch CLI frame', () => {
+  it('--help prints the overview and exits 0 without touching the config', async () => {
+    const result = await runCli(['--help'], { env: temp.env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('agentwatch');
+    expect(result.stdout).toContain('--version');
+    expect(result.stderr).toBe('');
+  });
+
+  it('--version prints the package version', async () => {
+    const result = await runCli(['--version'], { env: temp.env });
+    expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('an unknown flag exits 2 with one line and a hint, no stack trace', async () => {
+    const result = await runCli(['--bogus'], { env: temp.env });
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(2);
+    expect(lines[0]).toMatch(/--bogus/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unknown command exits 2', async () => {
+    const result = await runCli(['frobnicate'], { env: temp.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+});
