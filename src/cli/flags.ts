@@ -6,7 +6,7 @@ import { UsageError } from './io.js';
  * values the same way: one line, exit 2.
  */
 export type FlagSpec =
-  | { readonly type: 'boolean'; readonly shortFlag?: string }
+  | { readonly type: 'boolean'; readonly shortFlag?: string; /** true: the flag is on unless `--no-<name>` is given. */ readonly default?: boolean }
   | { readonly type: 'string'; readonly choices?: readonly string[]; readonly shortFlag?: string }
   | { readonly type: 'number'; readonly integer?: boolean; readonly min?: number; readonly shortFlag?: string };
 
@@ -64,18 +64,29 @@ export const parseFlags = <S extends FlagSpecs>(
   const meowFlags = Object.fromEntries(
     Object.entries(specs).map(([name, spec]) => [
       name,
-      { type: spec.type === 'number' ? 'string' : spec.type, ...(spec.shortFlag ? { shortFlag: spec.shortFlag } : {}) },
+      {
+        type: spec.type === 'number' ? 'string' : spec.type,
+        ...(spec.shortFlag ? { shortFlag: spec.shortFlag } : {}),
+        ...(spec.type === 'boolean' && spec.default !== undefined ? { default: spec.default } : {}),
+      },
     ]),
   ) as Record<string, { type: 'boolean' | 'string' }>;
-  const cli = meow({
-    argv: [...argv],
-    importMeta: import.meta,
-    pkg: { name: 'agentwatch' },
-    autoHelp: false,
-    autoVersion: false,
-    allowUnknownFlags: true,
-    flags: meowFlags,
-  });
+  let cli: ReturnType<typeof meow>;
+  try {
+    cli = meow({
+      argv: [...argv],
+      importMeta: import.meta,
+      pkg: { name: 'agentwatch' },
+      autoHelp: false,
+      autoVersion: false,
+      allowUnknownFlags: true,
+      flags: meowFlags,
+    });
+  } catch (error) {
+    // meow throws plain Errors for some misuse (a value flag given twice): same one-line contract.
+    const message = (error as Error).message.replace(/^The flag (--\S+) can only be set once\.?$/, 'Flag $1 was given more than once');
+    throw new UsageError(message, `Run ${command} --help`);
+  }
 
   const flags: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
@@ -83,7 +94,7 @@ export const parseFlags = <S extends FlagSpecs>(
     const flagName = `--${kebab(name)}`;
     if (Array.isArray(value)) throw new UsageError(`Flag ${flagName} was given more than once`, `Run ${command} --help`);
     if (spec.type === 'boolean') {
-      flags[name] = value === true;
+      flags[name] = value === undefined ? (spec.default ?? false) : value === true;
     } else if (value === undefined) {
       flags[name] = undefined;
     } else if (spec.type === 'string') {
