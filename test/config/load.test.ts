@@ -270,3 +270,15 @@ describe('effective config', () => {
     expect(Object.isFrozen(config.agents)).toBe(true);
   });
 });
+
+describe('configNotices', () => {
+  it('formats one line per fallback and per invalid webhook', async () => {
+    const { configNotices } = await import('../../src/config/notices.js');
+    await writeConfig(temp.env, JSON.stringify({ card_density: 'x', webhooks: [{ name: 'bad', url: 'nope' }] }));
+    const loaded = await loadConfig(temp.env, { write: true });
+    const lines = configNotices(loaded.path, loaded);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/config\.json: card_density "x" .*"live"$/);
+    expect(lines[1]).toMatch(/webhook "bad" is invalid and will not run: url: /);
+  });
+});
