@@ -1,0 +1,148 @@
+import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { fileUriToPath } from './file-uri.js';
+import { ampMessageSchema, ampThreadSchema, type AmpBlock, type AmpMessage, type AmpThread } from './schema.js';
+
+/** What one read of a thread document yields: the full replay, or why it could not be used. */
+export type AmpThreadParse =
+  | { readonly kind: 'thread'; readonly sessionId: string; readonly events: readonly SessionEvent[]; readonly badMessages: number }
+  /** A thread with no user or assistant message yet (Amp creates the file before the first prompt). */
+  | { readonly kind: 'empty'; readonly sessionId: string }
+  | { readonly kind: 'invalid'; readonly message: string };
+
+/** Amp tools that write a file, and the input field naming it. */
+const WRITE_TOOLS = new Set(['edit_file', 'write_file', 'create_file', 'Edit', 'Write']);
+
+export const ampResumeCommand = (threadId: string): string => `amp threads continue ${threadId}`;
+
+const isToolUse = (block: AmpBlock): block is Extract<AmpBlock, { type: 'tool_use' }> => block.type === 'tool_use';
+const isToolResult = (block: AmpBlock): block is Extract<AmpBlock, { type: 'tool_result' }> => block.type === 'tool_result';
+
+/** A message's own time: usage timestamp, else when it was sent, else its latest tool timing. */
+const messageTime = (message: AmpMessage): number => {
+  const fromUsage = message.usage?.timestamp ? Date.parse(message.usage.timestamp) : NaN;
+  if (Number.isFinite(fromUsage) && fromUsage > 0) return fromUsage;
+  if (message.meta?.sentAt && message.meta.sentAt > 0) return message.meta.sentAt;
+  let latest = 0;
+  for (const block of message.content) {
+    if (isToolUse(block)) latest = Math.max(latest, block.finalTime ?? 0, block.startTime ?? 0);
+  }
+  return latest;
+};
+
+const textOf = (message: AmpMessage): string =>
+  message.content
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .join('\n')
+    .trim();
+
+const writtenPath = (block: Extract<AmpBlock, { type: 'tool_use' }>): string | undefined => {
+  if (!WRITE_TOOLS.has(block.name)) return undefined;
+  const raw = block.input?.path ?? block.input?.file_path;
+  return typeof raw === 'string' && raw ? fileUriToPath(raw) : undefined;
+};
+
+const metaOf = (thread: AmpThread, filePath: string, lastModel: string | undefined): SessionMetaPatch => {
+  const tree = thread.env?.initial?.trees?.[0];
+  const ref = tree?.repository?.ref;
+  const model = lastModel ?? thread['~debug']?.lastInferenceUsage?.model;
+  return {
+    source: 'cli',
+    path: filePath,
+    resumeCommand: ampResumeCommand(thread.id),
+    ...(tree?.uri ? { cwd: fileUriToPath(tree.uri) } : {}),
+    ...(ref?.startsWith('refs/heads/') ? { gitBranch: ref.slice('refs/heads/'.length) } : {}),
+    ...(thread.env?.initial?.platform?.clientVersion ? { version: thread.env.initial.platform.clientVersion } : {}),
+    ...(thread.title ? { agentName: thread.title } : {}),
+    ...(model ? { model } : {}),
+    ...(thread.created ? { createdAt: thread.created } : {}),
+  };
+};
+
+/**
+ * Pure: one thread document in, the complete replay of the session out (`reset`, `meta`, then
+ * the turns, tool calls, tool results and usage in message order). The caller adds the
+ * `checkpoint`. Amp rewrites the whole document, so there is no incremental form.
+ */
+export const parseAmpThread = (text: string, filePath: string): AmpThreadParse => {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'invalid', message: `not a JSON document (${(error as Error).message})` };
+  }
+  const parsed = ampThreadSchema.safeParse(raw);
+  if (!parsed.success) return { kind: 'invalid', message: `not an Amp thread: ${parsed.error.issues[0]?.message ?? 'schema mismatch'}` };
+  const thread = parsed.data;
+  const sessionId = thread.id;
+  const ref = { agent: 'amp', sessionId } as const;
+
+  const messages: AmpMessage[] = [];
+  let badMessages = 0;
+  for (const rawMessage of thread.messages) {
+    const message = ampMessageSchema.safeParse(rawMessage);
+    if (message.success) messages.push(message.data);
+    else badMessages += 1;
+  }
+  if (!messages.some((m) => m.role === 'user' || m.role === 'assistant')) return { kind: 'empty', sessionId };
+
+  const body: SessionEvent[] = [];
+  let clock = thread.created ?? 0;
+  let lastModel: string | undefined;
+  for (const [index, message] of messages.entries()) {
+    // Messages without a time of their own happened no earlier than the one before.
+    clock = Math.max(clock, messageTime(message));
+    const at = clock;
+    if (message.role === 'user') {
+      const results = message.content.filter(isToolResult);
+      if (results.length > 0) {
+        for (const block of results) {
+          const status = block.run?.status;
+          body.push({
+            ...ref,
+            type: 'tool_result',
+            at,
+            ...(block.toolUseID ? { callId: block.toolUseID } : {}),
+            ...(status && status !== 'done' ? { isError: true } : {}),
+          });
+        }
+      } else {
+        body.push({ ...ref, type: 'turn', at, role: 'user', text: textOf(message) });
+      }
+    } else if (message.role === 'assistant') {
+      if (message.usage?.model) lastModel = message.usage.model;
+      const calls: SessionEvent[] = message.content.filter(isToolUse).map((block) => {
+        const filePath = writtenPath(block);
+        return {
+          ...ref,
+          type: 'tool_call',
+          at: Math.max(at, block.startTime ?? 0),
+          name: block.name,
+          ...(block.id ? { callId: block.id } : {}),
+          ...(filePath ? { filePath } : {}),
+        };
+      });
+      const turn: SessionEvent = { ...ref, type: 'turn', at, role: 'assistant', text: textOf(message) };
+      // NOTE: the last event decides the session's status. A message that stopped for tool use
+      // ends on its calls; one that ended its turn (or was cancelled) ends on the answer. A reply
+      // Amp is still streaming (state "running") is not an answer yet: the session keeps thinking
+      // until the rewrite that completes it.
+      if (message.state?.stopReason === 'tool_use') body.push(turn, ...calls);
+      else if (message.state?.type === 'running') body.push(...calls);
+      else body.push(...calls, turn);
+      if (message.usage) {
+        const u = message.usage;
+        body.push({
+          ...ref,
+          type: 'usage',
+          at,
+          messageId: String(message.messageId ?? `#${index}`),
+          tokens: { input: u.inputTokens, output: u.outputTokens, cacheCreation: u.cacheCreationInputTokens, cacheRead: u.cacheReadInputTokens },
+        });
+      }
+    }
+    // `info` messages (compaction and handoff summaries) carry no turn.
+  }
+
+  const events: SessionEvent[] = [{ ...ref, type: 'reset' }, { ...ref, type: 'meta', patch: metaOf(thread, filePath, lastModel) }, ...body];
+  return { kind: 'thread', sessionId, events, badMessages };
+};

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * The parts of an Amp thread document (`threads/T-<uuid>.json`) agentwatch reads. Every object is
+ * `.loose()` and nearly every field optional: Amp adds fields between versions, and a thread that
+ * lacks one of them is still a thread.
+ */
+
+const textBlock = z.object({ type: z.literal('text'), text: z.string().catch('') }).loose();
+const toolUseBlock = z
+  .object({
+    type: z.literal('tool_use'),
+    id: z.string().optional(),
+    name: z.string().catch(''),
+    input: z.record(z.string(), z.unknown()).optional().catch(undefined),
+    startTime: z.number().optional().catch(undefined),
+    finalTime: z.number().optional().catch(undefined),
+  })
+  .loose();
+const toolResultBlock = z
+  .object({
+    type: z.literal('tool_result'),
+    toolUseID: z.string().optional(),
+    run: z.object({ status: z.string().optional() }).loose().optional().catch(undefined),
+  })
+  .loose();
+/** Thinking, summary and any block type Amp adds later: kept so the message still parses. */
+const otherBlock = z.object({ type: z.string() }).loose();
+
+export const ampBlockSchema = z.union([textBlock, toolUseBlock, toolResultBlock, otherBlock]);
+export type AmpBlock = z.infer<typeof ampBlockSchema>;
+
+export const ampUsageSchema = z
+  .object({
+    model: z.string().optional(),
+    inputTokens: z.number().catch(0).default(0),
+    outputTokens: z.number().catch(0).default(0),
+    cacheCreationInputTokens: z.number().catch(0).default(0),
+    cacheReadInputTokens: z.number().catch(0).default(0),
+    timestamp: z.string().optional(),
+  })
+  .loose();
+
+export const ampMessageSchema = z
+  .object({
+    role: z.string(),
+    messageId: z.number().optional(),
+    content: z.array(ampBlockSchema).catch([]).default([]),
+    state: z.object({ type: z.string().optional(), stopReason: z.string().optional() }).loose().optional().catch(undefined),
+    usage: ampUsageSchema.optional().catch(undefined),
+    meta: z.object({ sentAt: z.number().optional().catch(undefined) }).loose().optional().catch(undefined),
+  })
+  .loose();
+export type AmpMessage = z.infer<typeof ampMessageSchema>;
+
+const treeSchema = z
+  .object({
+    uri: z.string().optional(),
+    repository: z.object({ ref: z.string().optional() }).loose().optional().catch(undefined),
+  })
+  .loose();
+
+export const ampThreadSchema = z
+  .object({
+    id: z.string().min(1),
+    created: z.number().optional().catch(undefined),
+    title: z.string().optional().catch(undefined),
+    messages: z.array(z.unknown()).catch([]).default([]),
+    env: z
+      .object({
+        initial: z
+          .object({
+            trees: z.array(treeSchema).optional().catch(undefined),
+            platform: z.object({ clientVersion: z.string().optional() }).loose().optional().catch(undefined),
+          })
+          .loose()
+          .optional()
+          .catch(undefined),
+      })
+      .loose()
+      .optional()
+      .catch(undefined),
+    '~debug': z
+      .object({ lastInferenceUsage: z.object({ model: z.string().optional() }).loose().optional().catch(undefined) })
+      .loose()
+      .optional()
+      .catch(undefined),
+  })
+  .loose();
+export type AmpThread = z.infer<typeof ampThreadSchema>;
+
+/** `session.json`: the thread Amp has open. */
+export const ampSessionFileSchema = z.object({ lastThreadId: z.string().optional() }).loose();

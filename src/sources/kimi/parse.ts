@@ -1,0 +1,131 @@
+import path from 'node:path';
+import type { SessionEvent, SessionRef } from '../../core/session.js';
+import { kimiEnvelopeSchema, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
+
+/** `kimi --resume <session-dir-name>` (AGENT-FORMATS 8.4). */
+export const kimiResumeCommand = (sessionId: string): string => `kimi --resume ${sessionId}`;
+
+/** Carried from line to line: records without a time inherit the last one seen. */
+export interface KimiParseState {
+  readonly clock: number;
+}
+export const KIMI_START: KimiParseState = { clock: 0 };
+
+export type KimiLineResult =
+  | { readonly ok: true; readonly state: KimiParseState; readonly events: readonly SessionEvent[] }
+  | { readonly ok: false; readonly state: KimiParseState; readonly code: 'E_JUNK_LINE' | 'E_SCHEMA'; readonly message: string };
+
+/** Tools whose arguments name the file they write (raw Kimi names: legacy and native). */
+const WRITE_TOOLS = new Set(['WriteFile', 'StrReplaceFile', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+const argsObject = (args: unknown): Record<string, unknown> | undefined => {
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+};
+
+const writtenPath = (name: string, args: unknown, cwd: string): string | undefined => {
+  if (!WRITE_TOOLS.has(name)) return undefined;
+  const record = argsObject(args);
+  const file = record?.path ?? record?.file_path;
+  if (typeof file !== 'string' || !file) return undefined;
+  return path.isAbsolute(file) || !cwd ? file : path.join(cwd, file);
+};
+
+const textOf = (content: string | readonly { type: string; text?: string | undefined }[] | null | undefined): string => {
+  if (!content) return '';
+  if (typeof content === 'string') return content.trim();
+  // `think` blocks are the model's reasoning: never shown, never counted.
+  return content
+    .flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))
+    .join('\n')
+    .trim();
+};
+
+const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: string): SessionEvent[] => {
+  switch (record.type) {
+    case 'metadata': {
+      const version = record.app_version ?? record.protocol_version;
+      return [{ ...ref, type: 'meta', at, patch: { ...(version ? { version } : {}), ...(record.created_at ? { createdAt: record.created_at } : {}) } }];
+    }
+    case 'config.update':
+      return record.modelAlias ? [{ ...ref, type: 'meta', at, patch: { model: record.modelAlias } }] : [];
+    case 'usage.record': {
+      const u = record.usage;
+      return [{ ...ref, type: 'usage', at, tokens: { input: u.inputOther, output: u.output, cacheCreation: u.inputCacheCreation, cacheRead: u.inputCacheRead } }];
+    }
+    case 'turn.end':
+    case 'turn.cancel':
+      // The turn is over: the agent waits for the person, whatever the last record was.
+      return [{ ...ref, type: 'turn', at, role: 'assistant', counts: false }];
+    case 'context.append_message': {
+      const message = record.message;
+      const text = textOf(message.content);
+      if (message.role === 'user') return [{ ...ref, type: 'turn', at, role: 'user', text, ...(text ? {} : { counts: false }) }];
+      if (message.role === 'tool') return [{ ...ref, type: 'tool_result', at, ...(message.toolCallId ? { callId: message.toolCallId } : {}) }];
+      if (message.role !== 'assistant') return [];
+      const events: SessionEvent[] = text ? [{ ...ref, type: 'turn', at, role: 'assistant', text }] : [];
+      for (const call of message.toolCalls ?? []) {
+        const filePath = writtenPath(call.function.name, call.function.arguments, cwd);
+        events.push({ ...ref, type: 'tool_call', at, name: call.function.name, ...(call.id ? { callId: call.id } : {}), ...(filePath ? { filePath } : {}) });
+      }
+      return events;
+    }
+    case 'context.append_loop_event': {
+      const event = record.event;
+      switch (event.type) {
+        case 'content.part': {
+          const text = event.part?.type === 'text' ? (event.part.text ?? '').trim() : '';
+          return text ? [{ ...ref, type: 'turn', at, role: 'assistant', text }] : [];
+        }
+        case 'tool.call': {
+          const name = event.name ?? '';
+          const filePath = writtenPath(name, event.args, cwd);
+          return [{ ...ref, type: 'tool_call', at, name, ...(event.toolCallId ? { callId: event.toolCallId } : {}), ...(filePath ? { filePath } : {}) }];
+        }
+        case 'tool.result':
+          return [{ ...ref, type: 'tool_result', at, ...(event.toolCallId ? { callId: event.toolCallId } : {}) }];
+        case 'step.end':
+          // A step that stopped for tool use continues after the results; any other stop answers.
+          return event.finishReason === 'tool_use' ? [] : [{ ...ref, type: 'turn', at, role: 'assistant', counts: false }];
+        case 'compaction.begin':
+          return [{ ...ref, type: 'compaction', at, phase: 'start' }];
+        case 'compaction.end':
+          return [{ ...ref, type: 'compaction', at, phase: 'end' }];
+        default:
+          // step.begin and the rest: the state already reads "thinking" after a prompt or result.
+          return [];
+      }
+    }
+  }
+};
+
+/**
+ * Pure: one `wire.jsonl` line (plus the clock carried from the lines before) to events.
+ * `cwd` resolves relative file paths of write tools.
+ */
+export const parseKimiLine = (state: KimiParseState, line: string, ref: SessionRef, cwd = ''): KimiLineResult => {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return { ok: false, state, code: 'E_JUNK_LINE', message: 'not a JSON line' };
+  }
+  const envelope = kimiEnvelopeSchema.safeParse(raw);
+  if (!envelope.success) return { ok: false, state, code: 'E_SCHEMA', message: `wire record without a type: ${envelope.error.issues[0]?.message ?? ''}`.trim() };
+  const clock = Math.max(state.clock, envelope.data.time ?? envelope.data.created_at ?? 0);
+  const next: KimiParseState = { clock };
+  const record = kimiWireRecordSchema.safeParse(raw);
+  if (!record.success) {
+    const known = kimiWireRecordSchema.options.some((option) => option.shape.type.safeParse(envelope.data.type).success);
+    if (!known) return { ok: true, state: next, events: [] };
+    return { ok: false, state: next, code: 'E_SCHEMA', message: `bad ${envelope.data.type} record: ${record.error.issues[0]?.message ?? ''}`.trim() };
+  }
+  return { ok: true, state: next, events: recordEvents(record.data, ref, clock, cwd) };
+};

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Kimi Code `wire.jsonl` records (both encodings: the legacy import as `context.append_message`
+ * with embedded tool calls, and the native loop events), `state.json` and `session_index.jsonl`.
+ * Only the envelope's `type` is required; unknown types are valid records that carry nothing.
+ */
+
+const time = z.number().optional().catch(undefined);
+
+export const kimiBlockSchema = z.object({ type: z.string(), text: z.string().optional() }).loose();
+const content = z.union([z.string(), z.array(kimiBlockSchema)]).nullish().catch(undefined);
+
+const legacyToolCall = z
+  .object({
+    id: z.string().optional(),
+    function: z.object({ name: z.string(), arguments: z.unknown().optional() }).loose(),
+  })
+  .loose();
+
+export const kimiMessageSchema = z
+  .object({
+    role: z.string(),
+    content,
+    toolCalls: z.array(legacyToolCall).nullish().catch(undefined),
+    toolCallId: z.string().nullish(),
+  })
+  .loose();
+
+export const kimiLoopEventSchema = z
+  .object({
+    type: z.string(),
+    part: z.object({ type: z.string(), text: z.string().optional() }).loose().nullish().catch(undefined),
+    name: z.string().nullish(),
+    args: z.unknown().optional(),
+    toolCallId: z.string().nullish(),
+    finishReason: z.string().nullish(),
+  })
+  .loose();
+
+const usageFigures = z
+  .object({
+    inputOther: z.number().catch(0).default(0),
+    output: z.number().catch(0).default(0),
+    inputCacheRead: z.number().catch(0).default(0),
+    inputCacheCreation: z.number().catch(0).default(0),
+  })
+  .loose();
+
+export const kimiWireRecordSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('metadata'), protocol_version: z.string().optional(), app_version: z.string().optional(), created_at: time, time }).loose(),
+  z.object({ type: z.literal('config.update'), modelAlias: z.string().optional(), time }).loose(),
+  z.object({ type: z.literal('context.append_message'), message: kimiMessageSchema, time }).loose(),
+  z.object({ type: z.literal('context.append_loop_event'), event: kimiLoopEventSchema, time }).loose(),
+  z.object({ type: z.literal('usage.record'), model: z.string().optional(), usage: usageFigures, time }).loose(),
+  z.object({ type: z.enum(['turn.end', 'turn.cancel']), time }).loose(),
+]);
+export type KimiWireRecord = z.infer<typeof kimiWireRecordSchema>;
+
+/** Any other record type (`turn.prompt`, future ones): only its time is used. */
+export const kimiEnvelopeSchema = z.object({ type: z.string(), time, created_at: time }).loose();
+
+export const kimiStateSchema = z
+  .object({ title: z.string().nullish().catch(undefined), isCustomTitle: z.boolean().nullish().catch(undefined) })
+  .loose();
+
+export const kimiIndexLineSchema = z
+  .object({ sessionId: z.string().optional(), sessionDir: z.string().optional(), workDir: z.string().optional() })
+  .loose();
