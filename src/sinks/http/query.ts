@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ACTIVITY_FILTERS, matchesActivityFilter } from '../../core/activity.js';
+import type { SessionDetail } from '../../core/session.js';
+
+/** `GET /api/sessions` query string; every problem becomes a 400 with one clear message. */
+export const listQuerySchema = z.object({
+  search: z.string({ error: 'search must be a single string' }).max(500, 'search is longer than 500 characters').default(''),
+  filter: z
+    .enum(ACTIVITY_FILTERS, { error: `filter must be "", "active" or an activity (${ACTIVITY_FILTERS.slice(2).join(', ')})` })
+    .default(''),
+  dir: z
+    .string({ error: 'dir must be a single string' })
+    .refine((dir) => dir === '' || path.posix.isAbsolute(dir) || path.win32.isAbsolute(dir), {
+      error: 'dir must be an absolute path',
+    })
+    .default(''),
+});
+
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/**
+ * Path-segment-aware "is `cwd` DIR or below it": `/work/app` contains `/work/app/src` but not
+ * `/work/application`. Trailing separators and `.`/`..` segments in DIR are normalised away.
+ */
+export const isWithinDir = (cwd: string, dir: string): boolean => {
+  if (cwd === '') return false;
+  const root = path.resolve(dir);
+  const target = path.resolve(cwd);
+  if (target === root) return true;
+  const prefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
+  return target.startsWith(prefix);
+};
+
+const matchesSearch = (session: SessionDetail, needle: string): boolean =>
+  [session.cwd, session.short_name, session.agent_name, session.custom_name].some((field) => field.toLowerCase().includes(needle));
+
+/** Pure: the sessions a list query selects, order kept. */
+export const selectSessions = <S extends SessionDetail>(sessions: readonly S[], query: ListQuery): S[] => {
+  const needle = query.search.trim().toLowerCase();
+  return sessions.filter(
+    (session) =>
+      (needle === '' || matchesSearch(session, needle)) &&
+      matchesActivityFilter(query.filter, session.activity) &&
+      (query.dir === '' || isWithinDir(session.cwd, query.dir)),
+  );
+};

@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config/effective.js';
+import { publicConfig } from '../../config/effective.js';
+import { listQuerySchema, selectSessions } from './query.js';
+import { summaryOf, type SessionStore } from './store.js';
+import { TOKEN_DERIVATION } from './token.js';
+
+/** The REST routes of PRODUCT.md section 4 (SSE lives in sse.ts, the playground in playground.ts). */
+
+const MAX_NAME_LENGTH = 200;
+
+const renameBodySchema = z.object(
+  {
+    name: z
+      .string({ error: 'name must be a string' })
+      .max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`)
+      .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: 'name must not contain control characters' }),
+  },
+  { error: 'expected a JSON object { "name": "..." }' },
+);
+
+const idParamsSchema = z.object({ id: z.string().min(1).max(512) });
+
+const badRequest = (reply: FastifyReply, error: z.ZodError): FastifyReply =>
+  reply.code(400).send({ error: error.issues.map((issue) => issue.message).join('; ') });
+
+const notFound = (reply: FastifyReply, id: string): FastifyReply => reply.code(404).send({ error: `unknown session ${JSON.stringify(id)}` });
+
+export const registerRoutes = (
+  app: FastifyInstance,
+  deps: { readonly store: SessionStore; readonly salt: string; readonly config: () => Config },
+): void => {
+  app.get('/api/auth', { config: { access: 'public' } }, async () => ({
+    salt: deps.salt,
+    iterations: TOKEN_DERIVATION.iterations,
+    key_length: TOKEN_DERIVATION.keyLength,
+    hash: TOKEN_DERIVATION.hash,
+    encoding: TOKEN_DERIVATION.encoding,
+  }));
+
+  app.get('/api/sessions', async (request, reply) => {
+    const query = listQuerySchema.safeParse(request.query);
+    if (!query.success) return badRequest(reply, query.error);
+    return selectSessions(deps.store.current().sessions, query.data).map(summaryOf);
+  });
+
+  app.get('/api/sessions/:id', async (request, reply) => {
+    const params = idParamsSchema.safeParse(request.params);
+    if (!params.success) return badRequest(reply, params.error);
+    const session = deps.store.current().find(params.data.id);
+    return session ?? notFound(reply, params.data.id);
+  });
+
+  const rename = async (reply: FastifyReply, id: string, name: string | undefined): Promise<FastifyReply | object> => {
+    const session = await deps.store.rename(id, name);
+    return session ? { session_id: session.session_id, custom_name: session.custom_name } : notFound(reply, id);
+  };
+
+  app.put('/api/sessions/:id/name', async (request, reply) => {
+    const params = idParamsSchema.safeParse(request.params);
+    if (!params.success) return badRequest(reply, params.error);
+    const body = renameBodySchema.safeParse(request.body);
+    if (!body.success) return badRequest(reply, body.error);
+    // An empty name resets, as DELETE does (clients that clear the field send "").
+    return rename(reply, params.data.id, body.data.name);
+  });
+
+  app.delete('/api/sessions/:id/name', async (request, reply) => {
+    const params = idParamsSchema.safeParse(request.params);
+    if (!params.success) return badRequest(reply, params.error);
+    return rename(reply, params.data.id, undefined);
+  });
+
+  app.get('/api/stats', async () => deps.store.current().stats);
+
+  app.get('/api/config', async () => publicConfig(deps.config()));
+};

@@ -1,0 +1,61 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import type { Config } from '../../config/effective.js';
+import { installAuth } from './auth.js';
+import { createFailureLimiter, DEFAULT_FAILURE_LIMIT } from './auth-throttle.js';
+import { isAllowedHost } from './host-check.js';
+import { registerPlayground } from './playground.js';
+import { registerRoutes } from './routes.js';
+import { registerEvents } from './sse.js';
+import { DEFAULT_SSE_TIMING, type SseTiming } from './sse-frames.js';
+import type { SessionStore } from './store.js';
+
+/** Request bodies are a rename at most: a few KB is plenty, more is refused with 413. */
+export const BODY_LIMIT_BYTES = 4 * 1024;
+
+export interface ServerDeps {
+  readonly store: SessionStore;
+  /** The bearer token, derived at startup (token.ts). */
+  readonly token: string;
+  /** Public salt served by /api/auth. */
+  readonly salt: string;
+  readonly config: () => Config;
+  /** Host header names answered to, or 'any' when bound to a non-loopback address on purpose (host-check.ts). */
+  readonly allowedHosts: readonly string[] | 'any';
+  readonly scheduler?: SchedulerLike;
+  /** Clock of the failed-authentication limiter. */
+  readonly now?: () => number;
+  readonly sse?: Partial<SseTiming>;
+  readonly authLimit?: { readonly maxFailures: number; readonly windowMs: number };
+}
+
+/**
+ * The API server, built without listening so tests drive it with `inject`. Every error leaves as
+ * `{ "error": "..." }`; no CORS headers are ever sent (the playground and dashboard are same-origin).
+ */
+export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> => {
+  const scheduler = deps.scheduler ?? asyncScheduler;
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: 'idle' });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send({ error: status >= 500 ? 'internal error' : error.message });
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }));
+
+  // First hook: a request for a foreign Host name is a DNS-rebinding attempt; refuse before auth.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isAllowedHost(request.headers.host, deps.allowedHosts)) {
+      return reply.code(403).send({ error: 'host not allowed: use localhost or 127.0.0.1' });
+    }
+  });
+
+  const limiter = createFailureLimiter({ ...DEFAULT_FAILURE_LIMIT, ...deps.authLimit, now: deps.now ?? (() => scheduler.now()) });
+  await installAuth(app, { token: deps.token, limiter });
+
+  registerPlayground(app);
+  registerRoutes(app, { store: deps.store, salt: deps.salt, config: deps.config });
+  registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...deps.sse }, scheduler });
+  return app;
+};

@@ -1,0 +1,119 @@
+import { BehaviorSubject, combineLatest, map, shareReplay, type Observable, type Subscription } from 'rxjs';
+import type { SessionNames } from '../../config/session-names.js';
+import type { SessionDetail, SessionSummary } from '../../core/session.js';
+
+/** `GET /api/stats`: counts over the visible sessions. */
+export interface ApiStats {
+  readonly total_sessions: number;
+  readonly active_sessions: number;
+  readonly window_minutes: number;
+}
+
+/** What the pipeline hands the API on every change (names not yet applied). */
+export interface SessionViews {
+  /** Sessions inside the visibility window, exclusions applied, newest first. */
+  readonly visible: readonly SessionDetail[];
+  /** Any known (not hidden) session by id, visible or not: the detail route answers for both. */
+  readonly lookup: (sessionId: string) => SessionDetail | undefined;
+  readonly windowMinutes: number;
+}
+
+/** One consistent picture, custom names applied. */
+export interface SessionsSnapshot {
+  readonly sessions: readonly SessionDetail[];
+  readonly stats: ApiStats;
+  readonly find: (sessionId: string) => SessionDetail | undefined;
+}
+
+/** The API's view of the monitor: read the latest picture, follow changes, rename. */
+export interface SessionStore {
+  readonly current: () => SessionsSnapshot;
+  /** The latest snapshot now, then one per change (pipeline update, tick, rename). */
+  readonly snapshot$: Observable<SessionsSnapshot>;
+  /** Persist a custom name ("" or undefined resets it); resolves to the renamed session, or undefined when unknown. */
+  readonly rename: (sessionId: string, name: string | undefined) => Promise<SessionDetail | undefined>;
+  readonly close: () => void;
+}
+
+/** Persists one name and resolves to the whole names map as now stored (concurrent writers included). */
+export type SaveName = (sessionId: string, name: string | undefined) => Promise<SessionNames>;
+
+const withName = (detail: SessionDetail, names: SessionNames): SessionDetail => {
+  const custom = names[detail.session_id] ?? '';
+  return custom === detail.custom_name ? detail : { ...detail, custom_name: custom };
+};
+
+/** Pure: the pipeline's views plus the names map -> the snapshot every route and SSE serve. */
+export const toSnapshot = (views: SessionViews, names: SessionNames): SessionsSnapshot => {
+  const sessions = views.visible.map((detail) => withName(detail, names));
+  return {
+    sessions,
+    stats: {
+      total_sessions: sessions.length,
+      active_sessions: sessions.filter((s) => s.is_active).length,
+      window_minutes: views.windowMinutes,
+    },
+    find: (sessionId) => {
+      const found = views.lookup(sessionId);
+      return found ? withName(found, names) : undefined;
+    },
+  };
+};
+
+const SUMMARY_KEYS = [
+  'session_id',
+  'agent',
+  'cwd',
+  'short_name',
+  'agent_name',
+  'custom_name',
+  'source',
+  'activity',
+  'is_active',
+  'model',
+  'git_branch',
+  'cost_usd',
+  'last_activity',
+  'total_messages',
+] as const satisfies readonly (keyof SessionSummary)[];
+
+/** The summary fields of a detail, in wire order (the list and SSE carry summaries only). */
+export const summaryOf = (detail: SessionDetail): SessionSummary =>
+  Object.fromEntries(SUMMARY_KEYS.map((key) => [key, detail[key]])) as unknown as SessionSummary;
+
+/**
+ * The store over a stream of views. `views$` must emit its current value on subscription (the
+ * monitor waits for the first discovery before building the server, so it does).
+ */
+export const createSessionStore = (deps: {
+  readonly views$: Observable<SessionViews>;
+  readonly names: SessionNames;
+  readonly saveName: SaveName;
+}): SessionStore => {
+  const names$ = new BehaviorSubject<SessionNames>(deps.names);
+  const snapshot$ = combineLatest([deps.views$, names$]).pipe(
+    map(([views, names]) => toSnapshot(views, names)),
+    shareReplay({ bufferSize: 1, refCount: false }),
+  );
+  let latest: SessionsSnapshot | undefined;
+  const keepLatest: Subscription = snapshot$.subscribe((snapshot) => {
+    latest = snapshot;
+  });
+  const current = (): SessionsSnapshot => {
+    if (!latest) throw new Error('session store read before the pipeline produced its first state');
+    return latest;
+  };
+  return {
+    current,
+    snapshot$,
+    rename: async (sessionId, name) => {
+      if (!current().find(sessionId)) return undefined;
+      names$.next(await deps.saveName(sessionId, name));
+      return current().find(sessionId);
+    },
+    close: () => {
+      keepLatest.unsubscribe();
+      names$.complete();
+    },
+  };
+};
