@@ -1,0 +1,18 @@
+import type { WebhookEntry } from '../../config/schema.js';
+import type { Transition } from '../../core/session.js';
+
+/**
+ * Whether `entry` gets a delivery for `transition`: enabled, `events` lists the target state
+ * (`to`) and `agents` lists the agent, an empty list meaning all.
+ */
+export const matchesWebhook = (entry: WebhookEntry, transition: Transition): boolean =>
+  entry.enabled &&
+  (entry.events.length === 0 || entry.events.includes(transition.to)) &&
+  (entry.agents.length === 0 || entry.agents.includes(transition.agent));
+
+/**
+ * Sessions no interface shows never leave the machine either: sub-agent sessions, and sessions
+ * whose cwd matches an `exclude_cwd_substrings` fragment (PRODUCT.md: "hidden from every interface").
+ */
+export const isDeliverable = (transition: Transition, excludeCwdSubstrings: readonly string[]): boolean =>
+  !transition.isSidechain && !excludeCwdSubstrings.some((fragment) => fragment !== '' && transition.cwd.includes(fragment));

@@ -1,0 +1,68 @@
+import type { Activity } from '../../core/activity.js';
+import type { AgentKind } from '../../core/agents.js';
+import type { Transition } from '../../core/session.js';
+import { signBody } from './sign.js';
+
+/** The JSON body of one delivery (PRODUCT.md section 5); field names are the wire format. */
+export interface WebhookPayload {
+  readonly id: string;
+  readonly event: 'state_transition';
+  readonly session_id: string;
+  readonly agent: AgentKind;
+  readonly from: Activity;
+  readonly to: Activity;
+  readonly project_path: string;
+  /** RFC 3339 UTC. */
+  readonly timestamp: string;
+  /** Links into the local API, present only when the API server runs. */
+  readonly api?: { readonly session_url: string };
+}
+
+/** One request, built once per transition and entry: every retry sends the same bytes and id. */
+export interface WebhookRequest {
+  readonly id: string;
+  readonly url: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface PayloadOptions {
+  readonly id: string;
+  /** Base URL of the running API server (e.g. `http://127.0.0.1:7421`), when there is one. */
+  readonly apiBaseUrl?: string;
+}
+
+export const buildPayload = (transition: Transition, options: PayloadOptions): WebhookPayload => ({
+  id: options.id,
+  event: 'state_transition',
+  session_id: transition.sessionId,
+  agent: transition.agent,
+  from: transition.from,
+  to: transition.to,
+  project_path: transition.cwd,
+  timestamp: new Date(transition.at).toISOString(),
+  ...(options.apiBaseUrl
+    ? { api: { session_url: `${options.apiBaseUrl.replace(/\/+$/, '')}/api/sessions/${encodeURIComponent(transition.sessionId)}` } }
+    : {}),
+});
+
+/**
+ * The body bytes and headers of one delivery. The signature covers exactly `body`, which is also
+ * exactly what is sent (no re-serialisation after signing).
+ */
+export const buildRequest = (
+  entry: { readonly url: string; readonly secret?: string | undefined },
+  payload: WebhookPayload,
+  version: string,
+): WebhookRequest => {
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': `agentwatch/${version}`,
+    'X-Agentwatch-Event': payload.event,
+    'X-Agentwatch-Delivery': payload.id,
+  };
+  // An empty secret signs nothing: it would give a signature anyone can forge.
+  if (entry.secret) headers['X-Agentwatch-Signature'] = signBody(body, entry.secret);
+  return { id: payload.id, url: entry.url, body, headers };
+};
