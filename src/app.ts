@@ -1,0 +1,107 @@
+/**
+ * The composition root of the session pipeline:
+ *
+ *   sources (one per enabled agent, or the demo) -> merge -> batch -> fold (pure) -> frames
+ *   tick$ (1 s, ctx.scheduler) ------------------------------^        |-> state$, transitions$
+ *
+ * How a sink uses it (API, TUI, webhooks, notifier, discovery cache):
+ *
+ *   const pipeline = startPipeline(ctx, { sources, agents });
+ *   pipeline.state$.subscribe((state) => render(listSessions(state, ctx.now(), pipeline.visibility)));
+ *   pipeline.transitions$.subscribe((t) => post(t));       // activity changes, after `ready`
+ *   await pipeline.dispose();                               // closes sources, sinks, timers
+ *
+ * or pass `sinks: [mySink]` (contract `Sink` in core/contracts.ts): each gets the shared streams
+ * and returns its teardown, awaited by `dispose()`. The discovery-cache writer plugs in here as a
+ * sink: it subscribes to `state$`, persists sessions whose `checkpoint` is set, and its warm-start
+ * `restore` events come out of the sources themselves.
+ */
+import { catchError, connectable, EMPTY, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, type Observable } from 'rxjs';
+import type { AgentKind } from './core/agents.js';
+import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
+import type { SessionEvent, Transition } from './core/session.js';
+import { demoSource } from './demo/source.js';
+import { batchSync } from './streams/batch.js';
+import { TICK_MS } from './streams/constants.js';
+import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from './streams/frames.js';
+import type { VisibilityOptions } from './streams/visibility.js';
+
+export interface PipelineOptions {
+  /** The source registry (src/sources/index.ts); agents without an entry are skipped. */
+  readonly sources: Partial<Record<AgentKind, Source>>;
+  /** Enabled agents: config `agents` intersected with `--agent`. */
+  readonly agents: readonly AgentKind[];
+  /** Generated sessions instead of the real sources (`--demo`). */
+  readonly demo?: boolean;
+  readonly sinks?: readonly Sink[];
+}
+
+export interface Pipeline {
+  /** Every fold result: state, activities at `now`, transitions. Replays the latest to late subscribers. */
+  readonly frame$: Observable<PipelineFrame>;
+  /** The folded sessions; emits on every batch of events and every tick (1 s). Replays the latest. */
+  readonly state$: Observable<SessionsState>;
+  /** Activity changes (first sight emits none; nothing during the first discovery pass). */
+  readonly transitions$: Observable<Transition>;
+  /** The agents whose sources run (enabled and registered, or every enabled agent in demo mode). */
+  readonly agents: readonly AgentKind[];
+  /** Default listing options from the config: window, exclusions, enabled agents. */
+  readonly visibility: VisibilityOptions;
+  readonly dispose: () => Promise<void>;
+}
+
+/** A broken source becomes a diagnostic (and counts as ready) instead of ending the pipeline. */
+const guarded = (agent: AgentKind, source: Source, ctx: Ctx): Observable<SessionEvent> =>
+  source(ctx).pipe(
+    catchError((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      ctx.log.warn(`${agent}: source failed: ${message}`);
+      return of<SessionEvent[]>(
+        { type: 'diagnostic', agent, code: 'E_READ', message: `source failed: ${message}` },
+        { type: 'ready', agent },
+      );
+    }),
+  );
+
+const sourceEvents = (ctx: Ctx, options: PipelineOptions, agents: readonly AgentKind[]): Observable<SessionEvent> => {
+  if (options.demo) return demoSource(ctx.scheduler, agents);
+  return merge(...agents.map((agent) => {
+    const source = options.sources[agent];
+    return source ? guarded(agent, source, ctx) : EMPTY;
+  }));
+};
+
+/** Start the pipeline at once (sources subscribe now) and keep it running until `dispose()`. */
+export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
+  const agents = options.demo ? [...options.agents] : options.agents.filter((agent) => options.sources[agent] !== undefined);
+  const events$ = sourceEvents(ctx, options, agents).pipe(batchSync(ctx.scheduler));
+  const inputs$: Observable<FoldInput> = merge(
+    events$.pipe(map((events) => ({ events, now: ctx.now() }))),
+    interval(TICK_MS, ctx.scheduler).pipe(map(() => ({ events: [], now: ctx.now() }))),
+  );
+  // NOTE: the first frame is emitted synchronously so `state$` has a value before any source speaks.
+  const first = initialFrame(agents);
+  const frames = connectable(inputs$.pipe(scan(stepFrame, first), startWith(first)), {
+    connector: () => new ReplaySubject<PipelineFrame>(1),
+    resetOnDisconnect: false,
+  });
+  const connection = frames.connect();
+  const frame$: Observable<PipelineFrame> = frames;
+  const state$ = frame$.pipe(map((frame): SessionsState => frame.state));
+  const transitions$ = frame$.pipe(mergeMap((frame) => frame.transitions));
+  const visibility: VisibilityOptions = {
+    windowMinutes: ctx.config.window_minutes,
+    excludeCwdSubstrings: ctx.config.exclude_cwd_substrings,
+    agents: new Set(options.agents),
+  };
+  const teardowns: Teardown[] = (options.sinks ?? []).map((sink) => sink({ state$, transitions$ }, ctx));
+  let disposed: Promise<void> | undefined;
+  const dispose = (): Promise<void> => {
+    disposed ??= Promise.allSettled(teardowns.map(async (teardown) => teardown())).then((results) => {
+      connection.unsubscribe();
+      for (const result of results) if (result.status === 'rejected') ctx.log.warn(`sink teardown failed: ${String(result.reason)}`);
+    });
+    return disposed;
+  };
+  return { frame$, state$, transitions$, agents, visibility, dispose };
+};

@@ -1,0 +1,62 @@
+import { merge, Observable, of, type SchedulerLike, type Subscription } from 'rxjs';
+import type { AgentKind } from '../core/agents.js';
+import type { SessionEvent } from '../core/session.js';
+import { DEMO_SESSIONS, demoLoop, type DemoSession } from './scripts.js';
+
+/**
+ * One demo session as a live stream: on subscribe it emits its meta and the part of its loop that
+ * lies in the past (stamped with past times, as a real transcript would be), then each later step
+ * when the scheduler reaches it, looping forever. Driven only by `scheduler`, so TestScheduler
+ * runs hours of demo in virtual time.
+ */
+export const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike): Observable<SessionEvent> =>
+  new Observable<SessionEvent>((subscriber) => {
+    const { steps, length } = demoLoop(spec);
+    const start = scheduler.now();
+    let loop = 0;
+    let index = 0;
+    let loopStart = start - spec.offsetMs;
+    let timer: Subscription | undefined;
+    const dueOfNext = (): number => loopStart + (steps[index]?.offset ?? length);
+    const advance = (): void => {
+      index += 1;
+      if (index >= steps.length) {
+        index = 0;
+        loop += 1;
+        loopStart += length;
+      }
+    };
+    const emitUntil = (time: number): void => {
+      while (dueOfNext() <= time) {
+        const step = steps[index];
+        if (step) for (const event of step.make(dueOfNext(), loop)) subscriber.next(event);
+        advance();
+      }
+    };
+    const scheduleNext = (): void => {
+      timer = scheduler.schedule(() => {
+        emitUntil(scheduler.now());
+        scheduleNext();
+      }, Math.max(0, dueOfNext() - scheduler.now()));
+    };
+    subscriber.next({
+      agent: spec.agent,
+      sessionId: spec.sessionId,
+      type: 'meta',
+      patch: { ...spec.meta, createdAt: loopStart, path: `demo:${spec.agent}/${spec.sessionId}` },
+    });
+    emitUntil(start);
+    scheduleNext();
+    return () => timer?.unsubscribe();
+  });
+
+/**
+ * The `--demo` source: realistic live sessions for every agent in `agents`, then `ready` for each
+ * of them once its sessions' history is out, so one-shot commands print at once.
+ */
+export const demoSource = (scheduler: SchedulerLike, agents: readonly AgentKind[]): Observable<SessionEvent> => {
+  const wanted = new Set(agents);
+  const sessions = DEMO_SESSIONS.filter((spec) => wanted.has(spec.agent)).map((spec) => demoSession$(spec, scheduler));
+  const ready = of(...agents.map((agent): SessionEvent => ({ type: 'ready', agent })));
+  return merge(...sessions, ready);
+};

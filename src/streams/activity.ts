@@ -1,0 +1,86 @@
+import type { Activity } from '../core/activity.js';
+import type { SessionState, ToolUse } from '../core/session.js';
+import {
+  ACTIVITY_TIMEOUT_MS,
+  COMPACTION_TIMEOUT_MS,
+  SPAWNING_TIMEOUT_MS,
+  THINKING_TIMEOUT_MS,
+  WAITING_GRACE_MS,
+  WAITING_TIMEOUT_MS,
+} from './constants.js';
+import { isSpawningTool, toolActivity } from './tools.js';
+
+/** The displayed activity and, when a tool decides it, that tool's raw name. */
+export interface ResolvedActivity {
+  readonly activity: Activity;
+  readonly tool: string;
+}
+
+const IDLE: ResolvedActivity = { activity: 'idle', tool: '' };
+const plain = (activity: Activity): ResolvedActivity => ({ activity, tool: '' });
+const age = (now: number, at: number): number => now - at;
+const within = (now: number, at: number, limit: number): boolean => at > 0 && age(now, at) < limit;
+
+/**
+ * A compaction is shown from its start for 30 s, or until its end record, or until the agent
+ * visibly moved on (an answer or a tool call after the start).
+ */
+const isCompacting = (s: SessionState, now: number): boolean => {
+  const start = s.compactionStartedAt;
+  if (!within(now, start, COMPACTION_TIMEOUT_MS)) return false;
+  if (s.compactionEndedAt >= start) return false;
+  const movedOn = (s.lastTurn === 'assistant' || s.lastTurn === 'tool_call') && s.lastTurnAt > start;
+  return !movedOn;
+};
+
+/** A pending call shows its activity: sub-agents up to 20 min, other tools up to 30 s after the call. */
+const pendingActivity = (tool: ToolUse, now: number): ResolvedActivity | undefined => {
+  const limit = isSpawningTool(tool.name) ? SPAWNING_TIMEOUT_MS : ACTIVITY_TIMEOUT_MS;
+  return within(now, tool.at, limit) ? { activity: toolActivity(tool.name), tool: tool.name } : undefined;
+};
+
+/**
+ * The activity state machine: a pure function of a session and `now`. Decided by the last
+ * meaningful record (`lastTurn`), every window measured from the records' own timestamps:
+ *
+ * | last record  | shown                                                                          |
+ * |--------------|--------------------------------------------------------------------------------|
+ * | (any)        | "compacting" first, while a compaction runs (see isCompacting)                  |
+ * | answer       | "thinking" for 10 s (grace: a tool call may follow), "waiting" until 2 min, then "idle" |
+ * | prompt       | "thinking" for 30 s, then "idle"                                                |
+ * | tool call    | newest pending call: its activity (spawning 20 min, others 30 s), then "idle"   |
+ * | tool result  | a still-pending call as above; else the just-finished tool's activity for 30 s   |
+ * |              | after its call (a burst of Reads reads "reading", not flicker); else "thinking"  |
+ * |              | for 30 s after the result, then "idle"                                          |
+ * | none         | "idle"                                                                          |
+ *
+ * Unlike the origin project, a tool that got its result and was followed by an answer never
+ * paints the session: the answer decides (waiting).
+ */
+export const resolveActivity = (s: SessionState, now: number): ResolvedActivity => {
+  if (isCompacting(s, now)) return plain('compacting');
+  switch (s.lastTurn) {
+    case 'none':
+      return IDLE;
+    case 'assistant':
+      if (within(now, s.lastTurnAt, WAITING_GRACE_MS)) return plain('thinking');
+      return within(now, s.lastTurnAt, WAITING_TIMEOUT_MS) ? plain('waiting') : IDLE;
+    case 'user':
+      return within(now, s.lastTurnAt, THINKING_TIMEOUT_MS) ? plain('thinking') : IDLE;
+    case 'tool_call':
+    case 'tool_result': {
+      const pending = s.pendingTools.at(-1);
+      const fromPending = pending && pendingActivity(pending, now);
+      if (fromPending) return fromPending;
+      const last = s.recentTools.at(-1);
+      if (last && last.done && within(now, last.at, ACTIVITY_TIMEOUT_MS)) return { activity: toolActivity(last.name), tool: last.name };
+      if (s.lastTurn === 'tool_result' && within(now, s.lastTurnAt, THINKING_TIMEOUT_MS)) return plain('thinking');
+      return IDLE;
+    }
+    default:
+      return s.lastTurn satisfies never;
+  }
+};
+
+/** Just the activity (the common case for sinks and transitions). */
+export const deriveActivity = (s: SessionState, now: number): Activity => resolveActivity(s, now).activity;

@@ -1,0 +1,38 @@
+/**
+ * Timing constants of the activity state machine (AGENT-FORMATS.md section 11.1). Milliseconds.
+ * Every duration is measured from a record's own timestamp, never from when agentwatch read it,
+ * so a one-shot snapshot and a long-running monitor agree.
+ */
+
+/** A tool call (or a just-finished tool) paints the session with its activity this long. */
+export const ACTIVITY_TIMEOUT_MS = 30_000;
+
+/** A compaction that logged no end shows "compacting" this long after its start. */
+export const COMPACTION_TIMEOUT_MS = 30_000;
+
+/** "thinking" after a prompt or a tool result lasts this long without a newer record, then "idle". */
+export const THINKING_TIMEOUT_MS = 30_000;
+
+/** After an answer, "waiting" lasts until this long after the answer, then "idle". */
+export const WAITING_TIMEOUT_MS = 120_000;
+
+/** A pending sub-agent call keeps the session "spawning" this long. */
+export const SPAWNING_TIMEOUT_MS = 20 * 60_000;
+
+/**
+ * Within this long after an answer the session reads "thinking", not "waiting": the agent may
+ * still append a tool call (claude writes a text-only line and a tool_use line ~2 s apart).
+ */
+export const WAITING_GRACE_MS = 10_000;
+
+/** Cadence at which time-derived activities are recomputed. */
+export const TICK_MS = 1_000;
+
+/** Caps of the folded session (AGENT-FORMATS.md section 10.1). */
+export const RECENT_TOOLS_MAX = 20;
+export const RECENT_MESSAGES_MAX = 10;
+export const MESSAGE_TEXT_MAX = 300;
+/** Per-message usage remembered for dedupe; older ids are forgotten first. */
+export const USAGE_IDS_MAX = 256;
+/** Pending tool calls remembered; a runaway list of never-answered calls is cut from the oldest. */
+export const PENDING_TOOLS_MAX = 32;

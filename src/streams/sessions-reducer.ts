@@ -1,0 +1,70 @@
+import type { AgentKind } from '../core/agents.js';
+import type { SessionsState } from '../core/contracts.js';
+import { sessionKey, type SessionEvent, type SessionKey, type SessionState } from '../core/session.js';
+import { reduceSession, type SessionScopedEvent } from './session-reducer.js';
+
+/** `SessionsState` plus what the fold needs to decide `ready`. */
+export interface FoldState extends SessionsState {
+  /** Agents whose source has sent `ready`. */
+  readonly readyAgents: readonly AgentKind[];
+  /** Agents that must be ready before `ready` turns true (the enabled sources). */
+  readonly expectedAgents: readonly AgentKind[];
+}
+
+export const initialFoldState = (expectedAgents: readonly AgentKind[]): FoldState => ({
+  sessions: new Map(),
+  diagnostics: {},
+  ready: expectedAgents.length === 0,
+  readyAgents: [],
+  expectedAgents,
+});
+
+/** Result of folding a batch: the new state and the keys of the sessions it touched. */
+export interface FoldResult {
+  readonly state: FoldState;
+  readonly changed: ReadonlySet<SessionKey>;
+}
+
+/**
+ * Pure fold of a batch of events into the sessions state. The map is copied once per batch (not
+ * once per event): a cold start replays millions of records into thousands of sessions.
+ * Returns the same state object when nothing changed.
+ */
+export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]): FoldResult => {
+  let sessions: Map<SessionKey, SessionState> | undefined;
+  let diagnostics: Record<string, number> | undefined;
+  let readyAgents: AgentKind[] | undefined;
+  const changed = new Set<SessionKey>();
+  for (const event of events) {
+    if (event.type === 'ready') {
+      const current = readyAgents ?? state.readyAgents;
+      if (!current.includes(event.agent)) readyAgents = [...current, event.agent];
+      continue;
+    }
+    if (event.type === 'diagnostic') {
+      diagnostics ??= { ...state.diagnostics };
+      const key = `${event.agent}:${event.code}`;
+      diagnostics[key] = (diagnostics[key] ?? 0) + 1;
+      continue;
+    }
+    const scoped: SessionScopedEvent = event;
+    const key = sessionKey(scoped);
+    sessions ??= new Map(state.sessions);
+    const next = reduceSession(sessions.get(key), scoped);
+    if (next === undefined) sessions.delete(key);
+    else sessions.set(key, next);
+    changed.add(key);
+  }
+  if (!sessions && !diagnostics && !readyAgents) return { state, changed };
+  const nextReady = readyAgents ?? state.readyAgents;
+  return {
+    state: {
+      sessions: sessions ?? state.sessions,
+      diagnostics: diagnostics ?? state.diagnostics,
+      readyAgents: nextReady,
+      expectedAgents: state.expectedAgents,
+      ready: state.ready || state.expectedAgents.every((agent) => nextReady.includes(agent)),
+    },
+    changed,
+  };
+};

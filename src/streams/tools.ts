@@ -1,0 +1,44 @@
+import type { Activity } from '../core/activity.js';
+
+/**
+ * Tool name -> displayed activity. Names are matched case-insensitively with `-`, `_`, spaces and
+ * dots removed, so `read_file`, `ReadFile` and `Read_file_v2` agree and no casing variant falls
+ * through to "running" by accident (the origin project's table is case-sensitive, so `Task` or
+ * `Webfetch` read as running there). Unknown non-empty names are "running"; empty is "idle".
+ */
+const TABLE: Readonly<Record<Exclude<Activity, 'idle' | 'waiting' | 'thinking' | 'compacting' | 'running'>, readonly string[]>> = {
+  reading: ['read', 'readfile', 'readfilev2', 'viewimage', 'view', 'cat', 'readmanyfiles', 'notebookread'],
+  writing: [
+    'write', 'edit', 'multiedit', 'notebookedit', 'writefile', 'strreplacefile', 'editfile', 'editfilev2',
+    'writetofile', 'writetofilev2', 'applypatch', 'createfile', 'strreplace', 'strreplacebasededittool',
+    'patch', 'replace', 'searchreplace', 'deletefile',
+  ],
+  searching: [
+    'glob', 'grep', 'codebasesearch', 'globfilesearch', 'grepsearch', 'find', 'lsp', 'filesearch', 'search',
+    'ls', 'listdir', 'listfiles', 'ripgrep', 'rg',
+  ],
+  browsing: ['webfetch', 'websearch', 'fetchurl', 'searchquery', 'imagequery', 'open', 'click', 'fetch', 'browse', 'browser'],
+  spawning: ['agent', 'task', 'subagent', 'spawnagent', 'spawn', 'dispatchagent', 'delegate', 'runsubagent'],
+};
+
+const canonical = (name: string): string => name.toLowerCase().replace(/[\s._-]+/g, '');
+
+const LOOKUP: ReadonlyMap<string, Activity> = new Map(
+  Object.entries(TABLE).flatMap(([activity, names]) => names.map((name) => [name, activity as Activity] as const)),
+);
+
+/** MCP tools are named `mcp__<server>__<tool>`: classify by the tool part, else "running". */
+const stripMcp = (name: string): string => {
+  const match = /^mcp__.+?__(.+)$/.exec(name);
+  return match?.[1] ?? name;
+};
+
+/** The activity a tool shows while it runs. */
+export const toolActivity = (name: string): Activity => {
+  const trimmed = name.trim();
+  if (trimmed === '') return 'idle';
+  return LOOKUP.get(canonical(stripMcp(trimmed))) ?? 'running';
+};
+
+/** Sub-agent tools keep a session "spawning" for up to 20 minutes instead of 30 s. */
+export const isSpawningTool = (name: string): boolean => toolActivity(name) === 'spawning';

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { isActiveActivity } from '../core/activity.js';
+import type { AgentKind } from '../core/agents.js';
+import type { SessionDetail, SessionState, SessionSummary } from '../core/session.js';
+import type { SessionNames } from '../config/session-names.js';
+import { resolveActivity } from './activity.js';
+import { sessionCost } from './cost.js';
+import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
+
+/** What a view needs besides the session: the time, the user's names and (for details) git facts. */
+export interface ViewOptions {
+  readonly now: number;
+  /** session-names.json: `{ "<session id>": "<name>" }`. */
+  readonly customNames?: SessionNames;
+  /** Worktree facts of the session's cwd (see `createWorktreeLookup`); details only. */
+  readonly worktree?: WorktreeInfo;
+}
+
+/** RFC 3339 UTC, "" for unknown (0). */
+export const rfc3339 = (ms: number): string => (ms > 0 && Number.isFinite(ms) ? new Date(ms).toISOString() : '');
+
+/** The project directory's basename; "/" stays "/", no cwd gives "". */
+export const shortName = (cwd: string): string => {
+  if (cwd === '') return '';
+  const base = path.basename(cwd.replace(/[\\/]+$/, ''));
+  return base === '' ? cwd.slice(0, 1) : base;
+};
+
+/** Micro-dollar precision: float noise (0.30000000000000004) never reaches the wire. */
+const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_000;
+
+/**
+ * How each agent resumes a session by id (AGENT-FORMATS.md section 0), used when the source did
+ * not record one. grok has no resume command.
+ */
+const RESUME: Readonly<Record<AgentKind, ((id: string) => string) | undefined>> = {
+  amp: (id) => `amp threads continue ${id}`,
+  claude: (id) => `claude --resume ${id}`,
+  codex: (id) => `codex resume ${id}`,
+  cursor: (id) => `cursor-agent --resume="${id}"`,
+  grok: undefined,
+  kilo: (id) => `kilo --session=${id}`,
+  kimi: (id) => `kimi --resume ${id}`,
+  opencode: (id) => `opencode -s ${id}`,
+  pi: (id) => `pi --session ${id}`,
+};
+
+export const resumeCommand = (s: SessionState): string => s.resumeCommand || (RESUME[s.agent]?.(s.sessionId) ?? '');
+
+/** Summary object of `GET /api/sessions` (PRODUCT.md section 4). Pure. */
+export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => {
+  const { activity } = resolveActivity(s, options.now);
+  return {
+    session_id: s.sessionId,
+    agent: s.agent,
+    cwd: s.cwd,
+    short_name: shortName(s.cwd),
+    agent_name: s.agentName,
+    custom_name: options.customNames?.[s.sessionId] ?? '',
+    source: s.source,
+    activity,
+    is_active: isActiveActivity(activity),
+    model: s.model,
+    git_branch: s.gitBranch,
+    cost_usd: roundUsd(sessionCost(s.agent, s.model, s.tokens, s.recordedCostUsd)),
+    last_activity: rfc3339(s.lastActivityAt),
+    total_messages: s.userMessages + s.assistantMessages,
+  };
+};
+
+/** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. Pure. */
+export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail => {
+  const worktree = options.worktree ?? NOT_A_WORKTREE;
+  return {
+    ...toSummary(s, options),
+    version: s.version,
+    is_worktree: worktree.isWorktree,
+    main_repo: worktree.mainRepo,
+    input_tokens: s.tokens.input,
+    output_tokens: s.tokens.output,
+    cache_creation_tokens: s.tokens.cacheCreation,
+    cache_read_tokens: s.tokens.cacheRead,
+    user_messages: s.userMessages,
+    assistant_messages: s.assistantMessages,
+    current_tool: resolveActivity(s, options.now).tool,
+    last_file_write: s.lastFileWrite,
+    last_file_write_at: rfc3339(s.lastFileWriteAt),
+    recent_tools: s.recentTools.map((tool) => ({ name: tool.name, timestamp: rfc3339(tool.at) })),
+    recent_messages: s.recentMessages.map((m) => ({ role: m.role, text: m.text, timestamp: rfc3339(m.at) })),
+    resume_command: resumeCommand(s),
+  };
+};

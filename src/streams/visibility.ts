@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { AgentKind } from '../core/agents.js';
+import type { SessionState } from '../core/session.js';
+
+/** What decides whether a session is listed (spec: visibility window, exclusions, toggles). */
+export interface VisibilityOptions {
+  /** Minutes of visibility; `undefined` lists every age. */
+  readonly windowMinutes: number | undefined;
+  /** Literal, case-sensitive fragments of the full cwd that hide a session. */
+  readonly excludeCwdSubstrings: readonly string[];
+  /** Agents shown; the others are hidden. */
+  readonly agents: ReadonlySet<AgentKind>;
+  /** Absolute directory: only sessions whose cwd is it or below it. */
+  readonly dir?: string;
+}
+
+/** grok and kimi create a session before the first prompt; an empty one is noise (origin rule). */
+const NEEDS_A_PROMPT: ReadonlySet<AgentKind> = new Set(['grok', 'kimi']);
+
+const stripTrailingSeparators = (p: string): string => {
+  const trimmed = p.replace(/[\\/]+$/, '');
+  return trimmed === '' ? p.slice(0, 1) : trimmed;
+};
+
+/**
+ * Path-segment aware containment: `/a/b` contains `/a/b` and `/a/b/c`, not `/a/bc`.
+ * Both paths are normalised (`.`/`..`, duplicate and trailing separators).
+ */
+export const isWithinDir = (cwd: string, dir: string): boolean => {
+  if (cwd === '' || dir === '') return false;
+  const child = stripTrailingSeparators(path.normalize(cwd));
+  const parent = stripTrailingSeparators(path.normalize(dir));
+  if (child === parent) return true;
+  const prefix = parent.endsWith(path.sep) ? parent : `${parent}${path.sep}`;
+  return child.startsWith(prefix);
+};
+
+/** Pure: is this session listed at `now` under `options`? */
+export const isVisible = (s: SessionState, now: number, options: VisibilityOptions): boolean => {
+  if (s.isSidechain) return false;
+  if (!options.agents.has(s.agent)) return false;
+  if (NEEDS_A_PROMPT.has(s.agent) && s.userMessages === 0) return false;
+  if (options.excludeCwdSubstrings.some((fragment) => fragment !== '' && s.cwd.includes(fragment))) return false;
+  if (options.dir !== undefined && !isWithinDir(s.cwd, options.dir)) return false;
+  if (options.windowMinutes !== undefined && !(s.lastActivityAt > 0 && s.lastActivityAt > now - options.windowMinutes * 60_000)) return false;
+  return true;
+};
+
+/** Newest first; equal times by session id so the order is stable. */
+export const compareNewestFirst = (a: SessionState, b: SessionState): number =>
+  b.lastActivityAt - a.lastActivityAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0);
+
+/** The listed sessions, newest first. */
+export const selectVisible = (sessions: Iterable<SessionState>, now: number, options: VisibilityOptions): SessionState[] =>
+  [...sessions].filter((s) => isVisible(s, now, options)).sort(compareNewestFirst);
