@@ -1,0 +1,195 @@
+import { Subject } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Transition } from '../../../src/core/session.js';
+import { startWebhooks } from '../../../src/sinks/webhook/index.js';
+import { testCtx } from './ctx.js';
+import { startReceiver, type Receiver } from './receiver.js';
+import { transition } from './transitions.js';
+
+// Real HTTP over loopback through got; only the backoff delays are shortened (the real 1/5/30 s
+// schedule is proven in deliver.marble.test.ts).
+const FAST = { delays: [20, 20, 20], timeoutMs: 2_000, version: '9.8.7' } as const;
+
+describe('webhooks against a real receiver', () => {
+  let receiver: Receiver;
+  let transitions$: Subject<Transition>;
+  beforeEach(async () => {
+    receiver = await startReceiver({ '/signed': 'It is a secret to everybody' });
+    transitions$ = new Subject<Transition>();
+  });
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  it('posts the payload and headers of PRODUCT.md section 5; the receiver verifies the signature', async () => {
+    const { ctx } = testCtx({
+      webhooks: [
+        { name: 'signed', url: receiver.url('/signed'), secret: 'It is a secret to everybody' },
+        { name: 'plain', url: receiver.url('/plain') },
+      ],
+    });
+    const stop = startWebhooks(transitions$, ctx, { ...FAST, apiBaseUrl: 'http://127.0.0.1:7421' });
+    transitions$.next(transition({ sessionId: 'sess-1', agent: 'codex', from: 'running', to: 'waiting', cwd: '/work/ünï', at: Date.UTC(2026, 10, 21, 1, 2, 3) }));
+    await stop();
+
+    expect(receiver.received.map((r) => r.path).sort()).toEqual(['/plain', '/signed']);
+    const signed = receiver.received.find((r) => r.path === '/signed')!;
+    expect(signed.signatureValid).toBe(true);
+    expect(signed.headers['content-type']).toBe('application/json');
+    expect(signed.headers['user-agent']).toBe('agentwatch/9.8.7');
+    expect(signed.headers['x-agentwatch-event']).toBe('state_transition');
+    const body = signed.json as Record<string, unknown>;
+    expect(signed.headers['x-agentwatch-delivery']).toBe(body.id);
+    expect(body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      event: 'state_transition',
+      session_id: 'sess-1',
+      agent: 'codex',
+      from: 'running',
+      to: 'waiting',
+      project_path: '/work/ünï',
+      timestamp: '2026-11-21T01:02:03.000Z',
+      api: { session_url: 'http://127.0.0.1:7421/api/sessions/sess-1' },
+    });
+    const plain = receiver.received.find((r) => r.path === '/plain')!;
+    expect(plain.headers['x-agentwatch-signature']).toBeUndefined();
+    expect(plain.json).toMatchObject({ session_id: 'sess-1' });
+    expect((plain.json as { id: string }).id).not.toBe(body.id);
+  });
+
+  it('a receiver with a different secret sees a signature that does not verify', async () => {
+    const { ctx } = testCtx({ webhooks: [{ name: 'wrong', url: receiver.url('/signed'), secret: 'not the one' }] });
+    const stop = startWebhooks(transitions$, ctx, FAST);
+    transitions$.next(transition());
+    await stop();
+    expect(receiver.received.map((r) => r.signatureValid)).toEqual([false]);
+  });
+
+  it('applies each entry\'s events and agents filters, and skips disabled entries', async () => {
+    const { ctx } = testCtx({
+      webhooks: [
+        { name: 'waiting-only', url: receiver.url('/waiting'), events: ['waiting'] },
+        { name: 'codex-only', url: receiver.url('/codex'), agents: ['codex'] },
+        { name: 'off', url: receiver.url('/off'), enabled: false },
+      ],
+    });
+    const stop = startWebhooks(transitions$, ctx, FAST);
+    transitions$.next(transition({ sessionId: 'a', agent: 'claude', to: 'waiting' }));
+    transitions$.next(transition({ sessionId: 'b', agent: 'codex', from: 'waiting', to: 'thinking' }));
+    transitions$.next(transition({ sessionId: 'c', agent: 'codex', to: 'waiting' }));
+    transitions$.next(transition({ sessionId: 'd', agent: 'pi', to: 'idle' }));
+    await stop();
+    const seen = (path: string) => receiver.received.filter((r) => r.path === path).map((r) => (r.json as { session_id: string }).session_id).sort();
+    expect(seen('/waiting')).toEqual(['a', 'c']);
+    expect(seen('/codex')).toEqual(['b', 'c']);
+    expect(seen('/off')).toEqual([]);
+  });
+
+  it('retries after 5xx with the same delivery id and body, and logs the late success', async () => {
+    receiver.on('/flaky', { status: 503, body: 'busy' }, { status: 502 }, { status: 200 });
+    const { ctx, lines } = testCtx({ webhooks: [{ name: 'flaky', url: receiver.url('/flaky'), secret: 's' }] });
+    const stop = startWebhooks(transitions$, ctx, FAST);
+    transitions$.next(transition());
+    await receiver.waitFor(3);
+    await stop();
+    expect(receiver.received).toHaveLength(3);
+    const ids = new Set(receiver.received.map((r) => r.headers['x-agentwatch-delivery']));
+    expect(ids.size).toBe(1);
+    expect(new Set(receiver.received.map((r) => r.raw.toString('utf8'))).size).toBe(1);
+    expect(lines).toEqual([expect.stringMatching(/^info webhook "flaky": delivery \S+ succeeded on attempt 3$/)]);
+  });
+
+  it('gives up after 4 attempts on a receiver that keeps failing', async () => {
+    receiver.on('/down', { status: 500, body: 'database on fire' });
+    const { ctx, lines } = testCtx({ webhooks: [{ name: 'down', url: receiver.url('/down') }] });
+    const stop = startWebhooks(transitions$, ctx, FAST);
+    transitions$.next(transition());
+    await receiver.waitFor(4);
+    await stop();
+    expect(receiver.received).toHaveLength(4);
+    expect(lines).toEqual([expect.stringMatching(/^warn webhook "down": delivery \S+ failed after 4 attempts: HTTP 500 Internal Server Error: database on fire$/)]);
+  });
+
+  it('does not retry a 4xx and logs the status with a body snippet', async () => {
+    receiver.on('/gone', { status: 410, body: `hook removed\n${'x'.repeat(500)}` });
+    const { ctx, lines } = testCtx({ webhooks: [{ name: 'gone', url: receiver.url('/gone') }] });
+    const stop = startWebhooks(transitions$, ctx, FAST);
+    transitions$.next(transition());
+    await stop();
+    expect(receiver.received).toHaveLength(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^warn webhook "gone": delivery \S+ refused, not retried: HTTP 410 Gone: hook removed x{187}…$/);
+  });
+
+  it('retries a refused connection (nothing listening) and reports it once', async () => {
+    const dead = receiver.url('/x');
+    await receiver.close();
+    const { ctx, lines } = testCtx({ webhooks: [{ name: 'nobody', url: dead }] });
+    const stop = startWebhooks(transitions$, ctx, FAST);
+    transitions$.next(transition());
+    await stop();
+    expect(lines).toEqual([expect.stringMatching(/^warn webhook "nobody": delivery \S+ failed after 4 attempts: .*ECONNREFUSED/)]);
+    receiver = await startReceiver();
+  });
+
+  it('a hanging receiver does not hold back another one; shutdown abandons it after the flush deadline', async () => {
+    receiver.on('/hang', 'hang');
+    const { ctx, lines } = testCtx({
+      webhooks: [
+        { name: 'hang', url: receiver.url('/hang') },
+        { name: 'live', url: receiver.url('/live') },
+      ],
+    });
+    const stop = startWebhooks(transitions$, ctx, { ...FAST, timeoutMs: 60_000, flushMs: 300 });
+    transitions$.next(transition({ sessionId: 'a' }));
+    transitions$.next(transition({ sessionId: 'b' }));
+    await receiver.waitFor(3);
+    // The live receiver has both while the hanging one still holds its first request.
+    expect(receiver.received.filter((r) => r.path === '/live')).toHaveLength(2);
+    expect(receiver.received.filter((r) => r.path === '/hang')).toHaveLength(1);
+    await stop();
+    expect(lines).toEqual(['warn webhooks: deliveries still pending after 0.3 s at shutdown were abandoned']);
+  });
+
+  it('bounds the queue per entry: drops are counted and logged once per burst', async () => {
+    receiver.on('/gate', 'hang');
+    const { ctx, lines } = testCtx({ webhooks: [{ name: 'gate', url: receiver.url('/gate') }] });
+    const stop = startWebhooks(transitions$, ctx, { ...FAST, timeoutMs: 60_000, queueCapacity: 2 });
+    for (const id of ['a', 'b', 'c', 'd', 'e']) transitions$.next(transition({ sessionId: id }));
+    await receiver.waitFor(1);
+    expect(lines).toEqual(['warn webhook "gate": queue full (2 waiting); dropping new deliveries until the receiver catches up']);
+    receiver.on('/gate', { status: 200 });
+    receiver.release();
+    await receiver.waitFor(3);
+    await stop();
+    expect(receiver.received.map((r) => (r.json as { session_id: string }).session_id)).toEqual(['a', 'b', 'c']);
+    expect(lines.slice(1)).toEqual(['warn webhook "gate": receiver caught up; 2 deliveries were dropped']);
+  });
+
+  it('flushes queued deliveries on shutdown', async () => {
+    const { ctx } = testCtx({ webhooks: [{ name: 'h', url: receiver.url('/h') }] });
+    const stop = startWebhooks(transitions$, ctx, FAST);
+    for (const id of ['a', 'b', 'c']) transitions$.next(transition({ sessionId: id }));
+    await stop();
+    expect(receiver.received.map((r) => (r.json as { session_id: string }).session_id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reports invalid entries once at startup, by name, and still runs the valid ones', async () => {
+    const { ctx, lines, invalid } = testCtx({
+      webhooks: [
+        { name: 'broken', url: 'ftp://example.test/x', events: ['sleeping'] },
+        { url: receiver.url('/anon') },
+        { name: 'ok', url: receiver.url('/ok') },
+      ],
+    });
+    const stop = startWebhooks(transitions$, ctx, { ...FAST, invalid });
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn webhook "broken" \(entry 1\) is ignored: url: url must be an http:\/\/ or https:\/\/ URL; events\.0: events must list activity states/),
+      expect.stringMatching(/^warn webhook "#2" \(entry 2\) is ignored: name: /),
+    ]);
+    transitions$.next(transition());
+    await stop();
+    expect(receiver.received.map((r) => r.path)).toEqual(['/ok']);
+    expect(lines).toHaveLength(2);
+  });
+});
