@@ -1,0 +1,22 @@
+import type { Source } from '../../core/contracts.js';
+import { pollDatabase } from '../sqlite/poll-source.js';
+import { cursorDbPath } from './paths.js';
+import { openCursorReader } from './reader.js';
+
+export interface CursorSourceOptions {
+  /** Poll interval; tests inject a short one. */
+  readonly intervalMs?: number;
+}
+
+/** Cursor composer chats from `state.vscdb` (AGENT-FORMATS §9), on macOS and Linux alike. */
+export const makeCursorSource =
+  (options: CursorSourceOptions = {}): Source =>
+  (ctx) =>
+    pollDatabase(ctx, {
+      agent: 'cursor',
+      dbPath: cursorDbPath(ctx.env, ctx.platform),
+      openReader: openCursorReader,
+      ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
+    });
+
+export const cursor: Source = makeCursorSource();

@@ -1,0 +1,100 @@
+import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { JsonResult } from '../sqlite/values.js';
+import { commonDirectory, fileUriToPath } from './file-uri.js';
+import { bubbleSchema, type Bubble, type Composer } from './schema.js';
+import { writtenFile } from './tools.js';
+
+export interface CursorSpec {
+  readonly dbPath: string;
+}
+
+/** One bubble in conversation order: its id, its decoded JSON and the raw text (for file URIs). */
+export interface BubbleRecord {
+  readonly bubbleId: string;
+  readonly json: JsonResult;
+  readonly raw: string;
+}
+
+const TOOL_FAILED = new Set(['error', 'cancelled', 'canceled', 'aborted', 'rejected']);
+const TOOL_DONE = new Set(['completed', 'success', ...TOOL_FAILED]);
+/** Composer statuses meaning the agent stopped and the next move is the user's. */
+const STOPPED = new Set(['completed', 'aborted', 'cancelled', 'canceled']);
+
+const millisOf = (value: string | number | null | undefined): number | undefined => {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string') {
+    const parsed = Date.parse(value);
+    return Number.isNaN(parsed) ? undefined : parsed;
+  }
+  return undefined;
+};
+
+const firstWorkspace = (bubbles: readonly Bubble[]): string | undefined => {
+  for (const bubble of bubbles) {
+    const uri = bubble.workspaceUris?.[0];
+    if (typeof uri === 'string' && uri !== '') return fileUriToPath(uri);
+  }
+  return undefined;
+};
+
+/**
+ * Pure: one Cursor composer and its bubbles (in header order) -> the full event replay.
+ * type 1 is a prompt; type 2 with `toolFormerData` a tool call (and result once its status says
+ * so); type 2 with text an answer. A composer Cursor marked completed whose last bubble is a tool
+ * is handed back to the user (waiting), since no answer bubble follows.
+ */
+export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer: Composer, records: readonly BubbleRecord[]): SessionEvent[] => {
+  const ref = { agent: 'cursor', sessionId: composerId } as const;
+  const diagnostics: SessionEvent[] = [];
+  const bubbles: Bubble[] = [];
+  for (const record of records) {
+    const parsed = record.json.ok ? bubbleSchema.safeParse(record.json.value) : undefined;
+    if (!record.json.ok || !parsed?.success) {
+      const why = record.json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : record.json.error;
+      diagnostics.push({ type: 'diagnostic', agent: 'cursor', sessionId: composerId, code: 'E_SCHEMA', message: `bubble ${record.bubbleId}: ${why}`, path: spec.dbPath });
+      continue;
+    }
+    bubbles.push(parsed.data);
+  }
+  const cwd = firstWorkspace(bubbles) ?? commonDirectory(records.map((r) => r.raw).join('\n'));
+
+  const timeline: SessionEvent[] = [];
+  let at = composer.createdAt ?? 0;
+  for (const [index, bubble] of bubbles.entries()) {
+    at = millisOf(bubble.createdAt) ?? at;
+    const bubbleId = bubble.bubbleId ?? records[index]?.bubbleId ?? String(index);
+    const text = bubble.text?.trim() ? bubble.text : undefined;
+    const tool = bubble.toolFormerData;
+    if (bubble.type === 1) {
+      timeline.push({ ...ref, type: 'turn', at, role: 'user', ...(text ? { text } : {}) });
+    } else if (tool?.name) {
+      const callId = tool.toolCallId || bubbleId;
+      const filePath = writtenFile(tool.name, tool.rawArgs, tool.params, cwd);
+      timeline.push({ ...ref, type: 'tool_call', at, name: tool.name, callId, ...(filePath ? { filePath } : {}) });
+      const status = tool.status ?? '';
+      if (TOOL_DONE.has(status)) timeline.push({ ...ref, type: 'tool_result', at, callId, isError: TOOL_FAILED.has(status) });
+    } else if (text) {
+      timeline.push({ ...ref, type: 'turn', at, role: 'assistant', text });
+    }
+    const input = bubble.tokenCount?.inputTokens ?? 0;
+    const output = bubble.tokenCount?.outputTokens ?? 0;
+    if (input > 0 || output > 0) {
+      timeline.push({ ...ref, type: 'usage', at, messageId: bubbleId, tokens: { input, output, cacheCreation: 0, cacheRead: 0 } });
+    }
+  }
+  const last = timeline.filter((event) => event.type !== 'usage').at(-1);
+  if (STOPPED.has(composer.status ?? '') && (last?.type === 'tool_call' || last?.type === 'tool_result')) {
+    timeline.push({ ...ref, type: 'turn', at: Math.max(at, composer.lastUpdatedAt ?? 0), role: 'assistant', counts: false });
+  }
+
+  const patch: SessionMetaPatch = {
+    cwd,
+    agentName: composer.name ?? undefined,
+    model: composer.modelConfig?.modelName ?? undefined,
+    createdAt: composer.createdAt ?? undefined,
+    path: spec.dbPath,
+    resumeCommand: `cursor-agent --resume="${composerId}"`,
+    isSidechain: false,
+  };
+  return [{ ...ref, type: 'meta', patch }, ...diagnostics, ...timeline];
+};

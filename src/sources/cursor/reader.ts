@@ -1,0 +1,124 @@
+import type { Database } from 'better-sqlite3';
+import type { SessionEvent } from '../../core/session.js';
+import { selectList } from '../sqlite/columns.js';
+import type { DbReader, SessionListing } from '../sqlite/reader.js';
+import { parseJsonValue, textOf, type JsonResult } from '../sqlite/values.js';
+import { mapCursorComposer, type BubbleRecord } from './map.js';
+import { bubbleSchema, composerSchema, type Composer } from './schema.js';
+
+/** Composers whose last activity is older than this are not read (AGENT-FORMATS §9.3). */
+export const CURSOR_WINDOW_MS = 48 * 60 * 60 * 1000;
+
+const COMPOSER_PREFIX = 'composerData:';
+/** The key range of one prefix: `prefix` <= key < `prefix` with its last character incremented. */
+const upperBound = (prefix: string): string => `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+
+interface CachedComposer {
+  /** rowid and byte length of the value: changes whenever Cursor rewrites the row. */
+  readonly stamp: string;
+  readonly composer: Composer | undefined;
+  /** Newest known activity (ms), 0 when the composer records none. */
+  readonly recency: number;
+}
+
+interface KeyRow {
+  readonly key: string;
+  readonly rid: number;
+  readonly len: number | null;
+}
+
+/**
+ * Reads Cursor's `cursorDiskKV` (`composerData:<id>` and `bubbleId:<id>:<bubble>` rows). The
+ * listing keeps parsed composers between polls and re-reads a composer's value only when its row
+ * changed, so a years-old database costs an index scan of composer keys plus one small range
+ * aggregate per composer of the last 48 hours.
+ */
+export const openCursorReader = (db: Database, dbPath: string): DbReader => {
+  // Throws E_DB_SCHEMA naming the table or column when Cursor's layout is not the known one.
+  selectList(db, 'cursorDiskKV', ['key', 'value'], []);
+  const composerKeys = db.prepare(`SELECT key, rowid AS rid, octet_length(value) AS len FROM cursorDiskKV WHERE key >= ? AND key < ?`);
+  const valueOf = db.prepare(`SELECT value FROM cursorDiskKV WHERE key = ?`).pluck();
+  const bubbleStamp = db.prepare(`SELECT count(*) || ':' || total(rowid) || ':' || total(octet_length(value)) FROM cursorDiskKV WHERE key >= ? AND key < ?`).pluck();
+  const bubbleRows = db.prepare(`SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?`);
+  const cache = new Map<string, CachedComposer>();
+
+  const bubblePrefix = (composerId: string): string => `bubbleId:${composerId}:`;
+
+  /** Last activity of a composer without `lastUpdatedAt`: its last bubble's `createdAt`. */
+  const lastBubbleAt = (composerId: string, composer: Composer): number => {
+    const lastId = composer.fullConversationHeadersOnly?.at(-1)?.bubbleId;
+    if (!lastId) return 0;
+    const json = parseJsonValue(valueOf.get(`${bubblePrefix(composerId)}${lastId}`));
+    const bubble = json.ok ? bubbleSchema.safeParse(json.value) : undefined;
+    const createdAt = bubble?.success ? bubble.data.createdAt : undefined;
+    const ms = typeof createdAt === 'string' ? Date.parse(createdAt) : createdAt;
+    return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
+  };
+
+  const readComposer = (composerId: string, stamp: string, diagnostics: SessionEvent[]): CachedComposer => {
+    const json = parseJsonValue(valueOf.get(`${COMPOSER_PREFIX}${composerId}`));
+    const parsed = json.ok ? composerSchema.safeParse(json.value) : undefined;
+    if (!json.ok || !parsed?.success) {
+      const why = json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error;
+      diagnostics.push({ type: 'diagnostic', agent: 'cursor', sessionId: composerId, code: 'E_SCHEMA', message: `composer ${composerId}: ${why}`, path: dbPath });
+      return { stamp, composer: undefined, recency: 0 };
+    }
+    const composer = parsed.data;
+    const recency = composer.lastUpdatedAt || lastBubbleAt(composerId, composer) || composer.createdAt || 0;
+    return { stamp, composer, recency };
+  };
+
+  const hasConversation = (composer: Composer): boolean =>
+    (composer.fullConversationHeadersOnly?.length ?? 0) > 0 || (composer.conversation?.length ?? 0) > 0;
+
+  const list = (now: number): SessionListing => {
+    const diagnostics: SessionEvent[] = [];
+    const stamps = new Map<string, string>();
+    const seen = new Set<string>();
+    for (const row of composerKeys.all(COMPOSER_PREFIX, upperBound(COMPOSER_PREFIX)) as KeyRow[]) {
+      const composerId = row.key.slice(COMPOSER_PREFIX.length);
+      seen.add(composerId);
+      const stamp = `${row.rid}:${row.len ?? ''}`;
+      let cached = cache.get(composerId);
+      if (cached?.stamp !== stamp) {
+        cached = readComposer(composerId, stamp, diagnostics);
+        cache.set(composerId, cached);
+      }
+      const { composer, recency } = cached;
+      if (!composer || !hasConversation(composer)) continue;
+      if (recency > 0 && now - recency > CURSOR_WINDOW_MS) continue;
+      const prefix = bubblePrefix(composerId);
+      stamps.set(composerId, `${stamp}|${String(bubbleStamp.get(prefix, upperBound(prefix)))}`);
+    }
+    for (const composerId of cache.keys()) if (!seen.has(composerId)) cache.delete(composerId);
+    return { stamps, diagnostics };
+  };
+
+  const load = (composerId: string): readonly SessionEvent[] => {
+    const composer = cache.get(composerId)?.composer;
+    if (!composer) return [];
+    const records: BubbleRecord[] = [];
+    const headers = composer.fullConversationHeadersOnly ?? [];
+    if (headers.length > 0) {
+      const prefix = bubblePrefix(composerId);
+      const byId = new Map<string, unknown>();
+      for (const row of bubbleRows.all(prefix, upperBound(prefix)) as { key: string; value: unknown }[]) {
+        byId.set(row.key.slice(prefix.length), row.value);
+      }
+      for (const header of headers) {
+        if (!byId.has(header.bubbleId)) continue;
+        const value = byId.get(header.bubbleId);
+        records.push({ bubbleId: header.bubbleId, json: parseJsonValue(value), raw: textOf(value) ?? '' });
+      }
+    } else {
+      for (const [index, value] of (composer.conversation ?? []).entries()) {
+        const json: JsonResult = { ok: true, value };
+        const id = typeof value === 'object' && value !== null && 'bubbleId' in value ? String(value.bubbleId) : String(index);
+        records.push({ bubbleId: id, json, raw: JSON.stringify(value) });
+      }
+    }
+    return mapCursorComposer({ dbPath }, composerId, composer, records);
+  };
+
+  return { list, load };
+};

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * zod shapes of Cursor's `cursorDiskKV` values (AGENT-FORMATS §9.2). Loose: unknown fields pass,
+ * every field we read is optional except a bubble's `type`.
+ */
+const millis = z.number().nullish();
+
+export const headerSchema = z.looseObject({ bubbleId: z.string(), type: z.number().nullish() });
+
+export const composerSchema = z.looseObject({
+  composerId: z.string().nullish(),
+  name: z.string().nullish(),
+  createdAt: millis,
+  lastUpdatedAt: millis,
+  status: z.string().nullish(),
+  modelConfig: z.looseObject({ modelName: z.string().nullish() }).nullish(),
+  fullConversationHeadersOnly: z.array(headerSchema).nullish(),
+  /** Older Cursor versions kept the bubbles inline here instead of in `bubbleId:` rows. */
+  conversation: z.array(z.unknown()).nullish(),
+});
+export type Composer = z.infer<typeof composerSchema>;
+
+export const bubbleSchema = z.looseObject({
+  bubbleId: z.string().nullish(),
+  /** 1 = user, 2 = assistant (text or tool). */
+  type: z.number(),
+  text: z.string().nullish(),
+  createdAt: z.union([z.string(), z.number()]).nullish(),
+  workspaceUris: z.array(z.unknown()).nullish(),
+  tokenCount: z.looseObject({ inputTokens: millis, outputTokens: millis }).nullish(),
+  toolFormerData: z
+    .looseObject({
+      name: z.string().nullish(),
+      status: z.string().nullish(),
+      toolCallId: z.string().nullish(),
+      rawArgs: z.unknown().optional(),
+      params: z.unknown().optional(),
+    })
+    .nullish(),
+});
+export type Bubble = z.infer<typeof bubbleSchema>;

@@ -1,0 +1,52 @@
+import type { AgentKind } from '../../core/agents.js';
+import { AGENT_LABEL } from '../../core/agents.js';
+import type { DiagnosticCode, SessionEvent } from '../../core/session.js';
+
+/**
+ * Thrown by a reader when the database lacks a table or column it cannot do without, e.g. a schema
+ * written by a newer (or much older) agent version. Classified as E_DB_SCHEMA.
+ */
+export class DbSchemaError extends Error {
+  override readonly name = 'DbSchemaError';
+}
+
+/** What the poll loop reports for a failure; `key` lets it report a persisting failure once. */
+export interface DbFailure {
+  readonly code: DiagnosticCode;
+  readonly message: string;
+}
+
+const sqliteCode = (error: unknown): string =>
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : '';
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Pure: a thrown value from better-sqlite3 (or a reader) -> diagnostic code and a one-line message
+ * naming the agent, the database and what went wrong.
+ *
+ * @example classifyDbError('kilo', '/d/kilo.db', sqliteError('SQLITE_BUSY')) // { code: 'E_DB_LOCKED', ... }
+ */
+export const classifyDbError = (agent: AgentKind, dbPath: string, error: unknown): DbFailure => {
+  const label = AGENT_LABEL[agent];
+  const code = sqliteCode(error);
+  const detail = messageOf(error);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return { code: 'E_DB_LOCKED', message: `${label}: database ${dbPath} is locked (${detail}); retrying on the next poll` };
+  }
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return { code: 'E_DB_CORRUPT', message: `${label}: database ${dbPath} is corrupt or not a database (${detail}); retrying on the next poll` };
+  }
+  if (error instanceof DbSchemaError || /no such (table|column)/i.test(detail)) {
+    return { code: 'E_DB_SCHEMA', message: `${label}: unexpected schema in ${dbPath}: ${detail} (written by a newer or older version?)` };
+  }
+  return { code: 'E_READ', message: `${label}: cannot read ${dbPath}: ${detail}` };
+};
+
+export const failureEvent = (agent: AgentKind, dbPath: string, failure: DbFailure): SessionEvent => ({
+  type: 'diagnostic',
+  agent,
+  code: failure.code,
+  message: failure.message,
+  path: dbPath,
+});

@@ -1,0 +1,192 @@
+import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
+import { numberOf, parseJsonValue, stringOf } from '../values.js';
+import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
+import { writtenFile } from './tools.js';
+
+/** A `session` row as the reader selects it (missing optional columns read as NULL). */
+export interface FamilySessionRow {
+  readonly id: string;
+  readonly parent_id: unknown;
+  readonly directory: unknown;
+  readonly title: unknown;
+  readonly version: unknown;
+  readonly time_created: unknown;
+  readonly time_updated: unknown;
+  readonly time_compacting: unknown;
+  readonly model: unknown;
+}
+
+export interface FamilyMessageRow {
+  readonly id: string;
+  readonly time_created: unknown;
+  readonly data: unknown;
+}
+
+export interface FamilyPartRow {
+  readonly id: string;
+  readonly message_id: string;
+  readonly time_created: unknown;
+  readonly time_updated: unknown;
+  readonly data: unknown;
+}
+
+export interface FamilySpec {
+  readonly agent: 'opencode' | 'kilo';
+  readonly dbPath: string;
+  readonly resumeCommand: (sessionId: string) => string;
+}
+
+interface Part {
+  readonly row: FamilyPartRow;
+  readonly data: PartData;
+}
+
+const TOOL_DONE = new Set(['completed', 'error']);
+
+const textOf = (part: PartData): string | undefined =>
+  part.type === 'text' && !part.synthetic && typeof part.text === 'string' && part.text.trim() !== '' ? part.text : undefined;
+
+const errorText = (data: MessageData): string | undefined => {
+  const message = data.error?.data?.message;
+  return typeof message === 'string' && message !== '' ? message : (data.error?.name ?? undefined);
+};
+
+const sessionModel = (raw: unknown): string | undefined => {
+  const json = parseJsonValue(raw);
+  if (!json.ok) return undefined;
+  const parsed = sessionModelSchema.safeParse(json.value);
+  return parsed.success ? parsed.data.id : undefined;
+};
+
+/**
+ * Pure: one opencode/kilo session (its row, its messages in order, their parts in order) -> the
+ * full event replay. A tool part is a call, and a result once its status is completed/error, so a
+ * message that used a tool and then answered ends on an assistant turn (waiting, not running).
+ * Bad `data` JSON becomes an E_SCHEMA diagnostic and the rest of the session is still read.
+ */
+export const mapFamilySession = (
+  spec: FamilySpec,
+  session: FamilySessionRow,
+  messages: readonly FamilyMessageRow[],
+  parts: readonly FamilyPartRow[],
+): SessionEvent[] => {
+  const ref = { agent: spec.agent, sessionId: session.id } as const;
+  const diagnostics: SessionEvent[] = [];
+  const bad = (what: string, id: string, error: string): void => {
+    diagnostics.push({ type: 'diagnostic', agent: spec.agent, sessionId: session.id, code: 'E_SCHEMA', message: `${what} ${id}: ${error}`, path: spec.dbPath });
+  };
+
+  const partsByMessage = new Map<string, Part[]>();
+  for (const row of parts) {
+    const json = parseJsonValue(row.data);
+    const parsed = json.ok ? partDataSchema.safeParse(json.value) : undefined;
+    if (!json.ok || !parsed?.success) {
+      bad('part', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
+      continue;
+    }
+    const list = partsByMessage.get(row.message_id) ?? [];
+    list.push({ row, data: parsed.data });
+    partsByMessage.set(row.message_id, list);
+  }
+
+  const timeline: SessionEvent[] = [];
+  let model = sessionModel(session.model);
+  for (const row of messages) {
+    const json = parseJsonValue(row.data);
+    const parsed = json.ok ? messageDataSchema.safeParse(json.value) : undefined;
+    if (!json.ok || !parsed?.success) {
+      bad('message', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
+      continue;
+    }
+    const data = parsed.data;
+    model = data.modelID ?? data.model?.modelID ?? model;
+    const at = data.time?.created ?? numberOf(row.time_created) ?? 0;
+    const own = partsByMessage.get(row.id) ?? [];
+    if (data.role === 'user') timeline.push(...userEvents(ref, at, own));
+    else if (data.role === 'assistant') timeline.push(...assistantEvents(ref, row.id, at, data, own));
+    else bad('message', row.id, `unknown role ${JSON.stringify(data.role)}`);
+  }
+
+  // NOTE: time_compacting is set while a compaction runs, so it is the newest thing that happened.
+  const compacting = numberOf(session.time_compacting);
+  if (compacting !== undefined && compacting > 0) timeline.push({ ...ref, type: 'compaction', at: compacting, phase: 'start' });
+
+  const parentId = stringOf(session.parent_id);
+  const patch: SessionMetaPatch = {
+    cwd: stringOf(session.directory),
+    agentName: stringOf(session.title),
+    version: stringOf(session.version),
+    model,
+    source: 'cli',
+    isSidechain: parentId !== undefined,
+    parentId,
+    createdAt: numberOf(session.time_created),
+    path: spec.dbPath,
+    resumeCommand: spec.resumeCommand(session.id),
+  };
+  return [{ ...ref, type: 'meta', patch }, ...diagnostics, ...timeline];
+};
+
+type Ref = { readonly agent: 'opencode' | 'kilo'; readonly sessionId: string };
+
+/** A user message; one carrying a `compaction` part is the compaction request, not a prompt. */
+const userEvents = (ref: Ref, at: number, parts: readonly Part[]): SessionEvent[] => {
+  const text = parts.map((part) => textOf(part.data)).filter((t) => t !== undefined).join('\n');
+  const isCompaction = parts.some((part) => part.data.type === 'compaction');
+  const turn: SessionEvent = { ...ref, type: 'turn', at, role: 'user', ...(text ? { text } : {}), ...(isCompaction ? { counts: false } : {}) };
+  return isCompaction ? [{ ...ref, type: 'compaction', at, phase: 'start' }, turn] : [turn];
+};
+
+const assistantEvents = (ref: Ref, messageId: string, at: number, data: MessageData, parts: readonly Part[]): SessionEvent[] => {
+  const out: SessionEvent[] = [];
+  const isSummary = data.summary === true;
+  let counted = false;
+  let endsOnAnswer = false;
+  for (const { row, data: part } of parts) {
+    const partAt = part.time?.start ?? numberOf(row.time_created) ?? at;
+    const text = textOf(part);
+    if (text !== undefined) {
+      out.push({ ...ref, type: 'turn', at: partAt, role: 'assistant', text, ...(counted || isSummary ? { counts: false } : {}) });
+      counted = true;
+      endsOnAnswer = true;
+    } else if (part.type === 'tool') {
+      const name = part.tool || 'unknown';
+      const callId = part.callID || row.id;
+      const callAt = part.state?.time?.start ?? partAt;
+      const filePath = writtenFile(name, part.state?.input);
+      out.push({ ...ref, type: 'tool_call', at: callAt, name, callId, ...(filePath ? { filePath } : {}) });
+      const status = part.state?.status ?? '';
+      if (TOOL_DONE.has(status)) {
+        const doneAt = part.state?.time?.end ?? numberOf(row.time_updated) ?? callAt;
+        out.push({ ...ref, type: 'tool_result', at: doneAt, callId, isError: status === 'error' });
+      }
+      endsOnAnswer = false;
+    }
+  }
+  const tokens = data.tokens;
+  if (tokens || data.cost) {
+    out.push({
+      ...ref,
+      type: 'usage',
+      at,
+      messageId,
+      tokens: {
+        input: tokens?.input ?? 0,
+        // Reasoning tokens are billed as output.
+        output: (tokens?.output ?? 0) + (tokens?.reasoning ?? 0),
+        cacheCreation: tokens?.cache?.write ?? 0,
+        cacheRead: tokens?.cache?.read ?? 0,
+      },
+      ...(data.cost ? { costUsd: data.cost } : {}),
+    });
+  }
+  const completedAt = data.time?.completed;
+  // A finished message that stopped for any reason but more tool calls (an error, an abort, a
+  // tool-only answer) hands the turn back to the user: mark it so the session reads as waiting.
+  if (completedAt && data.finish !== 'tool-calls' && !endsOnAnswer) {
+    const text = errorText(data);
+    out.push({ ...ref, type: 'turn', at: completedAt, role: 'assistant', ...(text ? { text } : {}), counts: false });
+  }
+  if (isSummary && completedAt) out.push({ ...ref, type: 'compaction', at: completedAt, phase: 'end' });
+  return out;
+};

@@ -1,0 +1,142 @@
+import { statSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import type { AgentKind } from '../../core/agents.js';
+import type { SessionEvent } from '../../core/session.js';
+import { diffStamps } from './diff.js';
+import { classifyDbError, failureEvent } from './errors.js';
+import type { DbReader, OpenReader } from './reader.js';
+
+export interface PollerOptions {
+  readonly agent: AgentKind;
+  readonly dbPath: string;
+  readonly openReader: OpenReader;
+  /**
+   * How long one statement may wait for a writer's lock. better-sqlite3 is synchronous, so this
+   * blocks the event loop: keep it short and let the next poll retry instead.
+   */
+  readonly busyTimeoutMs?: number;
+}
+
+/** One step per call; the shell around it (poll-source.ts) owns the timer. */
+export interface SqlitePoller {
+  /** Check for changes and return the events they imply (always ends with `ready` on the first call). */
+  readonly poll: (now: number) => readonly SessionEvent[];
+  readonly close: () => void;
+  readonly isOpen: () => boolean;
+}
+
+interface Connection {
+  readonly db: Database;
+  readonly reader: DbReader;
+  readonly dev: number;
+  readonly ino: number;
+  /** `PRAGMA data_version` after the last complete read; undefined until one succeeded. */
+  dataVersion: number | undefined;
+}
+
+const MAX_REMEMBERED_DIAGNOSTICS = 10_000;
+
+/**
+ * The imperative shell of a SQLite source: keeps one read-only connection open, asks SQLite
+ * whether anything was committed since the last read (`PRAGMA data_version`, a shared-memory read
+ * in WAL mode) and only then lists sessions and replays the changed ones as `reset` + events.
+ * Any failure closes the connection (so a replaced or repaired file is reopened), is reported
+ * once while it persists, and is retried on the next poll.
+ */
+export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
+  const { agent, dbPath } = options;
+  let connection: Connection | undefined;
+  let stamps: ReadonlyMap<string, string> = new Map();
+  let readySent = false;
+  let lastFailure = '';
+  const reported = new Set<string>();
+
+  const close = (): void => {
+    connection?.db.close();
+    connection = undefined;
+  };
+
+  const open = (dev: number, ino: number): Connection => {
+    const db = new BetterSqlite3(dbPath, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 50 });
+    try {
+      return { db, reader: options.openReader(db, dbPath), dev, ino, dataVersion: undefined };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
+
+  /** Record diagnostics are reported once per distinct record, not on every replay of a session. */
+  const isNewDiagnostic = (event: SessionEvent): boolean => {
+    if (event.type !== 'diagnostic') return true;
+    const key = `${event.code}|${event.sessionId ?? ''}|${event.message}`;
+    if (reported.has(key)) return false;
+    if (reported.size >= MAX_REMEMBERED_DIAGNOSTICS) reported.clear();
+    reported.add(key);
+    return true;
+  };
+
+  const dropAll = (out: SessionEvent[]): void => {
+    for (const sessionId of stamps.keys()) out.push({ type: 'removed', agent, sessionId });
+    stamps = new Map();
+  };
+
+  const read = (conn: Connection, now: number, out: SessionEvent[]): void => {
+    // NOTE: one read transaction, so the listing and the replays see the same snapshot.
+    conn.db.transaction(() => {
+      const listing = conn.reader.list(now);
+      for (const event of listing.diagnostics) if (isNewDiagnostic(event)) out.push(event);
+      const { changed, removed } = diffStamps(stamps, listing.stamps);
+      const next = new Map(stamps);
+      for (const sessionId of removed) {
+        next.delete(sessionId);
+        out.push({ type: 'removed', agent, sessionId });
+      }
+      for (const sessionId of changed) {
+        const events = conn.reader.load(sessionId);
+        out.push({ type: 'reset', agent, sessionId });
+        for (const event of events) if (isNewDiagnostic(event)) out.push(event);
+        next.set(sessionId, listing.stamps.get(sessionId) ?? '');
+      }
+      stamps = next;
+    })();
+  };
+
+  const step = (now: number, out: SessionEvent[]): void => {
+    const stat = statSync(dbPath, { throwIfNoEntry: false });
+    if (!stat) {
+      // Not created yet (or deleted): not an error; keep checking with one stat per poll.
+      close();
+      dropAll(out);
+      return;
+    }
+    if (connection && (connection.dev !== stat.dev || connection.ino !== stat.ino)) close();
+    connection ??= open(stat.dev, stat.ino);
+    const version = connection.db.pragma('data_version', { simple: true }) as number;
+    if (version === connection.dataVersion) return;
+    read(connection, now, out);
+    connection.dataVersion = version;
+  };
+
+  const poll = (now: number): readonly SessionEvent[] => {
+    const out: SessionEvent[] = [];
+    try {
+      step(now, out);
+      lastFailure = '';
+    } catch (error) {
+      close();
+      const failure = classifyDbError(agent, dbPath, error);
+      const key = `${failure.code}|${failure.message}`;
+      if (key !== lastFailure) out.push(failureEvent(agent, dbPath, failure));
+      lastFailure = key;
+    }
+    if (!readySent) {
+      readySent = true;
+      out.push({ type: 'ready', agent });
+    }
+    return out;
+  };
+
+  return { poll, close, isOpen: () => connection !== undefined };
+};
