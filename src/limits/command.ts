@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { firstValueFrom } from 'rxjs';
+import { parseFlags } from '../cli/flags.js';
+import { UsageError, type CliIo } from '../cli/io.js';
+import { LIMIT_AGENTS, type LimitAgent } from '../core/agents.js';
+import { REQUEST_TIMEOUT_MS, userAgentOf, type LimitsCtx } from './context.js';
+import { sqliteCursorTokenRead } from './cursor-db.js';
+import { fetchLimits } from './fetch-limits.js';
+import { gotGet } from './http.js';
+import { securityKeychainRead } from './keychain.js';
+import { shouldColor } from './palette.js';
+import { renderDetailed } from './render-detailed.js';
+import { renderJson } from './render-json.js';
+import { renderTable } from './render-table.js';
+import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from './rows.js';
+
+const FLAGS = {
+  agent: { type: 'string', choices: [...LIMIT_AGENTS, 'all'] },
+  detailed: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
+
+/** The project URL for the honest User-Agent, from package.json beside dist/ and src/. */
+const homepage = (): string => {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const value = typeof pkg === 'object' && pkg !== null && 'homepage' in pkg ? pkg.homepage : undefined;
+    return typeof value === 'string' && value ? value : FALLBACK_HOMEPAGE;
+  } catch {
+    return FALLBACK_HOMEPAGE;
+  }
+};
+
+/** The production context: real HTTP, keychain (macOS only) and Cursor's database. */
+export const makeLimitsCtx = (io: Pick<CliIo, 'env' | 'platform' | 'version'>): LimitsCtx => ({
+  env: io.env,
+  platform: io.platform,
+  now: () => Date.now(),
+  timeoutMs: REQUEST_TIMEOUT_MS,
+  userAgent: userAgentOf(io.version, homepage()),
+  get: gotGet,
+  readKeychain: securityKeychainRead,
+  readCursorToken: sqliteCursorTokenRead,
+});
+
+const widthOf = (io: CliIo): number => {
+  const fromEnv = Number(io.env.COLUMNS);
+  return io.stdout.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100);
+};
+
+/**
+ * `agentwatch limits`: one concurrent GET per requested agent, then the table, the detailed
+ * report or JSON on stdout, `Error (<agent>): ...` lines on stderr, exit 0/1 (2 for bad flags,
+ * thrown as UsageError). Reads credentials, never writes a file, never retries.
+ */
+export const run = async (io: CliIo): Promise<number> => {
+  const { flags, input } = parseFlags(io.argv, FLAGS, 'agentwatch limits');
+  if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0] ?? ''}" for agentwatch limits`, 'Run agentwatch limits --help');
+  const explicit = flags.agent !== undefined && flags.agent !== 'all';
+  const agents: readonly LimitAgent[] = explicit ? [flags.agent as LimitAgent] : LIMIT_AGENTS;
+
+  const outcomes = resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io), agents)), explicit);
+  const options = { color: shouldColor(io.env, io.stdout.isTTY), now: Date.now(), width: widthOf(io) };
+
+  const report = flags.json ? renderJson(outcomes, options.now) : flags.detailed ? renderDetailed(outcomes, options) : renderTable(outcomes, options);
+  if (report) io.stdout.write(report);
+  const errors = errorLines(outcomes);
+  if (errors.length > 0) io.stderr.write(`${errors.join('\n')}\n`);
+  if (!explicit && noneAvailable(outcomes)) io.stderr.write(`${guidanceMessage(outcomes)}\n`);
+  return exitCodeOf(outcomes);
+};

@@ -1,0 +1,45 @@
+import { catchError, defaultIfEmpty, forkJoin, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { LimitAgent } from '../core/agents.js';
+import type { LimitsCtx } from './context.js';
+import { runProvider } from './provider.js';
+import { claudeProvider } from './providers/claude.js';
+import { codexProvider } from './providers/codex.js';
+import { cursorProvider } from './providers/cursor.js';
+import { grokProvider } from './providers/grok.js';
+import { kimiProvider } from './providers/kimi.js';
+import type { Outcome, Outcomes } from './types.js';
+
+/** One cold outcome$ per agent; a new agent is a compile error until it is wired here. */
+export const PROVIDERS = {
+  claude: (ctx) => runProvider(claudeProvider, ctx),
+  codex: (ctx) => runProvider(codexProvider, ctx),
+  grok: (ctx) => runProvider(grokProvider, ctx),
+  kimi: (ctx) => runProvider(kimiProvider, ctx),
+  cursor: (ctx) => runProvider(cursorProvider, ctx),
+} as const satisfies Record<LimitAgent, (ctx: LimitsCtx) => Observable<Outcome>>;
+
+/**
+ * The last line of defence before forkJoin, which errors on any error and emits nothing when
+ * an input completes empty: whatever a provider does, it ends in exactly one Outcome.
+ */
+export const guardOutcome =
+  (agent: LimitAgent): OperatorFunction<Outcome, Outcome> =>
+  (outcome$) =>
+    outcome$.pipe(
+      catchError((error: unknown) => of<Outcome>({ kind: 'failed', agent, code: 'E_INTERNAL', message: error instanceof Error ? error.message : String(error) })),
+      defaultIfEmpty<Outcome, Outcome>({ kind: 'failed', agent, code: 'E_INTERNAL', message: 'the provider produced no result' }),
+    );
+
+/** Runs the given provider observables concurrently and emits one record when all have ended. */
+export const collectOutcomes = (providers: Partial<Record<LimitAgent, Observable<Outcome>>>): Observable<Outcomes> => {
+  const guarded: Partial<Record<LimitAgent, Observable<Outcome>>> = {};
+  for (const [agent, outcome$] of Object.entries(providers) as [LimitAgent, Observable<Outcome>][]) guarded[agent] = outcome$.pipe(guardOutcome(agent));
+  return Object.keys(guarded).length === 0 ? of({}) : (forkJoin(guarded) as Observable<Outcomes>);
+};
+
+/**
+ * The limits of `agents`, each queried once, all at the same time. Usable outside the CLI (the
+ * TUI's limits modal subscribes on entry and on `r`); never polls.
+ */
+export const fetchLimits = (ctx: LimitsCtx, agents: readonly LimitAgent[]): Observable<Outcomes> =>
+  collectOutcomes(Object.fromEntries(agents.map((agent) => [agent, PROVIDERS[agent](ctx)])));

@@ -1,0 +1,31 @@
+/** `in 2h 41m`, `in 3d 4h`, `in 12m`; `due now` once the instant has passed. */
+export const relativeTime = (target: number, now: number): string => {
+  const minutes = Math.floor((target - now) / 60_000);
+  if (target <= now) return 'due now';
+  if (minutes < 1) return 'in under a minute';
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  if (days > 0) return `in ${days}d ${hours}h`;
+  if (hours > 0) return `in ${hours}h ${mins}m`;
+  return `in ${mins}m`;
+};
+
+/**
+ * Absolute local time such as `Thu 10 Sep 16:41 UTC`. `tz` pins the zone (tests, snapshots);
+ * without it the process's zone applies (TZ or the system setting).
+ */
+export const absoluteTime = (epochMs: number, tz?: string): string => {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+    ...(tz ? { timeZone: tz } : {}),
+  }).formatToParts(epochMs);
+  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('weekday')} ${part('day')} ${part('month')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+};

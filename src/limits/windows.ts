@@ -1,0 +1,34 @@
+import type { LimitReport, LimitWindow } from './types.js';
+
+export const FIVE_HOURS = 5 * 3600;
+export const ONE_WEEK = 7 * 86_400;
+const FOUR_WEEKS = 28 * 86_400;
+
+/**
+ * A human label from a window's length: 300 minutes is `5-hour`, 10 080 minutes `7-day`, then
+ * whole days, whole hours, minutes, seconds. Used wherever the payload gives a duration.
+ */
+export const labelForSeconds = (seconds: number): string => {
+  if (seconds === FIVE_HOURS) return '5-hour';
+  if (seconds === ONE_WEEK) return '7-day';
+  if (seconds > 0 && seconds % 86_400 === 0) return `${seconds / 86_400}-day`;
+  if (seconds > 0 && seconds % 3600 === 0) return `${seconds / 3600}-hour`;
+  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60}-minute`;
+  return `${seconds}-second`;
+};
+
+const isFiveHour = (w: LimitWindow): boolean => w.windowSeconds === FIVE_HOURS || /^5[- ]hour|^5h$/i.test(w.label);
+const isWeek = (w: LimitWindow): boolean => w.windowSeconds === ONE_WEEK || /^(7[- ]day|week|weekly)$/i.test(w.label);
+const isLong = (w: LimitWindow): boolean => (w.windowSeconds ?? 0) >= FOUR_WEEKS || /month|global|total/i.test(w.label);
+
+/**
+ * The window of each summary column (spec 4.1). 5h: the 5-hour window, never for grok or cursor.
+ * Week (or Global): the weekly window, else a monthly/global one; grok's single credit window
+ * always lands here, whatever its period.
+ */
+export const summaryColumns = (report: LimitReport): { fiveHour?: LimitWindow; week?: LimitWindow } => {
+  const creditOnly = report.row === 'Grok' || report.row === 'Cursor Models' || report.row === 'Cursor API';
+  const fiveHour = creditOnly ? undefined : report.windows.find(isFiveHour);
+  const week = report.windows.find(isWeek) ?? report.windows.find(isLong) ?? (creditOnly ? report.windows[0] : undefined);
+  return { ...(fiveHour ? { fiveHour } : {}), ...(week ? { week } : {}) };
+};
