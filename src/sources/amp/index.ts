@@ -1,0 +1,187 @@
+import { open, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { exhaustMap, from, interval, Observable, Subscription, timer } from 'rxjs';
+import type { Source } from '../../core/contracts.js';
+import type { SessionEvent } from '../../core/session.js';
+import { diagnostic } from '../internal/file-parser.js';
+import type { SourceCtx } from '../internal/options.js';
+import { watchTree, type TreeWatch } from '../internal/watch-tree.js';
+import { createDirtyQueue } from './dirty-queue.js';
+import { AMP_SYNC_INTERVAL_MS, createAmpExportSync } from './export-sync.js';
+import { parseAmpThread } from './parse.js';
+import { ampThreadsDir, isThreadFile } from './paths.js';
+
+/** Re-list and re-stat every thread this often: catches writes a coalesced watch event hid, and a `threads/` that appears later. */
+export const AMP_RESCAN_MS = 3_000;
+/** A thread document is read whole; anything larger is reported instead of loaded. */
+export const AMP_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+interface Seen {
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** The session this file currently shows, if any (empty and unreadable threads show none). */
+  readonly sessionId: string | undefined;
+}
+
+export interface AmpSourceOptions {
+  /** Run the `amp threads export` refresh when `amp` is on PATH (default true; watch mode only). */
+  readonly exportSync?: boolean;
+  readonly maxDocumentBytes?: number;
+}
+
+const errorCode = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | undefined)?.code;
+
+/**
+ * Amp threads (`threads/T-<uuid>.json`) are JSON documents Amp rewrites in place. Every change
+ * re-reads the whole document and replays it (`reset`, the events, a `checkpoint` at the file
+ * size); a document caught mid-rewrite is a diagnostic and the previous state stays until the
+ * next complete version.
+ */
+export const createAmpSource =
+  (options: AmpSourceOptions = {}): Source =>
+  (baseCtx) =>
+    new Observable<SessionEvent>((subscriber) => {
+      const ctx = baseCtx as SourceCtx;
+      const threadsDir = ampThreadsDir(ctx.env);
+      const maxBytes = options.maxDocumentBytes ?? AMP_MAX_DOCUMENT_BYTES;
+      const seen = new Map<string, Seen>();
+      const subscriptions = new Subscription();
+      let watcher: TreeWatch | undefined;
+      let firstPass = true;
+      const emit = (event: SessionEvent): void => {
+        if (!subscriber.closed) subscriber.next(event);
+      };
+      const removed = (sessionId: string | undefined): void => {
+        if (sessionId) emit({ type: 'removed', agent: 'amp', sessionId });
+      };
+
+      const processFile = async (file: string): Promise<void> => {
+        const before = seen.get(file);
+        let handle;
+        try {
+          handle = await open(file, 'r');
+        } catch (error) {
+          if (errorCode(error) !== 'ENOENT') throw error;
+          seen.delete(file);
+          removed(before?.sessionId);
+          return;
+        }
+        try {
+          const stat = await handle.stat();
+          if (before && before.size === stat.size && before.mtimeMs === stat.mtimeMs) return;
+          const record = (sessionId: string | undefined): void => {
+            seen.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, sessionId });
+          };
+          if (!before && firstPass && ctx.cache) {
+            const cached = ctx.cache.get(file);
+            if (cached && cached.agent === 'amp' && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) {
+              emit({ type: 'restore', agent: 'amp', sessionId: cached.sessionId, state: cached.state });
+              record(cached.sessionId);
+              return;
+            }
+          }
+          if (stat.size > maxBytes) {
+            emit(diagnostic('amp', 'E_OVERSIZED_LINE', `thread document of ${stat.size} bytes is over the ${maxBytes}-byte limit; skipped`, { path: file }));
+            record(before?.sessionId);
+            return;
+          }
+          const text = (await handle.readFile()).toString('utf8');
+          const result = parseAmpThread(text, file);
+          if (result.kind === 'invalid') {
+            const code = result.message.startsWith('not a JSON') ? 'E_JUNK_LINE' : 'E_SCHEMA';
+            emit(diagnostic('amp', code, result.message, { path: file, ...(before?.sessionId ? { sessionId: before.sessionId } : {}) }));
+            record(before?.sessionId);
+            return;
+          }
+          if (before?.sessionId && before.sessionId !== result.sessionId) removed(before.sessionId);
+          if (result.kind === 'empty') {
+            if (before?.sessionId === result.sessionId) removed(result.sessionId);
+            record(undefined);
+            return;
+          }
+          for (const event of result.events) emit(event);
+          if (result.badMessages > 0) {
+            emit(diagnostic('amp', 'E_SCHEMA', `${result.badMessages} message(s) of the thread did not match the expected shape and were skipped`, { path: file, sessionId: result.sessionId }));
+          }
+          emit({ type: 'checkpoint', agent: 'amp', sessionId: result.sessionId, checkpoint: { path: file, offset: stat.size, size: stat.size, mtimeMs: stat.mtimeMs } });
+          record(result.sessionId);
+        } finally {
+          await handle.close();
+        }
+      };
+
+      const queue = createDirtyQueue(processFile, (file, error) =>
+        emit(diagnostic('amp', 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file })),
+      );
+
+      /** Marks every thread file and every file that disappeared; starts the watcher once `threads/` exists. */
+      const rescan = async (): Promise<void> => {
+        let names: string[] = [];
+        let exists = true;
+        try {
+          names = await readdir(threadsDir);
+        } catch (error) {
+          if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw error;
+          exists = false;
+        }
+        const present = new Set(names.map((name) => path.join(threadsDir, name)).filter((file) => isThreadFile(threadsDir, file)));
+        for (const file of seen.keys()) if (!present.has(file)) queue.mark(file);
+        for (const file of present) queue.mark(file);
+        if (exists) startWatcher();
+      };
+
+      const startWatcher = (): void => {
+        if (watcher || ctx.watch === false || subscriber.closed) return;
+        watcher = watchTree(threadsDir, 0, () => false, {
+          onPath: (file) => {
+            if (isThreadFile(threadsDir, file)) queue.mark(file);
+          },
+          onDirAdded: () => undefined,
+          onDirRemoved: (dir) => {
+            if (dir !== threadsDir) return;
+            // The watch died with its directory; the next rescan starts a new one if it comes back.
+            void watcher?.close();
+            watcher = undefined;
+            for (const file of seen.keys()) queue.mark(file);
+          },
+          onError: (message) => emit(diagnostic('amp', 'E_WATCH', message, { path: threadsDir })),
+        });
+      };
+
+      const reportScanError = (error: unknown): void => emit(diagnostic('amp', 'E_READ', `cannot list ${threadsDir}: ${(error as Error).message}`, { path: threadsDir }));
+
+      void (async () => {
+        try {
+          await rescan();
+        } catch (error) {
+          reportScanError(error);
+        }
+        await queue.idle();
+        // NOTE: `ready` waits for the watch to be in place, so a write right after it is seen.
+        await watcher?.ready;
+        firstPass = false;
+        emit({ type: 'ready', agent: 'amp' });
+        if (ctx.watch === false) {
+          subscriber.complete();
+          return;
+        }
+        if (subscriber.closed) return;
+        subscriptions.add(interval(AMP_RESCAN_MS, ctx.scheduler).subscribe(() => void rescan().catch(reportScanError)));
+        if (options.exportSync !== false) {
+          const sync = createAmpExportSync(ctx.env, threadsDir, (message) => ctx.log.warn(`amp: ${message}`));
+          subscriptions.add(
+            timer(0, AMP_SYNC_INTERVAL_MS, ctx.scheduler)
+              .pipe(exhaustMap(() => from(sync.run().catch((error: unknown) => (ctx.log.warn(`amp: ${(error as Error).message}`), [] as string[])))))
+              .subscribe((ids) => ids.forEach((id) => queue.mark(path.join(threadsDir, `${id}.json`)))),
+          );
+        }
+      })();
+
+      return () => {
+        subscriptions.unsubscribe();
+        queue.close();
+        void watcher?.close();
+      };
+    });
+
+export const ampSource: Source = createAmpSource();

@@ -1,0 +1,114 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAmpSource } from '../../../src/sources/amp/index.js';
+import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+import { installFixture, isReady, makeCtx, start, waitFor, type Run } from './harness.js';
+
+const MAIN = 'T-0195e3a2-9b1c-7d44-a1f0-2c3d4e5f6a7b';
+const HANDOFF = 'T-01960000-aaaa-7bbb-8ccc-0000000000f1';
+
+describe('amp source (real files, real watcher)', () => {
+  let home: TempHome;
+  let threads: string;
+  let run: Run | undefined;
+  const source = createAmpSource({ exportSync: false });
+
+  beforeEach(async () => {
+    home = await makeTempHome('agentwatch-amp-');
+    await installFixture('amp', home.home);
+    threads = path.join(home.env.XDG_DATA_HOME as string, 'amp', 'threads');
+  });
+  afterEach(async () => {
+    run?.subscription.unsubscribe();
+    run = undefined;
+    await home.cleanup();
+  });
+
+  it('discovers the threads, skips empty and torn ones with diagnostics, then completes in one-shot mode', async () => {
+    run = start(source, makeCtx(home.env, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    const sessions = run.sessions();
+    expect([...sessions.keys()].sort()).toEqual([MAIN, HANDOFF]);
+    const main = sessions.get(MAIN)!;
+    expect(main).toMatchObject({
+      cwd: '/home/dev/my chat',
+      agentName: 'Fix flaky websocket test',
+      gitBranch: 'fix/ws-flake',
+      model: 'claude-opus-4-6',
+      resumeCommand: `amp threads continue ${MAIN}`,
+      userMessages: 1,
+      assistantMessages: 3,
+      lastTurn: 'assistant',
+      lastFileWrite: '/home/dev/my chat/ws_test.go',
+      tokens: { input: 29, output: 256, cacheCreation: 5100, cacheRead: 8000 },
+      path: path.join(threads, `${MAIN}.json`),
+    });
+    expect(main.checkpoint).toMatchObject({ path: path.join(threads, `${MAIN}.json`), offset: main.checkpoint?.size });
+    expect(sessions.get(HANDOFF)).toMatchObject({ cwd: '/srv/billing', userMessages: 2, lastTurn: 'user' });
+    expect(run.diagnostics().map((d) => d.code).sort()).toEqual(['E_JUNK_LINE', 'E_SCHEMA']);
+    expect(run.events.filter((e) => e.type === 'ready')).toHaveLength(1);
+    expect(run.errors).toEqual([]);
+  });
+
+  it('replays a rewritten thread as a new state, picks up a new thread, and removes a deleted one', async () => {
+    run = start(source, makeCtx(home.env));
+    await waitFor('ready', () => isReady(run!));
+    const file = path.join(threads, `${HANDOFF}.json`);
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { messages: Record<string, unknown>[]; title: string };
+    doc.messages[doc.messages.length - 1] = {
+      role: 'assistant',
+      messageId: 6,
+      content: [{ type: 'text', text: 'Understood, I will keep build/ and move only the cron.' }],
+      state: { type: 'complete', stopReason: 'end_turn' },
+      meta: { sentAt: 1773138020000 },
+    };
+    doc.title = 'Billing cron, build/ kept';
+    // Amp rewrites the whole document (here: through a temp file and a rename).
+    await writeFile(`${file}.tmp`, JSON.stringify(doc));
+    await rename(`${file}.tmp`, file);
+    await waitFor('the rewrite', () => run!.sessions().get(HANDOFF)?.agentName === 'Billing cron, build/ kept');
+    const handoff = run.sessions().get(HANDOFF)!;
+    // A full replay after a reset: counts are those of the new document, not added to the old ones.
+    expect(handoff).toMatchObject({ userMessages: 2, assistantMessages: 2, lastTurn: 'assistant', lastTurnAt: 1773138020000 });
+
+    const fresh = 'T-01960000-dddd-7eee-8fff-000000000123';
+    await writeFile(
+      path.join(threads, `${fresh}.json`),
+      JSON.stringify({ id: fresh, created: 1773140000000, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }], meta: { sentAt: 1773140000100 } }] }),
+    );
+    await waitFor('the new thread', () => run!.sessions().has(fresh));
+    expect(run.sessions().get(fresh)).toMatchObject({ userMessages: 1, lastTurn: 'user' });
+
+    await rm(path.join(threads, `${MAIN}.json`));
+    await waitFor('the removal', () => !run!.sessions().has(MAIN));
+    expect(run.events.filter((e) => e.type === 'removed').map((e) => e.type === 'removed' && e.sessionId)).toEqual([MAIN]);
+    expect(run.errors).toEqual([]);
+  });
+
+  it('keeps the last good state when a rewrite is caught half-written, and recovers on the next write', async () => {
+    run = start(source, makeCtx(home.env));
+    await waitFor('ready', () => isReady(run!));
+    const file = path.join(threads, `${MAIN}.json`);
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, good.slice(0, 200));
+    await waitFor('the torn-document diagnostic', () => run!.diagnostics().some((d) => d.code === 'E_JUNK_LINE' && d.path === file));
+    expect(run.sessions().get(MAIN)?.assistantMessages).toBe(3);
+    await writeFile(file, good.replace('Fix flaky websocket test', 'Fixed'));
+    await waitFor('recovery', () => run!.sessions().get(MAIN)?.agentName === 'Fixed');
+    expect(run.sessions().get(MAIN)?.assistantMessages).toBe(3);
+  });
+
+  it('finds threads when the threads directory is created after start', async () => {
+    await rm(threads, { recursive: true });
+    run = start(source, makeCtx(home.env));
+    await waitFor('ready', () => isReady(run!));
+    expect(run.sessions().size).toBe(0);
+    await mkdir(threads, { recursive: true });
+    await writeFile(
+      path.join(threads, 'T-1.json'),
+      JSON.stringify({ id: 'T-1', messages: [{ role: 'user', content: [{ type: 'text', text: 'late' }], meta: { sentAt: 5 } }] }),
+    );
+    await waitFor('the late thread', () => run!.sessions().has('T-1'));
+  });
+});
