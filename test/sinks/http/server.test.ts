@@ -1,0 +1,216 @@
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sessionNamesPath } from '../../../src/config/paths.js';
+import { buildServer } from '../../../src/sinks/http/server.js';
+import { deriveToken } from '../../../src/sinks/http/token.js';
+import { allowedHostsFor } from '../../../src/sinks/http/host-check.js';
+import { defaultConfig, detail, makeStore, makeTempEnv, viewsOf } from './helpers.js';
+
+const config = defaultConfig({
+  api_passphrase: 'a passphrase long enough',
+  webhooks: [{ name: 'hook', url: 'http://127.0.0.1:9/x', secret: 'webhook-secret' }],
+});
+let token: string;
+let temp: Awaited<ReturnType<typeof makeTempEnv>>;
+let app: FastifyInstance;
+let now = 0;
+
+const sessions = [
+  detail({ session_id: 's-new', cwd: '/work/app', activity: 'writing', is_active: true }),
+  detail({ session_id: 's-old', cwd: '/work/application', activity: 'waiting', agent: 'codex' }),
+];
+const hidden = detail({ session_id: 's-hidden', cwd: '/tmp/old' });
+
+beforeAll(async () => {
+  token = await deriveToken(config.api_passphrase, config.api_salt);
+});
+
+beforeEach(async () => {
+  temp = await makeTempEnv();
+  const { store } = await makeStore(temp.env, viewsOf(sessions, [hidden]));
+  now = 0;
+  app = await buildServer({ store, token, salt: config.api_salt, config: () => config, allowedHosts: allowedHostsFor('127.0.0.1'), now: () => now });
+  return async () => {
+    await app.close();
+    store.close();
+    await temp.cleanup();
+  };
+});
+
+afterAll(() => undefined);
+
+const auth = () => ({ authorization: `Bearer ${token}` });
+
+describe('public routes', () => {
+  it('GET /api/auth returns the salt and derivation parameters without a token', async () => {
+    const res = await app.inject({ url: '/api/auth' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ salt: 'salt-of-test', iterations: 600000, key_length: 32, hash: 'SHA-256', encoding: 'base64url-no-padding' });
+  });
+
+  it('GET /api serves the playground with a strict CSP and no CORS header', async () => {
+    const res = await app.inject({ url: '/api' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('crypto.subtle');
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'sha256-/);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+const protectedRoutes = [
+  { method: 'GET', url: '/api/sessions' },
+  { method: 'GET', url: '/api/sessions/s-new' },
+  { method: 'PUT', url: '/api/sessions/s-new/name', payload: { name: 'x' } },
+  { method: 'DELETE', url: '/api/sessions/s-new/name' },
+  { method: 'GET', url: '/api/stats' },
+  { method: 'GET', url: '/api/config' },
+  { method: 'GET', url: '/api/nope' },
+] as const;
+
+describe('bearer authentication', () => {
+  it.each(protectedRoutes)('$method $url: 401 JSON without a token, 401 with a wrong one', async (route) => {
+    const missing = await app.inject({ ...route });
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json()).toEqual({ error: 'missing token: send Authorization: Bearer <token>' });
+    expect(missing.headers['www-authenticate']).toMatch(/^Bearer/);
+    const wrong = await app.inject({ ...route, headers: { authorization: `Bearer ${token.slice(0, -1)}x` } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: 'invalid token' });
+  });
+
+  it.each(protectedRoutes)('$method $url: ?token= is refused outside /api/events', async (route) => {
+    const res = await app.inject({ ...route, url: `${route.url}?token=${token}` });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toMatch(/accepted on \/api\/events only/);
+  });
+
+  it('rejects a non-Bearer scheme', async () => {
+    const res = await app.inject({ url: '/api/stats', headers: { authorization: `Basic ${token}` } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('slows down an address after 5 wrong tokens in a minute: 429 with Retry-After, even for the right token', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({ url: '/api/stats', headers: { authorization: 'Bearer wrong' } });
+      expect(res.statusCode).toBe(401);
+      now += 1_000;
+    }
+    const blocked = await app.inject({ url: '/api/stats', headers: auth() });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe('55');
+    expect(blocked.json().error).toMatch(/too many failed authentications/);
+    expect((await app.inject({ url: '/api/auth' })).statusCode).toBe(200);
+    now += 55_000;
+    expect((await app.inject({ url: '/api/stats', headers: auth() })).statusCode).toBe(200);
+  });
+
+  it('does not count requests that present no token', async () => {
+    for (let i = 0; i < 8; i++) expect((await app.inject({ url: '/api/stats' })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/api/stats', headers: auth() })).statusCode).toBe(200);
+  });
+});
+
+describe('hardening', () => {
+  it.each(['evil.example:7421', 'localhost.evil.example'])('refuses Host %s (DNS rebinding) before auth', async (host) => {
+    const res = await app.inject({ url: '/api/sessions', headers: { ...auth(), host } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatch(/host not allowed/);
+    expect((await app.inject({ url: '/api/auth', headers: { host } })).statusCode).toBe(403);
+  });
+
+  it.each(['localhost:7421', '127.0.0.1:7421', '[::1]:7421'])('accepts Host %s', async (host) => {
+    expect((await app.inject({ url: '/api/stats', headers: { ...auth(), host } })).statusCode).toBe(200);
+  });
+
+  it('limits request bodies to a few KB (413 JSON)', async () => {
+    const res = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: auth(), payload: { name: 'x'.repeat(5000) } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: expect.stringMatching(/too large/i) });
+  });
+
+  it('never returns the passphrase, the token or webhook secrets', async () => {
+    for (const url of ['/api/config', '/api/sessions', '/api/stats', '/api/auth', '/api/sessions/s-new']) {
+      const body = (await app.inject({ url, headers: auth() })).body;
+      expect(body).not.toContain(config.api_passphrase);
+      expect(body).not.toContain(token);
+      expect(body).not.toContain('webhook-secret');
+    }
+  });
+});
+
+describe('routes with a valid token', () => {
+  it('GET /api/sessions returns summaries, newest first', async () => {
+    const res = await app.inject({ url: '/api/sessions', headers: auth() });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.map((s: { session_id: string }) => s.session_id)).toEqual(['s-new', 's-old']);
+    expect(Object.keys(body[0])).toEqual([
+      'session_id', 'agent', 'cwd', 'short_name', 'agent_name', 'custom_name', 'source', 'activity',
+      'is_active', 'model', 'git_branch', 'cost_usd', 'last_activity', 'total_messages',
+    ]);
+  });
+
+  it('GET /api/sessions applies search, filter and dir', async () => {
+    const get = async (query: string) => (await app.inject({ url: `/api/sessions?${query}`, headers: auth() })).json().map((s: { session_id: string }) => s.session_id);
+    expect(await get('dir=%2Fwork%2Fapp')).toEqual(['s-new']);
+    expect(await get('filter=waiting')).toEqual(['s-old']);
+    expect(await get('filter=active')).toEqual(['s-new']);
+    expect(await get('search=APPLICATION')).toEqual(['s-old']);
+  });
+
+  it('GET /api/sessions refuses a relative dir and a bad filter with 400', async () => {
+    const dir = await app.inject({ url: '/api/sessions?dir=work/app', headers: auth() });
+    expect(dir.statusCode).toBe(400);
+    expect(dir.json()).toEqual({ error: 'dir must be an absolute path' });
+    expect((await app.inject({ url: '/api/sessions?filter=nap', headers: auth() })).statusCode).toBe(400);
+  });
+
+  it('GET /api/sessions/:id returns the detail (also outside the window), 404 when unknown', async () => {
+    const res = await app.inject({ url: '/api/sessions/s-new', headers: auth() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ session_id: 's-new', resume_command: 'claude --resume x', recent_tools: [] });
+    expect((await app.inject({ url: '/api/sessions/s-hidden', headers: auth() })).json().session_id).toBe('s-hidden');
+    const missing = await app.inject({ url: '/api/sessions/nope', headers: auth() });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'unknown session "nope"' });
+  });
+
+  it('PUT and DELETE /api/sessions/:id/name persist to session-names.json and show in the list', async () => {
+    const put = await app.inject({ method: 'PUT', url: '/api/sessions/s-old/name', headers: auth(), payload: { name: '  Billing fix ' } });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toEqual({ session_id: 's-old', custom_name: 'Billing fix' });
+    expect(JSON.parse(await readFile(sessionNamesPath(temp.env), 'utf8'))).toEqual({ 's-old': 'Billing fix' });
+    const list = (await app.inject({ url: '/api/sessions?search=billing', headers: auth() })).json();
+    expect(list).toMatchObject([{ session_id: 's-old', custom_name: 'Billing fix' }]);
+
+    const del = await app.inject({ method: 'DELETE', url: '/api/sessions/s-old/name', headers: auth() });
+    expect(del.json()).toEqual({ session_id: 's-old', custom_name: '' });
+    expect(JSON.parse(await readFile(sessionNamesPath(temp.env), 'utf8'))).toEqual({});
+  });
+
+  it('PUT name: 404 for an unknown session (nothing written), 400 for a bad body', async () => {
+    const unknown = await app.inject({ method: 'PUT', url: '/api/sessions/nope/name', headers: auth(), payload: { name: 'x' } });
+    expect(unknown.statusCode).toBe(404);
+    await expect(readFile(sessionNamesPath(temp.env), 'utf8')).rejects.toThrow(/ENOENT/);
+    const noName = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: auth(), payload: { title: 'x' } });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json()).toEqual({ error: 'name must be a string' });
+    const notJson = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: { ...auth(), 'content-type': 'application/json' }, payload: '{nope' });
+    expect(notJson.statusCode).toBe(400);
+    expect(Object.keys(notJson.json())).toEqual(['error']);
+  });
+
+  it('GET /api/stats counts visible and active sessions', async () => {
+    expect((await app.inject({ url: '/api/stats', headers: auth() })).json()).toEqual({ total_sessions: 2, active_sessions: 1, window_minutes: 30 });
+  });
+
+  it('GET /api/config returns the effective config without secrets', async () => {
+    const body = (await app.inject({ url: '/api/config', headers: auth() })).json();
+    expect(body).not.toHaveProperty('api_passphrase');
+    expect(body).not.toHaveProperty('api_salt');
+    expect(body.webhooks).toEqual([{ name: 'hook', url: 'http://127.0.0.1:9/x', events: [], agents: [], enabled: true, has_secret: true }]);
+    expect(body).toMatchObject({ window_minutes: 30, card_density: 'live' });
+  });
+});
