@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionState } from '../../src/core/session.js';
+import { emptySession } from '../../src/streams/session-reducer.js';
+import { isVisible, isWithinDir, selectVisible, type VisibilityOptions } from '../../src/streams/visibility.js';
+import { AGENT_KINDS } from '../../src/core/agents.js';
+
+const NOW = 1_773_133_200_000;
+const all: VisibilityOptions = { windowMinutes: undefined, excludeCwdSubstrings: [], agents: new Set(AGENT_KINDS) };
+const s = (patch: Partial<SessionState>): SessionState => ({ ...emptySession('claude', 'id'), cwd: '/w/app', lastActivityAt: NOW - 60_000, userMessages: 1, ...patch });
+
+describe('isWithinDir', () => {
+  it.each([
+    ['/a/b', '/a/b', true],
+    ['/a/b/c', '/a/b', true],
+    ['/a/b/', '/a/b', true],
+    ['/a/b', '/a/b/', true],
+    ['/a/bc', '/a/b', false],
+    ['/a', '/a/b', false],
+    ['/a/b/../x', '/a/b', false],
+    ['/anything', '/', true],
+    ['', '/a', false],
+  ] as const)('%j within %j -> %s', (cwd, dir, expected) => {
+    expect(isWithinDir(cwd, dir)).toBe(expected);
+  });
+});
+
+describe('isVisible', () => {
+  it('applies the window only when given; unknown activity times are outside any window', () => {
+    expect(isVisible(s({ lastActivityAt: NOW - 31 * 60_000 }), NOW, { ...all, windowMinutes: 30 })).toBe(false);
+    expect(isVisible(s({ lastActivityAt: NOW - 29 * 60_000 }), NOW, { ...all, windowMinutes: 30 })).toBe(true);
+    expect(isVisible(s({ lastActivityAt: NOW - 99 * 86_400_000 }), NOW, all)).toBe(true);
+    expect(isVisible(s({ lastActivityAt: 0 }), NOW, { ...all, windowMinutes: 30 })).toBe(false);
+  });
+
+  it('hides excluded cwds (literal, case-sensitive, anywhere in the full cwd)', () => {
+    const options = { ...all, excludeCwdSubstrings: ['/tmp/', 'Scratch'] };
+    expect(isVisible(s({ cwd: '/home/u/tmp/x' }), NOW, options)).toBe(false);
+    expect(isVisible(s({ cwd: '/home/u/scratch' }), NOW, options)).toBe(true);
+    expect(isVisible(s({ cwd: '/home/u/Scratch' }), NOW, options)).toBe(false);
+    expect(isVisible(s({ cwd: '/x' }), NOW, { ...all, excludeCwdSubstrings: [''] })).toBe(true);
+  });
+
+  it('hides disabled agents, sub-agents, and grok/kimi sessions without a prompt', () => {
+    expect(isVisible(s({ agent: 'codex' }), NOW, { ...all, agents: new Set(['claude']) })).toBe(false);
+    expect(isVisible(s({ isSidechain: true }), NOW, all)).toBe(false);
+    expect(isVisible(s({ agent: 'grok', userMessages: 0 }), NOW, all)).toBe(false);
+    expect(isVisible(s({ agent: 'kimi', userMessages: 0 }), NOW, all)).toBe(false);
+    expect(isVisible(s({ agent: 'claude', userMessages: 0 }), NOW, all)).toBe(true);
+  });
+
+  it('scopes to a directory, path-segment aware', () => {
+    expect(isVisible(s({ cwd: '/w/app/sub' }), NOW, { ...all, dir: '/w/app' })).toBe(true);
+    expect(isVisible(s({ cwd: '/w/apple' }), NOW, { ...all, dir: '/w/app' })).toBe(false);
+  });
+});
+
+describe('selectVisible', () => {
+  it('lists newest first, equal times by id', () => {
+    const list = selectVisible(
+      [s({ sessionId: 'b', lastActivityAt: NOW - 5 }), s({ sessionId: 'c', lastActivityAt: NOW - 1 }), s({ sessionId: 'a', lastActivityAt: NOW - 5 }), s({ sessionId: 'h', isSidechain: true })],
+      NOW,
+      all,
+    );
+    expect(list.map((x) => x.sessionId)).toEqual(['c', 'a', 'b']);
+  });
+});
