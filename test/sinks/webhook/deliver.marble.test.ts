@@ -28,7 +28,7 @@ describe('deliverRequest: retry schedule (marbles)', () => {
   it('retries network errors after 1 s, 5 s and 30 s: 4 attempts, then one failed report', () => {
     rx.run(({ cold, expectObservable, expectSubscriptions }) => {
       const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-      const network = cold('#', undefined, refused);
+      const network = cold<PostResponse>('#', undefined, refused);
       expectObservable(deliverRequest('h', request, deps(() => network))).toBe('36s (f|)', {
         f: { kind: 'failed', entry: 'h', id: 'd1', attempts: 4, error: refused },
       });
@@ -61,7 +61,7 @@ describe('deliverRequest: retry schedule (marbles)', () => {
 
   it('times out a hanging attempt on the scheduler and retries it like a network error', () => {
     rx.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const hanging = cold('-');
+      const hanging = cold<PostResponse>('-');
       // attempt (10 s) + 1 s + attempt + 5 s + attempt + 30 s + attempt = 76 s
       expectObservable(deliverRequest('h', request, deps(() => hanging))).toBe('76s (f|)', {
         f: { kind: 'failed', entry: 'h', id: 'd1', attempts: 4, error: expect.any(TimeoutError) },
@@ -95,7 +95,7 @@ describe('webhookDeliveries: queues (marbles)', () => {
   it('a hanging receiver delays only its own entry', () => {
     rx.run(({ hot, cold, expectObservable }) => {
       const input = hot('a 9ms b', sessions);
-      const hanging = cold('-');
+      const hanging = cold<PostResponse>('-');
       const fast = cold('(r|)', { r: response(204) });
       const post: Post = (req) => (req.url.includes('dead') ? hanging : fast);
       const deps: DeliveryDeps = { post, scheduler: rx, delays: [], timeoutMs: 30_000, queueCapacity: 10, makeId: counterIds(), version: 't' };
