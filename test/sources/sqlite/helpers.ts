@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
+import { toEffective } from '../../../src/config/effective.js';
+import { configSchema } from '../../../src/config/schema.js';
+import type { Ctx, Source } from '../../../src/core/contracts.js';
+import type { SessionEvent, SessionState } from '../../../src/core/session.js';
+import { deriveActivity } from '../../../src/streams/activity.js';
+import { reduceSession } from '../../../src/streams/session-reducer.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
+
+export type SqliteFixture = 'opencode' | 'kilo' | 'cursor';
+
+export const fixtureSql = (agent: SqliteFixture, file: 'schema' | 'data'): string =>
+  readFileSync(path.join(FIXTURES, agent, `${file}.sql`), 'utf8');
+
+/**
+ * Build a real database file from the fixture SQL. `wal` switches it to WAL (as the agents run it);
+ * the returned connection stays open for the test to write through (close it in cleanup).
+ */
+export const buildFixtureDb = (file: string, agent: SqliteFixture, options: { wal?: boolean; data?: boolean } = {}): Database => {
+  const db = new BetterSqlite3(file);
+  if (options.wal ?? true) db.pragma('journal_mode = WAL');
+  db.exec(fixtureSql(agent, 'schema'));
+  if (options.data ?? true) db.exec(fixtureSql(agent, 'data'));
+  return db;
+};
+
+export const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A Ctx on the given env; `now` fixed unless a scheduler-driven clock is wanted. */
+export const makeCtx = (
+  env: Record<string, string>,
+  options: { now?: number; scheduler?: SchedulerLike; platform?: NodeJS.Platform } = {},
+): Ctx => {
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const fixedNow = options.now;
+  return {
+    config: toEffective(configSchema.parse({}), env).config,
+    env,
+    scheduler,
+    now: fixedNow === undefined ? () => scheduler.now() : () => fixedNow,
+    log: silentLog,
+    platform: options.platform ?? 'linux',
+  };
+};
+
+export interface Collected {
+  readonly events: SessionEvent[];
+  readonly subscription: Subscription;
+  readonly errors: unknown[];
+}
+
+export const collect = (source: Source, ctx: Ctx): Collected => {
+  const events: SessionEvent[] = [];
+  const errors: unknown[] = [];
+  const subscription = source(ctx).subscribe({ next: (event) => events.push(event), error: (error: unknown) => errors.push(error) });
+  return { events, subscription, errors };
+};
+
+/** Bounded wait for something a real poll produces (never a fixed sleep). */
+export const waitFor = async (predicate: () => boolean, what: string, timeoutMs = 5_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+export const ofType = <T extends SessionEvent['type']>(events: readonly SessionEvent[], type: T): Extract<SessionEvent, { type: T }>[] =>
+  events.filter((event): event is Extract<SessionEvent, { type: T }> => event.type === type);
+
+export const forSession = (events: readonly SessionEvent[], sessionId: string): SessionEvent[] =>
+  events.filter((event) => 'sessionId' in event && event.sessionId === sessionId);
+
+/** Fold one session's events with the real reducer (what the pipeline does with a replay). */
+export const foldSession = (events: readonly SessionEvent[], sessionId: string): SessionState | undefined => {
+  let state: SessionState | undefined;
+  for (const event of events) {
+    if (event.type === 'ready' || event.type === 'diagnostic' || event.sessionId !== sessionId) continue;
+    state = reduceSession(state, event);
+  }
+  return state;
+};
+
+/** The activity a session's replay shows at `now`. */
+export const activityAt = (events: readonly SessionEvent[], sessionId: string, now: number): string => {
+  const state = foldSession(events, sessionId);
+  return state ? deriveActivity(state, now) : 'absent';
+};
