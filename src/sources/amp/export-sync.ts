@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { constants, createWriteStream } from 'node:fs';
 import { access, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { exhaustMap, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { Env } from '../../config/paths.js';
 import { countLocalMessages, parseThreadList, planExports } from './thread-list.js';
 
@@ -103,3 +104,10 @@ export const createAmpExportSync = (env: Env, threadsDir: string, warn: (message
     },
   };
 };
+
+/**
+ * Runs `refresh` now and then every `periodMs`; a refresh still running when the next one is due
+ * makes that one skip (never two `amp` processes at once, never more than one per period).
+ */
+export const scheduleRefresh = <T>(refresh: () => Observable<T>, scheduler: SchedulerLike, periodMs = AMP_SYNC_INTERVAL_MS): Observable<T> =>
+  timer(0, periodMs, scheduler).pipe(exhaustMap(() => refresh()));

@@ -1,13 +1,13 @@
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { exhaustMap, from, interval, Observable, Subscription, timer } from 'rxjs';
+import { from, interval, Observable, Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from '../internal/file-parser.js';
 import type { SourceCtx } from '../internal/options.js';
 import { watchTree, type TreeWatch } from '../internal/watch-tree.js';
 import { createDirtyQueue } from './dirty-queue.js';
-import { AMP_SYNC_INTERVAL_MS, createAmpExportSync } from './export-sync.js';
+import { createAmpExportSync, scheduleRefresh } from './export-sync.js';
 import { parseAmpThread } from './parse.js';
 import { ampThreadsDir, isThreadFile } from './paths.js';
 
@@ -169,10 +169,9 @@ export const createAmpSource =
         subscriptions.add(interval(AMP_RESCAN_MS, ctx.scheduler).subscribe(() => void rescan().catch(reportScanError)));
         if (options.exportSync !== false) {
           const sync = createAmpExportSync(ctx.env, threadsDir, (message) => ctx.log.warn(`amp: ${message}`));
+          const refresh = () => from(sync.run().catch((error: unknown) => (ctx.log.warn(`amp: ${(error as Error).message}`), [] as string[])));
           subscriptions.add(
-            timer(0, AMP_SYNC_INTERVAL_MS, ctx.scheduler)
-              .pipe(exhaustMap(() => from(sync.run().catch((error: unknown) => (ctx.log.warn(`amp: ${(error as Error).message}`), [] as string[])))))
-              .subscribe((ids) => ids.forEach((id) => queue.mark(path.join(threadsDir, `${id}.json`)))),
+            scheduleRefresh(refresh, ctx.scheduler).subscribe((ids) => ids.forEach((id) => queue.mark(path.join(threadsDir, `${id}.json`)))),
           );
         }
       })();
