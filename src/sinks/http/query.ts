@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ACTIVITY_FILTERS, matchesActivityFilter } from '../../core/activity.js';
 import type { SessionDetail } from '../../core/session.js';
+// The same path-segment-aware matching as `agentwatch sessions --dir`.
+import { isWithinDir } from '../../streams/visibility.js';
 
 /** `GET /api/sessions` query string; every problem becomes a 400 with one clear message. */
 export const listQuerySchema = z.object({
@@ -18,19 +20,6 @@ export const listQuerySchema = z.object({
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
-
-/**
- * Path-segment-aware "is `cwd` DIR or below it": `/work/app` contains `/work/app/src` but not
- * `/work/application`. Trailing separators and `.`/`..` segments in DIR are normalised away.
- */
-export const isWithinDir = (cwd: string, dir: string): boolean => {
-  if (cwd === '') return false;
-  const root = path.resolve(dir);
-  const target = path.resolve(cwd);
-  if (target === root) return true;
-  const prefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
-  return target.startsWith(prefix);
-};
 
 const matchesSearch = (session: SessionDetail, needle: string): boolean =>
   [session.cwd, session.short_name, session.agent_name, session.custom_name].some((field) => field.toLowerCase().includes(needle));

@@ -15,7 +15,7 @@ const renameBodySchema = z.object(
     name: z
       .string({ error: 'name must be a string' })
       .max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`)
-      .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: 'name must not contain control characters' }),
+      .refine((name) => !/\p{Cc}/u.test(name), { error: 'name must not contain control characters' }),
   },
   { error: 'expected a JSON object { "name": "..." }' },
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWithinDir, listQuerySchema, selectSessions } from '../../../src/sinks/http/query.js';
+import { listQuerySchema, selectSessions } from '../../../src/sinks/http/query.js';
 import { detail } from './helpers.js';
 
 const sessions = [
@@ -42,12 +42,5 @@ describe('listQuerySchema', () => {
     expect(listQuerySchema.safeParse({ dir: 'work/app' }).error?.issues[0]?.message).toBe('dir must be an absolute path');
     expect(listQuerySchema.safeParse({ filter: 'sleeping' }).error?.issues[0]?.message).toMatch(/^filter must be "", "active" or an activity/);
     expect(listQuerySchema.safeParse({ search: ['a', 'b'] }).error?.issues[0]?.message).toBe('search must be a single string');
-  });
-});
-
-describe('isWithinDir', () => {
-  it('never matches an unknown cwd', () => {
-    expect(isWithinDir('', '/')).toBe(false);
-    expect(isWithinDir('/a/b/../c', '/a/c')).toBe(true);
   });
 });
