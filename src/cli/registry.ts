@@ -32,6 +32,24 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     ].join('\n'),
     load: () => import('../commands/limits.js'),
   },
+  webhooks: {
+    summary: 'Send a signed sample delivery to your webhooks and show what each receiver answered',
+    usage: [
+      'Usage: agentwatch webhooks test [NAME] [--timeout SECONDS]',
+      '',
+      'Sends one sample state_transition delivery (signed when the entry has a secret) to every',
+      'enabled webhook in the config, or only to the one named NAME (even when it is disabled),',
+      'and prints each receiver\'s HTTP status. No retries: the answer is shown at once.',
+      'The config file is only read, never created or changed.',
+      '',
+      'Options',
+      '  --timeout SECONDS   how long to wait for each receiver (default 10)',
+      '',
+      'Exit codes: 0 every delivery got a 2xx answer, 1 a delivery failed, NAME is unknown or',
+      'the config holds invalid webhook entries, 2 bad arguments.',
+    ].join('\n'),
+    load: () => import('../commands/webhooks.js'),
+  },
 };
 
 /**

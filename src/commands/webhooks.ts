@@ -1,0 +1,78 @@
+import { createColors } from 'picocolors';
+import { parseFlags } from '../cli/flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { loadConfig } from '../config/load.js';
+import type { WebhookEntry } from '../config/schema.js';
+import { shouldColor } from '../limits/palette.js';
+import { gotPost } from '../sinks/webhook/post.js';
+import { probeWebhook, type ProbeResult } from '../sinks/webhook/probe.js';
+import { describeInvalidWebhook } from '../sinks/webhook/report.js';
+
+const COMMAND = 'agentwatch webhooks';
+const FLAGS = { timeout: { type: 'number', min: 1 } } as const;
+const DEFAULT_TIMEOUT_SEC = 10;
+
+/** Scheme, host and port only: webhook paths often carry a token that has no place on a screen. */
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+/** The entries to probe, or a RuntimeError naming what is wrong with NAME. */
+const pickTargets = (entries: readonly WebhookEntry[], invalidNames: ReadonlyMap<string, string>, file: string, name: string | undefined): WebhookEntry[] => {
+  if (name === undefined) return entries.filter((entry) => entry.enabled);
+  const named = entries.filter((entry) => entry.name === name);
+  if (named.length > 0) return named;
+  const invalid = invalidNames.get(name);
+  if (invalid) throw new RuntimeError(invalid);
+  const known = entries.map((entry) => `"${entry.name}"`);
+  throw new RuntimeError(`no webhook named "${name}" in ${file} (${known.length > 0 ? `configured: ${known.join(', ')}` : 'no valid webhooks configured'})`);
+};
+
+const resultLine = (result: ProbeResult, width: number, color: ReturnType<typeof createColors>): string => {
+  const verdict = result.ok ? color.green('ok    ') : color.red('failed');
+  const how = `${result.entry.secret ? 'signed' : 'unsigned'}, ${result.ms} ms`;
+  return `${verdict}  ${result.entry.name.padEnd(width)}  ${result.detail} ${color.gray(`(${how}, ${originOf(result.entry.url)})`)}`;
+};
+
+/**
+ * `agentwatch webhooks test [NAME]`: one signed sample delivery to each enabled entry (or to
+ * NAME, enabled or not), the receiver's answer printed per entry. Reads the config without ever
+ * writing it. Exit 1 when a delivery failed, NAME is unknown or invalid, or (without NAME) the
+ * config holds invalid entries.
+ */
+export const run = async (io: CliIo): Promise<number> => {
+  const { flags, input } = parseFlags(io.argv, FLAGS, COMMAND);
+  const [subcommand, name, extra] = input;
+  if (subcommand === undefined) throw new UsageError(`Missing subcommand: ${COMMAND} test [NAME]`, `Run ${COMMAND} --help`);
+  if (subcommand !== 'test') throw new UsageError(`Unknown subcommand "${subcommand}" for ${COMMAND} (expected: test)`, `Run ${COMMAND} --help`);
+  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}" for ${COMMAND} test`, `Run ${COMMAND} --help`);
+
+  const loaded = await loadConfig(io.env, { write: false });
+  const invalidNames = new Map(loaded.invalidWebhooks.map((invalid) => [invalid.name, describeInvalidWebhook(invalid)]));
+  if (name === undefined) for (const line of invalidNames.values()) io.stderr.write(`agentwatch: ${line}\n`);
+
+  const targets = pickTargets(loaded.config.webhooks, invalidNames, loaded.path, name);
+  if (targets.length === 0) {
+    io.stderr.write(`agentwatch: no enabled webhooks in ${loaded.path}; nothing to test\n`);
+    return loaded.invalidWebhooks.length > 0 ? 1 : 0;
+  }
+  for (const target of targets) {
+    if (!target.enabled) io.stderr.write(`agentwatch: webhook "${target.name}" is disabled (enabled: false); testing it because it was named\n`);
+  }
+
+  const timeoutMs = (flags.timeout ?? DEFAULT_TIMEOUT_SEC) * 1000;
+  const results = await Promise.all(
+    targets.map((entry) => probeWebhook(entry, { post: gotPost, timeoutMs, version: io.version, cwd: io.cwd, now: () => performance.now() })),
+  );
+  const color = createColors(shouldColor(io.env, io.stdout.isTTY));
+  const width = Math.max(...results.map((result) => result.entry.name.length));
+  for (const result of results) io.stdout.write(`${resultLine(result, width, color)}\n`);
+
+  const failed = results.filter((result) => !result.ok).length;
+  if (failed > 0) io.stderr.write(`agentwatch: ${failed} of ${results.length} webhook deliver${results.length === 1 ? 'y' : 'ies'} failed\n`);
+  return failed > 0 || (name === undefined && loaded.invalidWebhooks.length > 0) ? 1 : 0;
+};
