@@ -14,9 +14,10 @@ export const relativeTime = (target: number, now: number): string => {
 /**
  * Absolute local time such as `Thu 10 Sep 16:41 UTC`. `tz` pins the zone (tests, snapshots);
  * without it the process's zone applies (TZ or the system setting).
+ * NOTE: built from en-US parts, day first: en-GB's ICU data writes "Sept".
  */
 export const absoluteTime = (epochMs: number, tz?: string): string => {
-  const parts = new Intl.DateTimeFormat('en-GB', {
+  const parts = new Intl.DateTimeFormat('en-US', {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -28,4 +29,10 @@ export const absoluteTime = (epochMs: number, tz?: string): string => {
   }).formatToParts(epochMs);
   const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('weekday')} ${part('day')} ${part('month')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+};
+
+/** `20 Aug`: day and short month in the process's zone (cursor's billing-cycle bounds). */
+export const dayMonth = (epochMs: number, tz?: string): string => {
+  const parts = new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'short', ...(tz ? { timeZone: tz } : {}) }).formatToParts(epochMs);
+  return `${parts.find((p) => p.type === 'day')?.value ?? ''} ${parts.find((p) => p.type === 'month')?.value ?? ''}`;
 };

@@ -3,6 +3,7 @@ import { cursorDbPath } from '../cursor-db.js';
 import type { LimitsCtx } from '../context.js';
 import { LimitError, type LimitReport, type LimitWindow } from '../types.js';
 import { type ProviderSpec } from '../provider.js';
+import { dayMonth } from '../time-format.js';
 import { isoTime, planName } from './shared.js';
 
 /** Percentages are never accepted as strings; absent ones are checked after the plan is chosen. */
@@ -53,8 +54,6 @@ const findCredential = async (ctx: LimitsCtx): Promise<CursorCredential | undefi
   if (!userId) throw new LimitError('E_BAD_CREDENTIAL', "Cursor's stored access token is not a JWT with a subject (sub) claim: open Cursor and sign in again");
   return { token, userId, secrets: [token, `${userId}%3A%3A${token}`] };
 };
-
-const dayMonth = (epochMs: number): string => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' }).format(epochMs);
 
 const missingPercent = (field: string, where: string): LimitError =>
   new LimitError('E_SCHEMA_DRIFT', `the response shape changed (${where}.${field}: expected a number, the field is missing); not showing stale figures`);
