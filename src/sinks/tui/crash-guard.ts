@@ -1,0 +1,36 @@
+/**
+ * Whatever ends the process, the terminal is given back first: raw mode off, cursor visible,
+ * alternate screen left. Installed while the TUI runs, removed when it ends normally.
+ */
+export interface CrashGuardDeps {
+  readonly restore: () => void;
+  readonly stderr: NodeJS.WritableStream;
+  /** process.exit: a crash or a termination signal must end the process once the terminal is back. */
+  readonly exit: (code: number) => void;
+  readonly process?: NodeJS.EventEmitter;
+}
+
+const SIGNALS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
+
+export const installCrashGuard = (deps: CrashGuardDeps): (() => void) => {
+  const proc = deps.process ?? process;
+  const onCrash = (error: unknown): void => {
+    deps.restore();
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    deps.stderr.write(`agentwatch: unexpected error: ${text}\n`);
+    deps.exit(1);
+  };
+  const onSignal = (signal: keyof typeof SIGNALS) => (): void => {
+    deps.restore();
+    deps.exit(SIGNALS[signal]);
+  };
+  const signalHandlers = (Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]).map((signal) => [signal, onSignal(signal)] as const);
+  proc.on('uncaughtException', onCrash);
+  proc.on('unhandledRejection', onCrash);
+  for (const [signal, handler] of signalHandlers) proc.on(signal, handler);
+  return () => {
+    proc.off('uncaughtException', onCrash);
+    proc.off('unhandledRejection', onCrash);
+    for (const [signal, handler] of signalHandlers) proc.off(signal, handler);
+  };
+};

@@ -1,0 +1,34 @@
+import type { AgentKind } from '../../core/agents.js';
+import type { SessionsState } from '../../core/contracts.js';
+import type { SessionNames } from '../../config/session-names.js';
+import { toDetail } from '../../streams/views.js';
+import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
+import { selectRows } from './model.js';
+import type { FrameInput } from './render.js';
+import { selectedRow, type ViewState } from './state.js';
+
+/** What a frame needs besides the pipeline state and the view: settings and lookups. */
+export interface FrameContext {
+  readonly names: SessionNames;
+  readonly excludeCwdSubstrings: readonly string[];
+  readonly agents: ReadonlySet<AgentKind>;
+  readonly searched: readonly string[];
+  /** Worktree facts of a cwd (reads `.git` once per cwd in production). */
+  readonly worktreeOf?: (cwd: string) => WorktreeInfo;
+}
+
+/** Pure (given a pure `worktreeOf`): pipeline state + view -> what `render` draws. */
+export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number): FrameInput => {
+  const { rows, counts } = selectRows(
+    state,
+    { windowMinutes: view.windowMinutes, filter: view.filter, search: view.search, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents },
+    ctx.names,
+    now,
+  );
+  const row = selectedRow(view, rows);
+  const detail = row
+    ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE })
+    : undefined;
+  const diagnostics = Object.values(state.diagnostics).reduce((sum, n) => sum + n, 0);
+  return { view, rows, counts, ...(detail ? { detail } : {}), ready: state.ready, diagnostics, now, searched: ctx.searched };
+};

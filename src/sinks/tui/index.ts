@@ -1,0 +1,203 @@
+import { interval, merge, Subject, throttleTime, type Observable, type SchedulerLike } from 'rxjs';
+import type { AgentKind } from '../../core/agents.js';
+import type { SessionsState } from '../../core/contracts.js';
+import type { Config } from '../../config/effective.js';
+import type { Env } from '../../config/paths.js';
+import { setSessionName, type SessionNames } from '../../config/session-names.js';
+import { createWorktreeLookup } from '../../streams/worktree.js';
+import { copyToClipboard } from './clipboard.js';
+import { installCrashGuard } from './crash-guard.js';
+import { diffFrames } from './diff.js';
+import { editorCommand, runEditor } from './editor.js';
+import { encodeLine } from './encode.js';
+import { SPINNER_STEP_MS } from './format.js';
+import { buildFrame, type FrameContext } from './frame.js';
+import { keyToAction, type KeyMode } from './keys.js';
+import { modalRect } from './layout.js';
+import { watchNames } from './names.js';
+import { render, scrollBounds } from './render.js';
+import { initialView, reduceView, type Action, type Effect, type LimitsText, type ViewState } from './state.js';
+import type { Screen } from './terminal.js';
+import type { Theme } from './theme.js';
+
+/** Frames are drawn at most this often (about 7 per second); a key press draws at once. */
+export const FRAME_MS = 150;
+
+export interface TuiOptions {
+  readonly state$: Observable<SessionsState>;
+  readonly config: Config;
+  readonly env: Env;
+  readonly platform: NodeJS.Platform;
+  readonly now: () => number;
+  readonly scheduler: SchedulerLike;
+  readonly theme: Theme;
+  readonly screen: Screen;
+  /** Agents listed (config toggles and `--agent`). */
+  readonly agents: readonly AgentKind[];
+  /** Where the sources look, shown when nothing is listed. */
+  readonly searched: readonly string[];
+  readonly names: SessionNames;
+  /** Problem reading session-names.json at startup, shown once. */
+  readonly namesProblem?: string;
+  /** One read of every limits provider, rendered for a modal `width` cells wide. */
+  readonly readLimits: (width: number) => Promise<LimitsText>;
+  readonly stderr: NodeJS.WritableStream;
+  readonly exit: (code: number) => void;
+}
+
+const EMPTY_STATE: SessionsState = { sessions: new Map(), diagnostics: {}, ready: false };
+
+const modeOf = (view: ViewState): KeyMode => (view.prompt ? 'prompt' : view.limits ? 'limits' : 'normal');
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Run the TUI until the user quits. The screen is restored on every way out: quit, an error
+ * thrown here, a crash anywhere (uncaughtException/unhandledRejection) or a termination signal.
+ */
+export const runTui = (options: TuiOptions): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const { screen, config, env, now } = options;
+    let state = EMPTY_STATE;
+    let view = initialView(config.window_minutes, config.default_filter);
+    let previous: string[] | undefined;
+    let suspended = false;
+    const frameCtx = (): FrameContext => ({
+      names,
+      excludeCwdSubstrings: config.exclude_cwd_substrings,
+      agents: new Set(options.agents),
+      searched: options.searched,
+      worktreeOf,
+    });
+    let names = options.names;
+    const worktreeOf = createWorktreeLookup();
+    const dirty$ = new Subject<void>();
+
+    const draw = (): void => {
+      if (suspended) return;
+      const size = screen.size();
+      const lines = render(buildFrame(state, view, frameCtx(), now()), size).map((line) => encodeLine(line, options.theme));
+      screen.draw(diffFrames(previous, lines));
+      previous = lines;
+    };
+
+    const dispatch = (action: Action): void => {
+      const time = now();
+      const frame = buildFrame(state, view, frameCtx(), time);
+      const reduced = reduceView(view, action, { rows: frame.rows, now: time, ...scrollBounds(frame, screen.size()) });
+      view = reduced.view;
+      for (const effect of reduced.effects) perform(effect);
+      dirty$.next();
+    };
+
+    const notify = (text: string, tone: 'info' | 'error' = 'info'): void => dispatch({ type: 'notice', text, tone });
+
+    const perform = (effect: Effect): void => {
+      switch (effect.type) {
+        case 'quit':
+          finish();
+          return;
+        case 'copy':
+          void copyToClipboard(effect.text, env, options.platform, screen.writeRaw).then(
+            (result) => notify(`Copied: ${effect.text}${result.tool ? ` (OSC 52 + ${result.tool})` : ' (OSC 52)'}`),
+            (error: unknown) => notify(`Copy failed: ${messageOf(error)}`, 'error'),
+          );
+          return;
+        case 'rename':
+          void setSessionName(env, effect.sessionId, effect.name).then(
+            (result) => {
+              names = result.names;
+              notify(result.problem ?? (effect.name ? `Renamed to "${effect.name}"` : 'Custom name cleared'), result.problem ? 'error' : 'info');
+            },
+            (error: unknown) => notify(`Rename failed: ${messageOf(error)}`, 'error'),
+          );
+          return;
+        case 'openEditor': {
+          const command = editorCommand(config.editor, env, effect.cwd);
+          if (!command) {
+            notify('No editor set: add "editor" to config.json, or set $VISUAL or $EDITOR', 'error');
+            return;
+          }
+          suspended = true;
+          screen.suspend();
+          void runEditor(command.argv, effect.cwd, env)
+            .then(
+              (code) => (code === 0 ? undefined : `${command.argv[0] ?? 'editor'} exited with code ${code}`),
+              (error: unknown) => messageOf(error),
+            )
+            .then((problem) => {
+              suspended = false;
+              screen.resume();
+              previous = undefined;
+              notify(problem ?? `Opened ${effect.cwd} with ${command.from}`, problem ? 'error' : 'info');
+            });
+          return;
+        }
+        case 'loadLimits': {
+          const width = modalRect(screen.size()).width - 4;
+          void options.readLimits(width).then(
+            (text) => dispatch({ type: 'limitsLoaded', request: effect.request, text }),
+            (error: unknown) => dispatch({ type: 'limitsFailed', request: effect.request, message: messageOf(error) }),
+          );
+          return;
+        }
+        default:
+          effect satisfies never;
+      }
+    };
+
+    let finished = false;
+    const cleanups: (() => void)[] = [];
+    const finish = (error?: unknown): void => {
+      if (finished) return;
+      finished = true;
+      for (const cleanup of cleanups.reverse()) cleanup();
+      screen.restore();
+      if (error === undefined) resolve();
+      else reject(error instanceof Error ? error : new Error(String(error)));
+    };
+
+    try {
+      cleanups.push(installCrashGuard({ restore: screen.restore, stderr: options.stderr, exit: options.exit }));
+      screen.start();
+      const frames = dirty$.pipe(throttleTime(FRAME_MS, options.scheduler, { leading: true, trailing: true })).subscribe(() => {
+        try {
+          draw();
+        } catch (error) {
+          finish(error);
+        }
+      });
+      cleanups.push(() => frames.unsubscribe());
+      const feeds = merge(options.state$, interval(SPINNER_STEP_MS, options.scheduler)).subscribe({
+        next: (value) => {
+          if (typeof value !== 'number') state = value;
+          dirty$.next();
+        },
+        error: (error: unknown) => finish(error),
+      });
+      cleanups.push(() => feeds.unsubscribe());
+      cleanups.push(
+        screen.onKey((key) => {
+          const action = keyToAction(key, modeOf(view));
+          if (action) dispatch(action);
+        }),
+      );
+      cleanups.push(
+        screen.onResize(() => {
+          previous = undefined;
+          screen.clear();
+          dirty$.next();
+        }),
+      );
+      cleanups.push(
+        watchNames(env, (load) => {
+          names = load.names;
+          dirty$.next();
+        }),
+      );
+      if (options.namesProblem) notify(options.namesProblem, 'error');
+      dirty$.next();
+    } catch (error) {
+      finish(error);
+    }
+  });

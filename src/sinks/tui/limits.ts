@@ -1,0 +1,33 @@
+import { firstValueFrom } from 'rxjs';
+import { LIMIT_AGENTS } from '../../core/agents.js';
+import type { LimitsCtx } from '../../limits/context.js';
+import { fetchLimits } from '../../limits/fetch-limits.js';
+import { renderDetailed } from '../../limits/render-detailed.js';
+import { renderTable } from '../../limits/render-table.js';
+import { errorLines, guidanceMessage, noneAvailable } from '../../limits/rows.js';
+import type { Outcomes } from '../../limits/types.js';
+import type { LimitsText } from './state.js';
+
+// eslint-disable-next-line no-control-regex -- stripping SGR escapes is the point
+const SGR = /\u001b\[[0-9;]*m/g;
+
+const linesOf = (text: string): string[] => text.replace(SGR, '').replace(/\n+$/, '').split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
+
+/**
+ * The modal's text: the very table and detailed report `agentwatch limits` prints (same
+ * renderers, colors off, the theme colors the modal), with the per-agent errors and, when no
+ * agent has a credential, the same guidance message.
+ */
+export const limitsText = (outcomes: Outcomes, now: number, width: number): LimitsText => {
+  const options = { color: false, now, width };
+  const errors = errorLines(outcomes);
+  const tail = [...(errors.length > 0 ? ['', ...errors] : []), ...(noneAvailable(outcomes) ? ['', guidanceMessage(outcomes)] : [])];
+  return {
+    summary: [...linesOf(renderTable(outcomes, options)), ...tail],
+    detailed: [...linesOf(renderDetailed(outcomes, options)), ...tail],
+  };
+};
+
+/** One read of every provider (on open and on `r`; never on a timer). */
+export const readLimits = async (ctx: LimitsCtx, width: number): Promise<LimitsText> =>
+  limitsText(await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS)), ctx.now(), width);

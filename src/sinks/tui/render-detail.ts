@@ -1,0 +1,98 @@
+import { AGENT_LABEL } from '../../core/agents.js';
+import type { SessionDetail } from '../../core/session.js';
+import { formatAge, formatClock, formatCost, formatTokens } from './format.js';
+import { fitLine, seg, type Line, type Segment } from './line.js';
+import { ellipsize, ellipsizeStart } from './text.js';
+
+const LABEL_WIDTH = 12;
+
+const parseTime = (rfc3339: string): number => (rfc3339 === '' ? 0 : Date.parse(rfc3339));
+
+/** `14:03:09 (2m ago)`, or "" when unknown. */
+const when = (rfc3339: string, now: number): string => {
+  const at = parseTime(rfc3339);
+  if (!(at > 0)) return '';
+  const age = formatAge(at, now);
+  return `${formatClock(at)} (${age === 'now' ? 'just now' : `${age} ago`})`;
+};
+
+const field = (label: string, value: string, width: number, valueStyle: Segment['style'] = 'value', cutStart = false): Line => {
+  const room = Math.max(1, width - LABEL_WIDTH);
+  const shown = value === '' ? '—' : cutStart ? ellipsizeStart(value, room) : ellipsize(value, room);
+  return [seg(label.padEnd(LABEL_WIDTH), 'label'), seg(shown, value === '' ? 'muted' : valueStyle)];
+};
+
+const heading = (text: string): Line => [seg(text, 'panelTitle')];
+
+/** `in 1.2M  out 34k  (cache: 900k read, 12k written)`: "in" counts cache reads and writes (AGENT-FORMATS 12). */
+export const tokenLine = (d: SessionDetail): string => {
+  const input = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens;
+  if (input + d.output_tokens === 0) return '';
+  const cache = d.cache_read_tokens + d.cache_creation_tokens > 0 ? `  (cache ${formatTokens(d.cache_read_tokens)} read, ${formatTokens(d.cache_creation_tokens)} written)` : '';
+  return `in ${formatTokens(input)}  out ${formatTokens(d.output_tokens)}${cache}`;
+};
+
+/**
+ * Every field of the session record, one per line, then recent tools and messages, newest
+ * first. The caller scrolls and cuts to the panel height.
+ */
+export const detailLines = (d: SessionDetail, width: number, now: number): Line[] => {
+  const total = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens + d.output_tokens;
+  const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : d.activity;
+  const lines: Line[] = [
+    field('Name', d.custom_name || d.agent_name || d.short_name, width),
+    ...(d.custom_name && d.agent_name ? [field('Title', d.agent_name, width)] : []),
+    field('Agent', `${AGENT_LABEL[d.agent]}${d.source === 'desktop' ? ' (desktop)' : ''}`, width),
+    field('Activity', activity, width, `act.${d.activity}`),
+    field('Directory', d.cwd, width, 'value', true),
+    field('Branch', d.git_branch, width),
+    field('Worktree', d.is_worktree ? `yes, of ${d.main_repo}` : 'no', width, 'value', d.is_worktree),
+    field('Model', d.model, width),
+    field('Version', d.version, width),
+    field('Messages', d.total_messages > 0 ? `${d.total_messages} (${d.user_messages} you, ${d.assistant_messages} agent)` : '', width),
+    field('Tokens', tokenLine(d), width),
+    field('Cost', formatCost(d.cost_usd, total) ?? '', width),
+    field('Last active', when(d.last_activity, now), width),
+    field('Last write', d.last_file_write ? `${d.last_file_write}${d.last_file_write_at ? `  ${when(d.last_file_write_at, now)}` : ''}` : '', width, 'value', true),
+    field('Resume', d.resume_command, width),
+    field('Session id', d.session_id, width, 'muted'),
+    [],
+    heading('Recent tools'),
+  ];
+  const tools = [...d.recent_tools].reverse();
+  if (tools.length === 0) lines.push([seg('  none', 'muted')]);
+  for (const tool of tools) {
+    lines.push([seg(`  ${formatClock(parseTime(tool.timestamp)).padEnd(9)}`, 'muted'), seg(ellipsize(tool.name, Math.max(1, width - 11)), 'value')]);
+  }
+  lines.push([], heading('Recent messages'));
+  const messages = [...d.recent_messages].reverse();
+  if (messages.length === 0) lines.push([seg('  none', 'muted')]);
+  for (const message of messages) {
+    const who = message.role === 'user' ? 'you  ' : 'agent';
+    lines.push([seg(`  ${who} `, message.role === 'user' ? 'key' : 'label'), seg(ellipsize(message.text.replace(/\s+/g, ' ').trim(), Math.max(1, width - 8)), 'text')]);
+  }
+  return lines;
+};
+
+/** The detail panel: heading, then the record scrolled by `scroll` lines. */
+export const renderDetail = (
+  detail: SessionDetail | undefined,
+  size: { width: number; height: number },
+  now: number,
+  focused: boolean,
+  scroll: number,
+): Line[] => {
+  const inner = Math.max(1, size.width - 2);
+  const body = detail ? detailLines(detail, inner, now) : [[seg('No session selected', 'muted')]];
+  const visible = Math.max(0, size.height - 1);
+  const offset = Math.min(Math.max(0, scroll), Math.max(0, body.length - visible));
+  const more = body.length - offset - visible;
+  const title = `Detail${offset > 0 || more > 0 ? `  ${offset + 1}-${Math.min(body.length, offset + visible)}/${body.length}` : ''}`;
+  const out: Line[] = [fitLine([seg(' '), seg(title, focused ? 'panelTitleFocus' : 'panelTitle')], size.width)];
+  for (let i = 0; i < visible; i += 1) out.push(fitLine([seg(' '), ...(body[offset + i] ?? [])], size.width));
+  return out;
+};
+
+/** How far the detail panel can scroll for this record and panel height. */
+export const detailMaxScroll = (detail: SessionDetail | undefined, size: { width: number; height: number }, now: number): number =>
+  detail ? Math.max(0, detailLines(detail, Math.max(1, size.width - 2), now).length - Math.max(0, size.height - 1)) : 0;

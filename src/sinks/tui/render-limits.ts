@@ -1,0 +1,51 @@
+import { spinnerAt } from './format.js';
+import { fitLine, seg, type Line, type Segment } from './line.js';
+import type { Rect } from './layout.js';
+import type { LimitsView } from './state.js';
+
+/** Rows of the modal that are not content: borders, tabs, the rule under them, the footer. */
+const CHROME_ROWS = 5;
+
+const contentOf = (limits: LimitsView, now: number): { lines: readonly string[]; style: 'modal' | 'error' } => {
+  if (limits.phase === 'failed') return { lines: ['Could not read the limits:', '', limits.error ?? 'unknown error', '', 'Press r to try again.'], style: 'error' };
+  if (limits.phase === 'loading' && !limits.text) return { lines: [`${spinnerAt(now)} Reading limits…`], style: 'modal' };
+  const text = limits.text;
+  if (!text) return { lines: [], style: 'modal' };
+  return { lines: limits.tab === 'summary' ? text.summary : text.detailed, style: 'modal' };
+};
+
+/** How far the current tab can scroll inside a modal of this size. */
+export const limitsMaxScroll = (limits: LimitsView | undefined, rect: Rect, now: number): number =>
+  limits ? Math.max(0, contentOf(limits, now).lines.length - (rect.height - CHROME_ROWS)) : 0;
+
+const row = (inner: readonly Segment[], width: number): Segment[] => [
+  seg('│', 'modalBorder'),
+  ...fitLine(inner, width - 2, 'modal'),
+  seg('│', 'modalBorder'),
+];
+
+/**
+ * The limits modal (spec rule 4): Summary and Detailed tabs, the content scrolled inside the box,
+ * a footer saying whether the figures are being re-read. `rect.height` rows of `rect.width` cells.
+ */
+export const renderLimitsModal = (limits: LimitsView, rect: Rect, now: number): Line[] => {
+  const { width, height } = rect;
+  const title = ' Limits ';
+  const top: Segment[] = [seg(`┌─${title}${'─'.repeat(Math.max(0, width - 4 - title.length))}┐`, 'modalBorder')];
+  const tab = (name: string, active: boolean): Segment => seg(` ${name} `, active ? 'tabActive' : 'tabInactive');
+  const tabs = row([seg(' ', 'modal'), tab('Summary', limits.tab === 'summary'), seg(' ', 'modal'), tab('Detailed', limits.tab === 'detailed')], width);
+  const rule = row([seg('─'.repeat(width - 2), 'modalBorder')], width);
+  const { lines, style } = contentOf(limits, now);
+  const room = Math.max(0, height - CHROME_ROWS);
+  const offset = Math.min(limits.scroll, Math.max(0, lines.length - room));
+  const body: Line[] = [];
+  for (let i = 0; i < room; i += 1) {
+    const text = lines[offset + i];
+    body.push(row(text === undefined ? [] : [seg(' ', 'modal'), seg(text, style)], width));
+  }
+  const position = lines.length > room ? `lines ${offset + 1}-${Math.min(lines.length, offset + room)} of ${lines.length} · ` : '';
+  const status = limits.phase === 'loading' && limits.text ? `${spinnerAt(now)} re-reading… · ` : '';
+  const footer = row([seg(` ${status}${position}read on open, r re-reads, never polled`, 'modal')], width);
+  const bottom: Segment[] = [seg(`└${'─'.repeat(Math.max(0, width - 2))}┘`, 'modalBorder')];
+  return [top, tabs, rule, ...body, footer, bottom].slice(0, height);
+};

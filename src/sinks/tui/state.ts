@@ -1,0 +1,260 @@
+import { ACTIVITY_FILTERS, type ActivityFilter } from '../../core/activity.js';
+import type { SessionKey } from '../../core/session.js';
+import type { ListRow } from './model.js';
+
+/**
+ * The TUI's own state (what the user did, not what the agents did) and its pure reducer.
+ * The reducer returns effects as data; `index.ts` performs them (write a file, spawn an editor,
+ * fetch limits) and feeds the results back as actions.
+ */
+
+export type Focus = 'list' | 'detail';
+
+export type Prompt =
+  | { readonly kind: 'search'; readonly text: string; /** Restored on Esc. */ readonly before: string }
+  | { readonly kind: 'rename'; readonly text: string; readonly sessionId: string; readonly label: string };
+
+/** What the limits modal shows: the lines `agentwatch limits` prints, without colors. */
+export interface LimitsText {
+  readonly summary: readonly string[];
+  readonly detailed: readonly string[];
+}
+
+export type LimitsTab = 'summary' | 'detailed';
+
+export interface LimitsView {
+  readonly tab: LimitsTab;
+  readonly scroll: number;
+  /** Id of the read in flight; an answer for an older read is ignored. */
+  readonly request: number;
+  readonly phase: 'loading' | 'ready' | 'failed';
+  readonly text?: LimitsText;
+  readonly error?: string;
+}
+
+export interface Notice {
+  readonly text: string;
+  readonly tone: 'info' | 'error';
+  readonly at: number;
+}
+
+export interface ViewState {
+  readonly focus: Focus;
+  /** The selection follows the session, not the row number, while the list reorders. */
+  readonly selectedKey?: SessionKey;
+  /** Where the selection was, used when its session leaves the list. */
+  readonly selectedIndex: number;
+  readonly detailScroll: number;
+  readonly windowMinutes: number;
+  readonly filter: ActivityFilter;
+  readonly search: string;
+  readonly prompt?: Prompt;
+  readonly limits?: LimitsView;
+  readonly notice?: Notice;
+  /** Counter of limits reads, so each read has a fresh id. */
+  readonly limitsRequests: number;
+}
+
+/** AGENT-FORMATS.md 11.1: the session list window is 10 to 480 minutes. */
+export const WINDOW_MIN = 10;
+export const WINDOW_MAX = 480;
+export const WINDOW_STEP = 10;
+
+export const initialView = (windowMinutes: number, filter: ActivityFilter): ViewState => ({
+  focus: 'list',
+  selectedIndex: 0,
+  detailScroll: 0,
+  windowMinutes: Math.min(WINDOW_MAX, Math.max(1, windowMinutes)),
+  filter,
+  search: '',
+  limitsRequests: 0,
+});
+
+/** What keys mean (see keys.ts) plus what the shell reports back. */
+export type Action =
+  | { readonly type: 'move'; readonly delta: number }
+  | { readonly type: 'moveTo'; readonly where: 'first' | 'last' }
+  | { readonly type: 'focusNext' }
+  | { readonly type: 'widen'; readonly minutes: number }
+  | { readonly type: 'cycleFilter' }
+  | { readonly type: 'startSearch' }
+  | { readonly type: 'startRename' }
+  | { readonly type: 'openEditor' }
+  | { readonly type: 'copyResume' }
+  | { readonly type: 'openLimits' }
+  | { readonly type: 'refreshLimits' }
+  | { readonly type: 'closeLimits' }
+  | { readonly type: 'limitsTab'; readonly tab?: LimitsTab }
+  | { readonly type: 'scrollLimits'; readonly delta: number }
+  | { readonly type: 'escape' }
+  | { readonly type: 'quit' }
+  | { readonly type: 'promptInput'; readonly text: string }
+  | { readonly type: 'promptBackspace' }
+  | { readonly type: 'promptClear' }
+  | { readonly type: 'promptSubmit' }
+  | { readonly type: 'limitsLoaded'; readonly request: number; readonly text: LimitsText }
+  | { readonly type: 'limitsFailed'; readonly request: number; readonly message: string }
+  | { readonly type: 'notice'; readonly text: string; readonly tone: Notice['tone'] };
+
+export type Effect =
+  | { readonly type: 'quit' }
+  | { readonly type: 'openEditor'; readonly cwd: string }
+  | { readonly type: 'copy'; readonly text: string }
+  | { readonly type: 'rename'; readonly sessionId: string; readonly name: string }
+  | { readonly type: 'loadLimits'; readonly request: number };
+
+/** What the reducer may look at besides the view: the rows on screen and scroll bounds. */
+export interface ReduceContext {
+  readonly rows: readonly ListRow[];
+  readonly now: number;
+  /** Largest useful scroll offsets, from the current layout (see render.ts). */
+  readonly detailMaxScroll: number;
+  readonly limitsMaxScroll: number;
+}
+
+export interface Reduced {
+  readonly view: ViewState;
+  readonly effects: readonly Effect[];
+}
+
+const clamp = (value: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, value));
+
+/** Index of the selected row in `rows`; -1 when the list is empty. */
+export const selectedRowIndex = (view: ViewState, rows: readonly ListRow[]): number => {
+  if (rows.length === 0) return -1;
+  const byKey = view.selectedKey === undefined ? -1 : rows.findIndex((row) => row.key === view.selectedKey);
+  return byKey >= 0 ? byKey : clamp(view.selectedIndex, 0, rows.length - 1);
+};
+
+export const selectedRow = (view: ViewState, rows: readonly ListRow[]): ListRow | undefined => rows[selectedRowIndex(view, rows)];
+
+const select = (view: ViewState, rows: readonly ListRow[], index: number): ViewState => {
+  if (rows.length === 0) return { ...view, selectedIndex: 0, detailScroll: 0 };
+  const i = clamp(index, 0, rows.length - 1);
+  const key = rows[i]?.key;
+  const moved = key !== view.selectedKey;
+  return { ...view, selectedIndex: i, ...(key ? { selectedKey: key } : {}), detailScroll: moved ? 0 : view.detailScroll };
+};
+
+const nextFilter = (filter: ActivityFilter): ActivityFilter =>
+  ACTIVITY_FILTERS[(ACTIVITY_FILTERS.indexOf(filter) + 1) % ACTIVITY_FILTERS.length] ?? '';
+
+const notice = (view: ViewState, text: string, tone: Notice['tone'], now: number): ViewState => ({ ...view, notice: { text, tone, at: now } });
+
+const only = (view: ViewState): Reduced => ({ view, effects: [] });
+
+const startLimitsRead = (view: ViewState, tab: LimitsTab): Reduced => {
+  const request = view.limitsRequests + 1;
+  return {
+    view: { ...view, limitsRequests: request, limits: { tab, scroll: 0, request, phase: 'loading', ...(view.limits?.text ? { text: view.limits.text } : {}) } },
+    effects: [{ type: 'loadLimits', request }],
+  };
+};
+
+const reducePrompt = (view: ViewState, prompt: Prompt, action: Action): Reduced => {
+  const edit = (text: string): Reduced => {
+    const next = { ...prompt, text };
+    return only(prompt.kind === 'search' ? { ...view, prompt: next, search: text } : { ...view, prompt: next });
+  };
+  switch (action.type) {
+    case 'promptInput':
+      return edit(prompt.text + action.text);
+    case 'promptBackspace':
+      return edit([...prompt.text].slice(0, -1).join(''));
+    case 'promptClear':
+      return edit('');
+    case 'escape': {
+      const { prompt: _closed, ...rest } = view;
+      return only(prompt.kind === 'search' ? { ...rest, search: prompt.before } : rest);
+    }
+    case 'promptSubmit': {
+      const { prompt: _closed, ...rest } = view;
+      if (prompt.kind === 'search') return only({ ...rest, search: prompt.text.trim() });
+      return { view: rest, effects: [{ type: 'rename', sessionId: prompt.sessionId, name: prompt.text.trim() }] };
+    }
+    default:
+      return only(view);
+  }
+};
+
+const reduceLimits = (view: ViewState, limits: LimitsView, action: Action, ctx: ReduceContext): Reduced => {
+  switch (action.type) {
+    case 'closeLimits':
+    case 'escape': {
+      const { limits: _closed, ...rest } = view;
+      return only(rest);
+    }
+    case 'refreshLimits':
+      return startLimitsRead(view, limits.tab);
+    case 'limitsTab': {
+      const tab = action.tab ?? (limits.tab === 'summary' ? 'detailed' : 'summary');
+      return only({ ...view, limits: { ...limits, tab, scroll: 0 } });
+    }
+    case 'scrollLimits':
+      return only({ ...view, limits: { ...limits, scroll: clamp(limits.scroll + action.delta, 0, Math.max(0, ctx.limitsMaxScroll)) } });
+    default:
+      return only(view);
+  }
+};
+
+/** The pure reducer: (view, action, what is on screen) -> next view and effects to perform. */
+export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext): Reduced => {
+  // Answers from the shell apply whatever mode the user is in.
+  switch (action.type) {
+    case 'quit':
+      return { view, effects: [{ type: 'quit' }] };
+    case 'notice':
+      return only(notice(view, action.text, action.tone, ctx.now));
+    case 'limitsLoaded':
+      if (view.limits?.request !== action.request) return only(view);
+      return only({ ...view, limits: { ...view.limits, phase: 'ready', text: action.text, scroll: 0 } });
+    case 'limitsFailed': {
+      if (view.limits?.request !== action.request) return only(view);
+      const { text: _stale, ...limits } = view.limits;
+      return only({ ...view, limits: { ...limits, phase: 'failed', error: action.message } });
+    }
+    default:
+      break;
+  }
+  if (view.prompt) return reducePrompt(view, view.prompt, action);
+  if (view.limits) return reduceLimits(view, view.limits, action, ctx);
+
+  const { rows } = ctx;
+  const index = selectedRowIndex(view, rows);
+  const row = rows[index];
+  switch (action.type) {
+    case 'move':
+      if (view.focus === 'detail') return only({ ...view, detailScroll: clamp(view.detailScroll + action.delta, 0, Math.max(0, ctx.detailMaxScroll)) });
+      return only(select(view, rows, index + action.delta));
+    case 'moveTo':
+      if (view.focus === 'detail') return only({ ...view, detailScroll: action.where === 'first' ? 0 : Math.max(0, ctx.detailMaxScroll) });
+      return only(select(view, rows, action.where === 'first' ? 0 : rows.length - 1));
+    case 'focusNext':
+      return only({ ...view, focus: view.focus === 'list' ? 'detail' : 'list' });
+    case 'widen':
+      return only({ ...view, windowMinutes: clamp(view.windowMinutes + action.minutes, WINDOW_MIN, WINDOW_MAX) });
+    case 'cycleFilter':
+      return only({ ...view, filter: nextFilter(view.filter) });
+    case 'startSearch':
+      return only({ ...view, prompt: { kind: 'search', text: view.search, before: view.search } });
+    case 'startRename':
+      if (!row) return only(notice(view, 'No session selected to rename', 'error', ctx.now));
+      return only({ ...view, prompt: { kind: 'rename', text: row.summary.custom_name, sessionId: row.summary.session_id, label: row.summary.short_name || row.summary.session_id } });
+    case 'openEditor':
+      if (!row) return only(notice(view, 'No session selected', 'error', ctx.now));
+      if (row.summary.cwd === '') return only(notice(view, 'This session has no working directory on record', 'error', ctx.now));
+      return { view, effects: [{ type: 'openEditor', cwd: row.summary.cwd }] };
+    case 'copyResume':
+      if (!row) return only(notice(view, 'No session selected', 'error', ctx.now));
+      if (row.state.resumeCommand === '') return only(notice(view, 'This session has no resume command', 'error', ctx.now));
+      return { view, effects: [{ type: 'copy', text: row.state.resumeCommand }] };
+    case 'openLimits':
+      return startLimitsRead(view, 'summary');
+    case 'escape':
+      if (view.search !== '') return only({ ...view, search: '' });
+      if (view.focus === 'detail') return only({ ...view, focus: 'list' });
+      return only(view);
+    default:
+      return only(view);
+  }
+};
