@@ -1,0 +1,163 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { makeTempHome, type TempHome } from './helpers/temp-home.js';
+import { startReceiver, type Receiver } from './sinks/webhook/receiver.js';
+
+// `agentwatch webhooks test` spawned as a process (dist/ is built by test/setup/build.ts) against a
+// real receiver on 127.0.0.1, with HOME and XDG_* in a temp dir holding the config.
+describe('agentwatch webhooks test', () => {
+  let home: TempHome;
+  let receiver: Receiver;
+  let configFile: string;
+  const SECRET = 'receiver-shared-secret';
+
+  beforeEach(async () => {
+    home = await makeTempHome('aw-webhooks-');
+    receiver = await startReceiver({ '/signed': SECRET });
+    configFile = path.join(home.env.XDG_CONFIG_HOME!, 'agentwatch', 'config.json');
+  });
+  afterEach(async () => {
+    await receiver.close();
+    await home.cleanup();
+  });
+
+  const writeConfig = async (webhooks: unknown[]) => {
+    await mkdir(path.dirname(configFile), { recursive: true });
+    const text = `${JSON.stringify({ window_minutes: 30, webhooks }, null, 2)}\n`;
+    await writeFile(configFile, text, { mode: 0o600 });
+    return text;
+  };
+  const run = (...args: string[]) => runCli(['webhooks', 'test', ...args], { env: home.env, cwd: home.home });
+  const bodies = (p: string) => receiver.received.filter((r) => r.path === p).map((r) => r.json as Record<string, unknown>);
+
+  it('sends one signed sample to each enabled entry, prints each status, exit 0, config untouched', async () => {
+    const text = await writeConfig([
+      { name: 'signed', url: receiver.url('/signed'), secret: SECRET, events: ['idle'], agents: ['codex'] },
+      { name: 'plain', url: receiver.url('/plain') },
+      { name: 'off', url: receiver.url('/off'), enabled: false },
+    ]);
+    const before = await readdir(path.dirname(configFile));
+    const result = await run();
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ok\s+signed\s+HTTP 200 OK \(signed, \d+ ms, http:\/\/127\.0\.0\.1:\d+\)$/);
+    expect(lines[1]).toMatch(/^ok\s+plain\s+HTTP 200 OK \(unsigned, \d+ ms, http:\/\/127\.0\.0\.1:\d+\)$/);
+
+    expect(receiver.received.map((r) => r.path).sort()).toEqual(['/plain', '/signed']);
+    const signed = receiver.received.find((r) => r.path === '/signed')!;
+    expect(signed.signatureValid).toBe(true);
+    expect(signed.headers['user-agent']).toMatch(/^agentwatch\/\d+\.\d+\.\d+/);
+    expect(signed.headers['x-agentwatch-event']).toBe('state_transition');
+    // The sample is one this entry would really get: its agent and target state.
+    expect(bodies('/signed')[0]).toMatchObject({ event: 'state_transition', session_id: 'agentwatch-webhook-test', agent: 'codex', to: 'idle', project_path: home.home });
+    expect(bodies('/plain')[0]).toMatchObject({ agent: 'claude', from: 'thinking', to: 'waiting' });
+    expect(receiver.received.find((r) => r.path === '/plain')!.headers['x-agentwatch-signature']).toBeUndefined();
+
+    expect(await readFile(configFile, 'utf8')).toBe(text);
+    expect(await readdir(path.dirname(configFile))).toEqual(before);
+  });
+
+  it('tests only the named entry, even a disabled one (with a note)', async () => {
+    await writeConfig([
+      { name: 'plain', url: receiver.url('/plain') },
+      { name: 'off', url: receiver.url('/off'), enabled: false },
+    ]);
+    const result = await run('off');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('agentwatch: webhook "off" is disabled (enabled: false); testing it because it was named\n');
+    expect(result.stdout).toMatch(/^ok\s+off\s+HTTP 200 OK/);
+    expect(receiver.received.map((r) => r.path)).toEqual(['/off']);
+  });
+
+  it('exit 1 when a receiver fails: status and body snippet shown, no retries', async () => {
+    receiver.on('/broken', { status: 500, body: 'boom: database\nis down' });
+    receiver.on('/fine', { status: 204 });
+    await writeConfig([
+      { name: 'broken', url: receiver.url('/broken') },
+      { name: 'fine', url: receiver.url('/fine') },
+    ]);
+    const result = await run();
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^failed\s+broken\s+HTTP 500 Internal Server Error: boom: database is down \(unsigned/);
+    expect(lines[1]).toMatch(/^ok\s+fine\s+HTTP 204 No Content/);
+    expect(result.stderr).toBe('agentwatch: 1 of 2 webhook deliveries failed\n');
+    expect(bodies('/broken')).toHaveLength(1);
+  });
+
+  it('exit 1 when nothing listens, with the reason', async () => {
+    const url = receiver.url('/gone');
+    await receiver.close();
+    await writeConfig([{ name: 'nobody', url }]);
+    const result = await run();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^failed\s+nobody\s+.*ECONNREFUSED/);
+    receiver = await startReceiver();
+  });
+
+  it('exit 1 for an unknown NAME, listing the configured ones; nothing is sent', async () => {
+    await writeConfig([
+      { name: 'a', url: receiver.url('/a') },
+      { name: 'b', url: receiver.url('/b') },
+    ]);
+    const result = await run('nope');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`agentwatch: no webhook named "nope" in ${configFile} (configured: "a", "b")\n`);
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('reports invalid entries by name and what is wrong; the valid ones are still tested', async () => {
+    await writeConfig([
+      { name: 'typo', url: 'htp://example.test', events: ['wating'] },
+      { name: 'good', url: receiver.url('/good') },
+    ]);
+    const all = await run();
+    expect(all.code).toBe(1);
+    expect(all.stderr).toMatch(/^agentwatch: webhook "typo" \(entry 1\) is ignored: url: url must be an http:\/\/ or https:\/\/ URL; events\.0: events must list activity states/);
+    expect(all.stdout).toMatch(/^ok\s+good\s+HTTP 200 OK/);
+
+    const named = await run('typo');
+    expect(named.code).toBe(1);
+    expect(named.stderr).toMatch(/^agentwatch: webhook "typo" \(entry 1\) is ignored: url: /);
+
+    const good = await run('good');
+    expect(good.code).toBe(0);
+    expect(good.stderr).toBe('');
+  });
+
+  it('without a config file: says there is nothing to test, exit 0, and creates no file', async () => {
+    const result = await run();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`agentwatch: no enabled webhooks in ${configFile}; nothing to test\n`);
+    await expect(readdir(home.env.XDG_CONFIG_HOME!)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a config that is not JSON: exit 1 naming the file, left byte-identical', async () => {
+    await mkdir(path.dirname(configFile), { recursive: true });
+    await writeFile(configFile, '{ "webhooks": [ }');
+    const result = await run();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${configFile}:1:`);
+    expect(await readFile(configFile, 'utf8')).toBe('{ "webhooks": [ }');
+  });
+
+  it('bad arguments are usage errors (exit 2)', async () => {
+    const missing = await runCli(['webhooks'], { env: home.env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^agentwatch: Missing subcommand: agentwatch webhooks test \[NAME\]\n/);
+    const unknown = await runCli(['webhooks', 'send'], { env: home.env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown subcommand "send"/);
+    const extra = await run('a', 'b');
+    expect(extra.code).toBe(2);
+    const help = await runCli(['webhooks', '--help'], { env: home.env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: agentwatch webhooks test \[NAME\]/);
+  });
+});
