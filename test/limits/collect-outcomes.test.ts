@@ -1,5 +1,5 @@
 import { rx } from '../helpers/marbles.js';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { collectOutcomes } from '../../src/limits/fetch-limits.js';
 import type { Outcome } from '../../src/limits/types.js';
 
