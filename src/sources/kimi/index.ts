@@ -1,0 +1,53 @@
+import type { SessionEvent } from '../../core/session.js';
+import { createJsonlSource } from '../internal/jsonl-source.js';
+import { diagnostic, type FileParser } from '../internal/file-parser.js';
+import { KIMI_START, kimiResumeCommand, parseKimiLine, type KimiParseState } from './parse.js';
+import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
+import { kimiSideFiles } from './side-files.js';
+
+/**
+ * Kimi Code: one directory per session, `agents/main/wire.jsonl` read incrementally (legacy and
+ * native encodings), `state.json` for the title, `session_index.jsonl` for the cwd. Sub-agent
+ * streams (`agents/<id>/wire.jsonl`) are folded as hidden sidechains of their session.
+ */
+export const kimi = createJsonlSource((ctx) => {
+  const root = kimiRoot(ctx.env);
+  const sessionsDir = kimiSessionsDir(root);
+  let cwdBySession: ReadonlyMap<string, string> = new Map();
+
+  const createParser = (file: string, sessionId: string): FileParser => {
+    const kind = classifyKimiFile(sessionsDir, file) ?? { sessionId, parentId: sessionId, isSubagent: false };
+    const ref = { agent: 'kimi', sessionId } as const;
+    // NOTE: after a warm start the clock restarts at 0; the first timed record sets it again.
+    let state: KimiParseState = KIMI_START;
+    return {
+      sessionId: () => sessionId,
+      start: (): SessionEvent[] => [
+        {
+          ...ref,
+          type: 'meta',
+          patch: kind.isSubagent
+            ? { source: 'cli', path: file, isSidechain: true, parentId: kind.parentId, ...(cwdBySession.get(kind.parentId) ? { cwd: cwdBySession.get(kind.parentId) } : {}) }
+            : { source: 'cli', path: file, resumeCommand: kimiResumeCommand(sessionId) },
+        },
+      ],
+      line: (bytes) => {
+        const text = bytes.toString('utf8');
+        if (!text.trim()) return [];
+        const result = parseKimiLine(state, text, ref, cwdBySession.get(kind.parentId) ?? '');
+        state = result.state;
+        return result.ok ? [...result.events] : [diagnostic('kimi', result.code, result.message, { sessionId, path: file })];
+      },
+    };
+  };
+
+  return {
+    agent: 'kimi',
+    roots: [{ dir: sessionsDir, depth: KIMI_WIRE_DEPTH }],
+    classify: (_root, file) => classifyKimiFile(sessionsDir, file)?.sessionId,
+    // Sub-agent prompts and outputs (`subagents/<id>/`) are not wire streams.
+    skipDir: (name) => name === 'subagents',
+    createParser,
+    sideFiles: kimiSideFiles(root, (map) => (cwdBySession = map)),
+  };
+});

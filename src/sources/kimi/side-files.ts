@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SessionMetaPatch } from '../../core/session.js';
+import type { SideFileSpec } from '../internal/file-parser.js';
+import { parseJson } from '../internal/skim.js';
+import { kimiIndexFile, kimiSessionsDir, kimiStateSession, KIMI_STATE_DEPTH } from './paths.js';
+import { kimiIndexLineSchema, kimiStateSchema } from './schema.js';
+
+/**
+ * Pure: `session_index.jsonl` to the working directory of each session. Entries are matched by
+ * the last component of `sessionDir` (the session directory name), falling back to `sessionId`:
+ * the index holds absolute paths that stop matching when the tree is moved or restored elsewhere.
+ * Torn and foreign lines are skipped; a later line for the same session wins.
+ */
+export const readKimiIndex = (text: string): Map<string, string> => {
+  const cwdBySession = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const entry = kimiIndexLineSchema.safeParse(parseJson(line));
+    if (!entry.success || !entry.data.workDir) continue;
+    const id = entry.data.sessionDir ? path.basename(entry.data.sessionDir) : entry.data.sessionId;
+    if (id) cwdBySession.set(id, entry.data.workDir);
+  }
+  return cwdBySession;
+};
+
+/** Pure: `state.json` to the session's title patch (empty when it has none or is unreadable). */
+export const readKimiState = (text: string): SessionMetaPatch => {
+  const state = kimiStateSchema.safeParse(parseJson(text));
+  return state.success && state.data.title?.trim() ? { agentName: state.data.title.trim() } : {};
+};
+
+const readText = (file: string): Promise<string> => readFile(file, 'utf8').catch(() => '');
+
+/**
+ * The index (cwd) and each session's `state.json` (title), as side files of the JSONL engine.
+ * `onIndex` hands the cwd map to the wire parsers, which resolve relative file paths with it.
+ */
+export const kimiSideFiles = (root: string, onIndex: (cwdBySession: ReadonlyMap<string, string>) => void): SideFileSpec => {
+  const sessionsDir = kimiSessionsDir(root);
+  const indexFile = kimiIndexFile(root);
+  return {
+    roots: [
+      { dir: root, depth: 0 },
+      { dir: sessionsDir, depth: KIMI_STATE_DEPTH },
+    ],
+    matches: (file) => file === indexFile || kimiStateSession(sessionsDir, file) !== undefined,
+    read: async (file) => {
+      if (file === indexFile) {
+        const cwdBySession = readKimiIndex(await readText(file));
+        onIndex(cwdBySession);
+        return new Map([...cwdBySession].map(([id, cwd]) => [id, { cwd }]));
+      }
+      const sessionId = kimiStateSession(sessionsDir, file);
+      if (sessionId === undefined) return new Map();
+      return new Map([[sessionId, readKimiState(await readText(file))]]);
+    },
+  };
+};

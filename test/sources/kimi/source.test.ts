@@ -1,0 +1,101 @@
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { kimi } from '../../../src/sources/kimi/index.js';
+import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+import { installFixture, isReady, makeCtx, start, waitFor, type Run } from '../amp/harness.js';
+
+const MAIN = 'ses_01JNX7Q2';
+const LEGACY = 'ses_legacy01';
+const LAUNCHED = 'ses_01JNZ000';
+const SUB = 'ses_01JNX7Q2:sub_7f2a';
+
+describe('kimi source (real files, real watcher)', () => {
+  let home: TempHome;
+  let root: string;
+  let run: Run | undefined;
+
+  beforeEach(async () => {
+    home = await makeTempHome('agentwatch-kimi-');
+    await installFixture('kimi', home.home);
+    root = path.join(home.home, '.kimi-code');
+  });
+  afterEach(async () => {
+    run?.subscription.unsubscribe();
+    run = undefined;
+    await home.cleanup();
+  });
+
+  it('discovers sessions with cwd, title, model, tokens and hidden sub-agents; junk is a diagnostic', async () => {
+    run = start(kimi, makeCtx(home.env, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    const sessions = run.sessions();
+    expect([...sessions.keys()].sort()).toEqual([LAUNCHED, MAIN, SUB, LEGACY].sort());
+    expect(sessions.get(MAIN)).toMatchObject({
+      cwd: '/home/dev/invoicer',
+      agentName: 'Add PDF export',
+      model: 'kimi-code/kimi-for-coding',
+      version: '0.11.0',
+      resumeCommand: `kimi --resume ${MAIN}`,
+      userMessages: 1,
+      assistantMessages: 1,
+      lastTurn: 'assistant',
+      lastActivityAt: 1773136352200,
+      lastFileWrite: '/home/dev/invoicer/export/pdf.go',
+      tokens: { input: 6200, output: 500, cacheCreation: 0, cacheRead: 29400 },
+      isSidechain: false,
+    });
+    expect(sessions.get(SUB)).toMatchObject({ isSidechain: true, parentId: MAIN, cwd: '/home/dev/invoicer', userMessages: 1 });
+    expect(sessions.get(LEGACY)).toMatchObject({
+      cwd: '/home/dev/scripts',
+      agentName: 'cleanup script',
+      userMessages: 2,
+      assistantMessages: 1,
+      lastTurn: 'tool_call',
+      compactionStartedAt: 1773075700000,
+      compactionEndedAt: 1773075705000,
+    });
+    // Launched, never prompted: listed by discovery with zero user messages (the visibility filter hides it).
+    expect(sessions.get(LAUNCHED)).toMatchObject({ userMessages: 0, assistantMessages: 0 });
+    expect(run.diagnostics().map((d) => [d.code, d.sessionId])).toEqual([['E_SCHEMA', LEGACY]]);
+    expect(run.errors).toEqual([]);
+  });
+
+  it('honours KIMI_SHARE_DIR over KIMI_CODE_HOME, and KIMI_CODE_HOME over ~/.kimi-code', async () => {
+    const moved = path.join(home.root, 'share');
+    await rename(root, moved);
+    run = start(kimi, makeCtx({ ...home.env, KIMI_SHARE_DIR: moved, KIMI_CODE_HOME: path.join(home.root, 'nothing') }, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    expect(run.sessions().get(MAIN)?.agentName).toBe('Add PDF export');
+    run = start(kimi, makeCtx({ ...home.env, KIMI_CODE_HOME: moved }, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    expect(run.sessions().has(MAIN)).toBe(true);
+  });
+
+  it('follows appends, a finished partial line, a new title, a new session and a deletion', async () => {
+    run = start(kimi, makeCtx(home.env));
+    await waitFor('ready', () => isReady(run!));
+    const legacyWire = path.join(root, 'sessions/wd_scripts_0b77d1', LEGACY, 'agents/main/wire.jsonl');
+    // The writer finishes the half-written tool result, then the model answers.
+    await appendFile(legacyWire, 'llId":"tool-2"}}\n{"type":"context.append_message","message":{"role":"assistant","content":"Done, prune.sh is executable."},"time":1773075720000}\n');
+    await waitFor('the appended answer', () => run!.sessions().get(LEGACY)?.assistantMessages === 2);
+    expect(run.sessions().get(LEGACY)).toMatchObject({ lastTurn: 'assistant', lastTurnAt: 1773075720000, pendingTools: [] });
+
+    const mainWire = path.join(root, 'sessions/wd_invoicer_5c1e9a', MAIN, 'agents/main/wire.jsonl');
+    await appendFile(mainWire, '{"type":"context.append_message","message":{"role":"user","content":"and a CSV export"},"time":1773136400000}\n');
+    await waitFor('the new prompt', () => run!.sessions().get(MAIN)?.userMessages === 2);
+    expect(run.sessions().get(MAIN)?.lastTurn).toBe('user');
+
+    await writeFile(path.join(root, 'sessions/wd_invoicer_5c1e9a', MAIN, 'state.json'), '{"title":"PDF and CSV export","isCustomTitle":true}');
+    await waitFor('the new title', () => run!.sessions().get(MAIN)?.agentName === 'PDF and CSV export');
+
+    const fresh = path.join(root, 'sessions/wd_new_77aa00/ses_fresh001/agents/main');
+    await mkdir(fresh, { recursive: true });
+    await writeFile(path.join(fresh, 'wire.jsonl'), '{"type":"context.append_message","message":{"role":"user","content":"hello"},"time":1773140500000}\n');
+    await waitFor('the new session', () => run!.sessions().get('ses_fresh001')?.userMessages === 1);
+
+    await rm(path.join(root, 'sessions/wd_scripts_0b77d1', LEGACY), { recursive: true });
+    await waitFor('the removal', () => !run!.sessions().has(LEGACY));
+    expect(run.errors).toEqual([]);
+  });
+});
