@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { createJsonlSource } from '../internal/jsonl-source.js';
+import { desktopSideFiles } from './desktop.js';
+import { createClaudeParser } from './parse.js';
+import { CLAUDE_TREE_DEPTH, claudeDesktopDir, claudeProjectsDirs, claudeSkipDir, classifyClaudeFile, type ClaudeFileKind } from './paths.js';
+
+/**
+ * Claude Code: `<base>/projects/<project>/<session>.jsonl` for every base directory, sub-agent
+ * transcripts below `<session>/subagents/` and old `agent-*.jsonl` (hidden sidechains), plus the
+ * Desktop sidecars on macOS.
+ */
+export const claude = createJsonlSource((ctx) => {
+  const projectsDirs = claudeProjectsDirs(ctx.config, ctx.env);
+  const desktop = claudeDesktopDir(ctx.env, ctx.platform);
+  const kindOf = (file: string): ClaudeFileKind | undefined => {
+    for (const dir of projectsDirs) {
+      if (!file.startsWith(dir + path.sep)) continue;
+      const kind = classifyClaudeFile(dir, file);
+      if (kind) return kind;
+    }
+    return undefined;
+  };
+  return {
+    agent: 'claude',
+    roots: projectsDirs.map((dir) => ({ dir, depth: CLAUDE_TREE_DEPTH })),
+    classify: (root, file) => classifyClaudeFile(root, file)?.sessionId,
+    skipDir: claudeSkipDir,
+    createParser: (file, sessionId, resumed) => createClaudeParser(file, kindOf(file) ?? { kind: 'main', sessionId }, resumed),
+    ...(desktop ? { sideFiles: desktopSideFiles(desktop) } : {}),
+  };
+});

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Config } from '../../config/effective.js';
+import { homeDir, type Env } from '../../config/paths.js';
+
+const expandHome = (dir: string, env: Env): string => (dir === '~' || dir.startsWith('~/') ? path.join(homeDir(env), dir.slice(1)) : dir);
+
+/**
+ * Claude base directories (AGENT-FORMATS.md 1.1): config `claude_dirs` alone when set; otherwise
+ * `$CLAUDE_CONFIG_DIR` plus `~/.claude` when they differ; otherwise `~/.claude`.
+ */
+export const claudeBaseDirs = (config: Pick<Config, 'claude_dirs'>, env: Env): string[] => {
+  const configured = config.claude_dirs.map((dir) => dir.trim()).filter(Boolean);
+  if (configured.length > 0) return [...new Set(configured.map((dir) => path.resolve(expandHome(dir, env))))];
+  const home = path.join(homeDir(env), '.claude');
+  const fromEnv = env.CLAUDE_CONFIG_DIR?.trim();
+  if (fromEnv && path.resolve(expandHome(fromEnv, env)) !== path.resolve(home)) return [path.resolve(expandHome(fromEnv, env)), home];
+  return [home];
+};
+
+export const claudeProjectsDirs = (config: Pick<Config, 'claude_dirs'>, env: Env): string[] =>
+  claudeBaseDirs(config, env).map((base) => path.join(base, 'projects'));
+
+/** Claude Desktop "code" session sidecars; only macOS has them. */
+export const claudeDesktopDir = (env: Env, platform: NodeJS.Platform): string | undefined =>
+  platform === 'darwin' ? path.join(homeDir(env), 'Library', 'Application Support', 'Claude', 'claude-code-sessions') : undefined;
+
+/** Where a transcript sits below `projects/`, as AGENT-FORMATS.md 1.1 lays it out. */
+export type ClaudeFileKind =
+  | { readonly kind: 'main'; readonly sessionId: string }
+  /** `<project>/<session>/subagents/agent-<id>.jsonl` (current) */
+  | { readonly kind: 'subagent'; readonly sessionId: string; readonly parentId: string }
+  /** `<project>/agent-<id>.jsonl` (Claude Code 2.0.x sidechains) */
+  | { readonly kind: 'legacy-agent'; readonly sessionId: string };
+
+export const classifyClaudeFile = (projectsDir: string, file: string): ClaudeFileKind | undefined => {
+  if (!file.endsWith('.jsonl')) return undefined;
+  const parts = path.relative(projectsDir, file).split(path.sep);
+  const sessionId = path.basename(file, '.jsonl');
+  if (!sessionId || parts.some((p) => p === '..')) return undefined;
+  if (parts.length === 2) return sessionId.startsWith('agent-') ? { kind: 'legacy-agent', sessionId } : { kind: 'main', sessionId };
+  if (parts.length === 4 && parts[2] === 'subagents') return { kind: 'subagent', sessionId, parentId: parts[1] ?? '' };
+  return undefined;
+};
+
+/** Depth of `<project>/<session>/subagents/` below `projects/`. */
+export const CLAUDE_TREE_DEPTH = 3;
+/** Per-session folders also hold tool outputs; never descend there. */
+export const claudeSkipDir = (name: string): boolean => name === 'tool-results';

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * The parts of a Claude Code transcript record agentwatch reads (AGENT-FORMATS.md 1.2). Unknown
+ * keys are dropped; big payloads (tool output, images) are typed `unknown` so they are never walked.
+ */
+
+const optionalString = z.string().optional().catch(undefined);
+const count = z.number().nonnegative().optional().catch(undefined);
+
+export const claudeUsageSchema = z.object({
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_input_tokens: count,
+  cache_read_input_tokens: count,
+});
+
+export const claudeBlockSchema = z.object({
+  type: z.string(),
+  text: z.string().optional(),
+  id: optionalString,
+  name: optionalString,
+  input: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  tool_use_id: optionalString,
+  is_error: z.boolean().optional().catch(undefined),
+  content: z.unknown(),
+});
+
+export const claudeMessageSchema = z.object({
+  role: optionalString,
+  id: optionalString,
+  model: optionalString,
+  content: z.union([z.string(), z.array(claudeBlockSchema)]).optional(),
+  usage: claudeUsageSchema.optional(),
+});
+
+export const claudeRecordSchema = z.object({
+  type: z.string(),
+  subtype: optionalString,
+  timestamp: optionalString,
+  sessionId: optionalString,
+  cwd: optionalString,
+  version: optionalString,
+  gitBranch: optionalString,
+  isSidechain: z.boolean().optional().catch(undefined),
+  isMeta: z.boolean().optional().catch(undefined),
+  isCompactSummary: z.boolean().optional().catch(undefined),
+  costUSD: count,
+  customTitle: optionalString,
+  summary: optionalString,
+  message: claudeMessageSchema.optional(),
+});
+
+export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;
+export type ClaudeBlock = z.infer<typeof claudeBlockSchema>;
+
+/** Claude Desktop's per-session sidecar (`local_*.json`, macOS), AGENT-FORMATS.md 1.3. */
+export const claudeDesktopSidecarSchema = z.object({
+  cliSessionId: z.string().min(1),
+  title: optionalString,
+  cwd: optionalString,
+  model: optionalString,
+  createdAt: z.number().optional().catch(undefined),
+});

@@ -1,0 +1,164 @@
+import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { FileParser } from '../internal/file-parser.js';
+import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
+import { skimTimestamp, skimType } from '../internal/skim.js';
+import {
+  codexEnvelopeSchema,
+  codexEventMsgSchema,
+  codexResponseItemSchema,
+  codexSessionMetaSchema,
+  codexTurnContextSchema,
+} from './schema.js';
+
+const agent = 'codex';
+
+export const codexResumeCommand = (sessionId: string): string => `codex resume ${sessionId}`;
+
+/** `event_msg` kinds that matter; the rest (deltas, reasoning, duplicated messages, command output) is skipped unparsed. */
+const USED_EVENT_MSGS = new Set(['token_count', 'context_compacted']);
+/** `response_item` kinds skipped unparsed (reasoning carries large encrypted blobs). */
+const SKIPPED_ITEMS = new Set(['reasoning']);
+/** Context Codex injects as "user" messages: turns for state, not messages a person wrote. */
+const INJECTED_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>', '<INSTRUCTIONS>', '<turn_aborted>'];
+
+const PATCH_HEADER = /\*\*\* (?:Update|Add) File: (.+?)(?:\\n|\n|$)/g;
+
+/** Pure: the last file an apply_patch text writes (freeform input, or JSON arguments with escaped newlines). */
+export const patchTarget = (patch: string): string | undefined => {
+  let last: string | undefined;
+  for (const match of patch.matchAll(PATCH_HEADER)) last = match[1]?.trim();
+  return last || undefined;
+};
+
+const isSubagentSource = (source: unknown): boolean => typeof source === 'object' && source !== null && JSON.stringify(source).includes('subagent');
+
+const parentThreadOf = (source: unknown): string | undefined => /"parent_thread_id":"([^"]+)"/.exec(JSON.stringify(source ?? null))?.[1];
+
+/**
+ * The line parser of one Codex rollout (AGENT-FORMATS.md 2.2): the `session_meta` id is the
+ * session id; `turn_context` updates cwd/model/branch; messages, function and custom tool calls
+ * and their outputs (matched by call id); cumulative `token_count` totals with cached input split
+ * out of input; `compacted` / `context_compacted` as compaction.
+ */
+export const createCodexParser = (file: string, provisionalId: string, resumed: boolean): FileParser => {
+  let sessionId = provisionalId;
+  let sawMeta = resumed;
+  let started = resumed;
+  const known: { cwd?: string; model?: string; gitBranch?: string } = {};
+
+  const ref = (): { agent: 'codex'; sessionId: string } => ({ agent, sessionId });
+  const startEvents = (extra: SessionMetaPatch = {}, at?: number): SessionEvent[] => {
+    if (started) return Object.keys(extra).length > 0 ? [{ type: 'meta', ...ref(), at, patch: extra }] : [];
+    started = true;
+    return [{ type: 'meta', ...ref(), at, patch: { path: file, source: 'cli', resumeCommand: codexResumeCommand(sessionId), ...extra } }];
+  };
+
+  const contextPatch = (cwd?: string, model?: string, branch?: string | null): SessionMetaPatch => {
+    const patch: { cwd?: string; model?: string; gitBranch?: string } = {};
+    if (cwd && cwd !== known.cwd) patch.cwd = known.cwd = cwd;
+    if (model && model !== known.model) patch.model = known.model = model;
+    if (branch && branch !== known.gitBranch) patch.gitBranch = known.gitBranch = branch;
+    return patch;
+  };
+
+  const sessionMeta = (payload: unknown, at: number): SessionEvent[] => {
+    const meta = codexSessionMetaSchema.safeParse(payload);
+    if (!meta.success) return [];
+    const m = meta.data;
+    // Forked rollouts repeat their parent's session_meta later on: the first one is this file's.
+    if (sawMeta) return [];
+    sawMeta = true;
+    if (!started) sessionId = m.id;
+    const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source);
+    const parentId = sidechain ? parentThreadOf(m.source) : undefined;
+    return startEvents(
+      {
+        ...contextPatch(m.cwd, undefined, m.git?.branch),
+        ...(m.cli_version ? { version: m.cli_version } : {}),
+        ...(epochMs(m.timestamp) || at ? { createdAt: epochMs(m.timestamp) || at } : {}),
+        ...(sidechain ? { isSidechain: true } : {}),
+        ...(parentId ? { parentId } : {}),
+      },
+      at,
+    );
+  };
+
+  const responseItem = (payload: unknown, at: number): SessionEvent[] => {
+    const parsed = codexResponseItemSchema.safeParse(payload);
+    if (!parsed.success) return [];
+    const item = parsed.data;
+    switch (item.type) {
+      case 'message': {
+        if (item.role !== 'user' && item.role !== 'assistant') return [];
+        const text = (item.content ?? []).map((c) => c.text ?? '').join('\n');
+        const injected = item.role === 'user' && INJECTED_PREFIXES.some((p) => text.trimStart().startsWith(p));
+        return [{ type: 'turn', ...ref(), at, role: item.role, text: clip(text), ...(injected ? { counts: false } : {}) }];
+      }
+      case 'function_call':
+      case 'custom_tool_call': {
+        if (!item.name) return [];
+        const raw = typeof item.arguments === 'string' ? item.arguments : typeof item.input === 'string' ? item.input : '';
+        const writes = item.name === 'apply_patch' || raw.includes('apply_patch');
+        return [{ type: 'tool_call', ...ref(), at, name: item.name, callId: item.call_id, filePath: writes ? patchTarget(raw) : undefined }];
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+        return [{ type: 'tool_result', ...ref(), at, callId: item.call_id }];
+      case 'web_search_call': {
+        // Recorded once, already finished: a call and its result at the same instant.
+        const callId = `web_search@${at}`;
+        return [
+          { type: 'tool_call', ...ref(), at, name: 'web_search', callId },
+          { type: 'tool_result', ...ref(), at, callId },
+        ];
+      }
+      default:
+        return [];
+    }
+  };
+
+  const eventMsg = (payload: unknown, at: number): SessionEvent[] => {
+    const parsed = codexEventMsgSchema.safeParse(payload);
+    if (!parsed.success) return [];
+    if (parsed.data.type === 'context_compacted') return [{ type: 'compaction', ...ref(), at, phase: 'start' }];
+    const total = parsed.data.info?.total_token_usage;
+    if (parsed.data.type !== 'token_count' || !total) return [];
+    const input = total.input_tokens ?? 0;
+    const cached = Math.min(total.cached_input_tokens ?? 0, input);
+    // Cached input is part of input_tokens and reasoning part of output_tokens: count each once.
+    const tokens = { input: input - cached, output: total.output_tokens ?? 0, cacheCreation: 0, cacheRead: cached };
+    return [{ type: 'usage', ...ref(), at, tokens, mode: 'total' }];
+  };
+
+  const line = (bytes: Buffer): SessionEvent[] => {
+    const top = skimType(bytes);
+    if (top?.value === 'compacted') {
+      // The replacement history can be megabytes: the timestamp is all we need.
+      return [...startEvents(), { type: 'compaction', ...ref(), at: epochMs(skimTimestamp(bytes)), phase: 'start' }];
+    }
+    if (top?.value === 'response_item' || top?.value === 'event_msg') {
+      const inner = skimType(bytes, top.end)?.value;
+      if (inner !== undefined && (top.value === 'event_msg' ? !USED_EVENT_MSGS.has(inner) : SKIPPED_ITEMS.has(inner))) return [];
+    }
+    const decoded = decodeLine(agent, codexEnvelopeSchema, bytes, { sessionId, path: file });
+    if (!decoded.ok) return decoded.event ? [decoded.event] : [];
+    const { type, payload, timestamp } = decoded.value;
+    const at = epochMs(timestamp);
+    switch (type) {
+      case 'session_meta':
+        return sessionMeta(payload, at);
+      case 'turn_context': {
+        const ctx = codexTurnContextSchema.safeParse(payload);
+        return ctx.success ? startEvents(contextPatch(ctx.data.cwd, ctx.data.model, ctx.data.git?.branch), at) : [];
+      }
+      case 'response_item':
+        return [...startEvents(), ...responseItem(payload, at)];
+      case 'event_msg':
+        return [...startEvents(), ...eventMsg(payload, at)];
+      default:
+        return [];
+    }
+  };
+
+  return { sessionId: () => sessionId, start: () => [], line };
+};

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** Codex rollout records (AGENT-FORMATS.md 2.2): an envelope whose payload shape depends on `type`. */
+
+const optionalString = z.string().optional().catch(undefined);
+const count = z.number().nonnegative().optional().catch(undefined);
+
+export const codexEnvelopeSchema = z.object({
+  timestamp: optionalString,
+  type: z.string(),
+  payload: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const codexSessionMetaSchema = z.object({
+  id: z.string().min(1),
+  timestamp: optionalString,
+  cwd: optionalString,
+  cli_version: optionalString,
+  agent_nickname: z.string().nullish().catch(undefined),
+  source: z.unknown(),
+  git: z.object({ branch: optionalString }).nullish().catch(undefined),
+});
+
+export const codexTurnContextSchema = z.object({
+  cwd: optionalString,
+  model: optionalString,
+  git: z.object({ branch: optionalString }).nullish().catch(undefined),
+});
+
+export const codexContentSchema = z.array(z.object({ type: z.string(), text: z.string().optional().catch(undefined) }).loose()).catch([]);
+
+export const codexResponseItemSchema = z.object({
+  type: z.string(),
+  role: optionalString,
+  content: codexContentSchema.optional(),
+  name: optionalString,
+  call_id: optionalString,
+  arguments: z.unknown(),
+  input: z.unknown(),
+  status: optionalString,
+});
+
+export const codexTokenUsageSchema = z.object({
+  input_tokens: count,
+  cached_input_tokens: count,
+  output_tokens: count,
+  reasoning_output_tokens: count,
+});
+
+export const codexEventMsgSchema = z.object({
+  type: z.string(),
+  info: z.object({ total_token_usage: codexTokenUsageSchema.optional() }).nullish().catch(undefined),
+});
+
+/** `session_index.jsonl`: one line per rename; the newest line for an id wins. */
+export const codexThreadNameSchema = z.object({
+  id: z.string().min(1),
+  thread_name: z.string(),
+  updated_at: optionalString,
+});

@@ -1,0 +1,51 @@
+import type { AgentKind } from '../../core/agents.js';
+import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+
+/**
+ * The per-agent half of a JSONL source: turns the lines of one transcript into events. One parser
+ * per file, fed in file order; it may keep small state (last model, current message id) but
+ * must cope with starting mid-file after a warm start.
+ */
+export interface FileParser {
+  /** The session id this file feeds (codex learns it from its first record). */
+  readonly sessionId: () => string;
+  /** Events the file implies before its first line is read (path, resume command, sidechain by location). */
+  readonly start: () => SessionEvent[];
+  /** Events of one complete line (no newline). Bad records come back as `diagnostic` events. */
+  readonly line: (bytes: Buffer) => SessionEvent[];
+}
+
+/** A directory tree a source scans and watches. `depth` counts directory levels below `dir`. */
+export interface WatchRoot {
+  readonly dir: string;
+  readonly depth: number;
+}
+
+/** Files beside the transcripts that only name sessions (codex thread names, Claude Desktop titles). */
+export interface SideFileSpec {
+  readonly roots: readonly WatchRoot[];
+  readonly matches: (file: string) => boolean;
+  /** The patches one side file gives, per session id (newest wins inside the file). */
+  readonly read: (file: string) => Promise<ReadonlyMap<string, SessionMetaPatch>>;
+}
+
+/** Everything the generic engine needs to know about one JSONL agent. */
+export interface JsonlAgentSpec {
+  readonly agent: AgentKind;
+  readonly roots: readonly WatchRoot[];
+  /** The session id of `file` (found under `root`), or undefined when it is not a transcript. */
+  readonly classify: (root: string, file: string) => string | undefined;
+  /** Directory names never descended into (e.g. claude `tool-results`). */
+  readonly skipDir?: (name: string) => boolean;
+  /** `resumed`: the parser starts mid-file after a warm-start restore. */
+  readonly createParser: (file: string, sessionId: string, resumed: boolean) => FileParser;
+  readonly sideFiles?: SideFileSpec;
+}
+
+/** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */
+export const diagnostic = (
+  agent: AgentKind,
+  code: Extract<SessionEvent, { type: 'diagnostic' }>['code'],
+  message: string,
+  extra: { readonly sessionId?: string; readonly path?: string } = {},
+): SessionEvent => ({ type: 'diagnostic', agent, code, message, ...extra });

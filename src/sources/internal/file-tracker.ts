@@ -1,0 +1,188 @@
+import { stat } from 'node:fs/promises';
+import type { AgentKind } from '../../core/agents.js';
+import type { FileCheckpoint, SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { DiscoveryCache } from './cache.js';
+import { diagnostic, type FileParser } from './file-parser.js';
+import { readLinesFrom, type ReadOptions } from './read-lines.js';
+
+interface Tracked {
+  readonly file: string;
+  readonly parser: FileParser;
+  offset: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface FileTrackerDeps {
+  readonly agent: AgentKind;
+  readonly createParser: (file: string, sessionId: string, resumed: boolean) => FileParser;
+  readonly emit: (event: SessionEvent) => void;
+  readonly cache?: DiscoveryCache;
+  /** Names from side files (thread index, Desktop sidecars), applied whenever a file is (re)opened. */
+  readonly sideMeta: (sessionId: string) => SessionMetaPatch | undefined;
+  readonly read?: ReadOptions;
+}
+
+export interface FileTracker {
+  /**
+   * Brings one transcript up to date: first sight (restore from the cache or read from 0), growth
+   * (read from the offset), truncation or replacement (reset, read from 0), deletion (removed).
+   * Calls for a file already being synced coalesce into one more pass after it.
+   */
+  readonly sync: (file: string, sessionId: string | undefined) => Promise<void>;
+  /** Re-emits the checkpoint of the file feeding `sessionId` (after a side-file meta changed its state). */
+  readonly recheckpoint: (sessionId: string) => void;
+  readonly isTracked: (sessionId: string) => boolean;
+  readonly trackedFiles: () => string[];
+}
+
+const isMissing = (error: unknown): boolean => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+};
+
+/** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
+export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
+  const { agent, emit } = deps;
+  const tracked = new Map<string, Tracked>();
+  const fileOfSession = new Map<string, string>();
+  const running = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+
+  const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs });
+  const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.parser.sessionId(), checkpoint: checkpointOf(t) });
+
+  const applySideMeta = (sessionId: string): boolean => {
+    const patch = deps.sideMeta(sessionId);
+    if (patch) emit({ type: 'meta', agent, sessionId, patch });
+    return patch !== undefined;
+  };
+
+  const forget = (t: Tracked): void => {
+    tracked.delete(t.file);
+    const sessionId = t.parser.sessionId();
+    if (fileOfSession.get(sessionId) === t.file) fileOfSession.delete(sessionId);
+  };
+
+  const openFresh = (file: string, sessionId: string, ino: number): Tracked => {
+    const t: Tracked = { file, parser: deps.createParser(file, sessionId, false), offset: 0, ino, size: 0, mtimeMs: 0 };
+    for (const event of t.parser.start()) emit(event);
+    return t;
+  };
+
+  const open = (file: string, classifiedId: string | undefined, ino: number, size: number): { t: Tracked; restored: boolean } | undefined => {
+    const cached = deps.cache?.get(file);
+    if (cached && cached.agent === agent && cached.offset <= size) {
+      emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
+      const parser = deps.createParser(file, cached.sessionId, true);
+      return { t: { file, parser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs }, restored: true };
+    }
+    // The file shrank while nobody watched: whatever the cache said about it is void.
+    if (cached) emit({ type: 'reset', agent, sessionId: cached.sessionId });
+    return classifiedId === undefined ? undefined : { t: openFresh(file, classifiedId, ino), restored: false };
+  };
+
+  const readNew = async (t: Tracked): Promise<void> => {
+    const outcome = await readLinesFrom(
+      t.file,
+      t.offset,
+      (items, consumed) => {
+        for (const item of items) {
+          if (item.kind === 'line') {
+            for (const event of t.parser.line(item.bytes)) emit(event);
+          } else {
+            const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; skipped`;
+            emit(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: t.parser.sessionId(), path: t.file }));
+          }
+        }
+        t.offset = consumed;
+        emitCheckpoint(t);
+      },
+      deps.read,
+    );
+    t.offset = outcome.consumed;
+    t.size = outcome.size;
+    t.mtimeMs = outcome.mtimeMs;
+    t.ino = outcome.ino;
+  };
+
+  const syncOnce = async (file: string, classifiedId: string | undefined): Promise<void> => {
+    let info;
+    try {
+      info = await stat(file);
+    } catch (error) {
+      const t = tracked.get(file);
+      if (isMissing(error)) {
+        if (t) {
+          forget(t);
+          emit({ type: 'removed', agent, sessionId: t.parser.sessionId() });
+        }
+        return;
+      }
+      emit(diagnostic(agent, 'E_READ', `cannot stat ${file}: ${(error as Error).message}`, { path: file }));
+      return;
+    }
+    if (!info.isFile()) return;
+    let t = tracked.get(file);
+    let opened = false;
+    let restored = false;
+    if (!t) {
+      const first = open(file, classifiedId, info.ino, info.size);
+      if (!first) return;
+      ({ t, restored } = first);
+      opened = true;
+    } else if (info.ino !== t.ino || info.size < t.offset) {
+      // Truncated, or another file renamed over this path: start again from its first byte.
+      forget(t);
+      emit({ type: 'reset', agent, sessionId: t.parser.sessionId() });
+      t = openFresh(file, classifiedId ?? t.parser.sessionId(), info.ino);
+      opened = true;
+    }
+    tracked.set(file, t);
+    fileOfSession.set(t.parser.sessionId(), file);
+    const sideApplied = opened && applySideMeta(t.parser.sessionId());
+    const changed = info.size !== t.size || info.mtimeMs !== t.mtimeMs;
+    if (info.size > t.offset) await readNew(t);
+    else {
+      t.size = info.size;
+      t.mtimeMs = info.mtimeMs;
+    }
+    // codex learns its id from the first record: keep the lookup current.
+    fileOfSession.set(t.parser.sessionId(), file);
+    // A restore alone already carries its checkpoint; anything else that touched the state needs a new one.
+    if ((opened && !restored) || changed || sideApplied) emitCheckpoint(t);
+  };
+
+  const sync = (file: string, classifiedId: string | undefined): Promise<void> => {
+    const current = running.get(file);
+    if (current) {
+      again.add(file);
+      return current;
+    }
+    const run = (async () => {
+      do {
+        again.delete(file);
+        try {
+          await syncOnce(file, classifiedId);
+        } catch (error) {
+          if (isMissing(error)) again.add(file);
+          else emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
+        }
+      } while (again.has(file));
+    })().finally(() => running.delete(file));
+    running.set(file, run);
+    return run;
+  };
+
+  return {
+    sync,
+    recheckpoint: (sessionId) => {
+      const file = fileOfSession.get(sessionId);
+      const t = file === undefined ? undefined : tracked.get(file);
+      if (t) emitCheckpoint(t);
+    },
+    isTracked: (sessionId) => fileOfSession.has(sessionId),
+    trackedFiles: () => [...tracked.keys()],
+  };
+};

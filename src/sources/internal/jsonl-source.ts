@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Observable, type Subscription } from 'rxjs';
+import type { Source } from '../../core/contracts.js';
+import type { SessionEvent } from '../../core/session.js';
+import { createFileTracker } from './file-tracker.js';
+import { diagnostic, type JsonlAgentSpec, type WatchRoot } from './file-parser.js';
+import type { SourceCtx } from './options.js';
+import { runPool } from './pool.js';
+import type { ReadOptions } from './read-lines.js';
+import { createSideFiles } from './side-files.js';
+import { levelsBelow, walkFiles } from './walk.js';
+import { watchTree, type TreeWatch } from './watch-tree.js';
+
+/** chokidar and the OS coalesce bursts; one re-check after this delay catches the last write of a burst. */
+export const RECHECK_MS = 150;
+/** How often a root that does not exist yet is looked for (the agent may be installed later). */
+export const MISSING_ROOT_POLL_MS = 2_000;
+const SCAN_CONCURRENCY = 8;
+
+export interface EngineOptions {
+  readonly read?: ReadOptions;
+}
+
+/**
+ * The generic JSONL source: discovery walk, optional warm start from the discovery cache, directory
+ * watches, incremental reads. Agents plug in a `JsonlAgentSpec` (roots, which files are sessions,
+ * a per-file line parser, optional side files). amp/grok/kimi-style agents reuse it unchanged.
+ *
+ * Event order per session: `restore` | (`reset`) start events, line events..., `checkpoint` after
+ * every read chunk; `removed` when its file goes. One `ready` after the first pass.
+ */
+export const createJsonlSource =
+  (specFor: (ctx: SourceCtx) => JsonlAgentSpec, options: EngineOptions = {}): Source =>
+  (ctx: SourceCtx) =>
+    new Observable<SessionEvent>((subscriber) => {
+      const spec = specFor(ctx);
+      const { agent } = spec;
+      const watch = ctx.watch !== false;
+      const skipDir = spec.skipDir ?? (() => false);
+      let closed = false;
+      const emit = (event: SessionEvent): void => {
+        if (!closed) subscriber.next(event);
+      };
+      const side = createSideFiles(spec.sideFiles);
+      const tracker = createFileTracker({ agent, createParser: spec.createParser, emit, cache: ctx.cache, sideMeta: side.metaFor, read: options.read });
+      const timers = new Map<string, Subscription>();
+      const watches: TreeWatch[] = [];
+      const sideRoots = spec.sideFiles?.roots ?? [];
+
+      const classify = (file: string): string | undefined => {
+        for (const root of spec.roots) {
+          const level = levelsBelow(root.dir, path.dirname(file));
+          if (level >= 0 && level <= root.depth) {
+            const id = spec.classify(root.dir, file);
+            if (id !== undefined) return id;
+          }
+        }
+        return undefined;
+      };
+
+      const refreshSide = async (file: string): Promise<void> => {
+        const changed = await side.refresh(file);
+        for (const [sessionId, patch] of changed) {
+          // Only sessions with a transcript: a name alone must not conjure a session.
+          if (!tracker.isTracked(sessionId)) continue;
+          emit({ type: 'meta', agent, sessionId, patch });
+          tracker.recheckpoint(sessionId);
+        }
+      };
+
+      const syncPath = async (file: string): Promise<void> => {
+        if (closed) return;
+        try {
+          if (spec.sideFiles?.matches(file)) await refreshSide(file);
+          else await tracker.sync(file, classify(file));
+        } catch (error) {
+          emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
+        }
+      };
+
+      const onPath = (file: string): void => {
+        void syncPath(file);
+        timers.get(file)?.unsubscribe();
+        timers.set(
+          file,
+          ctx.scheduler.schedule(() => {
+            timers.delete(file);
+            void syncPath(file);
+          }, RECHECK_MS),
+        );
+      };
+
+      const scan = async (root: WatchRoot, dir = root.dir): Promise<void> => {
+        const depth = root.depth - levelsBelow(root.dir, dir);
+        if (depth < 0) return;
+        const files = await walkFiles(dir, depth, skipDir);
+        await runPool(files, SCAN_CONCURRENCY, syncPath);
+      };
+
+      const startWatching = async (root: WatchRoot): Promise<void> => {
+        const tree = watchTree(root.dir, root.depth, skipDir, {
+          onPath,
+          // Files created before the directory watch existed produce no event: scan the newcomer.
+          onDirAdded: (dir) => void scan(root, dir),
+          onDirRemoved: (dir) => {
+            for (const file of tracker.trackedFiles()) if (levelsBelow(dir, file) > 0) void syncPath(file);
+          },
+          onError: (message) => emit(diagnostic(agent, 'E_WATCH', message, { path: root.dir })),
+        });
+        watches.push(tree);
+        await tree.ready;
+      };
+
+      const pollUntilExists = (root: WatchRoot, onFound: () => Promise<void>): void => {
+        const key = `root:${root.dir}`;
+        timers.set(
+          key,
+          ctx.scheduler.schedule(() => {
+            timers.delete(key);
+            if (closed) return;
+            if (existsSync(root.dir)) void onFound();
+            else pollUntilExists(root, onFound);
+          }, MISSING_ROOT_POLL_MS),
+        );
+      };
+
+      const watchRoot = async (root: WatchRoot, scanAfter: boolean): Promise<void> => {
+        if (!existsSync(root.dir)) {
+          pollUntilExists(root, () => watchRoot(root, true));
+          return;
+        }
+        if (!closed) await startWatching(root);
+        if (scanAfter) await scan(root);
+      };
+
+      const firstPass = async (): Promise<void> => {
+        if (watch) await Promise.all([...sideRoots, ...spec.roots].map((root) => watchRoot(root, false)));
+        // Side files first, so every transcript opens with its name already known.
+        for (const root of sideRoots) {
+          const files = (await walkFiles(root.dir, root.depth, skipDir)).filter((f) => spec.sideFiles?.matches(f));
+          await runPool(files, SCAN_CONCURRENCY, syncPath);
+        }
+        for (const root of spec.roots) await scan(root);
+        if (closed) return;
+        emit({ type: 'ready', agent });
+        if (!watch) subscriber.complete();
+      };
+
+      firstPass().catch((error: unknown) => {
+        emit(diagnostic(agent, 'E_READ', `discovery failed: ${(error as Error).message}`));
+        emit({ type: 'ready', agent });
+        if (!watch) subscriber.complete();
+      });
+
+      return () => {
+        closed = true;
+        for (const timer of timers.values()) timer.unsubscribe();
+        timers.clear();
+        for (const tree of watches) void tree.close().catch(() => undefined);
+      };
+    });

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { AgentKind } from '../../core/agents.js';
+import type { SessionEvent } from '../../core/session.js';
+import { diagnostic } from './file-parser.js';
+import { parseJson } from './skim.js';
+
+/** Characters of message text kept on events (the fold keeps 300; a little slack for trimming). */
+export const TEXT_KEEP = 400;
+
+/** Epoch ms of an ISO timestamp, 0 when absent or unparseable. */
+export const epochMs = (value: unknown): number => {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value !== 'string') return 0;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : 0;
+};
+
+export const clip = (text: string): string => (text.length > TEXT_KEEP ? text.slice(0, TEXT_KEEP) : text);
+
+export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly event?: SessionEvent };
+
+/**
+ * JSON.parse + zod safeParse of one line: a non-JSON line is E_JUNK_LINE, a record of the wrong
+ * shape E_SCHEMA, a blank line nothing at all.
+ */
+export const decodeLine = <S extends z.ZodType>(
+  agent: AgentKind,
+  schema: S,
+  bytes: Buffer,
+  where: { readonly sessionId: string; readonly path: string },
+): Decoded<z.infer<S>> => {
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return { ok: false };
+  const json = parseJson(text);
+  if (json === undefined || json === null || typeof json !== 'object') {
+    return { ok: false, event: diagnostic(agent, 'E_JUNK_LINE', `not a JSON object: ${text.slice(0, 80)}`, where) };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'invalid record';
+    return { ok: false, event: diagnostic(agent, 'E_SCHEMA', `unexpected record shape (${at})`, where) };
+  }
+  return { ok: true, value: parsed.data as z.infer<S> };
+};

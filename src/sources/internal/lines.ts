@@ -1,0 +1,75 @@
+/**
+ * Pure, chunk-by-chunk line splitting for JSONL files of any size. The reader feeds raw byte
+ * chunks; complete lines come out as zero-copy views; a line longer than `maxLineBytes` is never
+ * held in memory: its bytes are dropped as they arrive and it is reported once its newline shows up.
+ * The bytes after the last newline stay "pending": they are not consumed (the caller re-reads them
+ * once the writer finishes the line), so a half-written record is never lost or skipped.
+ */
+
+/** Lines above this are skipped with an E_OVERSIZED_LINE diagnostic (real records stay far below). */
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+export type LineItem =
+  /** `bytes` excludes the newline (and a trailing `\r`); `end` is the file offset just after the newline. */
+  | { readonly kind: 'line'; readonly bytes: Buffer; readonly end: number }
+  | { readonly kind: 'oversized'; readonly length: number; readonly end: number };
+
+export interface LineSplitter {
+  /** Feeds the next chunk (whose first byte sits at the current position) and returns the complete lines in it. */
+  readonly push: (chunk: Buffer) => LineItem[];
+  /** File offset just after the last complete line: where the next read must start. */
+  readonly consumed: () => number;
+}
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+const withoutCr = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes);
+
+/** A splitter for bytes starting at file offset `start`. */
+export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LINE_BYTES): LineSplitter => {
+  let consumed = start;
+  // Bytes of the current unfinished line (only while it stays under the cap).
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  // True once the current line passed the cap: its bytes are counted, not kept.
+  let oversized = false;
+
+  const push = (chunk: Buffer): LineItem[] => {
+    const items: LineItem[] = [];
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, from);
+      if (nl === -1) break;
+      const length = pendingLength + (nl - from);
+      const end = consumed + length + 1;
+      if (oversized || length > maxLineBytes) {
+        items.push({ kind: 'oversized', length, end });
+      } else {
+        const tail = chunk.subarray(from, nl);
+        // NOTE: the common case (line inside one chunk) is a view into the chunk, no copy.
+        const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail], length);
+        items.push({ kind: 'line', bytes: withoutCr(bytes), end });
+      }
+      consumed = end;
+      pending = [];
+      pendingLength = 0;
+      oversized = false;
+      from = nl + 1;
+    }
+    const rest = chunk.length - from;
+    if (rest > 0) {
+      pendingLength += rest;
+      if (oversized || pendingLength > maxLineBytes) {
+        oversized = true;
+        pending = [];
+      } else {
+        // Copy: the caller reuses its read buffer for the next chunk.
+        pending.push(Buffer.from(chunk.subarray(from)));
+      }
+    }
+    return items;
+  };
+
+  return { push, consumed: () => consumed };
+};

@@ -1,0 +1,19 @@
+import type { Ctx } from '../../core/contracts.js';
+import type { DiscoveryCache } from './cache.js';
+
+/**
+ * What the composition root may pass to a file source besides the shared `Ctx`. Both fields are
+ * optional, so every source is still a plain `Source` (`(ctx: Ctx) => Observable<SessionEvent>`).
+ */
+export interface SourceCtx extends Ctx {
+  /**
+   * Warm-start data: a source restores a file's persisted state and reads only what was appended
+   * since. Open it with `openDiscoveryCache(env)`; keep it fed with `persistCache(...)`.
+   */
+  readonly cache?: DiscoveryCache;
+  /**
+   * `false`: scan once, emit `ready` and complete (one-shot commands such as `sessions --json`).
+   * Default `true`: keep watching after `ready` until unsubscribed.
+   */
+  readonly watch?: boolean;
+}

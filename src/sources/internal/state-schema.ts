@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { AGENT_KINDS } from '../../core/agents.js';
+import type { FileCheckpoint, SessionEvent, SessionState } from '../../core/session.js';
+
+/**
+ * zod schemas of the core event contract. The discovery cache validates persisted states with them
+ * (a row written by another version or damaged on disk is dropped, never trusted), and the source
+ * contract test checks every emitted event against them.
+ */
+
+const agent = z.enum(AGENT_KINDS);
+const count = z.number().finite().nonnegative();
+const time = z.number().finite();
+
+export const tokenCountsSchema = z.object({ input: count, output: count, cacheCreation: count, cacheRead: count });
+
+export const fileCheckpointSchema = z.object({
+  path: z.string().min(1),
+  offset: count,
+  size: count,
+  mtimeMs: time,
+});
+
+const toolUse = z.object({ name: z.string(), at: time, callId: z.string().optional(), done: z.boolean() });
+const recentMessage = z.object({ role: z.enum(['user', 'assistant']), text: z.string(), at: time });
+
+export const sessionStateSchema = z.object({
+  agent,
+  sessionId: z.string().min(1),
+  cwd: z.string(),
+  model: z.string(),
+  gitBranch: z.string(),
+  version: z.string(),
+  agentName: z.string(),
+  source: z.enum(['cli', 'desktop']),
+  isSidechain: z.boolean(),
+  parentId: z.string(),
+  resumeCommand: z.string(),
+  path: z.string(),
+  createdAt: time,
+  lastActivityAt: time,
+  lastTurn: z.enum(['none', 'user', 'assistant', 'tool_call', 'tool_result']),
+  lastTurnAt: time,
+  userMessages: count,
+  assistantMessages: count,
+  tokens: tokenCountsSchema,
+  usageByMessage: z.record(z.string(), tokenCountsSchema),
+  recordedCostUsd: count,
+  pendingTools: z.array(toolUse),
+  recentTools: z.array(toolUse),
+  recentMessages: z.array(recentMessage),
+  lastFileWrite: z.string(),
+  lastFileWriteAt: time,
+  compactionStartedAt: time,
+  compactionEndedAt: time,
+  checkpoint: fileCheckpointSchema.nullable(),
+});
+
+const ref = { agent, sessionId: z.string().min(1) };
+
+const metaPatch = z
+  .object({
+    cwd: z.string(),
+    model: z.string(),
+    gitBranch: z.string(),
+    version: z.string(),
+    agentName: z.string(),
+    source: z.enum(['cli', 'desktop']),
+    isSidechain: z.boolean(),
+    parentId: z.string(),
+    resumeCommand: z.string(),
+    path: z.string(),
+    createdAt: time,
+  })
+  .partial()
+  .strict();
+
+export const sessionEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('meta'), ...ref, at: time.optional(), patch: metaPatch }).strict(),
+  z
+    .object({
+      type: z.literal('turn'),
+      ...ref,
+      at: time,
+      role: z.enum(['user', 'assistant']),
+      text: z.string().optional(),
+      counts: z.boolean().optional(),
+    })
+    .strict(),
+  z
+    .object({ type: z.literal('tool_call'), ...ref, at: time, name: z.string().min(1), callId: z.string().optional(), filePath: z.string().optional() })
+    .strict(),
+  z.object({ type: z.literal('tool_result'), ...ref, at: time, callId: z.string().optional(), isError: z.boolean().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('usage'),
+      ...ref,
+      at: time.optional(),
+      tokens: tokenCountsSchema,
+      messageId: z.string().optional(),
+      mode: z.enum(['add', 'total']).optional(),
+      costUsd: count.optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal('compaction'), ...ref, at: time, phase: z.enum(['start', 'end']) }).strict(),
+  z.object({ type: z.literal('reset'), ...ref }).strict(),
+  z.object({ type: z.literal('removed'), ...ref }).strict(),
+  z.object({ type: z.literal('restore'), ...ref, state: sessionStateSchema }).strict(),
+  z.object({ type: z.literal('checkpoint'), ...ref, checkpoint: fileCheckpointSchema }).strict(),
+  z.object({ type: z.literal('ready'), agent }).strict(),
+  z
+    .object({
+      type: z.literal('diagnostic'),
+      agent,
+      sessionId: z.string().optional(),
+      code: z.enum(['E_JUNK_LINE', 'E_SCHEMA', 'E_OVERSIZED_LINE', 'E_READ', 'E_DB_LOCKED', 'E_DB_SCHEMA', 'E_DB_CORRUPT', 'E_WATCH', 'E_CACHE']),
+      message: z.string().min(1),
+      path: z.string().optional(),
+    })
+    .strict(),
+]);
+
+// Compile-time proof that the schemas describe exactly the core types.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const assertSame = <T extends true>(): T | undefined => undefined;
+assertSame<Same<z.infer<typeof fileCheckpointSchema>, FileCheckpoint>>();
+export const _stateSchemaMatches = (state: z.infer<typeof sessionStateSchema>): SessionState => state;
+export const _eventSchemaMatches = (event: z.infer<typeof sessionEventSchema>): SessionEvent => event;

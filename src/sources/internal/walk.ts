@@ -1,0 +1,36 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Every file below `dir` down to `depth` directory levels (0: only `dir` itself), skipping
+ * directories `skipDir` names. Missing or unreadable directories yield nothing: a source whose
+ * agent is not installed simply finds no sessions.
+ */
+export const walkFiles = async (dir: string, depth: number, skipDir: (name: string) => boolean = () => false): Promise<string[]> => {
+  const found: string[] = [];
+  const visit = async (current: string, level: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(current, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const subdirs: Promise<void>[] = [];
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isFile()) found.push(full);
+      else if (entry.isDirectory() && level < depth && !skipDir(entry.name)) subdirs.push(visit(full, level + 1));
+    }
+    await Promise.all(subdirs);
+  };
+  await visit(dir, 0);
+  return found;
+};
+
+/** Directory levels from `root` down to `dir` (0 for the root itself), or -1 when `dir` is outside it. */
+export const levelsBelow = (root: string, dir: string): number => {
+  const rel = path.relative(root, dir);
+  if (rel === '') return 0;
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return -1;
+  return rel.split(path.sep).length;
+};

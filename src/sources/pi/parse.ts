@@ -1,0 +1,102 @@
+import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { FileParser } from '../internal/file-parser.js';
+import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
+import { skimType } from '../internal/skim.js';
+import { piResumeCommand, type PiFileKind } from './paths.js';
+import { piEntrySchema, piMessageSchema, type PiBlock } from './schema.js';
+
+const agent = 'pi';
+/** Tools whose `arguments.path` is a file the agent wrote. */
+const WRITE_TOOLS = new Set(['write', 'edit']);
+/** Entry types agentwatch does not use, skipped before JSON.parse. */
+const IGNORED_TYPES = new Set(['thinking_level_change', 'branch_summary', 'custom', 'custom_message', 'label']);
+
+const textOf = (content: string | readonly PiBlock[] | undefined): string =>
+  typeof content === 'string'
+    ? content
+    : (content ?? [])
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text ?? '')
+        .join('\n');
+
+/**
+ * The line parser of one pi session file (AGENT-FORMATS.md 4.2): header cwd, model changes, user /
+ * assistant / toolResult messages (tool calls matched by id), usage with pi's own recorded cost,
+ * `compaction` entries and `session_info` names.
+ */
+export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean): FileParser => {
+  const { sessionId } = kind;
+  const ref = { agent, sessionId } as const;
+  let model: string | undefined;
+  let sawCreated = resumed;
+
+  const meta = (patch: SessionMetaPatch, at?: number): SessionEvent[] => (Object.keys(patch).length > 0 ? [{ type: 'meta', ...ref, at, patch }] : []);
+
+  const message = (raw: unknown, at: number, entryId: string | undefined): SessionEvent[] => {
+    const parsed = piMessageSchema.safeParse(raw);
+    if (!parsed.success) return [];
+    const m = parsed.data;
+    switch (m.role) {
+      case 'user':
+        return [{ type: 'turn', ...ref, at, role: 'user', text: clip(textOf(m.content)) }];
+      case 'toolResult':
+        return [{ type: 'tool_result', ...ref, at, callId: m.toolCallId, isError: m.isError === true }];
+      case 'assistant': {
+        const events: SessionEvent[] = [];
+        if (m.model && m.model !== model) events.push(...meta({ model: (model = m.model) }, at));
+        events.push({ type: 'turn', ...ref, at, role: 'assistant', text: clip(textOf(m.content)) });
+        for (const block of Array.isArray(m.content) ? m.content : []) {
+          if (block.type !== 'toolCall' || !block.name) continue;
+          const target = WRITE_TOOLS.has(block.name) ? block.arguments?.path : undefined;
+          events.push({ type: 'tool_call', ...ref, at, name: block.name, callId: block.id, filePath: typeof target === 'string' ? target : undefined });
+        }
+        if (m.usage) {
+          const u = m.usage;
+          const tokens = { input: u.input ?? 0, output: u.output ?? 0, cacheCreation: u.cacheWrite ?? 0, cacheRead: u.cacheRead ?? 0 };
+          const cost = u.cost?.total;
+          events.push({ type: 'usage', ...ref, at, messageId: entryId, tokens, ...(cost !== undefined ? { costUsd: cost } : {}) });
+        }
+        return events;
+      }
+      case 'compactionSummary':
+        return [{ type: 'turn', ...ref, at, role: 'user', text: clip(textOf(m.content)), counts: false }];
+      default:
+        return [];
+    }
+  };
+
+  return {
+    sessionId: () => sessionId,
+    start: () => [
+      {
+        type: 'meta',
+        ...ref,
+        patch: { path: file, source: 'cli', isSidechain: kind.kind === 'subagent', ...(kind.kind === 'main' ? { resumeCommand: piResumeCommand(sessionId) } : {}) },
+      },
+    ],
+    line: (bytes) => {
+      const type = skimType(bytes)?.value;
+      if (type !== undefined && IGNORED_TYPES.has(type)) return [];
+      const decoded = decodeLine(agent, piEntrySchema, bytes, { sessionId, path: file });
+      if (!decoded.ok) return decoded.event ? [decoded.event] : [];
+      const entry = decoded.value;
+      const at = epochMs(entry.timestamp);
+      const created = !sawCreated && at > 0 ? ((sawCreated = true), { createdAt: at }) : {};
+      switch (entry.type) {
+        case 'session':
+          return meta({ ...(entry.cwd ? { cwd: entry.cwd } : {}), ...created }, at);
+        case 'model_change':
+          if (!entry.modelId || entry.modelId === model) return meta(created, at);
+          return meta({ model: (model = entry.modelId), ...created }, at);
+        case 'message':
+          return [...meta(created, at), ...message(entry.message, at, entry.id)];
+        case 'compaction':
+          return [...meta(created, at), { type: 'compaction', ...ref, at, phase: 'start' }];
+        case 'session_info':
+          return entry.name ? meta({ agentName: entry.name, ...created }, at) : meta(created, at);
+        default:
+          return [];
+      }
+    },
+  };
+};

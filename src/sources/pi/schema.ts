@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** pi session entries (AGENT-FORMATS.md 4.2). Unknown entry types are ignored, not errors. */
+
+const optionalString = z.string().optional().catch(undefined);
+const count = z.number().nonnegative().optional().catch(undefined);
+
+export const piBlockSchema = z
+  .object({
+    type: z.string(),
+    text: z.string().optional().catch(undefined),
+    id: optionalString,
+    name: optionalString,
+    arguments: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  })
+  .loose();
+
+export const piUsageSchema = z.object({
+  input: count,
+  output: count,
+  cacheRead: count,
+  cacheWrite: count,
+  cost: z.object({ total: count }).optional().catch(undefined),
+});
+
+export const piMessageSchema = z.object({
+  role: z.string(),
+  content: z.union([z.string(), z.array(piBlockSchema)]).optional().catch(undefined),
+  model: optionalString,
+  usage: piUsageSchema.optional().catch(undefined),
+  toolCallId: optionalString,
+  isError: z.boolean().optional().catch(undefined),
+});
+
+export const piEntrySchema = z.object({
+  type: z.string(),
+  id: optionalString,
+  timestamp: optionalString,
+  cwd: optionalString,
+  modelId: optionalString,
+  name: optionalString,
+  parentSession: optionalString,
+  message: z.unknown(),
+});
+
+export type PiBlock = z.infer<typeof piBlockSchema>;
