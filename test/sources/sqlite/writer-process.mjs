@@ -1,5 +1,6 @@
 // A second process writing to a SQLite database, as the agent would: the test drives it over IPC
 // so locks and file descriptors are really another process's.
+import { Buffer } from 'node:buffer';
 import Database from 'better-sqlite3';
 
 const db = new Database(process.argv[2]);
