@@ -17,6 +17,21 @@ const barWidth = (width: number): number => Math.max(10, Math.min(30, width - 30
 
 const line = (label: string, value: string): string => `    ${label.padEnd(LABEL_WIDTH)}${value}`;
 
+/** Word-wraps `text` to `width` columns, every line starting with `indent`. */
+export const wrap = (text: string, width: number, indent: string): string[] => {
+  const room = Math.max(20, width - indent.length);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    if (current && current.length + 1 + word.length > room) {
+      lines.push(`${indent}${current}`);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  if (current) lines.push(`${indent}${current}`);
+  return lines;
+};
+
 const percent = (value: number): string => `${value.toFixed(1)}%`.padStart(6);
 
 const resetsLine = (view: WindowView, options: RenderOptions): string => {
@@ -41,14 +56,14 @@ const windowBlock = (view: WindowView, options: RenderOptions, palette: Palette)
     line('Elapsed', `${percent(view.elapsedPercent)}  ${palette.muted(elapsed.filled)}${palette.muted(elapsed.empty)}`),
     line('Resets', resetsLine(view, options)),
     line('Pace', paceLine(view, palette)),
-    ...(view.window.source ? [line('Source', view.window.source)] : []),
+    ...(view.window.source ? wrap(`Source: ${view.window.source}`, options.width, '    ') : []),
   ];
 };
 
 const reportBlock = (report: LimitReport, options: RenderOptions, palette: Palette): string[] => [
   palette.bold(report.plan ? `${report.row} (${report.plan})` : report.row),
   ...report.windows.flatMap((window) => windowBlock(viewWindow(window, options.now), options, palette)),
-  ...(report.note ? [`  ${palette.muted(`Note: ${report.note}`)}`] : []),
+  ...(report.note ? wrap(`Note: ${report.note}`, options.width, '  ').map(palette.muted) : []),
 ];
 
 /**
