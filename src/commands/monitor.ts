@@ -1,0 +1,179 @@
+import { asyncScheduler } from 'rxjs';
+import { startPipeline, type Pipeline } from '../app.js';
+import { parseFlags } from '../cli/flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { loadConfig, type Loaded } from '../config/load.js';
+import { configNotices } from '../config/notices.js';
+import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
+import type { Ctx, Logger, Teardown } from '../core/contracts.js';
+import type { SourceCtx } from '../sources/index.js';
+import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
+
+/**
+ * `agentwatch [--tui] [--api] [--gui] [--host ADDR] [--agent NAME|all] [--demo]`: load the
+ * config, start the one shared pipeline, run the chosen interfaces over it plus the background
+ * sinks (webhooks, notifier), and stop everything cleanly on SIGINT/SIGTERM or when an
+ * interface ends (the TUI quits).
+ *
+ * A mode plugs in by adding its runner to MODES; a mode without one is refused with a clear
+ * message rather than faked.
+ */
+
+export const MONITOR_FLAGS = {
+  tui: { type: 'boolean' },
+  api: { type: 'boolean' },
+  gui: { type: 'boolean' },
+  host: { type: 'string' },
+  agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
+  demo: { type: 'boolean' },
+} as const;
+
+export type Mode = 'tui' | 'api' | 'gui';
+
+/** What every mode gets: the loaded config, the shared pipeline and the parsed options. */
+export interface MonitorLaunch {
+  readonly io: CliIo;
+  readonly loaded: Loaded;
+  readonly ctx: Ctx;
+  readonly pipeline: Pipeline;
+  /** From `--host`; undefined when absent (127.0.0.1 with the port fallback). */
+  readonly address: ListenAddress | undefined;
+}
+
+/** A running interface. `done` resolves (with an exit code) when it ends on its own, e.g. the TUI quits. */
+export interface RunningMode {
+  readonly done: Promise<number>;
+  readonly stop: () => Promise<void>;
+  /** Set by the API: its base URL, which webhook payloads link to. */
+  readonly apiBaseUrl?: string;
+}
+
+export interface ModeRunner {
+  /** Runs before the pipeline starts: questions and checks that must fail fast (the API passphrase). */
+  readonly prepare?: (io: CliIo, loaded: Loaded) => Promise<void>;
+  readonly start: (launch: MonitorLaunch) => Promise<RunningMode>;
+}
+
+const NOT_BUILT: Record<Mode, string> = {
+  tui: 'the terminal UI is not built yet; use --api',
+  api: 'the API is not available in this build',
+  gui: 'the web dashboard (--gui) is not built yet; use --api',
+};
+
+const apiMode = (): ModeRunner => {
+  let secret: { token: string; salt: string } | undefined;
+  return {
+    prepare: async (io, loaded) => {
+      const { resolveApiToken } = await import('../sinks/http/api-mode.js');
+      secret = await resolveApiToken(io, loaded);
+    },
+    start: async (launch) => {
+      const { startApi } = await import('../sinks/http/api-mode.js');
+      if (!secret) throw new Error('API mode started before prepare');
+      const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
+      return { done: new Promise<number>(() => undefined), stop: api.close, apiBaseUrl: api.baseUrl };
+    },
+  };
+};
+
+/** The interfaces this build offers; `undefined` = not built yet (refused, exit 2). */
+const MODES: Readonly<Record<Mode, (() => ModeRunner) | undefined>> = {
+  tui: undefined,
+  api: apiMode,
+  gui: undefined,
+};
+
+/** Pure: the modes the flags ask for; no mode flag means the TUI. */
+export const selectModes = (flags: { readonly tui: boolean; readonly api: boolean; readonly gui: boolean }): Mode[] => {
+  const modes = (['tui', 'api', 'gui'] as const).filter((mode) => flags[mode]);
+  return modes.length === 0 ? ['tui'] : modes;
+};
+
+const stderrLogger = (io: CliIo): Logger => ({
+  info: (message) => io.stderr.write(`agentwatch: ${message}\n`),
+  warn: (message) => io.stderr.write(`agentwatch: ${message}\n`),
+  error: (message) => io.stderr.write(`agentwatch: error: ${message}\n`),
+});
+
+const enabledAgents = (loaded: Loaded, agentFlag: string | undefined): AgentKind[] => {
+  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
+  if (agentFlag === undefined || agentFlag === 'all') return enabled;
+  if (!isAgentKind(agentFlag)) throw new UsageError(`Invalid value for --agent: ${JSON.stringify(agentFlag)}`);
+  if (!loaded.config.agents[agentFlag]) throw new RuntimeError(`${agentFlag} is disabled in ${loaded.path} (agents.${agentFlag}: false)`);
+  return [agentFlag];
+};
+
+/** Resolves on the first SIGINT or SIGTERM; the listeners are removed by the returned cleanup. */
+const onStopSignal = (): { stopped: Promise<string>; dispose: () => void } => {
+  let dispose = (): void => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    const handler = (signal: NodeJS.Signals): void => resolve(signal);
+    process.once('SIGINT', handler);
+    process.once('SIGTERM', handler);
+    dispose = () => {
+      process.removeListener('SIGINT', handler);
+      process.removeListener('SIGTERM', handler);
+    };
+  });
+  return { stopped, dispose };
+};
+
+export const run = async (io: CliIo): Promise<number> => {
+  const { flags, input } = parseFlags(io.argv, MONITOR_FLAGS, 'agentwatch');
+  if (input.length > 0) throw new UsageError(`unknown command "${input[0]}"`);
+  const modes = selectModes(flags);
+  const runners = modes.map((mode) => {
+    const make = MODES[mode];
+    if (!make) throw new UsageError(NOT_BUILT[mode]);
+    return make();
+  });
+  let address: ListenAddress | undefined;
+  if (flags.host !== undefined) {
+    const parsed = parseHostFlag(flags.host);
+    if ('error' in parsed) throw new UsageError(parsed.error);
+    address = parsed;
+  }
+
+  const loaded = await loadConfig(io.env, { write: true });
+  for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);
+  const agents = enabledAgents(loaded, flags.agent);
+  for (const runner of runners) await runner.prepare?.(io, loaded);
+
+  const log = stderrLogger(io);
+  const registry = flags.demo ? undefined : await import('../sources/index.js');
+  // The discovery cache makes warm starts read only what was appended; losing it is always safe.
+  const cache = registry?.openDiscoveryCache(io.env, log);
+  const ctx: SourceCtx = {
+    config: loaded.config,
+    env: io.env,
+    scheduler: asyncScheduler,
+    now: () => asyncScheduler.now(),
+    log,
+    platform: io.platform,
+    ...(cache ? { cache } : {}),
+  };
+  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents, demo: flags.demo });
+  const signal = onStopSignal();
+  const running: RunningMode[] = [];
+  const background: Teardown[] = [];
+  if (cache && registry) background.push(registry.persistCache(pipeline.state$, cache, ctx.scheduler));
+  try {
+    for (const runner of runners) running.push(await runner.start({ io, loaded, ctx, pipeline, address }));
+    const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
+    const { startWebhooks } = await import('../sinks/webhook/index.js');
+    const { startNotifier } = await import('../sinks/notify/index.js');
+    background.push(
+      startWebhooks(pipeline.transitions$, ctx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}) }),
+      startNotifier(pipeline.transitions$, ctx),
+    );
+    const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
+    return ended;
+  } finally {
+    signal.dispose();
+    // Interfaces first (SSE streams end, sockets close), then the sinks flush, then the sources stop.
+    await Promise.allSettled(running.map((mode) => mode.stop()));
+    await Promise.allSettled(background.map(async (teardown) => teardown()));
+    await pipeline.dispose();
+    cache?.close();
+  }
+};

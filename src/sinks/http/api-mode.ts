@@ -1,0 +1,108 @@
+import { filter, firstValueFrom, type SchedulerLike } from 'rxjs';
+import type { Pipeline } from '../../app.js';
+import type { CliIo } from '../../cli/io.js';
+import { RuntimeError } from '../../cli/io.js';
+import { canPrompt } from '../../cli/prompt.js';
+import { askNewPassphrase, saveNewPassphrase } from '../../commands/passphrase.js';
+import type { Loaded } from '../../config/load.js';
+import { passphraseProblem } from '../../config/load.js';
+import { loadSessionNames, setSessionName } from '../../config/session-names.js';
+import { createWorktreeLookup } from '../../streams/worktree.js';
+import { DEFAULT_HOST, FALLBACK_PORTS, formatAddress, type ListenAddress } from './address.js';
+import { allowedHostsFor } from './host-check.js';
+import { listenOnFirstFree } from './listen.js';
+import { pipelineViews$ } from './pipeline-views.js';
+import { buildServer } from './server.js';
+import { createSessionStore } from './store.js';
+import { deriveToken } from './token.js';
+
+/**
+ * The `--api` interface: the token first (asking for a passphrase on a terminal's first run,
+ * refusing to serve without one), then the server over the shared pipeline, listening only after
+ * the first discovery so the first answer is complete.
+ */
+
+/** The effective passphrase's token; on a terminal with none configured, asks for one and saves it. */
+export const resolveApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: string; salt: string }> => {
+  const passphrase = loaded.config.api_passphrase;
+  const salt = loaded.config.api_salt;
+  if (passphrase.trim() === '') {
+    if (!canPrompt(io)) {
+      throw new RuntimeError(
+        `the API needs a passphrase and none is configured: set AGENTWATCH_API_PASSPHRASE, or run agentwatch passphrase (or agentwatch --api) in a terminal; ${loaded.path}`,
+      );
+    }
+    io.stderr.write('The API is protected by a token derived from a passphrase. None is configured yet.\n');
+    return saveNewPassphrase(io, await askNewPassphrase(io));
+  }
+  const fromEnv = Boolean(io.env.AGENTWATCH_API_PASSPHRASE?.trim());
+  const problem = passphraseProblem(passphrase);
+  if (problem) throw new RuntimeError(`${fromEnv ? 'AGENTWATCH_API_PASSPHRASE' : `${loaded.path}: api_passphrase`}: ${problem}`);
+  return { token: await deriveToken(passphrase, salt), salt };
+};
+
+export interface ApiLaunch {
+  readonly io: CliIo;
+  readonly loaded: Loaded;
+  readonly pipeline: Pipeline;
+  readonly token: string;
+  readonly salt: string;
+  /** From `--host`; undefined means 127.0.0.1 with the 7421-7431 fallback. */
+  readonly address: ListenAddress | undefined;
+  readonly scheduler: SchedulerLike;
+}
+
+export interface RunningApi {
+  readonly address: ListenAddress;
+  /** `http://host:port`, for webhook payloads and messages. */
+  readonly baseUrl: string;
+  readonly close: () => Promise<void>;
+}
+
+export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
+  const { io, loaded, pipeline } = launch;
+  await firstValueFrom(pipeline.state$.pipe(filter((state) => state.ready)));
+
+  const names = await loadSessionNames(io.env);
+  if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
+  const store = createSessionStore({
+    views$: pipelineViews$(pipeline.frame$, { visibility: pipeline.visibility, worktree: createWorktreeLookup() }),
+    names: names.names,
+    saveName: async (sessionId, name) => {
+      const saved = await setSessionName(io.env, sessionId, name);
+      if (saved.problem) io.stderr.write(`agentwatch: ${saved.problem}\n`);
+      return saved.names;
+    },
+  });
+
+  const host = launch.address?.host ?? DEFAULT_HOST;
+  const app = await buildServer({
+    store,
+    token: launch.token,
+    salt: launch.salt,
+    config: () => loaded.config,
+    allowedHosts: allowedHostsFor(host),
+    scheduler: launch.scheduler,
+  });
+  let bound: ListenAddress;
+  try {
+    bound = await listenOnFirstFree(app, host, launch.address ? [launch.address.port] : FALLBACK_PORTS);
+  } catch (error) {
+    store.close();
+    await app.close();
+    throw new RuntimeError((error as Error).message);
+  }
+  const baseUrl = `http://${formatAddress(bound)}`;
+  io.stderr.write(`agentwatch: API listening on ${baseUrl} (playground: ${baseUrl}/api)\n`);
+  if (allowedHostsFor(host) === 'any') {
+    io.stderr.write(`agentwatch: warning: ${host} is not a loopback address; the API is reachable from other machines (token required)\n`);
+  }
+  return {
+    address: bound,
+    baseUrl,
+    close: async () => {
+      await app.close();
+      store.close();
+    },
+  };
+};
