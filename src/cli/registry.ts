@@ -50,10 +50,37 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     ].join('\n'),
     load: () => import('../commands/webhooks.js'),
   },
+  passphrase: {
+    summary: 'Set or rotate the API passphrase (asked twice, hidden); --show prints the current API token',
+    usage: [
+      'Usage: agentwatch passphrase [--show]',
+      '',
+      'Without options: asks for a new API passphrase twice (hidden input, at least 12 characters),',
+      'saves it to the config file and prints the new token once on stderr. Restart a running',
+      'agentwatch --api for the new token to take effect.',
+      '',
+      'Options',
+      '  --show   print the token of the current passphrase on stdout (one line), for scripts',
+      '',
+      'AGENTWATCH_API_PASSPHRASE, when set, overrides the saved passphrase and is never written.',
+    ].join('\n'),
+    load: () => import('../commands/passphrase.js'),
+  },
 };
 
 /**
  * The monitor modes (`agentwatch [--tui] [--api] [--gui] ...`), offered once the monitor exists.
  * `undefined` while no interface is built: bare `agentwatch` then prints the overview.
  */
-export const MONITOR: { readonly usage: string; readonly load: CommandEntry['load'] } | undefined = undefined;
+export const MONITOR: { readonly usage: string; readonly load: CommandEntry['load'] } | undefined = {
+  usage: [
+    '  agentwatch --api [--host ADDR] [--agent NAME|all] [--demo]',
+    '',
+    '      --api          headless: watch the agents and serve the HTTP API (+ webhooks, notifier)',
+    '      --host ADDR    listen address (default 127.0.0.1:7421; without it a busy port falls back to 7422-7431)',
+    '      --agent NAME   one agent (amp claude codex cursor grok kilo kimi opencode pi) or all (default)',
+    '      --demo         generated sessions of every agent instead of the real ones',
+    '',
+  ].join('\n'),
+  load: () => import('../commands/monitor.js'),
+};
