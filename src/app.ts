@@ -64,7 +64,7 @@ const guarded = (agent: AgentKind, source: Source, ctx: Ctx): Observable<Session
   );
 
 const sourceEvents = (ctx: Ctx, options: PipelineOptions, agents: readonly AgentKind[]): Observable<SessionEvent> => {
-  if (options.demo) return demoSource(ctx.scheduler, agents);
+  if (options.demo) return demoSource(ctx.scheduler, agents, ctx.now);
   return merge(...agents.map((agent) => {
     const source = options.sources[agent];
     return source ? guarded(agent, source, ctx) : EMPTY;
@@ -80,7 +80,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     interval(TICK_MS, ctx.scheduler).pipe(map(() => ({ events: [], now: ctx.now() }))),
   );
   // NOTE: the first frame is emitted synchronously so `state$` has a value before any source speaks.
-  const first = initialFrame(agents);
+  const first = initialFrame(agents, ctx.now());
   const frames = connectable(inputs$.pipe(scan(stepFrame, first), startWith(first)), {
     connector: () => new ReplaySubject<PipelineFrame>(1),
     resetOnDisconnect: false,
@@ -96,9 +96,13 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   };
   const teardowns: Teardown[] = (options.sinks ?? []).map((sink) => sink({ state$, transitions$ }, ctx));
   let disposed: Promise<void> | undefined;
+  // NOTE: sinks are told first (they already hold the latest state), then the sources and the
+  // tick stop synchronously, so virtual-time tests end; only the sinks' own teardowns are awaited.
   const dispose = (): Promise<void> => {
-    disposed ??= Promise.allSettled(teardowns.map(async (teardown) => teardown())).then((results) => {
-      connection.unsubscribe();
+    if (disposed) return disposed;
+    const settled = Promise.allSettled(teardowns.map(async (teardown) => teardown()));
+    connection.unsubscribe();
+    disposed = settled.then((results) => {
       for (const result of results) if (result.status === 'rejected') ctx.log.warn(`sink teardown failed: ${String(result.reason)}`);
     });
     return disposed;

@@ -6,13 +6,13 @@ import { DEMO_SESSIONS, demoLoop, type DemoSession } from './scripts.js';
 /**
  * One demo session as a live stream: on subscribe it emits its meta and the part of its loop that
  * lies in the past (stamped with past times, as a real transcript would be), then each later step
- * when the scheduler reaches it, looping forever. Driven only by `scheduler`, so TestScheduler
- * runs hours of demo in virtual time.
+ * when the scheduler reaches it, looping forever. Timed only by `scheduler` and stamped by `now`
+ * (the Ctx clock), so TestScheduler runs hours of demo in virtual time.
  */
-export const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike): Observable<SessionEvent> =>
+export const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike, now: () => number = () => scheduler.now()): Observable<SessionEvent> =>
   new Observable<SessionEvent>((subscriber) => {
     const { steps, length } = demoLoop(spec);
-    const start = scheduler.now();
+    const start = now();
     let loop = 0;
     let index = 0;
     let loopStart = start - spec.offsetMs;
@@ -35,9 +35,9 @@ export const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike): Obser
     };
     const scheduleNext = (): void => {
       timer = scheduler.schedule(() => {
-        emitUntil(scheduler.now());
+        emitUntil(now());
         scheduleNext();
-      }, Math.max(0, dueOfNext() - scheduler.now()));
+      }, Math.max(0, dueOfNext() - now()));
     };
     subscriber.next({
       agent: spec.agent,
@@ -54,9 +54,9 @@ export const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike): Obser
  * The `--demo` source: realistic live sessions for every agent in `agents`, then `ready` for each
  * of them once its sessions' history is out, so one-shot commands print at once.
  */
-export const demoSource = (scheduler: SchedulerLike, agents: readonly AgentKind[]): Observable<SessionEvent> => {
+export const demoSource = (scheduler: SchedulerLike, agents: readonly AgentKind[], now: () => number = () => scheduler.now()): Observable<SessionEvent> => {
   const wanted = new Set(agents);
-  const sessions = DEMO_SESSIONS.filter((spec) => wanted.has(spec.agent)).map((spec) => demoSession$(spec, scheduler));
+  const sessions = DEMO_SESSIONS.filter((spec) => wanted.has(spec.agent)).map((spec) => demoSession$(spec, scheduler, now));
   const ready = of(...agents.map((agent): SessionEvent => ({ type: 'ready', agent })));
   return merge(...sessions, ready);
 };

@@ -19,9 +19,9 @@ export interface PipelineFrame {
   readonly transitions: readonly Transition[];
 }
 
-export const initialFrame = (expectedAgents: readonly AgentKind[]): PipelineFrame => ({
+export const initialFrame = (expectedAgents: readonly AgentKind[], now: number): PipelineFrame => ({
   state: initialFoldState(expectedAgents),
-  now: 0,
+  now,
   activities: new Map(),
   transitions: [],
 });
