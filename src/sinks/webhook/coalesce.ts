@@ -16,13 +16,17 @@ export const coalesceDuplicates =
   (windowMs: number = COALESCE_WINDOW_MS, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<Transition> =>
   (source) =>
     defer(() => {
-      // Per subscription: the time each key last went through. Entries older than the window are
-      // pruned as they are met, so the map holds at most the keys of the last `windowMs`.
+      // Per subscription: the time each key last went through, oldest first (a key is only set
+      // when absent, so insertion order is time order). Expired entries are pruned from the front,
+      // so the map holds the keys of the last `windowMs` and each transition costs O(1) amortised.
       const lastSent = new Map<string, number>();
       return source.pipe(
         filter((transition) => {
           const now = scheduler.now();
-          for (const [key, at] of lastSent) if (now - at >= windowMs) lastSent.delete(key);
+          for (const [key, at] of lastSent) {
+            if (now - at < windowMs) break;
+            lastSent.delete(key);
+          }
           const key = transitionKey(transition);
           if (lastSent.has(key)) return false;
           lastSent.set(key, now);

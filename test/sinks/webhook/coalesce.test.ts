@@ -36,4 +36,12 @@ describe('coalesceDuplicates (marbles)', () => {
       expectObservable(input.pipe(coalesceDuplicates(2_000, rx))).toBe(expected, { a });
     });
   });
+
+  it('keeps separate windows for interleaved keys', () => {
+    rx.run(({ hot, expectObservable }) => {
+      const input = hot('  a 1499ms b 499ms a 999ms b 499ms b', { a, b });
+      const expected = '   a 1499ms b 499ms a 1499ms     b';
+      expectObservable(input.pipe(coalesceDuplicates(2_000, rx))).toBe(expected, { a, b });
+    });
+  });
 });
