@@ -56,7 +56,9 @@ export const activityPerMinute = (
   minutes: number,
 ): number[] => {
   const buckets = new Array<number>(minutes).fill(0);
-  const stamps = new Set<number>([...s.recentTools.map((t) => t.at), ...s.recentMessages.map((m) => m.at), s.lastActivityAt]);
+  const stamps = [...s.recentTools.map((t) => t.at), ...s.recentMessages.map((m) => m.at)];
+  // The last activity is usually one of those records; count it only when it is not.
+  if (!stamps.includes(s.lastActivityAt)) stamps.push(s.lastActivityAt);
   for (const at of stamps) {
     if (at <= 0 || at > now) continue;
     const ago = Math.floor((now - at) / 60_000);

@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { firstValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMIT_AGENTS } from '../../../src/core/agents.js';
+import { REQUEST_TIMEOUT_MS, type LimitsCtx } from '../../../src/limits/context.js';
+import { sqliteCursorTokenRead } from '../../../src/limits/cursor-db.js';
+import { fetchLimits } from '../../../src/limits/fetch-limits.js';
+import { gotGet } from '../../../src/limits/http.js';
+import { securityKeychainRead } from '../../../src/limits/keychain.js';
+import { renderDetailed } from '../../../src/limits/render-detailed.js';
+import { renderTable } from '../../../src/limits/render-table.js';
+import { limitsText, readLimits } from '../../../src/sinks/tui/limits.js';
+import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+import { fixture, startClaudeVendor, type Vendor } from './vendor.js';
+
+const NOW = Date.parse('2026-09-10T14:00:00Z');
+let home: TempHome;
+let vendor: Vendor;
+let ctx: LimitsCtx;
+
+beforeAll(async () => {
+  home = await makeTempHome('agentwatch-tui-limits-');
+  vendor = await startClaudeVendor();
+  await mkdir(path.join(home.home, '.claude'), { recursive: true });
+  await writeFile(path.join(home.home, '.claude', '.credentials.json'), fixture('claude/credentials.json'));
+  ctx = {
+    env: { ...home.env, AGENTWATCH_CLAUDE_API_URL: vendor.url },
+    platform: 'linux',
+    now: () => NOW,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    userAgent: 'agentwatch/0.0.0-test (+https://example.invalid)',
+    get: gotGet,
+    readKeychain: securityKeychainRead,
+    readCursorToken: sqliteCursorTokenRead,
+  };
+});
+afterAll(async () => {
+  await vendor.close();
+  await home.cleanup();
+});
+
+describe('limits modal text', () => {
+  it('is the same table and detailed report `agentwatch limits` prints, colors off', async () => {
+    const outcomes = await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS));
+    const text = limitsText(outcomes, NOW, 76);
+    const options = { color: false, now: NOW, width: 76 };
+    expect(text.summary.join('\n')).toBe(renderTable(outcomes, options).trimEnd());
+    expect(text.detailed.join('\n')).toBe(renderDetailed(outcomes, options).trimEnd());
+    expect(text.summary.join('\n')).toContain('61.0% used');
+  });
+
+  it('reads once per call, through the vendor endpoint, and never on its own', async () => {
+    const before = vendor.requests.length;
+    const text = await readLimits(ctx, 76);
+    expect(vendor.requests.length - before).toBe(1);
+    expect(vendor.requests.at(-1)?.path).toBe('/api/oauth/usage');
+    expect(text.summary.some((line) => line.includes('Claude'))).toBe(true);
+    expect(text.detailed.some((line) => /Used|used/.test(line))).toBe(true);
+  });
+
+  it('shows the per-agent error lines and the guidance when nothing is available', () => {
+    const failed = limitsText({ claude: { kind: 'failed', agent: 'claude', code: 'E_UNAUTHORIZED', message: 'the token was rejected (HTTP 401)' } }, NOW, 76);
+    expect(failed.summary).toContain('Error (claude): the token was rejected (HTTP 401)');
+    const none = limitsText({ claude: { kind: 'skipped', agent: 'claude', reason: 'no-credential', message: 'not logged in' } }, NOW, 76);
+    expect(none.summary.join('\n').length).toBeGreaterThan(0);
+    expect(none.detailed).toEqual(none.summary);
+  });
+});
