@@ -5,6 +5,9 @@ import { grokChatLineSchema, type GrokChatLine, type GrokSummary } from './schem
 /** Official Grok CLI docs (docs.x.ai, "Sessions"): `grok --resume <session-id>`. */
 export const grokResumeCommand = (sessionId: string): string => `grok --resume ${sessionId}`;
 
+export const GROK_SUMMARY_FILE = 'summary.json';
+export const GROK_CHAT_FILE = 'chat_history.jsonl';
+
 /** The newest chat format this parser knows; newer transcripts are still read, with a diagnostic. */
 export const GROK_CHAT_FORMAT = 1;
 
@@ -37,7 +40,8 @@ export const grokMeta = (summary: GrokSummary, sessionDir: string): SessionMetaP
   const createdAt = parseTime(summary.created_at);
   return {
     source: 'cli',
-    path: sessionDir,
+    // The transcript, not the directory: it is the file the discovery cache checkpoints.
+    path: path.join(sessionDir, GROK_CHAT_FILE),
     cwd: summary.info?.cwd || decodeCwdDir(path.basename(path.dirname(sessionDir))),
     isSidechain: summary.session_kind === 'subagent',
     // Sub-agents cannot be resumed on their own.

@@ -81,7 +81,7 @@ describe('grokMeta', () => {
   it('reads id, cwd, model, branch, title, creation time and the resume command from summary.json', () => {
     expect(grokMeta(summaryOf(MAIN), MAIN)).toEqual({
       source: 'cli',
-      path: MAIN,
+      path: `${MAIN}/chat_history.jsonl`,
       cwd: '/home/dev/parser',
       isSidechain: false,
       resumeCommand: 'grok --resume 0199e0aa-1111-7000-8000-00000000c0de',

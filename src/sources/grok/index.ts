@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { Observable, type Subscription } from 'rxjs';
+import type { Source } from '../../core/contracts.js';
+import type { SessionEvent } from '../../core/session.js';
+import { createDirtyQueue } from '../amp/dirty-queue.js';
+import { diagnostic } from '../internal/file-parser.js';
+import { MISSING_ROOT_POLL_MS, RECHECK_MS } from '../internal/jsonl-source.js';
+import type { SourceCtx } from '../internal/options.js';
+import type { ReadOptions } from '../internal/read-lines.js';
+import { levelsBelow, walkFiles } from '../internal/walk.js';
+import { watchTree, type TreeWatch } from '../internal/watch-tree.js';
+import { grokSessionDirOf, grokSessionsDir, GROK_SESSION_DEPTH } from './paths.js';
+import { createGrokReader } from './session-reader.js';
+
+/**
+ * Grok CLI: one directory per session, `sessions/<pct-enc-cwd>/<session>/`, holding
+ * `summary.json` and `chat_history.jsonl`. The directories are watched (never the files); every
+ * change marks its session directory, which is then brought up to date on its own, one at a time.
+ */
+export const createGrokSource =
+  (options: { readonly read?: ReadOptions } = {}): Source =>
+  (baseCtx) =>
+    new Observable<SessionEvent>((subscriber) => {
+      const ctx = baseCtx as SourceCtx;
+      const sessionsDir = grokSessionsDir(ctx.env);
+      const timers = new Map<string, Subscription>();
+      let watcher: TreeWatch | undefined;
+      const emit = (event: SessionEvent): void => {
+        if (!subscriber.closed) subscriber.next(event);
+      };
+      const reader = createGrokReader(emit, ctx.cache, options.read);
+      const queue = createDirtyQueue(reader.sync, (dir, error) => emit(diagnostic('grok', 'E_READ', `cannot read ${dir}: ${(error as Error).message}`, { path: dir })));
+
+      /** Marks every session directory at or below `from`. */
+      const scan = async (from = sessionsDir): Promise<void> => {
+        const level = levelsBelow(sessionsDir, from);
+        if (level < 0 || level > GROK_SESSION_DEPTH) return;
+        const files = await walkFiles(from, GROK_SESSION_DEPTH - level);
+        for (const file of files) {
+          const dir = grokSessionDirOf(sessionsDir, file);
+          if (dir) queue.mark(dir);
+        }
+      };
+
+      const onPath = (file: string): void => {
+        const dir = grokSessionDirOf(sessionsDir, file);
+        if (!dir) return;
+        queue.mark(dir);
+        // One more look once the burst is over: coalesced watch events can hide the last write.
+        timers.get(dir)?.unsubscribe();
+        timers.set(
+          dir,
+          ctx.scheduler.schedule(() => {
+            timers.delete(dir);
+            queue.mark(dir);
+          }, RECHECK_MS),
+        );
+      };
+
+      const startWatching = async (): Promise<void> => {
+        if (subscriber.closed) return;
+        watcher = watchTree(sessionsDir, GROK_SESSION_DEPTH, () => false, {
+          onPath,
+          // Files written before the new directory's watch existed produce no event.
+          onDirAdded: (dir) => void scan(dir),
+          onDirRemoved: (dir) => {
+            for (const tracked of reader.trackedDirs()) if (levelsBelow(dir, tracked) >= 0) queue.mark(tracked);
+          },
+          onError: (message) => emit(diagnostic('grok', 'E_WATCH', message, { path: sessionsDir })),
+        });
+        await watcher.ready;
+      };
+
+      const waitForRoot = (): void => {
+        timers.set(
+          'root',
+          ctx.scheduler.schedule(() => {
+            timers.delete('root');
+            if (subscriber.closed) return;
+            if (!existsSync(sessionsDir)) return waitForRoot();
+            void startWatching().then(() => scan());
+          }, MISSING_ROOT_POLL_MS),
+        );
+      };
+
+      const firstPass = async (): Promise<void> => {
+        const watch = ctx.watch !== false;
+        if (watch && existsSync(sessionsDir)) await startWatching();
+        else if (watch) waitForRoot();
+        await scan();
+        await queue.idle();
+        emit({ type: 'ready', agent: 'grok' });
+        if (!watch) subscriber.complete();
+      };
+
+      firstPass().catch((error: unknown) => {
+        emit(diagnostic('grok', 'E_READ', `discovery failed: ${(error as Error).message}`, { path: sessionsDir }));
+        emit({ type: 'ready', agent: 'grok' });
+        if (ctx.watch === false) subscriber.complete();
+      });
+
+      return () => {
+        for (const timer of timers.values()) timer.unsubscribe();
+        timers.clear();
+        queue.close();
+        void watcher?.close().catch(() => undefined);
+      };
+    });
+
+export const grok: Source = createGrokSource();

@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { homeDir, type Env } from '../../config/paths.js';
+import { levelsBelow } from '../internal/walk.js';
+import { GROK_CHAT_FILE, GROK_SUMMARY_FILE } from './parse.js';
+
+/** Grok's home: `$GROK_HOME` (Grok honours it), else `~/.grok`; sessions live in its `sessions/`. */
+export const grokSessionsDir = (env: Env): string => path.join(env.GROK_HOME || path.join(homeDir(env), '.grok'), 'sessions');
+
+/** `sessions/<pct-enc-cwd>/<session>/`: session directories sit exactly two levels down. */
+export const GROK_SESSION_DEPTH = 2;
+
+/** The session directory a path belongs to (the directory itself, or one of its two files), else undefined. */
+export const grokSessionDirOf = (sessionsDir: string, file: string): string | undefined => {
+  if (levelsBelow(sessionsDir, file) === GROK_SESSION_DEPTH) return file;
+  const name = path.basename(file);
+  if (name !== GROK_SUMMARY_FILE && name !== GROK_CHAT_FILE) return undefined;
+  const dir = path.dirname(file);
+  return levelsBelow(sessionsDir, dir) === GROK_SESSION_DEPTH ? dir : undefined;
+};

@@ -1,0 +1,162 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { SessionEvent } from '../../core/session.js';
+import type { DiscoveryCache } from '../internal/cache.js';
+import { diagnostic } from '../internal/file-parser.js';
+import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
+import { parseJson } from '../internal/skim.js';
+import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
+import { grokSummarySchema, type GrokSummary } from './schema.js';
+
+interface Tracked {
+  readonly sessionId: string;
+  summary: GrokSummary;
+  summaryText: string;
+  /** The last summary text that failed to parse, so it is reported once, not on every event. */
+  badSummaryText: string;
+  summaryTime: number;
+  offset: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  formatReported: boolean;
+}
+
+export interface GrokReader {
+  /** Brings one session directory up to date (first sight, summary change, appended lines, truncation, deletion). */
+  readonly sync: (dir: string) => Promise<void>;
+  readonly trackedDirs: () => string[];
+}
+
+const isMissing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+const readOptional = (file: string): Promise<string | undefined> =>
+  readFile(file, 'utf8').catch((error: unknown) => {
+    if (isMissing(error)) return undefined;
+    throw error;
+  });
+
+/**
+ * The stateful half of the grok source. A session is its directory: `summary.json` gives the
+ * descriptive facts and the session's own last-active time, `chat_history.jsonl` the transcript,
+ * read incrementally from a byte offset (it is appended to). The transcript carries no times, so
+ * each batch of new lines is stamped with the later of the summary's time and the transcript's
+ * mtime (both written by Grok), on its last turn and last tool record only.
+ */
+export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: DiscoveryCache, read?: ReadOptions): GrokReader => {
+  const tracked = new Map<string, Tracked>();
+  const ref = (sessionId: string) => ({ agent: 'grok', sessionId }) as const;
+
+  const forget = (dir: string): void => {
+    const t = tracked.get(dir);
+    if (!t) return;
+    tracked.delete(dir);
+    emit({ ...ref(t.sessionId), type: 'removed' });
+  };
+
+  const parseSummary = (dir: string, text: string): GrokSummary | undefined => {
+    const parsed = grokSummarySchema.safeParse(parseJson(text));
+    if (parsed.success) return parsed.data;
+    const t = tracked.get(dir);
+    if (t?.badSummaryText === text) return undefined;
+    if (t) t.badSummaryText = text;
+    emit(diagnostic('grok', 'E_SCHEMA', `${GROK_SUMMARY_FILE} is not a Grok session summary (kept the previous one)`, { path: path.join(dir, GROK_SUMMARY_FILE), ...(t ? { sessionId: t.sessionId } : {}) }));
+    return undefined;
+  };
+
+  /** First sight of a directory: restore it from the discovery cache, or start it from byte 0. */
+  const open = (dir: string, summary: GrokSummary, summaryText: string, chatSize: number): Tracked => {
+    const sessionId = grokSessionId(summary, dir);
+    const chat = path.join(dir, GROK_CHAT_FILE);
+    const base = { sessionId, summary, summaryText, badSummaryText: '', summaryTime: grokSummaryTime(summary), ino: 0, formatReported: false };
+    const cached = cache?.get(chat);
+    if (cached && cached.agent === 'grok' && cached.sessionId === sessionId && cached.offset <= chatSize) {
+      emit({ ...ref(sessionId), type: 'restore', state: cached.state });
+      return { ...base, offset: cached.offset, size: cached.size, mtimeMs: cached.mtimeMs };
+    }
+    return { ...base, offset: 0, size: 0, mtimeMs: 0 };
+  };
+
+  const readNewLines = async (dir: string, t: Tracked): Promise<SessionEvent[]> => {
+    const chat = path.join(dir, GROK_CHAT_FILE);
+    const batch: SessionEvent[] = [];
+    const problems: SessionEvent[] = [];
+    const outcome = await readLinesFrom(
+      chat,
+      t.offset,
+      (items) => {
+        for (const item of items) {
+          if (item.kind === 'oversized') {
+            problems.push(diagnostic('grok', 'E_OVERSIZED_LINE', `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; skipped`, { sessionId: t.sessionId, path: chat }));
+            continue;
+          }
+          const text = item.bytes.toString('utf8');
+          if (!text.trim()) continue;
+          const result = parseGrokLine(text, t.sessionId);
+          if (result.ok) batch.push(...result.events);
+          else problems.push(diagnostic('grok', result.code, result.message, { sessionId: t.sessionId, path: chat }));
+        }
+      },
+      read,
+    );
+    t.offset = outcome.consumed;
+    t.size = outcome.size;
+    t.ino = outcome.ino;
+    t.mtimeMs = outcome.mtimeMs;
+    return [...stampGrokBatch(batch, Math.max(t.summaryTime, Math.floor(outcome.mtimeMs))), ...problems];
+  };
+
+  const syncOnce = async (dir: string): Promise<void> => {
+    const summaryText = await readOptional(path.join(dir, GROK_SUMMARY_FILE));
+    // No summary: not a session (yet), or no longer one.
+    if (summaryText === undefined) return forget(dir);
+    let t = tracked.get(dir);
+    const summary = t?.summaryText === summaryText ? undefined : parseSummary(dir, summaryText);
+    if (!t && !summary) return;
+    const chat = path.join(dir, GROK_CHAT_FILE);
+    const info = await stat(chat).catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
+    const out: SessionEvent[] = [];
+    let metaChanged = false;
+    if (!t && summary) {
+      t = open(dir, summary, summaryText, info?.size ?? 0);
+      tracked.set(dir, t);
+      out.push({ ...ref(t.sessionId), type: 'meta', patch: grokMeta(summary, dir) });
+      metaChanged = true;
+    } else if (t && summary) {
+      const sessionId = grokSessionId(summary, dir);
+      if (sessionId !== t.sessionId) {
+        // Another session now lives here: drop the old one and start over.
+        forget(dir);
+        return syncOnce(dir);
+      }
+      t.summary = summary;
+      t.summaryText = summaryText;
+      t.summaryTime = grokSummaryTime(summary);
+      out.push({ ...ref(t.sessionId), type: 'meta', patch: grokMeta(summary, dir) });
+      metaChanged = true;
+    }
+    if (!t) return;
+    if (summary && !t.formatReported && (summary.chat_format_version ?? 0) > GROK_CHAT_FORMAT) {
+      t.formatReported = true;
+      out.push(diagnostic('grok', 'E_SCHEMA', `chat format ${summary.chat_format_version} is newer than ${GROK_CHAT_FORMAT}; records that do not fit are skipped`, { sessionId: t.sessionId, path: chat }));
+    }
+    if (info && t.offset > 0 && (info.size < t.offset || (t.ino !== 0 && info.ino !== t.ino))) {
+      // Truncated or replaced (a rewind truncates the conversation): replay from the first byte.
+      out.push({ ...ref(t.sessionId), type: 'reset' }, { ...ref(t.sessionId), type: 'meta', patch: grokMeta(t.summary, dir) });
+      Object.assign(t, { offset: 0, size: 0, mtimeMs: 0 });
+      metaChanged = true;
+    }
+    const grew = info !== undefined && (info.size !== t.size || info.mtimeMs !== t.mtimeMs);
+    if (info && info.size > t.offset) out.push(...(await readNewLines(dir, t)));
+    else if (info) Object.assign(t, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+    for (const event of out) emit(event);
+    if (info && (metaChanged || grew)) {
+      emit({ ...ref(t.sessionId), type: 'checkpoint', checkpoint: { path: chat, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs } });
+    }
+  };
+
+  return { sync: syncOnce, trackedDirs: () => [...tracked.keys()] };
+};
