@@ -2,6 +2,9 @@ import type { AgentKind } from '../core/agents.js';
 import type { Source } from '../core/contracts.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
+import { cursor } from './cursor/index.js';
+import { kilo } from './kilo/index.js';
+import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 
 /**
@@ -21,6 +24,9 @@ import { pi } from './pi/index.js';
 export const sources = {
   claude,
   codex,
+  cursor,
+  kilo,
+  opencode,
   pi,
 } satisfies Partial<Record<AgentKind, Source>>;
 

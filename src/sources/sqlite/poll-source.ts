@@ -1,6 +1,7 @@
 import { Observable, timer } from 'rxjs';
 import type { Ctx } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
+import type { SourceCtx } from '../internal/options.js';
 import { createSqlitePoller, type PollerOptions } from './poller.js';
 
 /** Agents write their databases continuously; 3 s matches what users of lazyagent expect. */
@@ -12,11 +13,19 @@ export interface PollSourceOptions extends PollerOptions {
 
 /**
  * A cold observable polling one database on `ctx.scheduler`: the first poll runs at once, then one
- * every `intervalMs`. Unsubscribing stops the timer and closes the connection.
+ * every `intervalMs`. Unsubscribing stops the timer and closes the connection. With
+ * `watch: false` (one-shot commands) it polls once, emits `ready` and completes.
  */
-export const pollDatabase = (ctx: Ctx, options: PollSourceOptions): Observable<SessionEvent> =>
+export const pollDatabase = (ctx: Ctx | SourceCtx, options: PollSourceOptions): Observable<SessionEvent> =>
   new Observable<SessionEvent>((subscriber) => {
     const poller = createSqlitePoller(options);
+    if ('watch' in ctx && ctx.watch === false) {
+      const events = poller.poll(ctx.now());
+      poller.close();
+      for (const event of events) subscriber.next(event);
+      subscriber.complete();
+      return undefined;
+    }
     const tick = timer(0, options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS, ctx.scheduler).subscribe(() => {
       for (const event of poller.poll(ctx.now())) subscriber.next(event);
     });

@@ -64,6 +64,20 @@ describe('pollDatabase on ctx.scheduler', () => {
   });
 });
 
+describe('one-shot (watch: false)', () => {
+  it('polls once, emits ready and completes, leaving no connection or timer behind', () => {
+    const scheduler = rx();
+    scheduler.run(({ expectObservable }) => {
+      const ctx = { ...testCtx(scheduler), watch: false };
+      const events$ = pollDatabase(ctx, { agent: 'opencode', dbPath: file, openReader }).pipe(
+        filter((e) => e.type === 'ready' || (e.type === 'reset' && e.sessionId === 'ses_tests')),
+        map((e) => (e.type === 'ready' ? 'R' : 'r')),
+      );
+      expectObservable(events$).toBe('(rR|)');
+    });
+  });
+});
+
 describe('unsubscribing', () => {
   it('stops polling: no poll runs after unsubscribe', () => {
     const scheduler = rx();
