@@ -1,9 +1,12 @@
 import type { AgentKind } from '../core/agents.js';
 import type { Source } from '../core/contracts.js';
+import { amp } from './amp/index.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { cursor } from './cursor/index.js';
+import { grok } from './grok/index.js';
 import { kilo } from './kilo/index.js';
+import { kimi } from './kimi/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 
@@ -22,10 +25,13 @@ import { pi } from './pi/index.js';
  * truncation, rotation, deletion, new directories, the cache and `ready`.
  */
 export const sources = {
+  amp,
   claude,
   codex,
   cursor,
+  grok,
   kilo,
+  kimi,
   opencode,
   pi,
 } satisfies Partial<Record<AgentKind, Source>>;

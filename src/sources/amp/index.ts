@@ -183,4 +183,4 @@ export const createAmpSource =
       };
     });
 
-export const ampSource: Source = createAmpSource();
+export const amp: Source = createAmpSource();
