@@ -23,7 +23,7 @@ export const claudeBlockSchema = z.object({
   input: z.record(z.string(), z.unknown()).optional().catch(undefined),
   tool_use_id: optionalString,
   is_error: z.boolean().optional().catch(undefined),
-  content: z.unknown(),
+  content: z.unknown().optional(),
 });
 
 export const claudeMessageSchema = z.object({

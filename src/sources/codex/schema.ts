@@ -17,7 +17,7 @@ export const codexSessionMetaSchema = z.object({
   cwd: optionalString,
   cli_version: optionalString,
   agent_nickname: z.string().nullish().catch(undefined),
-  source: z.unknown(),
+  source: z.unknown().optional(),
   git: z.object({ branch: optionalString }).nullish().catch(undefined),
 });
 
@@ -35,8 +35,8 @@ export const codexResponseItemSchema = z.object({
   content: codexContentSchema.optional(),
   name: optionalString,
   call_id: optionalString,
-  arguments: z.unknown(),
-  input: z.unknown(),
+  arguments: z.unknown().optional(),
+  input: z.unknown().optional(),
   status: optionalString,
 });
 

@@ -40,7 +40,7 @@ export const piEntrySchema = z.object({
   modelId: optionalString,
   name: optionalString,
   parentSession: optionalString,
-  message: z.unknown(),
+  message: z.unknown().optional(),
 });
 
 export type PiBlock = z.infer<typeof piBlockSchema>;

@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { desktopPatch } from '../../../src/sources/claude/desktop.js';
+import { createClaudeParser } from '../../../src/sources/claude/parse.js';
+import { claudeBaseDirs, claudeDesktopDir, classifyClaudeFile } from '../../../src/sources/claude/paths.js';
+import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../jsonl/harness.js';
+
+const SID = '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10';
+const PROJECTS = path.join(FIXTURES, 'claude/.claude/projects');
+const MAIN = path.join(PROJECTS, '-home-dev-acme-api', `${SID}.jsonl`);
+
+describe('claude parser (pure: fixture lines in, events out)', () => {
+  it('folds the main transcript into the session a user would expect', async () => {
+    const events = await parseFile(createClaudeParser(MAIN, { kind: 'main', sessionId: SID }, false), MAIN);
+    const state = foldById(events).get(SID);
+    expect(state).toMatchObject({
+      cwd: '/home/dev/acme-api',
+      version: '2.0.31',
+      gitBranch: 'feat/ratelimit',
+      model: 'claude-sonnet-4-5-20250929',
+      // custom-title (a /rename) beats the earlier summary title; summary never means compaction.
+      agentName: 'Rate limiter work',
+      resumeCommand: `claude --resume ${SID}`,
+      path: MAIN,
+      isSidechain: false,
+      // Prompts only: tool results, the compact summary and isMeta lines do not count.
+      userMessages: 2,
+      // msg_01Hq7 was written over two lines: one message.
+      assistantMessages: 3,
+      lastFileWrite: '/home/dev/acme-api/server.go',
+      lastFileWriteAt: Date.parse('2026-03-10T09:15:11.402Z'),
+      compactionStartedAt: Date.parse('2026-03-10T10:40:00.000Z'),
+      compactionEndedAt: Date.parse('2026-03-10T10:40:01.000Z'),
+      lastTurn: 'user',
+      createdAt: Date.parse('2026-03-10T09:14:58.004Z'),
+      pendingTools: [],
+    });
+    // The split response counts once with its final figures (71 output, not 3 + 71).
+    expect(state?.tokens).toEqual({ input: 9 + 6 + 4, output: 71 + 143 + 19, cacheCreation: 4210 + 120 + 310, cacheRead: 11873 + 16083 + 16203 });
+    expect(state?.recentMessages.map((m) => m.text)).toEqual([
+      'Add a token-bucket rate limiter to server.go',
+      'Added a 10 req/s token bucket in server.go.',
+      'Now add a test for the bucket',
+    ]);
+    expect(diagnosticsOf(events).map((d) => d.code)).toEqual(['E_JUNK_LINE', 'E_SCHEMA']);
+  });
+
+  it('matches tool results to their calls by id', async () => {
+    const events = await parseFile(createClaudeParser(MAIN, { kind: 'main', sessionId: SID }, false), MAIN);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.type === 'tool_call' && [e.name, e.callId])).toEqual([
+      ['Read', 'toolu_01Read'],
+      ['Edit', 'toolu_01Edit'],
+    ]);
+    expect(events.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && e.callId)).toEqual(['toolu_01Read', 'toolu_01Edit']);
+  });
+
+  it('marks old agent-*.jsonl and subagents/ transcripts as sidechains with their parent', async () => {
+    const legacy = path.join(PROJECTS, '-home-dev-acme-api', 'agent-3f9a1c2e.jsonl');
+    const legacyState = foldById(await parseFile(createClaudeParser(legacy, { kind: 'legacy-agent', sessionId: 'agent-3f9a1c2e' }, false), legacy)).get('agent-3f9a1c2e');
+    expect(legacyState).toMatchObject({ isSidechain: true, resumeCommand: '', lastTurn: 'tool_call', model: 'claude-haiku-4-5' });
+
+    const sub = path.join(PROJECTS, '-home-dev-acme-api', SID, 'subagents', 'agent-a1b2c3d4e5f6.jsonl');
+    const kind = classifyClaudeFile(PROJECTS, sub);
+    expect(kind).toEqual({ kind: 'subagent', sessionId: 'agent-a1b2c3d4e5f6', parentId: SID });
+    const subState = foldById(await parseFile(createClaudeParser(sub, kind!, false), sub)).get('agent-a1b2c3d4e5f6');
+    expect(subState).toMatchObject({ isSidechain: true, parentId: SID, assistantMessages: 1 });
+  });
+
+  it('classifies only transcripts at the documented depths', () => {
+    expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'p', 'x.jsonl'))).toEqual({ kind: 'main', sessionId: 'x' });
+    expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'p', 'x.json'))).toBeUndefined();
+    expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'p', 's', 'tool-results', 'x.jsonl'))).toBeUndefined();
+    expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'x.jsonl'))).toBeUndefined();
+  });
+
+  it('skips unknown and bulky record types without a diagnostic', () => {
+    const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
+    expect(parser.line(Buffer.from('{"type":"progress","data":{"type":"hook"}}'))).toEqual([]);
+    expect(parser.line(Buffer.from('{"type":"queue-operation","operation":"enqueue"}'))).toEqual([]);
+    expect(parser.line(Buffer.from('{"type":"something-new","x":1}'))).toEqual([]);
+    expect(parser.line(Buffer.from('   '))).toEqual([]);
+  });
+
+  it('records costUSD of old transcripts and ignores the <synthetic> model', () => {
+    const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
+    const line = { type: 'assistant', costUSD: 0.25, timestamp: '2026-03-10T09:00:00Z', message: { id: 'm1', model: '<synthetic>', content: [{ type: 'text', text: 'API Error' }] } };
+    const events = parser.line(Buffer.from(JSON.stringify(line)));
+    expect(events.some((e) => e.type === 'meta')).toBe(false);
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({ costUsd: 0.25, messageId: 'm1' });
+  });
+});
+
+describe('claude paths', () => {
+  const env = { HOME: '/h' };
+  it('uses claude_dirs alone when configured, else CLAUDE_CONFIG_DIR plus ~/.claude, else ~/.claude', () => {
+    expect(claudeBaseDirs({ claude_dirs: ['/a', '~/b'] }, { ...env, CLAUDE_CONFIG_DIR: '/c' })).toEqual(['/a', '/h/b']);
+    expect(claudeBaseDirs({ claude_dirs: [] }, { ...env, CLAUDE_CONFIG_DIR: '/c' })).toEqual(['/c', '/h/.claude']);
+    expect(claudeBaseDirs({ claude_dirs: [] }, { ...env, CLAUDE_CONFIG_DIR: '/h/.claude/' })).toEqual(['/h/.claude']);
+    expect(claudeBaseDirs({ claude_dirs: [] }, env)).toEqual(['/h/.claude']);
+  });
+
+  it('looks for Desktop sidecars on macOS only', () => {
+    expect(claudeDesktopDir(env, 'linux')).toBeUndefined();
+    expect(claudeDesktopDir(env, 'darwin')).toBe('/h/Library/Application Support/Claude/claude-code-sessions');
+    expect(desktopPatch({ cliSessionId: SID, title: 'T', createdAt: 5 })).toEqual([SID, { source: 'desktop', agentName: 'T', createdAt: 5 }]);
+    expect(desktopPatch({ sessionId: 'local_x' })).toBeUndefined();
+  });
+});

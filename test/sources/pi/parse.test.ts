@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createPiParser } from '../../../src/sources/pi/parse.js';
+import { classifyPiFile, piSessionsDir } from '../../../src/sources/pi/paths.js';
+import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../jsonl/harness.js';
+
+const SESSIONS = path.join(FIXTURES, 'pi/.pi/agent/sessions');
+const PID = '2026-03-10T09-30-00-123Z_1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
+const MAIN = path.join(SESSIONS, '--home-dev-notes--', `${PID}.jsonl`);
+
+describe('pi parser (pure)', () => {
+  it('folds a session: file-stem id, cwd, model, name, tools by id, usage with recorded cost, compaction', async () => {
+    const events = await parseFile(createPiParser(MAIN, { kind: 'main', sessionId: PID }, false), MAIN);
+    const state = foldById(events).get(PID);
+    expect(state).toMatchObject({
+      cwd: '/home/dev/notes',
+      model: 'claude-sonnet-4-5',
+      agentName: 'Rename todo file',
+      resumeCommand: `pi --session ${PID}`,
+      userMessages: 1,
+      assistantMessages: 3,
+      lastFileWrite: '/home/dev/notes/README.md',
+      compactionStartedAt: Date.parse('2026-03-10T09:50:00.000Z'),
+      lastTurn: 'assistant',
+      pendingTools: [],
+      createdAt: Date.parse('2026-03-10T09:30:00.123Z'),
+    });
+    expect(state?.tokens).toEqual({ input: 1520 + 40 + 10, output: 64 + 58 + 12, cacheCreation: 1400, cacheRead: 2920 + 3000 });
+    expect(state?.recordedCostUsd).toBeCloseTo(0.01077 + 0.001866 + 0.001, 9);
+    expect(diagnosticsOf(events).map((d) => d.code)).toEqual(['E_JUNK_LINE']);
+  });
+
+  it('treats subagent-artifacts transcripts as hidden sidechains and ignores other files', async () => {
+    const sub = path.join(SESSIONS, '--home-dev-notes--', 'subagent-artifacts', '5f316403_worker.jsonl');
+    const kind = classifyPiFile(SESSIONS, sub);
+    expect(kind).toEqual({ kind: 'subagent', sessionId: '5f316403_worker' });
+    const state = foldById(await parseFile(createPiParser(sub, kind!, false), sub)).get('5f316403_worker');
+    expect(state).toMatchObject({ isSidechain: true, resumeCommand: '', userMessages: 1 });
+    expect(classifyPiFile(SESSIONS, path.join(SESSIONS, '--x--', 'subagent-artifacts', 'a_input.md'))).toBeUndefined();
+    expect(classifyPiFile(SESSIONS, path.join(SESSIONS, '--x--', 'deeper', 'x', 'a.jsonl'))).toBeUndefined();
+  });
+
+  it('honours PI_CODING_AGENT_DIR', () => {
+    expect(piSessionsDir({ HOME: '/h' })).toBe('/h/.pi/agent/sessions');
+    expect(piSessionsDir({ HOME: '/h', PI_CODING_AGENT_DIR: '/p' })).toBe('/p/sessions');
+  });
+});
