@@ -1,4 +1,3 @@
-import { got, RequestError, TimeoutError } from 'got';
 import { LimitError } from './types.js';
 
 /** One GET as the providers describe it; `secrets` are scrubbed from anything we print. */
@@ -39,8 +38,9 @@ const hostOf = (url: string): string => {
 /** Turns a transport failure into a message a user can act on; never echoes headers. */
 export const describeTransportError = (error: unknown, url: string, timeoutMs: number): LimitError => {
   const host = hostOf(url);
-  const code = error instanceof RequestError || (error instanceof Error && 'code' in error) ? String((error as { code?: unknown }).code ?? '') : '';
-  if (error instanceof TimeoutError) {
+  const code = error instanceof Error && 'code' in error ? String(error.code ?? '') : '';
+  // NOTE: matched by name so this module does not import got eagerly (see gotGet).
+  if (error instanceof Error && error.name === 'TimeoutError') {
     return new LimitError('E_TIMEOUT', `no answer from ${host} within ${timeoutMs / 1000} s (request timed out)`);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
@@ -56,6 +56,8 @@ export const describeTransportError = (error: unknown, url: string, timeoutMs: n
 
 /** The production HttpGet: got with one attempt, a per-request timeout and no redirects. */
 export const gotGet: HttpGet = async (request) => {
+  // NOTE: loaded on first use, so a run without any login does not pay for got's start-up.
+  const { got } = await import('got');
   try {
     const response = await got(request.url, {
       method: 'GET',

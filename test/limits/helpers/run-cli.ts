@@ -9,6 +9,8 @@ export interface CliResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly ms: number;
+  /** `performance.now()` in this process when the child exited (compare with server arrivals). */
+  readonly endedAt: number;
 }
 
 /** Spawns `node dist/cli.js <args>` with exactly `env` (nothing inherited) and collects its output. */
@@ -22,6 +24,9 @@ export const runCli = (args: readonly string[], env: Readonly<Record<string, str
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+    child.on('close', (code) => {
+      const endedAt = performance.now();
+      resolve({ code, stdout, stderr, ms: endedAt - started, endedAt });
+    });
   });
 };
