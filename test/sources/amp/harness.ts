@@ -68,3 +68,13 @@ export const waitFor = async (what: string, check: () => boolean, timeoutMs = 8_
 };
 
 export const isReady = (run: Run): boolean => run.events.some((e) => e.type === 'ready');
+
+/** Folds the events of one session with the real reducer (pure; for records-in, activity-out tests). */
+export const foldEvents = (events: readonly SessionEvent[]): SessionState | undefined => {
+  let state: SessionState | undefined;
+  for (const event of events) {
+    if (event.type === 'ready' || event.type === 'diagnostic') continue;
+    state = reduceSession(state, event as SessionScopedEvent);
+  }
+  return state;
+};
