@@ -141,7 +141,6 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     }
     tracked.set(file, t);
     fileOfSession.set(t.parser.sessionId(), file);
-    const sideApplied = opened && applySideMeta(t.parser.sessionId());
     const changed = info.size !== t.size || info.mtimeMs !== t.mtimeMs;
     if (info.size > t.offset) await readNew(t);
     else {
@@ -150,6 +149,8 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     }
     // codex learns its id from the first record: keep the lookup current.
     fileOfSession.set(t.parser.sessionId(), file);
+    // After the transcript's own records: a Desktop title / thread name beats an automatic summary title.
+    const sideApplied = opened && applySideMeta(t.parser.sessionId());
     // A restore alone already carries its checkpoint; anything else that touched the state needs a new one.
     if ((opened && !restored) || changed || sideApplied) emitCheckpoint(t);
   };
