@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAmpSource } from '../../../src/sources/amp/index.js';
+import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { installFixture, isReady, makeCtx, start, waitFor, type Run } from './harness.js';
 
@@ -110,5 +111,36 @@ describe('amp source (real files, real watcher)', () => {
       JSON.stringify({ id: 'T-1', messages: [{ role: 'user', content: [{ type: 'text', text: 'late' }], meta: { sentAt: 5 } }] }),
     );
     await waitFor('the late thread', () => run!.sessions().has('T-1'));
+  });
+
+  it('reports a document over the size cap instead of loading it', async () => {
+    run = start(createAmpSource({ exportSync: false, maxDocumentBytes: 2048 }), makeCtx(home.env, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    // The main thread (3 KB) is skipped with a diagnostic; the smaller one is read.
+    expect([...run.sessions().keys()]).toEqual([HANDOFF]);
+    expect(run.diagnostics().filter((d) => d.code === 'E_OVERSIZED_LINE').map((d) => d.path)).toEqual([path.join(threads, `${MAIN}.json`)]);
+  });
+
+  it('warm-starts unchanged threads from the discovery cache and re-reads changed ones', async () => {
+    const cache = openDiscoveryCache(home.env);
+    try {
+      run = start(source, makeCtx(home.env, { watch: false }));
+      await waitFor('completion', () => run!.done());
+      const states = [...run.sessions().values()];
+      cache.write(
+        states.map((s) => ({ path: s.checkpoint!.path, agent: s.agent, sessionId: s.sessionId, offset: s.checkpoint!.offset, size: s.checkpoint!.size, mtimeMs: s.checkpoint!.mtimeMs, state: s })),
+        [],
+      );
+      const file = path.join(threads, `${HANDOFF}.json`);
+      await writeFile(file, (await readFile(file, 'utf8')).replace('Handoff: migrate the billing cron', 'Renamed'));
+      run = start(source, makeCtx(home.env, { watch: false, cache }));
+      await waitFor('completion', () => run!.done());
+      expect(run.events.filter((e) => e.type === 'restore').map((e) => e.type === 'restore' && e.sessionId)).toEqual([MAIN]);
+      expect(run.events.filter((e) => e.type === 'reset').map((e) => e.type === 'reset' && e.sessionId)).toEqual([HANDOFF]);
+      expect(run.sessions().get(MAIN)).toEqual(states.find((s) => s.sessionId === MAIN));
+      expect(run.sessions().get(HANDOFF)?.agentName).toBe('Renamed');
+    } finally {
+      cache.close();
+    }
   });
 });
