@@ -50,6 +50,28 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     ].join('\n'),
     load: () => import('../commands/webhooks.js'),
   },
+  sessions: {
+    summary: 'One-shot list of the sessions under this directory (or --all), newest first',
+    usage: [
+      'Usage: agentwatch sessions [--all | --dir DIR] [--agent NAME] [--window MINUTES] [--json] [--demo]',
+      '',
+      'Reads every enabled agent\'s sessions once (no watching), prints them newest first and exits.',
+      'Default scope: sessions whose working directory is the current directory or below it.',
+      'Sessions of every age are listed unless --window is given. Exclusions (exclude_cwd_substrings),',
+      'disabled agents and sub-agent sessions are left out, as everywhere.',
+      '',
+      'Options',
+      '  --all              sessions of every directory',
+      '  --dir DIR          sessions in DIR or below it (instead of the current directory)',
+      '  --agent NAME       one agent (amp claude codex cursor grok kilo kimi opencode pi) or all (default)',
+      '  --window MINUTES   only sessions active in the last MINUTES minutes',
+      '  --json             a JSON array of session-detail objects (the API\'s GET /api/sessions/:id shape)',
+      '  --demo             generated sessions of every agent instead of the real ones',
+      '',
+      'Exit codes: 0 success (also when nothing is found), 1 runtime failure (bad config), 2 bad flags.',
+    ].join('\n'),
+    load: () => import('../commands/sessions.js'),
+  },
   passphrase: {
     summary: 'Set or rotate the API passphrase (asked twice, hidden); --show prints the current API token',
     usage: [

@@ -1,0 +1,41 @@
+import type { Config } from '../config/effective.js';
+import type { Env } from '../config/paths.js';
+import type { AgentKind } from '../core/agents.js';
+import { ampThreadsDir } from '../sources/amp/paths.js';
+import { claudeProjectsDirs } from '../sources/claude/paths.js';
+import { codexSessionsDir } from '../sources/codex/paths.js';
+import { cursorDbPath } from '../sources/cursor/paths.js';
+import { grokSessionsDir } from '../sources/grok/paths.js';
+import { kiloDbPath } from '../sources/kilo/paths.js';
+import { kimiRoot, kimiSessionsDir } from '../sources/kimi/paths.js';
+import { opencodeDbPath } from '../sources/opencode/paths.js';
+import { piSessionsDir } from '../sources/pi/paths.js';
+
+/**
+ * Where each agent's source reads, for the "no sessions" message (PRODUCT.md section 1: with no
+ * sessions, every interface says where it looked). Built from the sources' own path functions.
+ */
+export const agentLocations = (agent: AgentKind, config: Config, env: Env, platform: NodeJS.Platform): string[] => {
+  switch (agent) {
+    case 'amp':
+      return [ampThreadsDir(env)];
+    case 'claude':
+      return claudeProjectsDirs(config, env);
+    case 'codex':
+      return [codexSessionsDir(env)];
+    case 'cursor':
+      return [cursorDbPath(env, platform)];
+    case 'grok':
+      return [grokSessionsDir(env)];
+    case 'kilo':
+      return [kiloDbPath(env)];
+    case 'kimi':
+      return [kimiSessionsDir(kimiRoot(env))];
+    case 'opencode':
+      return [opencodeDbPath(env)];
+    case 'pi':
+      return [piSessionsDir(env)];
+    default:
+      return agent satisfies never;
+  }
+};

@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { asyncScheduler, filter, firstValueFrom, timeout, type Observable } from 'rxjs';
+import { startPipeline } from '../app.js';
+import { parseFlags } from '../cli/flags.js';
+import { UsageError, type CliIo } from '../cli/io.js';
+import { loadConfig, type Loaded } from '../config/load.js';
+import { configNotices } from '../config/notices.js';
+import { loadSessionNames } from '../config/session-names.js';
+import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
+import type { Logger, Teardown } from '../core/contracts.js';
+import type { SourceCtx } from '../sources/index.js';
+import type { PipelineFrame } from '../streams/frames.js';
+import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
+import { toDetail } from '../streams/views.js';
+import { createWorktreeLookup } from '../streams/worktree.js';
+import { agentLocations } from './sessions-locations.js';
+import { renderSessionsTable } from './sessions-render.js';
+
+/**
+ * `agentwatch sessions [--all | --dir DIR] [--agent NAME] [--window MINUTES] [--json] [--demo]`:
+ * a one-shot snapshot. Runs the sources once (no watching) until every enabled one has finished
+ * its discovery pass, with a bounded wait, prints the sessions newest first, and exits 0.
+ */
+export const SESSIONS_FLAGS = {
+  all: { type: 'boolean' },
+  dir: { type: 'string' },
+  agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
+  window: { type: 'number', integer: true, min: 1 },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+} as const;
+
+/** How long the first discovery pass may take before we print what we have. */
+export const DISCOVERY_WAIT_MS = 120_000;
+
+const COMMAND = 'agentwatch sessions';
+
+const stderrLogger = (io: CliIo): Logger => ({
+  info: () => undefined,
+  warn: (message) => io.stderr.write(`agentwatch: ${message}\n`),
+  error: (message) => io.stderr.write(`agentwatch: error: ${message}\n`),
+});
+
+/** Colors only on a TTY; NO_COLOR disables and FORCE_COLOR forces them (PRODUCT.md section 2). */
+const useColor = (io: CliIo): boolean => {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  return io.stdout.isTTY === true;
+};
+
+/** Enabled agents: config `agents`, narrowed by `--agent`. A disabled agent asked for by name yields none. */
+const pickAgents = (loaded: Loaded, agentFlag: string | undefined, io: CliIo): AgentKind[] => {
+  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
+  if (agentFlag === undefined || agentFlag === 'all') return enabled;
+  const wanted = AGENT_KINDS.find((agent) => agent === agentFlag);
+  if (!wanted) return [];
+  if (!enabled.includes(wanted)) {
+    io.stderr.write(`agentwatch: ${wanted} is disabled in ${loaded.path} (agents.${wanted}: false); nothing to list\n`);
+    return [];
+  }
+  return [wanted];
+};
+
+/** The frame once every source is ready, or the latest one when the wait runs out (with a warning). */
+const discover = async (frame$: Observable<PipelineFrame>, io: CliIo): Promise<PipelineFrame> => {
+  let latest: PipelineFrame | undefined;
+  const ready$ = frame$.pipe(
+    filter((frame) => {
+      latest = frame;
+      return frame.state.ready;
+    }),
+    timeout({ first: DISCOVERY_WAIT_MS }),
+  );
+  try {
+    return await firstValueFrom(ready$);
+  } catch (error) {
+    if (!latest) throw error;
+    const waiting = latest.state.expectedAgents.filter((agent) => !latest?.state.readyAgents.includes(agent));
+    io.stderr.write(`agentwatch: discovery of ${waiting.join(', ')} did not finish within ${DISCOVERY_WAIT_MS / 1000} s; listing what was found\n`);
+    return latest;
+  }
+};
+
+const describeScope = (dir: string | undefined, windowMinutes: number | undefined, agents: readonly AgentKind[]): string =>
+  [
+    dir === undefined ? 'in any directory' : `in ${dir} (or below)`,
+    windowMinutes === undefined ? '' : `active in the last ${windowMinutes} min`,
+    agents.length === 0 ? 'with no agent enabled' : `from ${agents.join(', ')}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+export const run = async (io: CliIo): Promise<number> => {
+  const { flags, input } = parseFlags(io.argv, SESSIONS_FLAGS, COMMAND);
+  if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0]}" for ${COMMAND}`, `Run ${COMMAND} --help`);
+  if (flags.all && flags.dir !== undefined) throw new UsageError('--all and --dir cannot be combined', `Run ${COMMAND} --help`);
+  if (flags.dir !== undefined && flags.dir.trim() === '') throw new UsageError('--dir needs a directory', `Run ${COMMAND} --help`);
+  const dir = flags.all ? undefined : path.resolve(io.cwd, flags.dir ?? '.');
+
+  const loaded = await loadConfig(io.env, { write: true });
+  for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);
+  const agents = pickAgents(loaded, flags.agent, io);
+  const names = await loadSessionNames(io.env);
+  if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
+
+  const log = stderrLogger(io);
+  const registry = flags.demo ? undefined : await import('../sources/index.js');
+  // Warm starts read only what was appended since the last run; losing the cache is always safe.
+  const cache = registry?.openDiscoveryCache(io.env, log);
+  const ctx: SourceCtx = {
+    config: loaded.config,
+    env: io.env,
+    scheduler: asyncScheduler,
+    now: () => asyncScheduler.now(),
+    log,
+    platform: io.platform,
+    watch: false,
+    ...(cache ? { cache } : {}),
+  };
+  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents, demo: flags.demo });
+  const persist: Teardown | undefined = cache && registry ? registry.persistCache(pipeline.state$, cache, ctx.scheduler) : undefined;
+  let frame: PipelineFrame;
+  try {
+    frame = await discover(pipeline.frame$, io);
+  } finally {
+    await persist?.();
+    await pipeline.dispose();
+    cache?.close();
+  }
+
+  const now = ctx.now();
+  const visibility: VisibilityOptions = {
+    windowMinutes: flags.window,
+    excludeCwdSubstrings: loaded.config.exclude_cwd_substrings,
+    agents: new Set(agents),
+    ...(dir === undefined ? {} : { dir }),
+  };
+  const listed = selectVisible(frame.state.sessions.values(), now, visibility);
+  const worktree = createWorktreeLookup();
+  const details = listed.map((session) => toDetail(session, { now, customNames: names.names, worktree: worktree(session.cwd) }));
+
+  if (flags.json) io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
+  else if (details.length > 0) io.stdout.write(renderSessionsTable(details, { now, color: useColor(io) }));
+
+  if (details.length === 0) {
+    const where = flags.demo
+      ? ['  (demo sessions)']
+      : agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform).map((place) => `  ${agent.padEnd(9)}${place}`));
+    const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...(where.length > 0 ? ['Looked in:', ...where] : [])].join('\n');
+    (flags.json ? io.stderr : io.stdout).write(`${message}\n`);
+  }
+  return 0;
+};
