@@ -1,0 +1,164 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Observable } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionsState } from '../../../src/core/contracts.js';
+import type { SessionState } from '../../../src/core/session.js';
+import { CACHE_SCHEMA_VERSION, discoveryCachePath, openDiscoveryCache, type CachedFile, type DiscoveryCache } from '../../../src/sources/internal/cache.js';
+import { persistCache } from '../../../src/sources/internal/persist-cache.js';
+import { emptySession } from '../../../src/streams/session-reducer.js';
+import { rx } from '../../helpers/marbles.js';
+import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+
+const stateAt = (sessionId: string, file: string, offset: number): SessionState => ({
+  ...emptySession('claude', sessionId),
+  path: file,
+  userMessages: offset,
+  checkpoint: { path: file, offset, size: offset, mtimeMs: 1000 + offset },
+});
+const entryOf = (state: SessionState): CachedFile => ({
+  path: state.checkpoint!.path,
+  agent: state.agent,
+  sessionId: state.sessionId,
+  offset: state.checkpoint!.offset,
+  size: state.checkpoint!.size,
+  mtimeMs: state.checkpoint!.mtimeMs,
+  state,
+});
+
+describe('discovery cache', () => {
+  let home: TempHome;
+  let warnings: string[];
+  const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
+  beforeEach(async () => {
+    home = await makeTempHome('agentwatch-cache-');
+    warnings = [];
+  });
+  afterEach(() => home.cleanup());
+
+  it('lives under XDG_CACHE_HOME/agentwatch with 0700/0600 modes, versioned, and round-trips entries', async () => {
+    const cache = openDiscoveryCache(home.env, log);
+    const file = discoveryCachePath(home.env);
+    expect(file).toBe(path.join(home.env.XDG_CACHE_HOME!, 'agentwatch', 'discovery.sqlite'));
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const state = stateAt('s1', '/t/s1.jsonl', 42);
+    cache.write([entryOf(state)], []);
+    expect(cache.get('/t/s1.jsonl')).toEqual(entryOf(state));
+    cache.write([], ['/t/s1.jsonl']);
+    expect(cache.get('/t/s1.jsonl')).toBeUndefined();
+    cache.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(CACHE_SCHEMA_VERSION);
+    db.close();
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([
+    ['not SQLite at all', async (file: string) => writeFile(file, 'this is not a database, just text that happens to be here')],
+    ['a foreign SQLite database', async (file: string) => foreign(file, 0)],
+    ['our table at another schema version', async (file: string) => foreign(file, 99)],
+  ])('discards and rebuilds %s, never failing', async (_what, plant) => {
+    const file = discoveryCachePath(home.env);
+    await mkdir(path.dirname(file), { recursive: true });
+    await plant(file);
+    const cache = openDiscoveryCache(home.env, log);
+    expect(cache.file).toBe(file);
+    cache.write([entryOf(stateAt('s1', '/t/a.jsonl', 3))], []);
+    expect(cache.get('/t/a.jsonl')?.offset).toBe(3);
+    cache.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/unusable.*rebuilding/);
+  });
+
+  it('drops a row whose state does not validate instead of restoring it', () => {
+    const cache = openDiscoveryCache(home.env, log);
+    cache.close();
+    const db = new Database(discoveryCachePath(home.env));
+    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)').run('/t/x.jsonl', 'claude', 'x', 1, 1, 1, '{"agent":"claude","sessionId":"x"}');
+    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)').run('/t/y.jsonl', 'nobody', 'y', 1, 1, 1, '{}');
+    db.close();
+    const reopened = openDiscoveryCache(home.env, log);
+    expect(reopened.get('/t/x.jsonl')).toBeUndefined();
+    expect(reopened.get('/t/y.jsonl')).toBeUndefined();
+    reopened.close();
+  });
+
+  it('falls back to an in-memory cache when the cache directory cannot exist', async () => {
+    // A plain file where the cache directory should be: even root cannot create the directory.
+    await writeFile(path.join(home.home, 'blocked'), 'x');
+    const env = { ...home.env, XDG_CACHE_HOME: path.join(home.home, 'blocked') };
+    const cache = openDiscoveryCache(env, log);
+    expect(cache.file).toBe(':memory:');
+    cache.write([entryOf(stateAt('s1', '/t/a.jsonl', 3))], []);
+    expect(cache.get('/t/a.jsonl')?.offset).toBe(3);
+    cache.close();
+    expect(warnings.join('\n')).toMatch(/disabled for this run/);
+    expect(await readFile(path.join(home.home, 'blocked'), 'utf8')).toBe('x');
+  });
+});
+
+const foreign = (file: string, version: number): void => {
+  const db = new Database(file);
+  db.exec(version === 0 ? 'CREATE TABLE notes (body TEXT)' : `CREATE TABLE files (path TEXT); PRAGMA user_version = ${version}`);
+  db.close();
+};
+
+describe('persistCache (virtual time)', () => {
+  let home: TempHome;
+  let cache: DiscoveryCache;
+  let writes: { at: number; upserts: string[]; deletes: string[] }[];
+  let now: () => number;
+  beforeEach(async () => {
+    home = await makeTempHome('agentwatch-persist-');
+    const real = openDiscoveryCache(home.env);
+    writes = [];
+    cache = {
+      ...real,
+      write: (upserts, deletes) => {
+        writes.push({ at: now(), upserts: upserts.map((u) => `${u.sessionId}@${u.offset}`), deletes: [...deletes] });
+        real.write(upserts, deletes);
+      },
+    };
+  });
+  afterEach(async () => {
+    cache.close();
+    await home.cleanup();
+  });
+
+  const sessionsState = (...states: SessionState[]): SessionsState => ({
+    sessions: new Map(states.map((s) => [`${s.agent}:${s.sessionId}` as const, s])),
+    diagnostics: {},
+    ready: true,
+  });
+
+  it('writes checkpointed states every 5 s in one batch, skips unchanged and in-between states, deletes gone sessions, flushes on teardown', () => {
+    const a1 = stateAt('a', '/t/a.jsonl', 10);
+    const a2 = stateAt('a', '/t/a.jsonl', 20);
+    const aBetween = { ...a2, userMessages: 99, checkpoint: null };
+    const b1 = stateAt('b', '/t/b.jsonl', 5);
+    const scheduler = rx();
+    let stop: (() => void | Promise<void>) | undefined;
+    scheduler.run(({ hot }) => {
+      now = () => scheduler.now();
+      const state$: Observable<SessionsState> = hot('a 999ms b 4999ms c 4999ms d 999ms e', {
+        a: sessionsState(a1),
+        b: sessionsState(a1, b1),
+        c: sessionsState(a2, b1),
+        d: sessionsState(aBetween, b1),
+        e: sessionsState(aBetween),
+      });
+      stop = persistCache(state$, cache, scheduler, 5_000);
+      scheduler.schedule(() => void stop?.(), 13_000);
+    });
+    expect(writes).toEqual([
+      { at: 5_000, upserts: ['a@10', 'b@5'], deletes: [] },
+      { at: 10_000, upserts: ['a@20'], deletes: [] },
+      { at: 13_000, upserts: [], deletes: ['/t/b.jsonl'] },
+    ]);
+    // The row of `a` stays at its last checkpoint: the in-between state is never persisted.
+    expect(cache.get('/t/a.jsonl')?.state.userMessages).toBe(20);
+    expect(cache.get('/t/b.jsonl')).toBeUndefined();
+  });
+});

@@ -1,0 +1,90 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { scan, share } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Source } from '../../../src/core/contracts.js';
+import type { SessionEvent } from '../../../src/core/session.js';
+import { claude } from '../../../src/sources/claude/index.js';
+import { codex } from '../../../src/sources/codex/index.js';
+import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
+import type { SourceCtx } from '../../../src/sources/internal/options.js';
+import { persistCache } from '../../../src/sources/internal/persist-cache.js';
+import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
+import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+import { foldById, installFixture, makeCtx, waitFor } from './harness.js';
+
+const SID = '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10';
+
+/** One one-shot pass with the cache wired the way the composition root wires it; returns its events. */
+const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEvent[]> => {
+  const cache = openDiscoveryCache(ctx.env);
+  const events: SessionEvent[] = [];
+  let done = false;
+  const events$ = source({ ...ctx, cache, watch: false }).pipe(share());
+  const state$ = events$.pipe(scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['claude', 'codex'])));
+  const stop = persistCache(state$, cache, ctx.scheduler);
+  const sub = events$.subscribe({ next: (e) => events.push(e), complete: () => (done = true) });
+  await waitFor('pass', () => done);
+  sub.unsubscribe();
+  await stop();
+  cache.close();
+  return events;
+};
+
+const linesOf = (events: readonly SessionEvent[], sessionId: string): SessionEvent['type'][] =>
+  events.filter((e) => 'sessionId' in e && e.sessionId === sessionId && e.type !== 'diagnostic').map((e) => e.type);
+
+describe('warm start from the discovery cache', () => {
+  let home: TempHome;
+  beforeEach(async () => {
+    home = await makeTempHome('agentwatch-warm-');
+    await installFixture('claude', home.home);
+    await installFixture('codex', home.home);
+  });
+  afterEach(() => home.cleanup());
+
+  it('restores unchanged files without reading, reads only appended bytes, and ends with the cold-start state', async () => {
+    const ctx = makeCtx(home.env);
+    const cold = await passWithCache(claude, ctx);
+    const main = path.join(home.home, '.claude/projects/-home-dev-acme-api', `${SID}.jsonl`);
+    await appendFile(main, '"}}\n' + JSON.stringify({ type: 'user', message: { role: 'user', content: 'one more' }, timestamp: '2026-03-10T11:00:00.000Z' }) + '\n');
+
+    const warm = await passWithCache(claude, ctx);
+    // Unchanged sidechain: a restore and nothing else.
+    expect(linesOf(warm, 'agent-3f9a1c2e')).toEqual(['restore']);
+    // Grown file: restore, then only the completed half line and the new prompt, then checkpoints.
+    const mainTypes = linesOf(warm, SID);
+    expect(mainTypes[0]).toBe('restore');
+    expect(warm.filter((e) => e.type === 'turn' && e.sessionId === SID).map((e) => e.type === 'turn' && e.text)).toEqual(['', 'one more']);
+    expect(mainTypes.at(-1)).toBe('checkpoint');
+    // No junk diagnostics again: the bad lines sit before the cached offset.
+    expect(warm.filter((e) => e.type === 'diagnostic')).toEqual([]);
+
+    const full = await passWithCache(claude, makeCtx({ ...home.env, XDG_CACHE_HOME: path.join(home.root, 'other-cache') }));
+    const { checkpoint: _w, ...warmState } = foldById(warm).get(SID)!;
+    const { checkpoint: _f, ...fullState } = foldById(full).get(SID)!;
+    expect(warmState).toEqual(fullState);
+    expect(foldById(cold).get(SID)?.userMessages).toBe(fullState.userMessages - 1);
+  });
+
+  it('a file that shrank while nobody watched is reset and read from 0', async () => {
+    const ctx = makeCtx(home.env);
+    await passWithCache(claude, ctx);
+    const main = path.join(home.home, '.claude/projects/-home-dev-acme-api', `${SID}.jsonl`);
+    const firstLine = (await readFile(main, 'utf8')).split('\n')[0];
+    await writeFile(main, `${firstLine}\n`);
+    const warm = await passWithCache(claude, ctx);
+    expect(linesOf(warm, SID)[0]).toBe('reset');
+    expect(linesOf(warm, SID)).not.toContain('restore');
+    expect(foldById(warm).get(SID)).toMatchObject({ agentName: 'Token bucket rate limiter', userMessages: 0 });
+  });
+
+  it('codex keeps its session_meta id and thread name across a warm start', async () => {
+    const ctx = makeCtx(home.env);
+    await passWithCache(codex, ctx);
+    const warm = await passWithCache(codex, ctx);
+    const id = '0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a';
+    expect(linesOf(warm, id)[0]).toBe('restore');
+    expect(foldById(warm).get(id)).toMatchObject({ agentName: 'JPY rounding bug', tokens: { input: 3000, output: 700, cacheCreation: 0, cacheRead: 12000 } });
+  });
+});
