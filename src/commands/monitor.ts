@@ -76,9 +76,20 @@ const apiMode = (): ModeRunner => {
   };
 };
 
+const tuiMode = (): ModeRunner => ({
+  prepare: async (io) => {
+    const { prepareTui } = await import('../sinks/tui/launch.js');
+    await prepareTui(io);
+  },
+  start: async (launch) => {
+    const { startTui } = await import('../sinks/tui/launch.js');
+    return startTui(launch);
+  },
+});
+
 /** The interfaces this build offers; `undefined` = not built yet (refused, exit 2). */
 const MODES: Readonly<Record<Mode, (() => ModeRunner) | undefined>> = {
-  tui: undefined,
+  tui: tuiMode,
   api: apiMode,
   gui: undefined,
 };

@@ -8,6 +8,12 @@ export interface CrashGuardDeps {
   /** process.exit: a crash or a termination signal must end the process once the terminal is back. */
   readonly exit: (code: number) => void;
   readonly process?: NodeJS.EventEmitter;
+  /**
+   * 'restore-only': SIGINT/SIGTERM give the terminal back at once and leave the orderly shutdown
+   * to the caller's own handler (the monitor disposes the pipeline and flushes the cache).
+   * SIGHUP (the terminal is gone) always exits.
+   */
+  readonly signals?: 'restore-and-exit' | 'restore-only';
 }
 
 const SIGNALS = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
@@ -22,7 +28,7 @@ export const installCrashGuard = (deps: CrashGuardDeps): (() => void) => {
   };
   const onSignal = (signal: keyof typeof SIGNALS) => (): void => {
     deps.restore();
-    deps.exit(SIGNALS[signal]);
+    if (deps.signals !== 'restore-only' || signal === 'SIGHUP') deps.exit(SIGNALS[signal]);
   };
   const signalHandlers = (Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]).map((signal) => [signal, onSignal(signal)] as const);
   proc.on('uncaughtException', onCrash);

@@ -43,6 +43,8 @@ export interface TuiOptions {
   readonly readLimits: (width: number) => Promise<LimitsText>;
   readonly stderr: NodeJS.WritableStream;
   readonly exit: (code: number) => void;
+  /** 'restore-only' when the caller stops the TUI itself on SIGINT/SIGTERM/SIGHUP (the monitor does). */
+  readonly signals?: 'restore-and-exit' | 'restore-only';
 }
 
 const EMPTY_STATE: SessionsState = { sessions: new Map(), diagnostics: {}, ready: false };
@@ -51,12 +53,23 @@ const modeOf = (view: ViewState): KeyMode => (view.prompt ? 'prompt' : view.limi
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+export interface RunningTui {
+  /** Resolves when the user quits; rejects when drawing fails (the screen is restored first). */
+  readonly done: Promise<void>;
+  /** End the TUI from outside (the monitor stopping on a signal): restores the screen. */
+  readonly stop: () => void;
+  /** Show a line in the help bar (warnings that would otherwise paint over the frame). */
+  readonly notify: (text: string, tone: 'info' | 'error') => void;
+}
+
 /**
  * Run the TUI until the user quits. The screen is restored on every way out: quit, an error
- * thrown here, a crash anywhere (uncaughtException/unhandledRejection) or a termination signal.
+ * thrown here, `stop()`, a crash anywhere (uncaughtException/unhandledRejection) or a signal.
  */
-export const runTui = (options: TuiOptions): Promise<void> =>
-  new Promise<void>((resolve, reject) => {
+export const runTui = (options: TuiOptions): RunningTui => {
+  let stop = (): void => undefined;
+  let notifyOutside = (_text: string, _tone: 'info' | 'error'): void => undefined;
+  const done = new Promise<void>((resolve, reject) => {
     const { screen, config, env, now } = options;
     let state = EMPTY_STATE;
     let view = initialView(config.window_minutes, config.default_filter);
@@ -158,7 +171,7 @@ export const runTui = (options: TuiOptions): Promise<void> =>
     };
 
     try {
-      cleanups.push(installCrashGuard({ restore: screen.restore, stderr: options.stderr, exit: options.exit }));
+      cleanups.push(installCrashGuard({ restore: screen.restore, stderr: options.stderr, exit: options.exit, signals: options.signals ?? 'restore-and-exit' }));
       screen.start();
       const frames = dirty$.pipe(throttleTime(FRAME_MS, options.scheduler, { leading: true, trailing: true })).subscribe(() => {
         try {
@@ -200,4 +213,10 @@ export const runTui = (options: TuiOptions): Promise<void> =>
     } catch (error) {
       finish(error);
     }
+    stop = () => finish();
+    notifyOutside = (text, tone) => {
+      if (!finished) notify(text, tone);
+    };
   });
+  return { done, stop: () => stop(), notify: (text, tone) => notifyOutside(text, tone) };
+};

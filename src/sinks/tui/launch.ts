@@ -1,64 +1,78 @@
-import type { Observable } from 'rxjs';
-import { asyncScheduler } from 'rxjs';
 import { RuntimeError, type CliIo } from '../../cli/io.js';
-import type { AgentKind } from '../../core/agents.js';
-import type { SessionsState } from '../../core/contracts.js';
-import type { Config } from '../../config/effective.js';
+import type { MonitorLaunch, RunningMode } from '../../commands/monitor.js';
+import { agentLocations } from '../../commands/sessions-locations.js';
 import { loadSessionNames } from '../../config/session-names.js';
 import { makeLimitsCtx } from '../../limits/command.js';
 import { detectTheme, queryBackground } from './detect-theme.js';
 import { runTui } from './index.js';
+import { captureStderr } from './stderr-capture.js';
 import { readLimits } from './limits.js';
 import { openScreen } from './terminal.js';
 import { pickTheme } from './theme.js';
 
-export interface TuiLaunch {
-  readonly io: CliIo;
-  readonly config: Config;
-  /** The pipeline's shared state (startPipeline(...).state$). */
-  readonly state$: Observable<SessionsState>;
-  /** The agents the pipeline lists. */
-  readonly agents: readonly AgentKind[];
-  /** Where the sources look, for the "nothing found" message. */
-  readonly searched?: readonly string[];
-}
-
 /** NO_COLOR (any non-empty value) turns colors off; the TUI keeps its layout and attributes. */
 const colorsWanted = (env: CliIo['env']): boolean => !env.NO_COLOR;
 
+/** Fails fast, before the pipeline starts: the TUI needs a terminal on both ends. */
+export const prepareTui = (io: CliIo): Promise<void> => {
+  if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) {
+    return Promise.reject(new RuntimeError('the terminal UI needs an interactive terminal; use --api to run headless, or agentwatch sessions for a snapshot'));
+  }
+  return Promise.resolve();
+};
+
 /**
- * The TUI branch of `agentwatch [--tui]`: check for a terminal, resolve the theme, load names,
- * run until quit. Resolves to the exit code; the caller disposes the pipeline.
+ * The TUI branch of `agentwatch [--tui]`: resolve the theme, load the custom names, run over the
+ * shared pipeline. `done` resolves with exit code 0 when the user quits; `stop` (the monitor on
+ * SIGINT/SIGTERM) ends it and restores the terminal.
  */
-export const launchTui = async (launch: TuiLaunch): Promise<number> => {
-  const { io, config } = launch;
-  const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
-  if (!interactive) throw new RuntimeError('the terminal UI needs an interactive terminal; use --api to run headless, or agentwatch sessions for a snapshot');
+export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
+  const { io, pipeline } = launch;
+  const { config } = launch.loaded;
   const themeName = await detectTheme({
     setting: config.tui.theme,
     env: io.env,
-    interactive,
+    interactive: io.stdin.isTTY === true && io.stdout.isTTY === true,
     query: () => queryBackground(io.stdin, io.stdout),
   });
   const names = await loadSessionNames(io.env);
   const limitsCtx = makeLimitsCtx(io);
-  await runTui({
-    state$: launch.state$,
+  const demo = io.argv.includes('--demo');
+  let tellTui = (_line: string): void => undefined;
+  const held = captureStderr(io.stderr, (line) => tellTui(line));
+  const tui = runTui({
+    state$: pipeline.state$,
     config,
     env: io.env,
     platform: io.platform,
-    now: () => asyncScheduler.now(),
-    scheduler: asyncScheduler,
+    now: launch.ctx.now,
+    scheduler: launch.ctx.scheduler,
     theme: pickTheme(themeName, colorsWanted(io.env)),
     screen: openScreen(),
-    agents: launch.agents,
-    searched: launch.searched ?? [],
+    agents: [...pipeline.visibility.agents],
+    searched: demo ? [] : pipeline.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform)),
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
     readLimits: (width) => readLimits(limitsCtx, width),
     stderr: io.stderr,
-    // NOTE: only the crash guard calls this: a crash or a signal must end the process after restoring.
+    // NOTE: only the crash guard calls this: an uncaught error must end the process once the terminal is back.
     exit: (code) => process.exit(code),
+    signals: 'restore-only',
   });
-  return 0;
+  tellTui = (line) => tui.notify(line.replace(/^agentwatch: /, ''), 'error');
+  // Once the terminal is back, the held warnings go where they were meant to.
+  const released = tui.done.finally(() => {
+    const lines = held.release();
+    if (lines.length > 0) io.stderr.write(`${lines.join('\n')}\n`);
+  });
+  return {
+    done: released.then(() => 0),
+    stop: () => {
+      tui.stop();
+      return released.then(
+        () => undefined,
+        () => undefined,
+      );
+    },
+  };
 };

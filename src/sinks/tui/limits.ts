@@ -13,6 +13,11 @@ const SGR = /\u001b\[[0-9;]*m/g;
 
 const linesOf = (text: string): string[] => text.replace(SGR, '').replace(/\n+$/, '').split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
 
+const dropLeadingBlanks = (lines: string[]): string[] => {
+  const first = lines.findIndex((line) => line.trim() !== '');
+  return first === -1 ? [] : lines.slice(first);
+};
+
 /**
  * The modal's text: the very table and detailed report `agentwatch limits` prints (same
  * renderers, colors off, the theme colors the modal), with the per-agent errors and, when no
@@ -23,8 +28,8 @@ export const limitsText = (outcomes: Outcomes, now: number, width: number): Limi
   const errors = errorLines(outcomes);
   const tail = [...(errors.length > 0 ? ['', ...errors] : []), ...(noneAvailable(outcomes) ? ['', guidanceMessage(outcomes)] : [])];
   return {
-    summary: [...linesOf(renderTable(outcomes, options)), ...tail],
-    detailed: [...linesOf(renderDetailed(outcomes, options)), ...tail],
+    summary: dropLeadingBlanks([...linesOf(renderTable(outcomes, options)), ...tail]),
+    detailed: dropLeadingBlanks([...linesOf(renderDetailed(outcomes, options)), ...tail]),
   };
 };
 

@@ -2,11 +2,12 @@ import { spinnerAt } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
 import type { Rect } from './layout.js';
 import type { LimitsView } from './state.js';
+import { wrapText } from './text.js';
 
 /** Rows of the modal that are not content: borders, tabs, the rule under them, the footer. */
 const CHROME_ROWS = 5;
 
-const contentOf = (limits: LimitsView, now: number): { lines: readonly string[]; style: 'modal' | 'error' } => {
+const rawContent = (limits: LimitsView, now: number): { lines: readonly string[]; style: 'modal' | 'error' } => {
   if (limits.phase === 'failed') return { lines: ['Could not read the limits:', '', limits.error ?? 'unknown error', '', 'Press r to try again.'], style: 'error' };
   if (limits.phase === 'loading' && !limits.text) return { lines: [`${spinnerAt(now)} Reading limits…`], style: 'modal' };
   const text = limits.text;
@@ -14,9 +15,15 @@ const contentOf = (limits: LimitsView, now: number): { lines: readonly string[];
   return { lines: limits.tab === 'summary' ? text.summary : text.detailed, style: 'modal' };
 };
 
+/** The content lines wrapped to the box (one space of padding each side inside the border). */
+const contentOf = (limits: LimitsView, now: number, rect: Rect): { lines: readonly string[]; style: 'modal' | 'error' } => {
+  const { lines, style } = rawContent(limits, now);
+  return { lines: lines.flatMap((line) => wrapText(line, rect.width - 4)), style };
+};
+
 /** How far the current tab can scroll inside a modal of this size. */
 export const limitsMaxScroll = (limits: LimitsView | undefined, rect: Rect, now: number): number =>
-  limits ? Math.max(0, contentOf(limits, now).lines.length - (rect.height - CHROME_ROWS)) : 0;
+  limits ? Math.max(0, contentOf(limits, now, rect).lines.length - (rect.height - CHROME_ROWS)) : 0;
 
 const row = (inner: readonly Segment[], width: number): Segment[] => [
   seg('│', 'modalBorder'),
@@ -35,7 +42,7 @@ export const renderLimitsModal = (limits: LimitsView, rect: Rect, now: number): 
   const tab = (name: string, active: boolean): Segment => seg(` ${name} `, active ? 'tabActive' : 'tabInactive');
   const tabs = row([seg(' ', 'modal'), tab('Summary', limits.tab === 'summary'), seg(' ', 'modal'), tab('Detailed', limits.tab === 'detailed')], width);
   const rule = row([seg('─'.repeat(width - 2), 'modalBorder')], width);
-  const { lines, style } = contentOf(limits, now);
+  const { lines, style } = contentOf(limits, now, rect);
   const room = Math.max(0, height - CHROME_ROWS);
   const offset = Math.min(limits.scroll, Math.max(0, lines.length - room));
   const body: Line[] = [];

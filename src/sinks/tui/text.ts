@@ -114,3 +114,35 @@ export const padStartTo = (text: string, width: number): string => {
   const gap = width - displayWidth(text);
   return gap > 0 ? ' '.repeat(gap) + text : text;
 };
+
+/**
+ * Word-wrap to `width` cells; a word longer than a line is broken. Leading indentation of the
+ * first line is kept on continuation lines, so wrapped report lines stay aligned.
+ */
+export const wrapText = (text: string, width: number): string[] => {
+  if (width <= 0) return [text];
+  if (displayWidth(text) <= width) return [text];
+  const indent = /^\s*/.exec(text)?.[0] ?? '';
+  const hang = displayWidth(indent) < width / 2 ? indent : '';
+  const lines: string[] = [];
+  let current = indent;
+  for (const word of text.slice(indent.length).split(/\s+/).filter(Boolean)) {
+    let rest = word;
+    const gap = current.trim() === '' ? '' : ' ';
+    if (displayWidth(current + gap + rest) <= width) {
+      current += gap + rest;
+      continue;
+    }
+    if (current.trim() !== '') lines.push(current);
+    current = hang;
+    while (displayWidth(current + rest) > width) {
+      const piece = takeWidth(rest, Math.max(1, width - displayWidth(current))).text;
+      lines.push(current + piece);
+      rest = rest.slice(piece.length);
+      current = hang;
+    }
+    current += rest;
+  }
+  if (current.trim() !== '') lines.push(current);
+  return lines;
+};

@@ -4,7 +4,7 @@ import { encodeLine } from '../../../src/sinks/tui/encode.js';
 import { activityPerMinute, formatAge, formatCost, formatTokens, sparkline } from '../../../src/sinks/tui/format.js';
 import { fitLine, overlay, seg, sliceLine, toPlain } from '../../../src/sinks/tui/line.js';
 import { computeLayout, modalRect } from '../../../src/sinks/tui/layout.js';
-import { displayWidth, ellipsize, ellipsizeStart, sanitize } from '../../../src/sinks/tui/text.js';
+import { displayWidth, ellipsize, ellipsizeStart, sanitize, wrapText } from '../../../src/sinks/tui/text.js';
 import { BASE_STYLES, THEMES } from '../../../src/sinks/tui/theme.js';
 import { ACTIVITIES } from '../../../src/core/activity.js';
 import { NOW } from './scene.js';
@@ -108,4 +108,13 @@ describe('layout and diff', () => {
     expect(diffFrames(undefined, ['a', 'b'])).toEqual([{ row: 0, text: 'a' }, { row: 1, text: 'b' }]);
     expect(diffFrames(['a'], ['a'])).toEqual([]);
   });
+});
+
+describe('wrapText', () => {
+  it.each([
+    ['short', 10, ['short']],
+    ['one two three four', 9, ['one two', 'three', 'four']],
+    ['  Source: a b c d e', 12, ['  Source: a', '  b c d e']],
+    ['abcdefghij', 4, ['abcd', 'efgh', 'ij']],
+  ])('%j at %i cells', (text, width, expected) => expect(wrapText(text, width)).toEqual(expected));
 });
