@@ -17,18 +17,31 @@ export const relativeTime = (target: number, now: number): string => {
  * NOTE: built from en-US parts, day first: en-GB's ICU data writes "Sept".
  */
 export const absoluteTime = (epochMs: number, tz?: string): string => {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-    ...(tz ? { timeZone: tz } : {}),
-  }).formatToParts(epochMs);
+  const parts = formatterFor(tz).formatToParts(epochMs);
   const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('weekday')} ${part('day')} ${part('month')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+};
+
+// NOTE: building an Intl.DateTimeFormat costs ~1 ms; formatters are immutable, so one per zone is kept.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+const formatterFor = (tz: string | undefined): Intl.DateTimeFormat => {
+  const key = tz ?? '';
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+      ...(tz ? { timeZone: tz } : {}),
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter;
 };
 
 /** `20 Aug`: day and short month in the process's zone (cursor's billing-cycle bounds). */
