@@ -3,6 +3,7 @@
 //     agents answering at once, and all five answering after 1 s (concurrency: ~1 s, not ~5 s);
 //  2. the pure renderers (table, detailed, JSON) on the five fixture answers.
 // Usage: node bench/limits.mjs [process runs] [render iterations]
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,6 +11,8 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
+import { URL } from 'node:url';
 import Database from 'better-sqlite3';
 import { firstValueFrom } from 'rxjs';
 import { fetchLimits } from '../dist/limits/fetch-limits.js';
