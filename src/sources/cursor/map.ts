@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../sqlite/events.js';
 import type { JsonResult } from '../sqlite/values.js';
 import { commonDirectory, fileUriToPath } from './file-uri.js';
 import { bubbleSchema, type Bubble, type Composer } from './schema.js';
@@ -44,14 +45,14 @@ const firstWorkspace = (bubbles: readonly Bubble[]): string | undefined => {
  * is handed back to the user (waiting), since no answer bubble follows.
  */
 export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer: Composer, records: readonly BubbleRecord[]): SessionEvent[] => {
-  const ref = { agent: 'cursor', sessionId: composerId } as const;
+  const ref: Ref = { agent: 'cursor', sessionId: composerId };
   const diagnostics: SessionEvent[] = [];
   const bubbles: Bubble[] = [];
   for (const record of records) {
     const parsed = record.json.ok ? bubbleSchema.safeParse(record.json.value) : undefined;
     if (!record.json.ok || !parsed?.success) {
       const why = record.json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : record.json.error;
-      diagnostics.push({ type: 'diagnostic', agent: 'cursor', sessionId: composerId, code: 'E_SCHEMA', message: `bubble ${record.bubbleId}: ${why}`, path: spec.dbPath });
+      diagnostics.push(recordDiagnostic(ref, spec.dbPath, `bubble ${record.bubbleId}: ${why}`));
       continue;
     }
     bubbles.push(parsed.data);
@@ -66,25 +67,25 @@ export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer
     const text = bubble.text?.trim() ? bubble.text : undefined;
     const tool = bubble.toolFormerData;
     if (bubble.type === 1) {
-      timeline.push({ ...ref, type: 'turn', at, role: 'user', ...(text ? { text } : {}) });
+      timeline.push(turnEvent(ref, at, 'user', text));
     } else if (tool?.name) {
       const callId = tool.toolCallId || bubbleId;
       const filePath = writtenFile(tool.name, tool.rawArgs, tool.params, cwd);
-      timeline.push({ ...ref, type: 'tool_call', at, name: tool.name, callId, ...(filePath ? { filePath } : {}) });
+      timeline.push(toolCallEvent(ref, at, tool.name, callId, filePath));
       const status = tool.status ?? '';
-      if (TOOL_DONE.has(status)) timeline.push({ ...ref, type: 'tool_result', at, callId, isError: TOOL_FAILED.has(status) });
+      if (TOOL_DONE.has(status)) timeline.push(toolResultEvent(ref, at, callId, TOOL_FAILED.has(status)));
     } else if (text) {
-      timeline.push({ ...ref, type: 'turn', at, role: 'assistant', text });
+      timeline.push(turnEvent(ref, at, 'assistant', text));
     }
     const input = bubble.tokenCount?.inputTokens ?? 0;
     const output = bubble.tokenCount?.outputTokens ?? 0;
     if (input > 0 || output > 0) {
-      timeline.push({ ...ref, type: 'usage', at, messageId: bubbleId, tokens: { input, output, cacheCreation: 0, cacheRead: 0 } });
+      timeline.push(usageEvent(ref, at, bubbleId, { input, output, cacheCreation: 0, cacheRead: 0 }, undefined));
     }
   }
   const last = timeline.filter((event) => event.type !== 'usage').at(-1);
   if (STOPPED.has(composer.status ?? '') && (last?.type === 'tool_call' || last?.type === 'tool_result')) {
-    timeline.push({ ...ref, type: 'turn', at: Math.max(at, composer.lastUpdatedAt ?? 0), role: 'assistant', counts: false });
+    timeline.push(turnEvent(ref, Math.max(at, composer.lastUpdatedAt ?? 0), 'assistant', undefined, false));
   }
 
   const patch: SessionMetaPatch = {
@@ -96,5 +97,5 @@ export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer
     resumeCommand: `cursor-agent --resume="${composerId}"`,
     isSidechain: false,
   };
-  return [{ ...ref, type: 'meta', patch }, ...diagnostics, ...timeline];
+  return [{ agent: 'cursor', sessionId: composerId, type: 'meta', patch }, ...diagnostics, ...timeline];
 };

@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
+import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
 import { writtenFile } from './tools.js';
@@ -43,6 +44,12 @@ interface Part {
 
 const TOOL_DONE = new Set(['completed', 'error']);
 
+/** The part types the replay reads; any other well-formed part is skipped before validation. */
+const USED_PART_TYPES: ReadonlySet<string> = new Set(['text', 'tool', 'compaction']);
+
+const isIgnoredPart = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string' && !USED_PART_TYPES.has(value.type);
+
 const textOf = (part: PartData): string | undefined =>
   part.type === 'text' && !part.synthetic && typeof part.text === 'string' && part.text.trim() !== '' ? part.text : undefined;
 
@@ -70,15 +77,17 @@ export const mapFamilySession = (
   messages: readonly FamilyMessageRow[],
   parts: readonly FamilyPartRow[],
 ): SessionEvent[] => {
-  const ref = { agent: spec.agent, sessionId: session.id } as const;
+  const ref: Ref = { agent: spec.agent, sessionId: session.id };
   const diagnostics: SessionEvent[] = [];
   const bad = (what: string, id: string, error: string): void => {
-    diagnostics.push({ type: 'diagnostic', agent: spec.agent, sessionId: session.id, code: 'E_SCHEMA', message: `${what} ${id}: ${error}`, path: spec.dbPath });
+    diagnostics.push(recordDiagnostic(ref, spec.dbPath, `${what} ${id}: ${error}`));
   };
 
   const partsByMessage = new Map<string, Part[]>();
   for (const row of parts) {
     const json = parseJsonValue(row.data);
+    // Skim: most parts (step-start/finish, reasoning, snapshot, patch...) carry nothing we show.
+    if (json.ok && isIgnoredPart(json.value)) continue;
     const parsed = json.ok ? partDataSchema.safeParse(json.value) : undefined;
     if (!json.ok || !parsed?.success) {
       bad('part', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
@@ -109,7 +118,7 @@ export const mapFamilySession = (
 
   // NOTE: time_compacting is set while a compaction runs, so it is the newest thing that happened.
   const compacting = numberOf(session.time_compacting);
-  if (compacting !== undefined && compacting > 0) timeline.push({ ...ref, type: 'compaction', at: compacting, phase: 'start' });
+  if (compacting !== undefined && compacting > 0) timeline.push(compactionEvent(ref, compacting, 'start'));
 
   const parentId = stringOf(session.parent_id);
   const patch: SessionMetaPatch = {
@@ -124,17 +133,15 @@ export const mapFamilySession = (
     path: spec.dbPath,
     resumeCommand: spec.resumeCommand(session.id),
   };
-  return [{ ...ref, type: 'meta', patch }, ...diagnostics, ...timeline];
+  return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', patch }, ...diagnostics, ...timeline];
 };
-
-type Ref = { readonly agent: 'opencode' | 'kilo'; readonly sessionId: string };
 
 /** A user message; one carrying a `compaction` part is the compaction request, not a prompt. */
 const userEvents = (ref: Ref, at: number, parts: readonly Part[]): SessionEvent[] => {
   const text = parts.map((part) => textOf(part.data)).filter((t) => t !== undefined).join('\n');
   const isCompaction = parts.some((part) => part.data.type === 'compaction');
-  const turn: SessionEvent = { ...ref, type: 'turn', at, role: 'user', ...(text ? { text } : {}), ...(isCompaction ? { counts: false } : {}) };
-  return isCompaction ? [{ ...ref, type: 'compaction', at, phase: 'start' }, turn] : [turn];
+  const turn = turnEvent(ref, at, 'user', text || undefined, isCompaction ? false : undefined);
+  return isCompaction ? [compactionEvent(ref, at, 'start'), turn] : [turn];
 };
 
 const assistantEvents = (ref: Ref, messageId: string, at: number, data: MessageData, parts: readonly Part[]): SessionEvent[] => {
@@ -146,7 +153,7 @@ const assistantEvents = (ref: Ref, messageId: string, at: number, data: MessageD
     const partAt = part.time?.start ?? numberOf(row.time_created) ?? at;
     const text = textOf(part);
     if (text !== undefined) {
-      out.push({ ...ref, type: 'turn', at: partAt, role: 'assistant', text, ...(counted || isSummary ? { counts: false } : {}) });
+      out.push(turnEvent(ref, partAt, 'assistant', text, counted || isSummary ? false : undefined));
       counted = true;
       endsOnAnswer = true;
     } else if (part.type === 'tool') {
@@ -154,39 +161,33 @@ const assistantEvents = (ref: Ref, messageId: string, at: number, data: MessageD
       const callId = part.callID || row.id;
       const callAt = part.state?.time?.start ?? partAt;
       const filePath = writtenFile(name, part.state?.input);
-      out.push({ ...ref, type: 'tool_call', at: callAt, name, callId, ...(filePath ? { filePath } : {}) });
+      out.push(toolCallEvent(ref, callAt, name, callId, filePath));
       const status = part.state?.status ?? '';
       if (TOOL_DONE.has(status)) {
         const doneAt = part.state?.time?.end ?? numberOf(row.time_updated) ?? callAt;
-        out.push({ ...ref, type: 'tool_result', at: doneAt, callId, isError: status === 'error' });
+        out.push(toolResultEvent(ref, doneAt, callId, status === 'error'));
       }
       endsOnAnswer = false;
     }
   }
   const tokens = data.tokens;
   if (tokens || data.cost) {
-    out.push({
-      ...ref,
-      type: 'usage',
-      at,
-      messageId,
-      tokens: {
-        input: tokens?.input ?? 0,
-        // Reasoning tokens are billed as output.
-        output: (tokens?.output ?? 0) + (tokens?.reasoning ?? 0),
-        cacheCreation: tokens?.cache?.write ?? 0,
-        cacheRead: tokens?.cache?.read ?? 0,
-      },
-      ...(data.cost ? { costUsd: data.cost } : {}),
-    });
+    const counts = {
+      input: tokens?.input ?? 0,
+      // Reasoning tokens are billed as output.
+      output: (tokens?.output ?? 0) + (tokens?.reasoning ?? 0),
+      cacheCreation: tokens?.cache?.write ?? 0,
+      cacheRead: tokens?.cache?.read ?? 0,
+    };
+    out.push(usageEvent(ref, at, messageId, counts, data.cost || undefined));
   }
   const completedAt = data.time?.completed;
   // A finished message that stopped for any reason but more tool calls (an error, an abort, a
   // tool-only answer) hands the turn back to the user: mark it so the session reads as waiting.
   if (completedAt && data.finish !== 'tool-calls' && !endsOnAnswer) {
     const text = errorText(data);
-    out.push({ ...ref, type: 'turn', at: completedAt, role: 'assistant', ...(text ? { text } : {}), counts: false });
+    out.push(turnEvent(ref, completedAt, 'assistant', text, false));
   }
-  if (isSummary && completedAt) out.push({ ...ref, type: 'compaction', at: completedAt, phase: 'end' });
+  if (isSummary && completedAt) out.push(compactionEvent(ref, completedAt, 'end'));
   return out;
 };

@@ -9,7 +9,7 @@ const SESSION_OPTIONAL = ['parent_id', 'directory', 'title', 'version', 'time_cr
 
 /**
  * Sessions updated within this window also fingerprint their message and part rows (count and
- * newest time_updated); older ones only their session row and message count, so a large history
+ * sum of time_updated, so an update to any row shows); older ones only their session row and message count, so a large history
  * costs index-only work when something changes.
  */
 export const RECENT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -28,8 +28,8 @@ export const openFamilyReader =
 
     const has = (columns: ReadonlySet<string>, column: string, expression: string, fallback: string): string =>
       columns.has(column) ? expression : fallback;
-    const messageNewest = has(message.columns, 'time_updated', `max(m.time_updated)`, `''`);
-    const partNewest = has(part.columns, 'time_updated', `max(p.time_updated)`, `''`);
+    const messageNewest = has(message.columns, 'time_updated', `total(m.time_updated)`, `''`);
+    const partNewest = has(part.columns, 'time_updated', `total(p.time_updated)`, `''`);
     const partsOfSession = part.columns.has('session_id')
       ? `p.session_id = s.id`
       : `p.message_id IN (SELECT id FROM message WHERE session_id = s.id)`;
@@ -45,8 +45,11 @@ export const openFamilyReader =
     const sessionStatement = db.prepare(`SELECT ${session.sql} FROM session s WHERE s.id = ?`);
     const order = (columns: ReadonlySet<string>): string => (columns.has('time_created') ? 'time_created, id' : 'id');
     const messagesStatement = db.prepare(`SELECT ${message.sql} FROM message WHERE session_id = ? ORDER BY ${order(message.columns)}`);
+    // NOTE: part.session_id (indexed) when the schema has it; older schemas reach parts through message.
     const partsStatement = db.prepare(
-      `SELECT ${part.sql} FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY ${order(part.columns)}`,
+      part.columns.has('session_id')
+        ? `SELECT ${part.sql} FROM part WHERE session_id = ? ORDER BY ${order(part.columns)}`
+        : `SELECT ${part.sql} FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY ${order(part.columns)}`,
     );
 
     const list = (now: number): SessionListing => {
