@@ -66,10 +66,16 @@ export const cursorProvider: ProviderSpec<CursorCredential, Summary> = {
     url: `${base}/api/usage-summary`,
     headers: { cookie: `WorkosCursorSessionToken=${credential.userId}%3A%3A${credential.token}`, accept: 'application/json' },
   }),
-  describeStatus: (response) =>
-    response.status === 401 || response.status === 403
-      ? new LimitError(response.status === 401 ? 'E_UNAUTHORIZED' : 'E_FORBIDDEN', `Cursor rejected the session token (HTTP ${response.status}): open Cursor and sign in again`)
-      : undefined,
+  describeStatus: (response) => {
+    if (response.status === 401 || response.status === 403) {
+      return new LimitError(response.status === 401 ? 'E_UNAUTHORIZED' : 'E_FORBIDDEN', `Cursor rejected the session token (HTTP ${response.status}): open Cursor and sign in again`);
+    }
+    // NOTE: the dashboard answers an expired session with a redirect to its login page.
+    if (response.status >= 300 && response.status < 400) {
+      return new LimitError('E_UNAUTHORIZED', `Cursor redirected to ${String(response.headers.location ?? 'another page')} (HTTP ${response.status}): the session is probably no longer valid; open Cursor and sign in again`);
+    }
+    return undefined;
+  },
   schema: summarySchema,
   toResult: (summary) => {
     if (summary.isUnlimited) {
