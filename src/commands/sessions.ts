@@ -13,7 +13,6 @@ import type { PipelineFrame } from '../streams/frames.js';
 import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail } from '../streams/views.js';
 import { createWorktreeLookup } from '../streams/worktree.js';
-import { agentLocations } from './sessions-locations.js';
 import { renderSessionsTable } from './sessions-render.js';
 
 /**
@@ -144,6 +143,8 @@ export const run = async (io: CliIo): Promise<number> => {
   else if (details.length > 0) io.stdout.write(renderSessionsTable(details, { now, color: useColor(io) }));
 
   if (details.length === 0) {
+    // Loaded only here: it pulls in every source's path module.
+    const { agentLocations } = await import('./sessions-locations.js');
     const where = flags.demo
       ? ['  (demo sessions)']
       : agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform).map((place) => `  ${agent.padEnd(9)}${place}`));

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench`: cold and warm discovery time and peak memory of
+ * `agentwatch sessions --all --json` on a generated corpus, each against a baseline measured in
+ * the same run (a plain Node script that reads and JSON-parses every line of the same files),
+ * plus `--help` start-up time against `node -e 0`.
+ *
+ * Size: BENCH_SESSIONS (default 3000) transcripts of about BENCH_MEAN_KB (default 70) KB each;
+ * BENCH_SIZE=small is 300 x 40 KB. BENCH_RUNS (default 3) repetitions of each timed step.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { ensureCorpus } from './corpus.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cli = path.join(here, '..', 'dist', 'cli.js');
+const probe = path.join(here, 'probe.mjs');
+const small = process.env.BENCH_SIZE === 'small';
+const sessions = Number(process.env.BENCH_SESSIONS ?? (small ? 300 : 3000));
+const meanKb = Number(process.env.BENCH_MEAN_KB ?? (small ? 40 : 70));
+const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const root = path.join(here, '.corpus');
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
+const t0 = performance.now();
+const corpus = ensureCorpus({ root, sessions, meanKb });
+const generateMs = performance.now() - t0;
+const xdg = path.join(root, 'xdg');
+const env = {
+  HOME: corpus.home,
+  XDG_CONFIG_HOME: path.join(xdg, 'config'),
+  XDG_CACHE_HOME: path.join(xdg, 'cache'),
+  XDG_DATA_HOME: path.join(xdg, 'data'),
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  NO_COLOR: '1',
+  TZ: 'UTC',
+};
+mkdirSync(xdg, { recursive: true });
+const rssFile = path.join(tmpdir(), `agentwatch-bench-rss-${process.pid}`);
+
+/** Run node with the RSS probe; wall time in ms, peak RSS in MiB, stdout. */
+const measure = (args) => {
+  rmSync(rssFile, { force: true });
+  const start = performance.now();
+  const result = spawnSync(process.execPath, ['--import', probe, ...args], {
+    env: { ...env, BENCH_RSS_FILE: rssFile },
+    cwd: corpus.home,
+    maxBuffer: 1024 * 1024 * 1024,
+    encoding: 'utf8',
+  });
+  const ms = performance.now() - start;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return { ms, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024, stdout: result.stdout, stderr: result.stderr };
+};
+
+const repeat = (count, step) => {
+  const results = Array.from({ length: count }, step);
+  return { ms: median(results.map((r) => r.ms)), rssMiB: median(results.map((r) => r.rssMiB)), last: results.at(-1) };
+};
+
+const filesList = path.join(root, 'files.txt');
+measure([path.join(here, 'baseline.mjs'), filesList]); // warm the page cache for everyone
+const baseline = repeat(runs, () => measure([path.join(here, 'baseline.mjs'), filesList]));
+const baselineFacts = JSON.parse(baseline.last.stdout);
+
+const sessionsArgs = [cli, 'sessions', '--all', '--json'];
+const cold = repeat(runs, () => {
+  rmSync(path.join(env.XDG_CACHE_HOME, 'agentwatch'), { recursive: true, force: true });
+  return measure(sessionsArgs);
+});
+const warm = repeat(runs, () => measure(sessionsArgs));
+const listed = JSON.parse(warm.last.stdout);
+const coldListed = JSON.parse(cold.last.stdout);
+
+const startupRuns = Math.max(5, runs * 3);
+const help = repeat(startupRuns, () => measure([cli, '--help']));
+const bare = repeat(startupRuns, () => measure(['-e', '0']));
+
+const mb = (corpus.bytes / 1024 / 1024).toFixed(0);
+const row = (name, ours, base, unit) => [name, `${ours.toFixed(unit === 'ms' ? 0 : 1)} ${unit}`, `${base.toFixed(unit === 'ms' ? 0 : 1)} ${unit}`, `${(ours / base).toFixed(2)}x`];
+const table = [
+  ['measure', 'agentwatch', 'baseline', 'ratio'],
+  row('cold discovery time', cold.ms, baseline.ms, 'ms'),
+  row('cold peak RSS', cold.rssMiB, baseline.rssMiB, 'MiB'),
+  row('warm discovery time', warm.ms, baseline.ms, 'ms'),
+  row('warm peak RSS', warm.rssMiB, baseline.rssMiB, 'MiB'),
+  row('--help start-up (vs node -e 0)', help.ms, bare.ms, 'ms'),
+];
+const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+const lines = table.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
+
+process.stdout.write(
+  [
+    `corpus: ${corpus.files} files, ${mb} MiB, ${baselineFacts.lines} lines (${baselineFacts.bad} junk/partial) under ${corpus.home} (generated or checked in ${(generateMs / 1000).toFixed(1)} s)`,
+    `listed: ${listed.length} sessions warm, ${coldListed.length} cold (sub-agents hidden); medians of ${runs} runs (start-up: ${startupRuns})`,
+    `baseline: node bench/baseline.mjs (readFileSync + JSON.parse of every line of every file)`,
+    '',
+    lines[0],
+    '-'.repeat(lines[0].length),
+    ...lines.slice(1),
+    '',
+  ].join('\n'),
+);
+if (listed.length !== coldListed.length) process.stdout.write('WARNING: warm and cold runs listed different numbers of sessions\n');
