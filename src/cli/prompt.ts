@@ -50,9 +50,10 @@ export const readHidden = (io: Pick<CliIo, 'stdin' | 'stderr'>, question: string
       reject(new RuntimeError('cannot read a passphrase: standard input is not a terminal'));
       return;
     }
-    io.stderr.write(question);
+    // NOTE: raw mode before the question: whatever is typed once the question shows is never echoed.
     stdin.setRawMode(true);
     stdin.setEncoding('utf8');
+    io.stderr.write(question);
     let state = EMPTY_INPUT;
     const finish = (): void => {
       stdin.removeListener('data', onData);
