@@ -52,12 +52,12 @@ export const deliverRequest = (entryName: string, request: WebhookRequest, deps:
       attempts += 1;
       return deps.post(request);
     }).pipe(
-    timeout({ first: deps.timeoutMs, scheduler: deps.scheduler }),
-    map((response) => {
-      if (response.status < 200 || response.status > 299) throw new HttpStatusError(response);
-      return { kind: 'delivered', entry: entryName, id: request.id, status: response.status, attempts } as const;
-    }),
-    retryWithBackoff<DeliveryReport>(isRetryable, deps.delays, deps.scheduler),
+      timeout({ first: deps.timeoutMs, scheduler: deps.scheduler }),
+      map((response) => {
+        if (response.status < 200 || response.status > 299) throw new HttpStatusError(response);
+        return { kind: 'delivered', entry: entryName, id: request.id, status: response.status, attempts } as const;
+      }),
+      retryWithBackoff<DeliveryReport>(isRetryable, deps.delays, deps.scheduler),
       catchError((error: unknown) => of({ kind: 'failed', entry: entryName, id: request.id, attempts, error } as const)),
     );
   });
@@ -74,8 +74,12 @@ export const deliverToEntry = (entry: WebhookEntry, transitions$: Observable<Tra
     concatBounded(
       deps.queueCapacity,
       (transition) => {
-        const payload = buildPayload(transition, { id: deps.makeId(), ...(deps.apiBaseUrl ? { apiBaseUrl: deps.apiBaseUrl } : {}) });
-        return deliverRequest(entry.name, buildRequest(entry, payload, deps.version), deps);
+        const id = deps.makeId();
+        // NOTE: a transition that cannot be serialised (say, an invalid `at`) fails only itself.
+        return defer(() => {
+          const payload = buildPayload(transition, { id, ...(deps.apiBaseUrl ? { apiBaseUrl: deps.apiBaseUrl } : {}) });
+          return deliverRequest(entry.name, buildRequest(entry, payload, deps.version), deps);
+        }).pipe(catchError((error: unknown) => of<DeliveryReport>({ kind: 'failed', entry: entry.name, id, attempts: 0, error })));
       },
       (notice) => overflowReport(entry.name, notice),
     ),

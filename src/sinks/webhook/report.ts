@@ -32,6 +32,7 @@ export const describeReport = (report: DeliveryReport, timeoutMs: number): { lev
       return report.attempts > 1 ? { level: 'info', message: `${who}: delivery ${report.id} succeeded on attempt ${report.attempts}` } : undefined;
     case 'failed': {
       const reason = describeFailure(report.error, timeoutMs);
+      if (report.attempts === 0) return { level: 'warn', message: `${who}: delivery ${report.id} could not be built: ${reason}` };
       return report.error instanceof HttpStatusError && report.error.response.status < 500
         ? { level: 'warn', message: `${who}: delivery ${report.id} refused, not retried: ${reason}` }
         : { level: 'warn', message: `${who}: delivery ${report.id} failed after ${report.attempts} attempt${report.attempts === 1 ? '' : 's'}: ${reason}` };

@@ -68,3 +68,26 @@ describe('webhookDeliveries: filtering (marbles)', () => {
     });
   });
 });
+
+describe('webhookDeliveries: a transition that cannot be sent', () => {
+  it('fails alone (a report), and the next one is still delivered', () => {
+    const rx = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    rx.run(({ hot, cold, expectObservable }) => {
+      const broken = transition({ sessionId: 'bad', at: Number.NaN });
+      const fine = transition({ sessionId: 'good' });
+      const deps: DeliveryDeps = {
+        post: () => cold('(r|)', { r: { status: 200, statusText: 'OK', body: '' } }),
+        scheduler: rx,
+        delays: [],
+        timeoutMs: 1_000,
+        queueCapacity: 10,
+        makeId: counterIds(),
+        version: 'test',
+      };
+      expectObservable(webhookDeliveries(hot('ab', { a: broken, b: fine }), [entry({ name: 'h' })], deps)).toBe('fd', {
+        f: { kind: 'failed', entry: 'h', id: 'd1', attempts: 0, error: expect.any(RangeError) },
+        d: { kind: 'delivered', entry: 'h', id: 'd2', status: 200, attempts: 1 },
+      });
+    });
+  });
+});
