@@ -4,7 +4,7 @@
 //     for a large opencode database and a large, mostly old, Cursor state.vscdb;
 //  3. a poll after one commit (listing + replay of the one changed session).
 // Usage: node bench/sqlite-poll.mjs [polls]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { URL } from 'node:url';
@@ -75,6 +75,9 @@ cursorWriter.transaction(() => {
 const baselineDb = new Database(opencodeFile, { readonly: true, fileMustExist: true });
 const selectOne = baselineDb.prepare('SELECT 1');
 report('baseline: SELECT 1 on an open connection', cpuPerCall(N, () => selectOne.get()));
+const dataVersion = baselineDb.prepare('PRAGMA data_version').pluck();
+report('  part of a poll: PRAGMA data_version (prepared)', cpuPerCall(N, () => dataVersion.get()));
+report('  part of a poll: stat of the database file', cpuPerCall(N, () => statSync(opencodeFile, { throwIfNoEntry: false })));
 baselineDb.close();
 
 const opencode = createSqlitePoller({ agent: 'opencode', dbPath: opencodeFile, openReader: openFamilyReader({ agent: 'opencode', resumeCommand: (id) => id }) });

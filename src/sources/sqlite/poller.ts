@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
 import { diffStamps } from './diff.js';
@@ -29,6 +29,8 @@ export interface SqlitePoller {
 interface Connection {
   readonly db: Database;
   readonly reader: DbReader;
+  /** Prepared once: `db.pragma()` would re-prepare it on every poll (~10x the cost). */
+  readonly dataVersionQuery: Statement<[], number>;
   readonly dev: number;
   readonly ino: number;
   /** `PRAGMA data_version` after the last complete read; undefined until one succeeded. */
@@ -60,7 +62,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   const open = (dev: number, ino: number): Connection => {
     const db = new BetterSqlite3(dbPath, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 50 });
     try {
-      return { db, reader: options.openReader(db, dbPath), dev, ino, dataVersion: undefined };
+      const dataVersionQuery = db.prepare<[], number>('PRAGMA data_version').pluck();
+      return { db, reader: options.openReader(db, dbPath), dataVersionQuery, dev, ino, dataVersion: undefined };
     } catch (error) {
       db.close();
       throw error;
@@ -113,7 +116,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     }
     if (connection && (connection.dev !== stat.dev || connection.ino !== stat.ino)) close();
     connection ??= open(stat.dev, stat.ino);
-    const version = connection.db.pragma('data_version', { simple: true }) as number;
+    const version = connection.dataVersionQuery.get();
     if (version === connection.dataVersion) return;
     read(connection, now, out);
     connection.dataVersion = version;
