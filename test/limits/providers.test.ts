@@ -221,6 +221,16 @@ describe('transport failures and secrets', () => {
     const env = { ...home.env, AGENTWATCH_KIMI_API_URL: 'http://agentwatch-test.invalid' };
     expect(await fetchOne('kimi', { fixture: 'kimi/usages.json' }, { env })).toMatchObject({ kind: 'failed', code: 'E_DNS', message: expect.stringContaining('could not resolve agentwatch-test.invalid') });
   });
+  it('reports a refused connection', async () => {
+    const closed = await startVendorServer();
+    await closed.close();
+    const env = { ...home.env, AGENTWATCH_CODEX_API_URL: closed.url };
+    expect(await fetchOne('codex', { fixture: 'codex/usage.json' }, { env })).toMatchObject({
+      kind: 'failed',
+      code: 'E_NETWORK',
+      message: `could not connect to ${closed.url.slice('http://'.length)} (connection refused)`,
+    });
+  });
   it('rejects a base URL that is not http(s)', async () => {
     const env = { ...home.env, AGENTWATCH_CLAUDE_API_URL: 'ftp://example.com' };
     expect(await fetchOne('claude', { fixture: 'claude/usage.json' }, { env })).toMatchObject({ kind: 'failed', code: 'E_BAD_URL', message: expect.stringContaining('AGENTWATCH_CLAUDE_API_URL') });
