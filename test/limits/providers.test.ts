@@ -77,6 +77,13 @@ describe('claude', () => {
     expect(outcome).toMatchObject({ kind: 'failed', code: 'E_RATE_LIMITED' });
     expect(outcome.kind === 'failed' && outcome.message).toMatch(/rate-limiting this token \(HTTP 429\) \(Retry-After: 1800\).*do not poll/);
   });
+  it('401 says the token expired and to log in with claude', async () => {
+    expect(await fetchOne('claude', { status: 401, fixture: 'claude/error-401.json' })).toMatchObject({
+      kind: 'failed',
+      code: 'E_UNAUTHORIZED',
+      message: 'Claude rejected the token (HTTP 401, expired or revoked): run `claude` to log in again',
+    });
+  });
   it('403 explains the missing scope', async () => {
     const outcome = await fetchOne('claude', { status: 403, fixture: 'claude/error-403.json' });
     expect(outcome).toMatchObject({ kind: 'failed', code: 'E_FORBIDDEN' });
@@ -157,6 +164,13 @@ describe('grok', () => {
   it('legacy billing: used / monthlyLimit in cents (int64 as a string), monthly window', async () => {
     const [report] = reportsOf(await fetchOne('grok', { fixture: 'grok/billing-legacy.json' }));
     expect(report?.windows[0]).toMatchObject({ label: 'monthly', usedPercent: 25, source: '$250.00 of $1000.00 included credits used' });
+  });
+  it('401 says to run grok login', async () => {
+    expect(await fetchOne('grok', { status: 401, fixture: 'grok/error-401.json' })).toMatchObject({
+      kind: 'failed',
+      code: 'E_UNAUTHORIZED',
+      message: expect.stringContaining('run `grok login`'),
+    });
   });
   it('takes the first auth.json entry with a non-empty key', async () => {
     await fetchOne('grok', { fixture: 'grok/billing-unified.json' });
