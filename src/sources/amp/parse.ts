@@ -1,6 +1,17 @@
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { fileUriToPath } from './file-uri.js';
-import { ampMessageSchema, ampThreadSchema, type AmpBlock, type AmpMessage, type AmpThread } from './schema.js';
+import {
+  ampMessageSchema,
+  ampThreadSchema,
+  textBlockSchema,
+  toolResultBlockSchema,
+  toolUseBlockSchema,
+  type AmpMessage,
+  type AmpThread,
+  type TextBlock,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from './schema.js';
 
 /** What one read of a thread document yields: the full replay, or why it could not be used. */
 export type AmpThreadParse =
@@ -14,28 +25,49 @@ const WRITE_TOOLS = new Set(['edit_file', 'write_file', 'create_file', 'Edit', '
 
 export const ampResumeCommand = (threadId: string): string => `amp threads continue ${threadId}`;
 
-const isToolUse = (block: AmpBlock): block is Extract<AmpBlock, { type: 'tool_use' }> => block.type === 'tool_use';
-const isToolResult = (block: AmpBlock): block is Extract<AmpBlock, { type: 'tool_result' }> => block.type === 'tool_result';
+/** The blocks of one message agentwatch reads, each validated by its own schema; others are skipped. */
+interface Blocks {
+  readonly texts: readonly TextBlock[];
+  readonly toolUses: readonly ToolUseBlock[];
+  readonly toolResults: readonly ToolResultBlock[];
+}
+
+const blocksOf = (message: AmpMessage): Blocks => {
+  const texts: TextBlock[] = [];
+  const toolUses: ToolUseBlock[] = [];
+  const toolResults: ToolResultBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      const parsed = textBlockSchema.safeParse(block);
+      if (parsed.success) texts.push(parsed.data);
+    } else if (block.type === 'tool_use') {
+      const parsed = toolUseBlockSchema.safeParse(block);
+      if (parsed.success) toolUses.push(parsed.data);
+    } else if (block.type === 'tool_result') {
+      const parsed = toolResultBlockSchema.safeParse(block);
+      if (parsed.success) toolResults.push(parsed.data);
+    }
+  }
+  return { texts, toolUses, toolResults };
+};
 
 /** A message's own time: usage timestamp, else when it was sent, else its latest tool timing. */
-const messageTime = (message: AmpMessage): number => {
+const messageTime = (message: AmpMessage, blocks: Blocks): number => {
   const fromUsage = message.usage?.timestamp ? Date.parse(message.usage.timestamp) : NaN;
   if (Number.isFinite(fromUsage) && fromUsage > 0) return fromUsage;
   if (message.meta?.sentAt && message.meta.sentAt > 0) return message.meta.sentAt;
   let latest = 0;
-  for (const block of message.content) {
-    if (isToolUse(block)) latest = Math.max(latest, block.finalTime ?? 0, block.startTime ?? 0);
-  }
+  for (const block of blocks.toolUses) latest = Math.max(latest, block.finalTime ?? 0, block.startTime ?? 0);
   return latest;
 };
 
-const textOf = (message: AmpMessage): string =>
-  message.content
-    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+const textOf = (blocks: Blocks): string =>
+  blocks.texts
+    .map((block) => block.text)
     .join('\n')
     .trim();
 
-const writtenPath = (block: Extract<AmpBlock, { type: 'tool_use' }>): string | undefined => {
+const writtenPath = (block: ToolUseBlock): string | undefined => {
   if (!WRITE_TOOLS.has(block.name)) return undefined;
   const raw = block.input?.path ?? block.input?.file_path;
   return typeof raw === 'string' && raw ? fileUriToPath(raw) : undefined;
@@ -90,10 +122,11 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
   let lastModel: string | undefined;
   for (const [index, message] of messages.entries()) {
     // Messages without a time of their own happened no earlier than the one before.
-    clock = Math.max(clock, messageTime(message));
+    const blocks = blocksOf(message);
+    clock = Math.max(clock, messageTime(message, blocks));
     const at = clock;
     if (message.role === 'user') {
-      const results = message.content.filter(isToolResult);
+      const results = blocks.toolResults;
       if (results.length > 0) {
         for (const block of results) {
           const status = block.run?.status;
@@ -106,11 +139,11 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
           });
         }
       } else {
-        body.push({ ...ref, type: 'turn', at, role: 'user', text: textOf(message) });
+        body.push({ ...ref, type: 'turn', at, role: 'user', text: textOf(blocks) });
       }
     } else if (message.role === 'assistant') {
       if (message.usage?.model) lastModel = message.usage.model;
-      const calls: SessionEvent[] = message.content.filter(isToolUse).map((block) => {
+      const calls: SessionEvent[] = blocks.toolUses.map((block) => {
         const filePath = writtenPath(block);
         return {
           ...ref,
@@ -121,7 +154,7 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
           ...(filePath ? { filePath } : {}),
         };
       });
-      const turn: SessionEvent = { ...ref, type: 'turn', at, role: 'assistant', text: textOf(message) };
+      const turn: SessionEvent = { ...ref, type: 'turn', at, role: 'assistant', text: textOf(blocks) };
       // NOTE: the last event decides the session's status. A message that stopped for tool use
       // ends on its calls; one that ended its turn (or was cancelled) ends on the answer. A reply
       // Amp is still streaming (state "running") is not an answer yet: the session keeps thinking

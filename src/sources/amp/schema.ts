@@ -6,8 +6,8 @@ import { z } from 'zod';
  * lacks one of them is still a thread.
  */
 
-const textBlock = z.object({ type: z.literal('text'), text: z.string().catch('') }).loose();
-const toolUseBlock = z
+export const textBlockSchema = z.object({ type: z.literal('text'), text: z.string().catch('') }).loose();
+export const toolUseBlockSchema = z
   .object({
     type: z.literal('tool_use'),
     id: z.string().optional(),
@@ -17,18 +17,23 @@ const toolUseBlock = z
     finalTime: z.number().optional().catch(undefined),
   })
   .loose();
-const toolResultBlock = z
+export const toolResultBlockSchema = z
   .object({
     type: z.literal('tool_result'),
     toolUseID: z.string().optional(),
     run: z.object({ status: z.string().optional() }).loose().optional().catch(undefined),
   })
   .loose();
-/** Thinking, summary and any block type Amp adds later: kept so the message still parses. */
-const otherBlock = z.object({ type: z.string() }).loose();
+export type TextBlock = z.infer<typeof textBlockSchema>;
+export type ToolUseBlock = z.infer<typeof toolUseBlockSchema>;
+export type ToolResultBlock = z.infer<typeof toolResultBlockSchema>;
 
-export const ampBlockSchema = z.union([textBlock, toolUseBlock, toolResultBlock, otherBlock]);
-export type AmpBlock = z.infer<typeof ampBlockSchema>;
+/**
+ * A message's blocks are only checked for a `type` here; the three kinds agentwatch reads are
+ * validated by their own schema once the type picked it (a union would try every branch of
+ * every block, and thinking or summary blocks, or kinds Amp adds later, must not fail a message).
+ */
+const anyBlock = z.object({ type: z.string() }).loose();
 
 export const ampUsageSchema = z
   .object({
@@ -45,7 +50,7 @@ export const ampMessageSchema = z
   .object({
     role: z.string(),
     messageId: z.number().optional(),
-    content: z.array(ampBlockSchema).catch([]).default([]),
+    content: z.array(anyBlock).catch([]).default([]),
     state: z.object({ type: z.string().optional(), stopReason: z.string().optional() }).loose().optional().catch(undefined),
     usage: ampUsageSchema.optional().catch(undefined),
     meta: z.object({ sentAt: z.number().optional().catch(undefined) }).loose().optional().catch(undefined),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SessionEvent, SessionRef } from '../../core/session.js';
-import { kimiEnvelopeSchema, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
+import { KIMI_RECORD_TYPES, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
 
 /** `kimi --resume <session-dir-name>` (AGENT-FORMATS 8.4). */
 export const kimiResumeCommand = (sessionId: string): string => `kimi --resume ${sessionId}`;
@@ -106,9 +106,17 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
   }
 };
 
+const KNOWN_TYPES: ReadonlySet<string> = new Set(KIMI_RECORD_TYPES);
+
+const timeOf = (record: Record<string, unknown>): number => {
+  const time = record.time ?? record.created_at;
+  return typeof time === 'number' && Number.isFinite(time) ? time : 0;
+};
+
 /**
  * Pure: one `wire.jsonl` line (plus the clock carried from the lines before) to events.
- * `cwd` resolves relative file paths of write tools.
+ * `cwd` resolves relative file paths of write tools. Record types that carry nothing for us
+ * (`turn.prompt`, `step.begin`'s siblings, future types) only move the clock: they skip zod.
  */
 export const parseKimiLine = (state: KimiParseState, line: string, ref: SessionRef, cwd = ''): KimiLineResult => {
   let raw: unknown;
@@ -117,15 +125,15 @@ export const parseKimiLine = (state: KimiParseState, line: string, ref: SessionR
   } catch {
     return { ok: false, state, code: 'E_JUNK_LINE', message: 'not a JSON line' };
   }
-  const envelope = kimiEnvelopeSchema.safeParse(raw);
-  if (!envelope.success) return { ok: false, state, code: 'E_SCHEMA', message: `wire record without a type: ${envelope.error.issues[0]?.message ?? ''}`.trim() };
-  const clock = Math.max(state.clock, envelope.data.time ?? envelope.data.created_at ?? 0);
-  const next: KimiParseState = { clock };
+  if (typeof raw !== 'object' || raw === null || typeof (raw as { type?: unknown }).type !== 'string') {
+    return { ok: false, state, code: 'E_SCHEMA', message: 'wire record without a type' };
+  }
+  const envelope = raw as Record<string, unknown> & { type: string };
+  const next: KimiParseState = { clock: Math.max(state.clock, timeOf(envelope)) };
+  if (!KNOWN_TYPES.has(envelope.type)) return { ok: true, state: next, events: [] };
   const record = kimiWireRecordSchema.safeParse(raw);
   if (!record.success) {
-    const known = kimiWireRecordSchema.options.some((option) => option.shape.type.safeParse(envelope.data.type).success);
-    if (!known) return { ok: true, state: next, events: [] };
-    return { ok: false, state: next, code: 'E_SCHEMA', message: `bad ${envelope.data.type} record: ${record.error.issues[0]?.message ?? ''}`.trim() };
+    return { ok: false, state: next, code: 'E_SCHEMA', message: `bad ${envelope.type} record: ${record.error.issues[0]?.message ?? ''}`.trim() };
   }
-  return { ok: true, state: next, events: recordEvents(record.data, ref, clock, cwd) };
+  return { ok: true, state: next, events: recordEvents(record.data, ref, next.clock, cwd) };
 };

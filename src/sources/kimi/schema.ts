@@ -47,6 +47,9 @@ const usageFigures = z
   })
   .loose();
 
+/** The record types that carry something for agentwatch; every other type only moves the clock. */
+export const KIMI_RECORD_TYPES = ['metadata', 'config.update', 'context.append_message', 'context.append_loop_event', 'usage.record', 'turn.end', 'turn.cancel'] as const;
+
 export const kimiWireRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('metadata'), protocol_version: z.string().optional(), app_version: z.string().optional(), created_at: time, time }).loose(),
   z.object({ type: z.literal('config.update'), modelAlias: z.string().optional(), time }).loose(),
@@ -56,9 +59,6 @@ export const kimiWireRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.enum(['turn.end', 'turn.cancel']), time }).loose(),
 ]);
 export type KimiWireRecord = z.infer<typeof kimiWireRecordSchema>;
-
-/** Any other record type (`turn.prompt`, future ones): only its time is used. */
-export const kimiEnvelopeSchema = z.object({ type: z.string(), time, created_at: time }).loose();
 
 export const kimiStateSchema = z
   .object({ title: z.string().nullish().catch(undefined), isCustomTitle: z.boolean().nullish().catch(undefined) })
