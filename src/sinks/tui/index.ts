@@ -86,10 +86,17 @@ export const runTui = (options: TuiOptions): RunningTui => {
     const worktreeOf = createWorktreeLookup();
     const dirty$ = new Subject<void>();
 
+    // Whether the last frame showed something that moves (spinners): only then do 250 ms ticks draw.
+    let animating = true;
+    let lastDrawAt = -Infinity;
     const draw = (): void => {
       if (suspended) return;
       const size = screen.size();
-      const lines = render(buildFrame(state, view, frameCtx(), now()), size).map((line) => encodeLine(line, options.theme));
+      const time = now();
+      const frame = buildFrame(state, view, frameCtx(), time);
+      animating = !frame.ready || frame.rows.some((row) => row.summary.is_active) || view.limits?.phase === 'loading';
+      lastDrawAt = time;
+      const lines = render(frame, size).map((line) => encodeLine(line, options.theme));
       screen.draw(diffFrames(previous, lines));
       previous = lines;
     };
@@ -184,7 +191,8 @@ export const runTui = (options: TuiOptions): RunningTui => {
       const feeds = merge(options.state$, interval(SPINNER_STEP_MS, options.scheduler)).subscribe({
         next: (value) => {
           if (typeof value !== 'number') state = value;
-          dirty$.next();
+          // A tick redraws when spinners turn, else once a second (ages, notices expiring).
+          if (typeof value !== 'number' || animating || now() - lastDrawAt >= 1000) dirty$.next();
         },
         error: (error: unknown) => finish(error),
       });

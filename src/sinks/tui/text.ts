@@ -49,12 +49,16 @@ const inRanges = (cp: number, ranges: readonly (readonly [number, number])[]): b
 
 /** Cells one code point occupies: 0 for controls, combining marks and joiners, 2 for wide. */
 export const charWidth = (cp: number): 0 | 1 | 2 => {
+  // Fast path: printable ASCII, the bulk of every frame.
+  if (cp >= 0x20 && cp < 0x7f) return 1;
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
   if ((cp >= 0x300 && cp <= 0x36f) || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x200b && cp <= 0x200f)) return 0;
-  return inRanges(cp, WIDE) ? 2 : 1;
+  return cp >= 0x1100 && inRanges(cp, WIDE) ? 2 : 1;
 };
 
 export const displayWidth = (text: string): number => {
+  // eslint-disable-next-line no-control-regex -- plain printable ASCII is one cell per character
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
   for (const ch of text) width += charWidth(ch.codePointAt(0) ?? 0);
   return width;

@@ -1,0 +1,267 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { BehaviorSubject, VirtualTimeScheduler } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AGENT_KINDS } from '../../../src/core/agents.js';
+import type { SessionsState } from '../../../src/core/contracts.js';
+import { toEffective } from '../../../src/config/effective.js';
+import { configSchema } from '../../../src/config/schema.js';
+import type { RowChange } from '../../../src/sinks/tui/diff.js';
+import { runTui, type RunningTui } from '../../../src/sinks/tui/index.js';
+import type { KeyPress } from '../../../src/sinks/tui/keys.js';
+import type { Size } from '../../../src/sinks/tui/layout.js';
+import type { LimitsText } from '../../../src/sinks/tui/state.js';
+import type { Screen } from '../../../src/sinks/tui/terminal.js';
+import { THEMES } from '../../../src/sinks/tui/theme.js';
+import { reduceSession } from '../../../src/streams/session-reducer.js';
+import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+import { NOW, SCENE, SCENE_SESSIONS, sessionsState } from './scene.js';
+
+process.env.TZ = 'UTC';
+
+// eslint-disable-next-line no-control-regex -- reading the drawn text back without its SGR codes
+const stripSgr = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** An in-memory terminal: keeps the visible rows, every draw call, and the input handlers. */
+const fakeScreen = (initial: Size) => {
+  let size = initial;
+  const rows: string[] = [];
+  const draws: RowChange[][] = [];
+  const raw: string[] = [];
+  const events: string[] = [];
+  let keyHandler: ((key: KeyPress) => void) | undefined;
+  let resizeHandler: ((size: Size) => void) | undefined;
+  const screen: Screen = {
+    size: () => size,
+    start: () => events.push('start'),
+    restore: () => events.push('restore'),
+    suspend: () => events.push('suspend'),
+    resume: () => events.push('resume'),
+    clear: () => {
+      rows.length = 0;
+      events.push('clear');
+    },
+    draw: (changes) => {
+      draws.push([...changes]);
+      for (const change of changes) rows[change.row] = stripSgr(change.text);
+    },
+    writeRaw: (bytes) => raw.push(bytes),
+    onKey: (handler) => {
+      keyHandler = handler;
+      return () => (keyHandler = undefined);
+    },
+    onResize: (handler) => {
+      resizeHandler = handler;
+      return () => (resizeHandler = undefined);
+    },
+  };
+  return {
+    screen,
+    rows,
+    draws,
+    raw,
+    events,
+    text: () => rows.join('\n'),
+    press: (name: string) => keyHandler?.({ name, isCharacter: name.length === 1 }),
+    type: (text: string) => [...text].forEach((ch) => keyHandler?.({ name: ch, isCharacter: true })),
+    resize: (next: Size) => {
+      size = next;
+      resizeHandler?.(next);
+    },
+    hasKeyHandler: () => keyHandler !== undefined,
+  };
+};
+
+let home: TempHome;
+let scheduler: VirtualTimeScheduler;
+let clock = 0;
+const advance = (ms: number): void => {
+  clock += ms;
+  scheduler.maxFrames = clock;
+  scheduler.flush();
+};
+
+const config = toEffective(configSchema.parse({}), {}).config;
+
+interface Harness extends ReturnType<typeof fakeScreen> {
+  readonly tui: RunningTui;
+  readonly state$: BehaviorSubject<SessionsState>;
+  readonly limitReads: number[];
+}
+
+const start = (options: { limits?: () => Promise<LimitsText>; size?: Size } = {}): Harness => {
+  const fake = fakeScreen(options.size ?? { width: 100, height: 30 });
+  const state$ = new BehaviorSubject<SessionsState>(SCENE);
+  const limitReads: number[] = [];
+  const tui = runTui({
+    state$,
+    config,
+    env: home.env,
+    platform: 'linux',
+    now: () => NOW + scheduler.now(),
+    scheduler,
+    theme: THEMES.plain,
+    screen: fake.screen,
+    agents: AGENT_KINDS,
+    searched: [],
+    names: {},
+    readLimits: (width) => {
+      limitReads.push(width);
+      return options.limits ? options.limits() : Promise.resolve({ summary: ['Claude 61.0% used'], detailed: ['Used 61%'] });
+    },
+    stderr: process.stderr,
+    exit: (code) => {
+      throw new Error(`exit(${code}) must not be called in these tests`);
+    },
+  });
+  running.push(tui);
+  return { ...fake, tui, state$, limitReads };
+};
+const running: RunningTui[] = [];
+
+/** Waits (bounded) for a real file or promise effect, drawing frames meanwhile. */
+const until = async (check: () => boolean | Promise<boolean>, what: string): Promise<void> => {
+  for (let i = 0; i < 200; i += 1) {
+    advance(200);
+    if (await check()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+beforeEach(async () => {
+  home = await makeTempHome('agentwatch-tui-runtime-');
+  scheduler = new VirtualTimeScheduler();
+  clock = 0;
+});
+afterEach(async () => {
+  // A failed assertion must not leave a TUI (and its process handlers) behind.
+  for (const tui of running.splice(0)) tui.stop();
+  await home.cleanup();
+});
+
+describe('runTui (the shell, on an in-memory screen and virtual time)', () => {
+  it('draws the whole screen once, then only the rows that change', async () => {
+    const h = start();
+    advance(0);
+    expect(h.events[0]).toBe('start');
+    expect(h.draws[0]).toHaveLength(30);
+    expect(h.text()).toContain('5 sessions · 3 active · 1 waiting');
+
+    // Nothing changes for a while but the spinner: the spinner rows only, never a full redraw.
+    advance(1000);
+    expect(Math.max(...h.draws.slice(1).map((d) => d.length))).toBeLessThan(10);
+
+    // The waiting session (parser) gets a new prompt: its row and the title change, not the whole screen.
+    const parser = SCENE_SESSIONS.find((s) => s.sessionId === 'x1');
+    const updated = reduceSession(parser, { type: 'turn', agent: 'codex', sessionId: 'x1', at: NOW + 1000, role: 'user', text: 'and now?' });
+    const before = h.draws.length;
+    h.state$.next(sessionsState(SCENE_SESSIONS.map((s) => (s.sessionId === 'x1' && updated ? updated : s))));
+    advance(300);
+    const changed = h.draws.slice(before).flat().map((c) => c.row);
+    expect(new Set(changed).size).toBeLessThan(30);
+    expect(h.text()).toContain('4 active · 0 waiting');
+    h.press('q');
+    await h.tui.done;
+  });
+
+  it('moves with j/k, renames with r (persisted to session-names.json) and shows the new name', async () => {
+    const h = start();
+    advance(0);
+    h.press('j');
+    advance(200);
+    expect(h.rows.find((row) => row.startsWith('›'))).toContain('acme-api');
+    h.press('r');
+    h.type('login limits');
+    h.press('ENTER');
+    const file = path.join(home.env.XDG_CONFIG_HOME, 'agentwatch', 'session-names.json');
+    await until(async () => (await readFile(file, 'utf8').catch(() => '')).includes('login limits'), 'session-names.json');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ c1: 'login limits' });
+    await until(() => h.text().includes('Renamed to "login limits"'), 'the rename notice');
+    expect(h.rows.find((row) => row.startsWith('›'))).toContain('login limits');
+    h.press('q');
+    await h.tui.done;
+  });
+
+  it('limits: one read on open, one more on r, none in the background, esc closes', async () => {
+    const h = start();
+    advance(0);
+    h.press('l');
+    await until(() => h.text().includes('Claude 61.0% used'), 'the limits summary');
+    expect(h.limitReads).toEqual([92]);
+    h.press('TAB');
+    advance(200);
+    expect(h.text()).toContain('Used 61%');
+    h.press('r');
+    await until(() => h.limitReads.length === 2, 'the re-read');
+    advance(2 * 60_000);
+    expect(h.limitReads).toHaveLength(2);
+    h.press('ESCAPE');
+    advance(200);
+    expect(h.text()).not.toContain('Limits');
+    h.press('q');
+    await h.tui.done;
+  });
+
+  it('a failed limits read is shown in the modal, not thrown', async () => {
+    const h = start({ limits: () => Promise.reject(new Error('network down')) });
+    advance(0);
+    h.press('l');
+    await until(() => h.text().includes('network down'), 'the error');
+    h.press('q');
+    h.press('CTRL_C');
+    await h.tui.done;
+  });
+
+  it('redraws everything after a resize, at the new size (down to 80x24)', async () => {
+    const h = start();
+    advance(0);
+    h.resize({ width: 80, height: 24 });
+    advance(200);
+    expect(h.events).toContain('clear');
+    expect(h.draws.at(-1)).toHaveLength(24);
+    expect(h.draws.at(-1)?.every((c) => stripSgr(c.text).length === 80)).toBe(true);
+    h.press('q');
+    await h.tui.done;
+  });
+
+  it('copy writes OSC 52 and reports it', async () => {
+    const h = start();
+    advance(0);
+    h.press('j');
+    h.press('c');
+    await until(() => h.text().includes('Copied: claude --resume c1'), 'the copy notice');
+    expect(h.raw).toEqual([`\u001b]52;c;${Buffer.from('claude --resume c1').toString('base64')}\u0007`]);
+    h.press('q');
+    await h.tui.done;
+  });
+
+  it('q restores the screen, removes its handlers and stops listening', async () => {
+    const listeners = process.listenerCount('uncaughtException');
+    const h = start();
+    advance(0);
+    expect(process.listenerCount('uncaughtException')).toBe(listeners + 1);
+    h.press('q');
+    await h.tui.done;
+    expect(h.events.at(-1)).toBe('restore');
+    expect(process.listenerCount('uncaughtException')).toBe(listeners);
+    expect(h.hasKeyHandler()).toBe(false);
+    expect(h.state$.observed).toBe(false);
+  });
+
+  it('an error in the pipeline ends the TUI with the screen restored', async () => {
+    const h = start();
+    advance(0);
+    h.state$.error(new Error('pipeline broke'));
+    await expect(h.tui.done).rejects.toThrow('pipeline broke');
+    expect(h.events.at(-1)).toBe('restore');
+  });
+
+  it('stop() from outside (the monitor on SIGTERM) restores too', async () => {
+    const h = start();
+    advance(0);
+    h.tui.stop();
+    await h.tui.done;
+    expect(h.events.at(-1)).toBe('restore');
+  });
+});
