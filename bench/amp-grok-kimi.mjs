@@ -4,8 +4,10 @@
 //  1. a cold one-shot scan (watch: false, no cache): every file read and parsed;
 //  2. a warm one-shot scan from a discovery cache holding every session at its checkpoint.
 // Usage: node bench/amp-grok-kimi.mjs [sessions-per-agent] [turns-per-session]
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { asyncScheduler, lastValueFrom, toArray } from 'rxjs';
 import { toEffective } from '../dist/config/effective.js';
