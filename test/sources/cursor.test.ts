@@ -95,7 +95,19 @@ describe('cursor fixture database', () => {
   it('a composer ageing past 48 h is dropped at the next change', () => {
     writer.prepare(`INSERT INTO ItemTable VALUES ('some.ui.state', '1')`).run();
     const later = poller.poll(1773137412000 + CURSOR_WINDOW_MS + 1);
-    expect(ofType(later, 'removed').map((e) => e.sessionId)).toContain(DEBOUNCE);
+    expect(ofType(later, 'removed').map((e) => e.sessionId)).toEqual([DEBOUNCE]);
+  });
+
+  it('with relistAfterMs, a composer ageing out is dropped without any write', () => {
+    const quiet = createSqlitePoller({ agent: 'cursor', dbPath: path.join(dir, 'state.vscdb'), openReader: openCursorReader, relistAfterMs: 600_000 });
+    try {
+      expect(ofType(quiet.poll(NOW), 'reset').map((e) => e.sessionId)).toContain(E2E);
+      expect(quiet.poll(NOW + 1_000)).toEqual([]);
+      const aged = quiet.poll(1773137550000 + CURSOR_WINDOW_MS + 1);
+      expect(ofType(aged, 'removed').map((e) => e.sessionId)).toContain(E2E);
+    } finally {
+      quiet.close();
+    }
   });
 });
 

@@ -16,6 +16,8 @@ export const makeCursorSource =
       agent: 'cursor',
       dbPath: cursorDbPath(ctx.env, ctx.platform),
       openReader: openCursorReader,
+      // Composers age out of the 48 h window without any write: re-list every 10 minutes.
+      relistAfterMs: 10 * 60_000,
       ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
     });
 

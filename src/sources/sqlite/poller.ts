@@ -16,6 +16,11 @@ export interface PollerOptions {
    * blocks the event loop: keep it short and let the next poll retry instead.
    */
   readonly busyTimeoutMs?: number;
+  /**
+   * Re-list even without a commit once the last listing is this old, for readers whose listing
+   * depends on `now` (cursor's 48 h bound drops composers that aged out).
+   */
+  readonly relistAfterMs?: number;
 }
 
 /** One step per call; the shell around it (poll-source.ts) owns the timer. */
@@ -35,6 +40,8 @@ interface Connection {
   readonly ino: number;
   /** `PRAGMA data_version` after the last complete read; undefined until one succeeded. */
   dataVersion: number | undefined;
+  /** `now` of the last complete read. */
+  listedAt: number;
 }
 
 const MAX_REMEMBERED_DIAGNOSTICS = 10_000;
@@ -63,7 +70,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     const db = new BetterSqlite3(dbPath, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 50 });
     try {
       const dataVersionQuery = db.prepare<[], number>('PRAGMA data_version').pluck();
-      return { db, reader: options.openReader(db, dbPath), dataVersionQuery, dev, ino, dataVersion: undefined };
+      return { db, reader: options.openReader(db, dbPath), dataVersionQuery, dev, ino, dataVersion: undefined, listedAt: 0 };
     } catch (error) {
       db.close();
       throw error;
@@ -117,9 +124,11 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     if (connection && (connection.dev !== stat.dev || connection.ino !== stat.ino)) close();
     connection ??= open(stat.dev, stat.ino);
     const version = connection.dataVersionQuery.get();
-    if (version === connection.dataVersion) return;
+    const relist = options.relistAfterMs !== undefined && now - connection.listedAt >= options.relistAfterMs;
+    if (version === connection.dataVersion && !relist) return;
     read(connection, now, out);
     connection.dataVersion = version;
+    connection.listedAt = now;
   };
 
   const poll = (now: number): readonly SessionEvent[] => {
