@@ -11,7 +11,9 @@ export const GROK_SESSION_DEPTH = 2;
 
 /** The session directory a path belongs to (the directory itself, or one of its two files), else undefined. */
 export const grokSessionDirOf = (sessionsDir: string, file: string): string | undefined => {
-  if (levelsBelow(sessionsDir, file) === GROK_SESSION_DEPTH) return file;
+  // Session directories are named by uuid; a name with an extension at that depth is a file
+  // of the cwd level (`prompt_history.jsonl`).
+  if (levelsBelow(sessionsDir, file) === GROK_SESSION_DEPTH) return path.extname(file) === '' ? file : undefined;
   const name = path.basename(file);
   if (name !== GROK_SUMMARY_FILE && name !== GROK_CHAT_FILE) return undefined;
   const dir = path.dirname(file);
