@@ -25,6 +25,8 @@ export const startReceiver = async (secrets: Readonly<Record<string, string>> = 
   const received: Received[] = [];
   const behaviours = new Map<string, Behaviour[]>();
   const held: ServerResponse[] = [];
+  let abandoned = 0;
+  const abandonWaiters: (() => void)[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
 
   const verify = (path: string, raw: Buffer, header: string | string[] | undefined): boolean | undefined => {
@@ -58,6 +60,13 @@ export const startReceiver = async (secrets: Readonly<Record<string, string>> = 
       const behaviour = queue.length > 1 ? queue.shift()! : (queue[0] ?? { status: 200, body: 'ok' });
       if (behaviour === 'hang') {
         held.push(res);
+        // The client gave up on a held request (timeout, shutdown): count it, once.
+        res.on('close', () => {
+          if (!res.writableEnded) {
+            abandoned += 1;
+            for (const resolve of abandonWaiters.splice(0)) resolve();
+          }
+        });
         return;
       }
       res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end(behaviour.body ?? '');
@@ -74,6 +83,8 @@ export const startReceiver = async (secrets: Readonly<Record<string, string>> = 
     /** Resolves once `count` requests in all have arrived (a real event, bounded by the test timeout). */
     waitFor: (count: number) =>
       received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
+    /** Resolves once the client has closed a held request without waiting for its answer. */
+    waitForAbandoned: () => (abandoned > 0 ? Promise.resolve() : new Promise<void>((resolve) => abandonWaiters.push(resolve))),
     /** Answers every held request with 200. */
     release: () => {
       for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(200).end('late');
