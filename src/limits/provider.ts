@@ -31,7 +31,8 @@ export interface ProviderSpec<C extends FoundCredential, P> {
   readonly toResult: (payload: P, credential: C, ctx: LimitsCtx) => ProviderResult;
 }
 
-const retryAfter = (response: HttpResponse): string => {
+/** ` (Retry-After: 600)` when a 429 says how long to wait, so the user does not retry sooner. */
+export const rateLimitSuffix = (response: HttpResponse): string => {
   const value = response.headers['retry-after'];
   const text = Array.isArray(value) ? value[0] : value;
   return text ? ` (Retry-After: ${text})` : '';
@@ -44,12 +45,10 @@ export const statusError = (response: HttpResponse, secrets: readonly string[]):
   if (status === 401) return new LimitError('E_UNAUTHORIZED', `the token was rejected (HTTP 401): ${body}`);
   if (status === 403) return new LimitError('E_FORBIDDEN', `access denied (HTTP 403): ${body}`);
   if (status === 404) return new LimitError('E_NOT_FOUND', `the usage endpoint was not found (HTTP 404); it may have moved: ${body}`);
-  if (status === 429) return new LimitError('E_RATE_LIMITED', `rate-limited (HTTP 429)${retryAfter(response)}; try again later`);
+  if (status === 429) return new LimitError('E_RATE_LIMITED', `rate-limited (HTTP 429)${rateLimitSuffix(response)}; try again later`);
   if (status >= 500) return new LimitError('E_SERVER', `the server failed (HTTP ${status}): ${body}`);
   return new LimitError('E_HTTP_STATUS', `unexpected answer (HTTP ${status}): ${body}`);
 };
-
-export const rateLimitSuffix = retryAfter;
 
 /** Body -> validated payload, or E_SCHEMA_DRIFT naming the JSON path and the expected type. */
 export const parsePayload = <P>(body: string, schema: z.ZodType<P>, secrets: readonly string[]): P => {
