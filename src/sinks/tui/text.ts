@@ -57,7 +57,6 @@ export const charWidth = (cp: number): 0 | 1 | 2 => {
 };
 
 export const displayWidth = (text: string): number => {
-  // eslint-disable-next-line no-control-regex -- plain printable ASCII is one cell per character
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
   for (const ch of text) width += charWidth(ch.codePointAt(0) ?? 0);

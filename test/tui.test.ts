@@ -1,0 +1,192 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempHome, type TempHome } from './helpers/temp-home.js';
+import { fixture, startClaudeVendor, type Vendor } from './sinks/tui/vendor.js';
+
+/**
+ * End to end: the built CLI in a real terminal (tmux), driven by keys, read back with
+ * capture-pane. Waits poll the pane (bounded) for the expected text; nothing sleeps for time.
+ */
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const SOCKET = `agentwatch-tui-${process.pid}`;
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const pane = (name: string): string => tmux('capture-pane', '-p', '-t', name);
+const keys = (name: string, ...names: string[]): void => void tmux('send-keys', '-t', name, ...names);
+const typeText = (name: string, text: string): void => void tmux('send-keys', '-t', name, '-l', text);
+
+const waitFor = async (name: string, check: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> => {
+  const deadline = Date.now() + timeoutMs;
+  let screen = '';
+  while (Date.now() < deadline) {
+    screen = pane(name);
+    if (check(screen)) return screen;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; the pane shows:\n${screen}`);
+};
+const waitText = (name: string, text: string): Promise<string> => waitFor(name, (screen) => screen.includes(text), JSON.stringify(text));
+
+/** The selected list row (marked with ›). */
+const selectedRow = (screen: string): string => screen.split('\n').find((line) => line.startsWith('›')) ?? '';
+
+let home: TempHome;
+let vendor: Vendor;
+let env: Record<string, string>;
+
+/** Start the CLI in a detached 100x30 tmux session with exactly `env`; a marker line shows its exit code. */
+const launch = (name: string, args: readonly string[]): void => {
+  const assignments = Object.entries(env).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  const command = `env -i ${assignments.join(' ')} TMUX="$TMUX" ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} ${args.join(' ')}; echo "EXITED $?"; sleep 600`;
+  tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30', command);
+};
+
+const iso = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
+
+/** A real Claude Code transcript in the temp HOME, written moments ago. */
+const writeClaudeTranscript = async (): Promise<string> => {
+  const id = randomUUID();
+  const dir = path.join(home.home, '.claude', 'projects', '-home-dev-acme-api');
+  await mkdir(dir, { recursive: true });
+  const base = { sessionId: id, cwd: '/home/dev/acme-api', version: '2.0.14', gitBranch: 'main' };
+  const lines = [
+    JSON.stringify({ ...base, type: 'user', timestamp: iso(90_000), message: { role: 'user', content: 'Add rate limiting to the login route' } }),
+    '{"type":"assistant", this line is junk',
+    JSON.stringify({
+      ...base,
+      type: 'assistant',
+      timestamp: iso(60_000),
+      message: { role: 'assistant', id: 'msg_1', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Added a token bucket.' }], usage: { input_tokens: 1200, output_tokens: 340 } },
+    }),
+  ];
+  await writeFile(path.join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`);
+  return id;
+};
+
+beforeAll(async () => {
+  if (!hasTmux) return;
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
+  home = await makeTempHome('agentwatch-tui-e2e-');
+  vendor = await startClaudeVendor();
+  await mkdir(path.join(home.home, '.claude'), { recursive: true });
+  await writeFile(path.join(home.home, '.claude', '.credentials.json'), fixture('claude/credentials.json'));
+  const { NO_COLOR: _noColor, ...rest } = home.env;
+  env = { ...rest, TERM: 'xterm-256color', LANG: 'C.UTF-8', AGENTWATCH_CLAUDE_API_URL: vendor.url };
+});
+
+afterAll(async () => {
+  if (!hasTmux) return;
+  try {
+    tmux('kill-server');
+  } catch {
+    // already gone
+  }
+  await vendor.close();
+  await home.cleanup();
+});
+
+describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
+  it('--demo: lists sessions; keys move, filter, search, rename, open limits; q restores the terminal', async () => {
+    const name = 'demo';
+    launch(name, ['--demo']);
+    let screen = await waitText(name, 'sessions ·');
+    await waitFor(name, (s) => /› *\S/.test(s), 'a selected row');
+    expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('1 0');
+
+    // Move down and up: the selection moves to another session each time (demo sessions reorder
+    // as they work, so compare sessions, not row numbers).
+    const first = selectedRow(pane(name)).slice(17, 60).trim();
+    keys(name, 'j');
+    const second = selectedRow(await waitFor(name, (s) => selectedRow(s).slice(17, 60).trim() !== first, 'the selection to move down')).slice(17, 60).trim();
+    keys(name, 'k');
+    await waitFor(name, (s) => selectedRow(s).slice(17, 60).trim() !== second, 'the selection to move up');
+
+    // Filter: all -> active.
+    keys(name, 'f');
+    screen = await waitText(name, 'filter active');
+
+    // Search by path narrows the list to the one project.
+    keys(name, ...Array.from({ length: 11 }, () => 'f'));
+    await waitFor(name, (s) => /filter all/.test(s), 'the filter back at all');
+    keys(name, '/');
+    typeText(name, 'acme-api');
+    keys(name, 'Enter');
+    screen = await waitFor(name, (s) => /Sessions +1\/1/.test(s) && s.includes('search "acme-api"'), 'one search match');
+    expect(selectedRow(screen)).toContain('acme-api');
+
+    // Rename it; the name lands in session-names.json in the temp XDG_CONFIG_HOME.
+    keys(name, 'r');
+    await waitText(name, 'Rename');
+    keys(name, 'C-u');
+    typeText(name, 'login limits');
+    keys(name, 'Enter');
+    screen = await waitText(name, 'Renamed to "login limits"');
+    expect(selectedRow(screen)).toContain('login limits');
+    const names = JSON.parse(await readFile(path.join(env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'session-names.json'), 'utf8')) as Record<string, string>;
+    expect(Object.values(names)).toEqual(['login limits']);
+    keys(name, 'Escape');
+    await waitFor(name, (s) => !s.includes('search "acme-api"'), 'the search cleared');
+
+    // Limits: read from the vendor stand-in on open, Detailed tab, closed with Esc.
+    const before = vendor.requests.length;
+    keys(name, 'l');
+    screen = await waitText(name, '61.0% used');
+    expect(screen).toContain('Limits');
+    expect(vendor.requests.length - before).toBe(1);
+    keys(name, 'Tab');
+    await waitFor(name, (s) => /Used/.test(s) && s.includes('Detailed'), 'the detailed tab');
+    keys(name, 'Escape');
+    await waitFor(name, (s) => !s.includes('┌─ Limits'), 'the modal closed');
+    expect(vendor.requests.length - before).toBe(1);
+
+    // q: the program exits 0 and the shell's screen is back (alternate screen left, cursor shown).
+    keys(name, 'q');
+    screen = await waitText(name, 'EXITED 0');
+    expect(screen).not.toContain('sessions ·');
+    expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+  });
+
+  it('a fixture HOME with a real Claude transcript: the session is listed with its details', async () => {
+    const id = await writeClaudeTranscript();
+    const name = 'fixture';
+    launch(name, ['--agent', 'claude']);
+    const screen = await waitText(name, 'acme-api');
+    expect(screen).toMatch(/1 sessions · 0 active · 1 waiting/);
+    expect(screen).toContain('claude-sonnet-4-5');
+    expect(screen).toContain('Directory   /home/dev/acme-api');
+    expect(screen).toContain('Branch      main');
+    // The junk line is counted, not fatal.
+    expect(screen).toContain('1 unreadable records skipped');
+    // The full record scrolls: tab to the detail panel, then down to the session id.
+    keys(name, 'Tab', 'G');
+    await waitText(name, `Session id  ${id}`);
+    keys(name, 'C-c');
+    await waitText(name, 'EXITED 0');
+    expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+  });
+
+  it('SIGTERM while drawing: the terminal is restored before the process ends', async () => {
+    const name = 'sigterm';
+    launch(name, ['--demo']);
+    await waitText(name, 'sessions ·');
+    const pid = tmux('display', '-p', '-t', name, '#{pane_pid}').trim();
+    // The pane runs `sh -c`; the CLI (process title "agentwatch") is its child.
+    const child = execFileSync('pgrep', ['-P', pid], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    process.kill(Number(child), 'SIGTERM');
+    await waitText(name, 'EXITED');
+    expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+  });
+});
