@@ -14,6 +14,8 @@ let server: VendorServer;
 let home: TempHome;
 
 beforeAll(async () => {
+  // Cursor's Source line names the billing-cycle days in the local zone: pin it.
+  process.env.TZ = 'UTC';
   server = await startVendorServer();
   home = await makeTempHome(ALL_LOGINS, server.url);
 });

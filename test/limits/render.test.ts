@@ -19,6 +19,8 @@ let all: Outcomes;
 const fetchAll = async (): Promise<Outcomes> => firstValueFrom(fetchLimits(testCtx(home.env), LIMIT_AGENTS));
 
 beforeAll(async () => {
+  // Cursor's Source line names the billing-cycle days in the local zone: pin it.
+  process.env.TZ = 'UTC';
   server = await startVendorServer({
     claude: { fixture: 'claude/usage.json' },
     codex: { fixture: 'codex/usage.json' },
