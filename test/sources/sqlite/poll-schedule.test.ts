@@ -6,6 +6,8 @@ import { filter, map } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFamilyReader } from '../../../src/sources/sqlite/opencode-family/reader.js';
 import { pollDatabase } from '../../../src/sources/sqlite/poll-source.js';
+import { createSqlitePoller } from '../../../src/sources/sqlite/poller.js';
+import type { OpenReader } from '../../../src/sources/sqlite/reader.js';
 import { rx, testCtx } from '../../helpers/marbles.js';
 import { buildFixtureDb } from './helpers.js';
 
@@ -61,6 +63,28 @@ describe('pollDatabase on ctx.scheduler', () => {
       scheduler.schedule(() => buildFixtureDb(missing, 'opencode').close(), 2_500);
       expectObservable(events$, '^ 5s !').toBe('R 2999ms f');
     });
+  });
+});
+
+describe('the change check', () => {
+  it('lists sessions only when another connection committed something', () => {
+    let listings = 0;
+    const counting: OpenReader = (db, dbPath) => {
+      const reader = openReader(db, dbPath);
+      return { ...reader, list: (now) => ((listings += 1), reader.list(now)) };
+    };
+    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: counting });
+    try {
+      poller.poll(0);
+      for (let i = 0; i < 50; i++) poller.poll(i);
+      expect(listings).toBe(1);
+      // A write to a table the reader never reads still counts as a change: one more listing, no events.
+      writer.exec(`INSERT INTO project VALUES ('prj_other', '/elsewhere', NULL, NULL, 0, 0)`);
+      expect(poller.poll(100)).toEqual([]);
+      expect(listings).toBe(2);
+    } finally {
+      poller.close();
+    }
   });
 });
 
