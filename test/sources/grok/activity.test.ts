@@ -23,7 +23,8 @@ const activityAt = (lines: readonly string[], now: number) => {
 describe('grok activity inputs', () => {
   it('a real prompt reads thinking; injected context alone reads nothing', () => {
     expect(activityAt([prompt('go')], T + 5_000)).toBe('thinking');
-    expect(foldEvents([...stampGrokBatch((parseGrokLine(injected, 'g') as { events: SessionEvent[] }).events, T)])).toBeUndefined();
+    const parsed = parseGrokLine(injected, 'g');
+    expect(parsed).toEqual({ ok: true, events: [] });
   });
 
   it.each([
