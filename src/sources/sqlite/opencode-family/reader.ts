@@ -8,9 +8,10 @@ type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stam
 const SESSION_OPTIONAL = ['parent_id', 'directory', 'title', 'version', 'time_created', 'time_updated', 'time_compacting', 'model'] as const;
 
 /**
- * Sessions updated within this window also fingerprint their message and part rows (count and
- * sum of time_updated, so an update to any row shows); older ones only their session row and message count, so a large history
- * costs index-only work when something changes.
+ * Sessions updated within this window also fingerprint their message and part rows (count and sum
+ * of time_updated, so an update to any row shows); older ones only their session row and message
+ * count, so a large history costs index-only work when something changes.
+ * NOTE: a session leaving the window changes its stamp once, and is replayed once.
  */
 export const RECENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
