@@ -48,5 +48,12 @@ export const startNotifier = (transitions$: Observable<Transition>, ctx: Ctx, op
   return () => subscription.unsubscribe();
 };
 
-/** `startNotifier` in the shape of the sink registry. */
-export const notifierSink: Sink = ({ transitions$ }, ctx) => startNotifier(transitions$, ctx);
+/**
+ * `startNotifier` in the shape of `startPipeline`'s `sinks` (the GUI process adds it).
+ *
+ * @example startPipeline(ctx, { ..., sinks: [makeNotifierSink()] })
+ */
+export const makeNotifierSink =
+  (options: NotifierOptions = {}): Sink =>
+  ({ transitions$ }, ctx) =>
+    startNotifier(transitions$, ctx, options);

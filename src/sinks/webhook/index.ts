@@ -83,5 +83,12 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   };
 };
 
-/** `startWebhooks` in the shape of the sink registry. */
-export const webhookSink: Sink = ({ transitions$ }, ctx) => startWebhooks(transitions$, ctx);
+/**
+ * `startWebhooks` in the shape of `startPipeline`'s `sinks`.
+ *
+ * @example startPipeline(ctx, { ..., sinks: [makeWebhookSink({ invalid: loaded.invalidWebhooks, apiBaseUrl })] })
+ */
+export const makeWebhookSink =
+  (options: WebhookOptions = {}): Sink =>
+  ({ transitions$ }, ctx) =>
+    startWebhooks(transitions$, ctx, options);
