@@ -24,13 +24,18 @@ export type ListQuery = z.infer<typeof listQuerySchema>;
 const matchesSearch = (session: SessionDetail, needle: string): boolean =>
   [session.cwd, session.short_name, session.agent_name, session.custom_name].some((field) => field.toLowerCase().includes(needle));
 
-/** Pure: the sessions a list query selects, order kept. */
-export const selectSessions = <S extends SessionDetail>(sessions: readonly S[], query: ListQuery): S[] => {
+export const isEmptyQuery = (query: ListQuery): boolean => query.search.trim() === '' && query.filter === '' && query.dir === '';
+
+/** Pure: does one session pass the query? */
+export const matchesQuery = (session: SessionDetail, query: ListQuery): boolean => {
   const needle = query.search.trim().toLowerCase();
-  return sessions.filter(
-    (session) =>
-      (needle === '' || matchesSearch(session, needle)) &&
-      matchesActivityFilter(query.filter, session.activity) &&
-      (query.dir === '' || isWithinDir(session.cwd, query.dir)),
+  return (
+    (needle === '' || matchesSearch(session, needle)) &&
+    matchesActivityFilter(query.filter, session.activity) &&
+    (query.dir === '' || isWithinDir(session.cwd, query.dir))
   );
 };
+
+/** Pure: the sessions a list query selects, order kept. */
+export const selectSessions = <S extends SessionDetail>(sessions: readonly S[], query: ListQuery): S[] =>
+  isEmptyQuery(query) ? [...sessions] : sessions.filter((session) => matchesQuery(session, query));

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config/effective.js';
 import { publicConfig } from '../../config/effective.js';
-import { listQuerySchema, selectSessions } from './query.js';
-import { summaryOf, type SessionStore } from './store.js';
+import { isEmptyQuery, listQuerySchema, matchesQuery } from './query.js';
+import type { SessionStore } from './store.js';
 import { TOKEN_DERIVATION } from './token.js';
 
 /** The REST routes of PRODUCT.md section 4 (SSE lives in sse.ts, the playground in playground.ts). */
@@ -42,7 +42,13 @@ export const registerRoutes = (
   app.get('/api/sessions', async (request, reply) => {
     const query = listQuerySchema.safeParse(request.query);
     if (!query.success) return badRequest(reply, query.error);
-    return selectSessions(deps.store.current().sessions, query.data).map(summaryOf);
+    const { sessions, summaries } = deps.store.current();
+    // The unfiltered list (what clients poll) is the snapshot's shared summaries, built once per change.
+    if (isEmptyQuery(query.data)) return summaries;
+    return summaries.filter((_, index) => {
+      const session = sessions[index];
+      return session !== undefined && matchesQuery(session, query.data);
+    });
   });
 
   app.get('/api/sessions/:id', async (request, reply) => {

@@ -11,7 +11,7 @@ import {
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import { summaryOf, type SessionsSnapshot } from './store.js';
+import type { SessionsSnapshot } from './store.js';
 
 /**
  * What goes down an SSE connection, as pure streams of text frames so the timing (throttle,
@@ -29,7 +29,7 @@ export const DEFAULT_SSE_TIMING: SseTiming = { throttleMs: 250, heartbeatMs: 15_
 
 /** The `update` event lazyagent's clients read: `{ sessions, stats }`. */
 export const updateFrame = (snapshot: SessionsSnapshot): string =>
-  `event: update\ndata: ${JSON.stringify({ sessions: snapshot.sessions.map(summaryOf), stats: snapshot.stats })}\n\n`;
+  `event: update\ndata: ${JSON.stringify({ sessions: snapshot.summaries, stats: snapshot.stats })}\n\n`;
 
 /** An SSE comment: ignored by clients, but traffic for proxies. */
 export const HEARTBEAT_FRAME = ': keep-alive\n\n';

@@ -21,6 +21,8 @@ export interface SessionViews {
 /** One consistent picture, custom names applied. */
 export interface SessionsSnapshot {
   readonly sessions: readonly SessionDetail[];
+  /** `sessions` as summaries, same order; computed once per snapshot, on first use. */
+  readonly summaries: readonly SessionSummary[];
   readonly stats: ApiStats;
   readonly find: (sessionId: string) => SessionDetail | undefined;
 }
@@ -46,8 +48,13 @@ const withName = (detail: SessionDetail, names: SessionNames): SessionDetail => 
 /** Pure: the pipeline's views plus the names map -> the snapshot every route and SSE serve. */
 export const toSnapshot = (views: SessionViews, names: SessionNames): SessionsSnapshot => {
   const sessions = views.visible.map((detail) => withName(detail, names));
+  let summaries: readonly SessionSummary[] | undefined;
   return {
     sessions,
+    get summaries() {
+      summaries ??= sessions.map(summaryOf);
+      return summaries;
+    },
     stats: {
       total_sessions: sessions.length,
       active_sessions: sessions.filter((s) => s.is_active).length,
@@ -60,26 +67,23 @@ export const toSnapshot = (views: SessionViews, names: SessionNames): SessionsSn
   };
 };
 
-const SUMMARY_KEYS = [
-  'session_id',
-  'agent',
-  'cwd',
-  'short_name',
-  'agent_name',
-  'custom_name',
-  'source',
-  'activity',
-  'is_active',
-  'model',
-  'git_branch',
-  'cost_usd',
-  'last_activity',
-  'total_messages',
-] as const satisfies readonly (keyof SessionSummary)[];
-
 /** The summary fields of a detail, in wire order (the list and SSE carry summaries only). */
-export const summaryOf = (detail: SessionDetail): SessionSummary =>
-  Object.fromEntries(SUMMARY_KEYS.map((key) => [key, detail[key]])) as unknown as SessionSummary;
+export const summaryOf = (d: SessionDetail): SessionSummary => ({
+  session_id: d.session_id,
+  agent: d.agent,
+  cwd: d.cwd,
+  short_name: d.short_name,
+  agent_name: d.agent_name,
+  custom_name: d.custom_name,
+  source: d.source,
+  activity: d.activity,
+  is_active: d.is_active,
+  model: d.model,
+  git_branch: d.git_branch,
+  cost_usd: d.cost_usd,
+  last_activity: d.last_activity,
+  total_messages: d.total_messages,
+});
 
 /**
  * The store over a stream of views. `views$` must emit its current value on subscription (the
