@@ -39,6 +39,7 @@ describe('agentwatch webhooks test', () => {
       { name: 'off', url: receiver.url('/off'), enabled: false },
     ]);
     const before = await readdir(path.dirname(configFile));
+    const startedAt = Date.now();
     const result = await run();
 
     expect(result.stderr).toBe('');
@@ -56,6 +57,9 @@ describe('agentwatch webhooks test', () => {
     // The sample is one this entry would really get: its agent and target state.
     expect(bodies('/signed')[0]).toMatchObject({ event: 'state_transition', session_id: 'agentwatch-webhook-test', agent: 'codex', to: 'idle', project_path: home.home });
     expect(bodies('/plain')[0]).toMatchObject({ agent: 'claude', from: 'thinking', to: 'waiting' });
+    const stamped = Date.parse(String(bodies('/plain')[0]?.timestamp));
+    expect(stamped).toBeGreaterThanOrEqual(startedAt);
+    expect(stamped).toBeLessThanOrEqual(Date.now());
     expect(receiver.received.find((r) => r.path === '/plain')!.headers['x-agentwatch-signature']).toBeUndefined();
 
     expect(await readFile(configFile, 'utf8')).toBe(text);

@@ -66,7 +66,7 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const timeoutMs = (flags.timeout ?? DEFAULT_TIMEOUT_SEC) * 1000;
   const results = await Promise.all(
-    targets.map((entry) => probeWebhook(entry, { post: gotPost, timeoutMs, version: io.version, cwd: io.cwd, now: () => performance.now() })),
+    targets.map((entry) => probeWebhook(entry, { post: gotPost, timeoutMs, version: io.version, cwd: io.cwd, now: () => Date.now() })),
   );
   const color = createColors(shouldColor(io.env, io.stdout.isTTY));
   const width = Math.max(...results.map((result) => result.entry.name.length));

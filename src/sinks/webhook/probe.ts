@@ -43,6 +43,7 @@ export interface ProbeDeps {
   readonly timeoutMs: number;
   readonly version: string;
   readonly cwd: string;
+  /** Wall clock, epoch ms: stamps the sample and times the answer. */
   readonly now: () => number;
   readonly makeId?: () => string;
 }
