@@ -21,12 +21,22 @@ export interface PollerOptions {
    * depends on `now` (cursor's 48 h bound drops composers that aged out).
    */
   readonly relistAfterMs?: number;
+  /**
+   * Replays stop once a poll has produced this many events; the rest follow in the next polls,
+   * run without delay (see `hasMore`), so a large history never blocks the event loop for long.
+   */
+  readonly maxEventsPerPoll?: number;
 }
 
 /** One step per call; the shell around it (poll-source.ts) owns the timer. */
 export interface SqlitePoller {
-  /** Check for changes and return the events they imply (always ends with `ready` on the first call). */
+  /**
+   * Check for changes and return the events they imply; the poll that completes the first pass
+   * (or fails) ends with `ready`.
+   */
   readonly poll: (now: number) => readonly SessionEvent[];
+  /** The last poll stopped at `maxEventsPerPoll`: poll again right away. */
+  readonly hasMore: () => boolean;
   readonly close: () => void;
   readonly isOpen: () => boolean;
 }
@@ -45,6 +55,8 @@ interface Connection {
 }
 
 const MAX_REMEMBERED_DIAGNOSTICS = 10_000;
+/** About 60 ms of replay on the reference machine (bench/sqlite-poll.mjs). */
+export const DEFAULT_MAX_EVENTS_PER_POLL = 5_000;
 
 /**
  * The imperative shell of a SQLite source: keeps one read-only connection open, asks SQLite
@@ -58,6 +70,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   let connection: Connection | undefined;
   let stamps: ReadonlyMap<string, string> = new Map();
   let readySent = false;
+  let more = false;
+  const budget = options.maxEventsPerPoll ?? DEFAULT_MAX_EVENTS_PER_POLL;
   let lastFailure = '';
   const reported = new Set<string>();
 
@@ -92,7 +106,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     stamps = new Map();
   };
 
-  const read = (conn: Connection, now: number, out: SessionEvent[]): void => {
+  /** Returns false when the budget ran out before every changed session was replayed. */
+  const read = (conn: Connection, now: number, out: SessionEvent[]): boolean =>
     // NOTE: one read transaction, so the listing and the replays see the same snapshot.
     conn.db.transaction(() => {
       const listing = conn.reader.list(now);
@@ -103,15 +118,20 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
         next.delete(sessionId);
         out.push({ type: 'removed', agent, sessionId });
       }
+      let complete = true;
       for (const sessionId of changed) {
+        if (out.length >= budget) {
+          complete = false;
+          break;
+        }
         const events = conn.reader.load(sessionId);
         out.push({ type: 'reset', agent, sessionId });
         for (const event of events) if (isNewDiagnostic(event)) out.push(event);
         next.set(sessionId, listing.stamps.get(sessionId) ?? '');
       }
       stamps = next;
+      return complete;
     })();
-  };
 
   const step = (now: number, out: SessionEvent[]): void => {
     const stat = statSync(dbPath, { throwIfNoEntry: false });
@@ -126,29 +146,33 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     const version = connection.dataVersionQuery.get();
     const relist = options.relistAfterMs !== undefined && now - connection.listedAt >= options.relistAfterMs;
     if (version === connection.dataVersion && !relist) return;
-    read(connection, now, out);
+    more = !read(connection, now, out);
+    // An unfinished pass keeps the old version, so the next poll lists again and carries on.
+    if (more) return;
     connection.dataVersion = version;
     connection.listedAt = now;
   };
 
   const poll = (now: number): readonly SessionEvent[] => {
     const out: SessionEvent[] = [];
+    more = false;
     try {
       step(now, out);
       lastFailure = '';
     } catch (error) {
       close();
+      more = false;
       const failure = classifyDbError(agent, dbPath, error);
       const key = `${failure.code}|${failure.message}`;
       if (key !== lastFailure) out.push(failureEvent(agent, dbPath, failure));
       lastFailure = key;
     }
-    if (!readySent) {
+    if (!readySent && !more) {
       readySent = true;
       out.push({ type: 'ready', agent });
     }
     return out;
   };
 
-  return { poll, close, isOpen: () => connection !== undefined };
+  return { poll, hasMore: () => more, close, isOpen: () => connection !== undefined };
 };

@@ -88,6 +88,35 @@ describe('the change check', () => {
   });
 });
 
+describe('the replay budget', () => {
+  it('a pass larger than maxEventsPerPoll is delivered over several polls, ready after the last', () => {
+    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader, maxEventsPerPoll: 1 });
+    try {
+      const batches: string[][] = [];
+      do {
+        batches.push(poller.poll(0).flatMap((e) => (e.type === 'reset' ? [e.sessionId] : e.type === 'ready' ? ['ready'] : [])));
+      } while (poller.hasMore() && batches.length < 20);
+      expect(batches).toEqual([['ses_footer'], ['ses_explore'], ['ses_tests'], ['ses_compact'], ['ses_junk', 'ready']]);
+      expect(poller.poll(1)).toEqual([]);
+    } finally {
+      poller.close();
+    }
+  });
+
+  it('the batches run back to back on the scheduler, then the normal interval resumes', () => {
+    const scheduler = rx();
+    scheduler.run(({ expectObservable }) => {
+      const ctx = testCtx(scheduler);
+      const events$ = pollDatabase(ctx, { agent: 'opencode', dbPath: file, openReader, maxEventsPerPoll: 1 }).pipe(
+        filter((e) => e.type === 'ready' || e.type === 'reset'),
+        map((e) => (e.type === 'ready' ? 'R' : 'r')),
+      );
+      scheduler.schedule(() => writer.prepare(`UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_tests'`).run(), 1_000);
+      expectObservable(events$, '^ 4s !').toBe('(rrrrrR) 2992ms r');
+    });
+  });
+});
+
 describe('one-shot (watch: false)', () => {
   it('polls once, emits ready and completes, leaving no connection or timer behind', () => {
     const scheduler = rx();
