@@ -32,7 +32,10 @@ export const TICK_MS = 1_000;
 export const RECENT_TOOLS_MAX = 20;
 export const RECENT_MESSAGES_MAX = 10;
 export const MESSAGE_TEXT_MAX = 300;
-/** Per-message usage remembered for dedupe; older ids are forgotten first. */
-export const USAGE_IDS_MAX = 256;
+/**
+ * Per-message usage remembered for dedupe; older ids are forgotten first. The lines of one
+ * response are written together (at most tool results between them), so a few ids suffice.
+ */
+export const USAGE_IDS_MAX = 8;
 /** Pending tool calls remembered; a runaway list of never-answered calls is cut from the oldest. */
 export const PENDING_TOOLS_MAX = 32;

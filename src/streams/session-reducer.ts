@@ -65,13 +65,33 @@ const applyUsage = (s: SessionState, e: Extract<SessionEvent, { type: 'usage' }>
   }
   // NOTE: one response written over several lines repeats its usage; the later line replaces the
   // earlier counts. Its recorded cost is counted once, from the first line that carries it.
-  const previous = s.usageByMessage[e.messageId];
+  const id = e.messageId;
+  const previous = s.usageByMessage[id];
   const tokens = addTokens(addTokens(s.tokens, previous ?? ZERO_TOKENS, -1), e.tokens);
-  const { [e.messageId]: _drop, ...rest } = s.usageByMessage;
-  const ids = Object.keys(rest);
-  const kept = ids.length >= USAGE_IDS_MAX ? Object.fromEntries(ids.slice(ids.length - USAGE_IDS_MAX + 1).map((id) => [id, rest[id] as TokenCounts])) : rest;
   const recordedCostUsd = previous === undefined ? s.recordedCostUsd + (e.costUsd ?? 0) : s.recordedCostUsd;
-  return { ...s, tokens, usageByMessage: { ...kept, [e.messageId]: e.tokens }, recordedCostUsd };
+  return { ...s, tokens, usageByMessage: rememberUsage(s.usageByMessage, id, e.tokens), recordedCostUsd };
+};
+
+/**
+ * The usage map with `id` set as its newest entry, keeping the newest USAGE_IDS_MAX ids. Kept
+ * small and copied with a plain loop: this runs for every usage record of a cold start.
+ */
+const rememberUsage = (
+  byMessage: Readonly<Record<string, TokenCounts>>,
+  id: string,
+  tokens: TokenCounts,
+): Record<string, TokenCounts> => {
+  const ids = Object.keys(byMessage);
+  // The common case: another line of the response just seen.
+  if (ids[ids.length - 1] === id) return { ...byMessage, [id]: tokens };
+  const kept = ids.filter((key) => key !== id);
+  const next: Record<string, TokenCounts> = {};
+  for (let i = Math.max(0, kept.length - (USAGE_IDS_MAX - 1)); i < kept.length; i += 1) {
+    const key = kept[i] as string;
+    next[key] = byMessage[key] as TokenCounts;
+  }
+  next[id] = tokens;
+  return next;
 };
 
 /** Index of the pending call a result answers: by call id, else the oldest pending call. */

@@ -80,6 +80,15 @@ describe('reduceSession', () => {
     expect(s.recordedCostUsd).toBe(0.5);
   });
 
+  it('remembers the newest message ids only, newest last, and still dedupes a recent one', () => {
+    const events: SessionScopedEvent[] = Array.from({ length: 12 }, (_, i) => ({ ...ref, type: 'usage', messageId: `m${i}`, tokens: tokens(1, 1) }));
+    events.push({ ...ref, type: 'usage', messageId: 'm10', tokens: tokens(2, 2) });
+    const s = must(fold(events));
+    expect(Object.keys(s.usageByMessage)).toEqual(['m4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm11', 'm10']);
+    expect(s.usageByMessage.m10).toEqual(tokens(2, 2));
+    expect(s.tokens).toEqual(tokens(13, 13));
+  });
+
   it('replaces totals for cumulative usage (codex)', () => {
     const s = must(fold([
       { ...ref, type: 'usage', mode: 'total', tokens: tokens(100, 10) },
