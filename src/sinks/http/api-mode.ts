@@ -11,6 +11,7 @@ import { createWorktreeLookup } from '../../streams/worktree.js';
 import { DEFAULT_HOST, FALLBACK_PORTS, formatAddress, type ListenAddress } from './address.js';
 import { allowedHostsFor } from './host-check.js';
 import { listenOnFirstFree } from './listen.js';
+import { watchSessionNames } from './names-watch.js';
 import { pipelineViews$ } from './pipeline-views.js';
 import { buildServer } from './server.js';
 import { createSessionStore } from './store.js';
@@ -68,6 +69,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const store = createSessionStore({
     views$: pipelineViews$(pipeline.frame$, { visibility: pipeline.visibility, worktree: createWorktreeLookup() }),
     names: names.names,
+    namesChanged$: watchSessionNames(io.env, launch.scheduler),
     saveName: async (sessionId, name) => {
       const saved = await setSessionName(io.env, sessionId, name);
       if (saved.problem) io.stderr.write(`agentwatch: ${saved.problem}\n`);

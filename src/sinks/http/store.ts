@@ -93,8 +93,11 @@ export const createSessionStore = (deps: {
   readonly views$: Observable<SessionViews>;
   readonly names: SessionNames;
   readonly saveName: SaveName;
+  /** Names changed by others (the names file on disk); optional. */
+  readonly namesChanged$?: Observable<SessionNames>;
 }): SessionStore => {
   const names$ = new BehaviorSubject<SessionNames>(deps.names);
+  const followNames = deps.namesChanged$?.subscribe((names) => names$.next(names));
   const snapshot$ = combineLatest([deps.views$, names$]).pipe(
     map(([views, names]) => toSnapshot(views, names)),
     shareReplay({ bufferSize: 1, refCount: false }),
@@ -116,6 +119,7 @@ export const createSessionStore = (deps: {
       return current().find(sessionId);
     },
     close: () => {
+      followNames?.unsubscribe();
       keepLatest.unsubscribe();
       names$.complete();
     },
