@@ -104,6 +104,15 @@ describe('agentwatch webhooks test', () => {
     receiver = await startReceiver();
   });
 
+  it('--timeout bounds the wait for a receiver that never answers', async () => {
+    receiver.on('/hang', 'hang');
+    await writeConfig([{ name: 'hang', url: receiver.url('/hang') }]);
+    const result = await run('--timeout', '1');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^failed\s+hang\s+no response within 1 s \(unsigned/);
+    await receiver.waitForAbandoned();
+  });
+
   it('exit 1 for an unknown NAME, listing the configured ones; nothing is sent', async () => {
     await writeConfig([
       { name: 'a', url: receiver.url('/a') },
