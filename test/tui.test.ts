@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,10 @@ const selectedRow = (screen: string): string => screen.split('\n').find((line) =
 let home: TempHome;
 let vendor: Vendor;
 let env: Record<string, string>;
+/** The transcript's project directory: real, so `o` can open it. */
+let project: string;
+/** What the stand-in editor ($EDITOR) records. */
+let editorLog: string;
 
 /** Start the CLI in a detached 100x30 tmux session with exactly `env`; a marker line shows its exit code. */
 const launch = (name: string, args: readonly string[]): void => {
@@ -59,9 +64,10 @@ const iso = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString(
 /** A real Claude Code transcript in the temp HOME, written moments ago. */
 const writeClaudeTranscript = async (): Promise<string> => {
   const id = randomUUID();
-  const dir = path.join(home.home, '.claude', 'projects', '-home-dev-acme-api');
+  await mkdir(project, { recursive: true });
+  const dir = path.join(home.home, '.claude', 'projects', project.replace(/[^a-zA-Z0-9]/g, '-'));
   await mkdir(dir, { recursive: true });
-  const base = { sessionId: id, cwd: '/home/dev/acme-api', version: '2.0.14', gitBranch: 'main' };
+  const base = { sessionId: id, cwd: project, version: '2.0.14', gitBranch: 'main' };
   const lines = [
     JSON.stringify({ ...base, type: 'user', timestamp: iso(90_000), message: { role: 'user', content: 'Add rate limiting to the login route' } }),
     '{"type":"assistant", this line is junk',
@@ -83,8 +89,13 @@ beforeAll(async () => {
   vendor = await startClaudeVendor();
   await mkdir(path.join(home.home, '.claude'), { recursive: true });
   await writeFile(path.join(home.home, '.claude', '.credentials.json'), fixture('claude/credentials.json'));
+  project = path.join(home.root, 'work', 'acme-api');
+  editorLog = path.join(home.root, 'editor.log');
+  const editor = path.join(home.root, 'fake-editor');
+  await writeFile(editor, `#!/bin/sh\necho "$@" > ${JSON.stringify(editorLog)}\n`);
+  await chmod(editor, 0o755);
   const { NO_COLOR: _noColor, ...rest } = home.env;
-  env = { ...rest, TERM: 'xterm-256color', LANG: 'C.UTF-8', AGENTWATCH_CLAUDE_API_URL: vendor.url };
+  env = { ...rest, TERM: 'xterm-256color', LANG: 'C.UTF-8', AGENTWATCH_CLAUDE_API_URL: vendor.url, EDITOR: editor };
 });
 
 afterAll(async () => {
@@ -166,16 +177,35 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     const screen = await waitText(name, 'acme-api');
     expect(screen).toMatch(/1 sessions · 0 active · 1 waiting/);
     expect(screen).toContain('claude-sonnet-4-5');
-    expect(screen).toContain('Directory   /home/dev/acme-api');
+    expect(screen).toContain(`Directory   ${project}`);
     expect(screen).toContain('Branch      main');
     // The junk line is counted, not fatal.
     expect(screen).toContain('1 unreadable records skipped');
     // The full record scrolls: tab to the detail panel, then down to the session id.
     keys(name, 'Tab', 'G');
     await waitText(name, `Session id  ${id}`);
+    keys(name, 'Tab');
+
+    // o: the editor ($EDITOR) runs on the session's directory, then the TUI comes back.
+    keys(name, 'o');
+    await waitText(name, `Opened ${project} with $EDITOR`);
+    expect((await readFile(editorLog, 'utf8')).trim()).toBe(project);
+
+    // Resize to 80x24: everything is redrawn at the new size, the keys still fit.
+    tmux('resize-window', '-t', name, '-x', '80', '-y', '24');
+    const small = await waitText(name, 'tab panel +- window f filter / search o open c copy r rename l limits q quit');
+    expect(small.split('\n').every((line) => line.length <= 80)).toBe(true);
+    expect(small).toContain('acme-api');
     keys(name, 'C-c');
     await waitText(name, 'EXITED 0');
     expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+  });
+
+  it('without a terminal it refuses with a clear message (exit 1) instead of drawing into a pipe', () => {
+    const result = spawnSync(process.execPath, [CLI, '--demo'], { env, encoding: 'utf8', input: '' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('the terminal UI needs an interactive terminal');
+    expect(result.stdout).toBe('');
   });
 
   it('SIGTERM while drawing: the terminal is restored before the process ends', async () => {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import type { Env } from '../../config/paths.js';
 
 /**
@@ -60,6 +61,11 @@ export const runEditor = (argv: readonly string[], cwd: string, env: Env): Promi
     const [command, ...args] = argv;
     if (!command) {
       reject(new Error('empty editor command'));
+      return;
+    }
+    // Checked first: spawn reports a missing cwd as ENOENT, which would blame the editor.
+    if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+      reject(new Error(`${cwd} does not exist (any more) on this machine`));
       return;
     }
     const child = spawn(command, args, { cwd, stdio: 'inherit', env: { ...env } });

@@ -89,8 +89,9 @@ describe('editor', () => {
     expect(recorded).toContain(`cwd:${project}`);
   });
 
-  it('a missing editor is a clear message', async () => {
+  it('a missing editor or a vanished directory is a clear message', async () => {
     await expect(runEditor(['no-such-editor-xyz'], root, { PATH: bin })).rejects.toThrow('editor "no-such-editor-xyz" not found on PATH');
+    await expect(runEditor([path.join(bin, 'fake-editor')], path.join(root, 'gone'), { PATH: bin })).rejects.toThrow(`${path.join(root, 'gone')} does not exist (any more) on this machine`);
   });
 });
 
