@@ -127,4 +127,18 @@ describe('grok source (real files, real watcher)', () => {
       cache.close();
     }
   });
+
+  it('reads a newer chat format with one diagnostic, and waits for a torn summary.json', async () => {
+    const summary = JSON.parse(await readFile(path.join(mainDir, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(path.join(mainDir, 'summary.json'), JSON.stringify({ ...summary, chat_format_version: 2 }));
+    const site = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site', SITE);
+    await writeFile(path.join(site, 'summary.json'), '{"info": {"id": "0199e0bb-44');
+    run = start(grok, makeCtx(home.env, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    expect(run.sessions().get(MAIN)?.userMessages).toBe(1);
+    expect(run.sessions().has(SITE)).toBe(false);
+    const codes = run.diagnostics().map((d) => `${d.code} ${d.message}`);
+    expect(codes.filter((c) => c.includes('chat format 2'))).toHaveLength(1);
+    expect(run.diagnostics().filter((d) => d.path === path.join(site, 'summary.json')).map((d) => d.code)).toEqual(['E_SCHEMA']);
+  });
 });
