@@ -1,7 +1,7 @@
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
-import { skimType } from '../internal/skim.js';
+import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType } from '../internal/skim.js';
 import type { ClaudeFileKind } from './paths.js';
 import { claudeRecordSchema, type ClaudeBlock, type ClaudeRecord } from './schema.js';
 
@@ -11,6 +11,29 @@ const agent = 'claude';
 const IGNORED_TYPES = new Set(['file-history-snapshot', 'progress', 'queue-operation', 'attachment', 'last-prompt', 'tag']);
 /** Tools whose `input.file_path` (or notebook path) is a file the agent wrote. */
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+const TOOL_USE_ID = jsonKey('tool_use_id');
+const TIMESTAMP = jsonKey('timestamp');
+const IS_ERROR = Buffer.from('"is_error":true');
+
+/**
+ * Fast path for the bulk of a transcript: a user line carrying tool results (file contents,
+ * command output). Only the result ids, their error flags and the line's timestamp matter, and
+ * they can be found without parsing the output. Undefined when the line is not that shape.
+ */
+export const skimToolResults = (line: Buffer): { readonly at: number; readonly results: readonly { callId: string; isError: boolean }[] } | undefined => {
+  let id = skimString(line, TOOL_USE_ID);
+  if (!id) return undefined;
+  const results: { callId: string; isError: boolean }[] = [];
+  while (id) {
+    const next = skimString(line, TOOL_USE_ID, { from: id.end });
+    const error = line.indexOf(IS_ERROR, id.end);
+    results.push({ callId: id.value, isError: error !== -1 && (next === undefined || error < next.end) });
+    id = next;
+  }
+  // The record's own timestamp is its last top-level key; nested output never has raw keys.
+  return { at: epochMs(skimString(line, TIMESTAMP, { last: true })?.value), results };
+};
 
 export const claudeResumeCommand = (sessionId: string): string => `claude --resume ${sessionId}`;
 
@@ -148,6 +171,10 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     line: (bytes) => {
       const type = skimType(bytes);
       if (type && IGNORED_TYPES.has(type.value)) return [];
+      if (type?.value === 'user' && bytes.length > FAST_PATH_MIN_BYTES) {
+        const skimmed = skimToolResults(bytes);
+        if (skimmed) return skimmed.results.map((r) => ({ type: 'tool_result', ...ref, at: skimmed.at, callId: r.callId, isError: r.isError }));
+      }
       const decoded = decodeLine(agent, claudeRecordSchema, bytes, where);
       if (!decoded.ok) return decoded.event ? [decoded.event] : [];
       return recordEvents(decoded.value);

@@ -5,8 +5,8 @@ import { z } from 'zod';
  * keys are dropped; big payloads (tool output, images) are typed `unknown` so they are never walked.
  */
 
-const optionalString = z.string().optional().catch(undefined);
-const count = z.number().nonnegative().optional().catch(undefined);
+const optionalString = z.string().optional();
+const count = z.number().nonnegative().optional();
 
 export const claudeUsageSchema = z.object({
   input_tokens: count,
@@ -20,9 +20,9 @@ export const claudeBlockSchema = z.object({
   text: z.string().optional(),
   id: optionalString,
   name: optionalString,
-  input: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  input: z.record(z.string(), z.unknown()).optional(),
   tool_use_id: optionalString,
-  is_error: z.boolean().optional().catch(undefined),
+  is_error: z.boolean().optional(),
   content: z.unknown().optional(),
 });
 
@@ -42,9 +42,9 @@ export const claudeRecordSchema = z.object({
   cwd: optionalString,
   version: optionalString,
   gitBranch: optionalString,
-  isSidechain: z.boolean().optional().catch(undefined),
-  isMeta: z.boolean().optional().catch(undefined),
-  isCompactSummary: z.boolean().optional().catch(undefined),
+  isSidechain: z.boolean().optional(),
+  isMeta: z.boolean().optional(),
+  isCompactSummary: z.boolean().optional(),
   costUSD: count,
   customTitle: optionalString,
   summary: optionalString,
@@ -60,5 +60,5 @@ export const claudeDesktopSidecarSchema = z.object({
   title: optionalString,
   cwd: optionalString,
   model: optionalString,
-  createdAt: z.number().optional().catch(undefined),
+  createdAt: z.number().optional(),
 });

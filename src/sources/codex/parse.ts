@@ -1,7 +1,7 @@
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
-import { skimTimestamp, skimType } from '../internal/skim.js';
+import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType } from '../internal/skim.js';
 import {
   codexEnvelopeSchema,
   codexEventMsgSchema,
@@ -20,6 +20,10 @@ const USED_EVENT_MSGS = new Set(['token_count', 'context_compacted']);
 const SKIPPED_ITEMS = new Set(['reasoning']);
 /** Context Codex injects as "user" messages: turns for state, not messages a person wrote. */
 const INJECTED_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>', '<INSTRUCTIONS>', '<turn_aborted>'];
+
+const CALL_ID = jsonKey('call_id');
+/** Tool outputs are most of a rollout's bytes; their call id and timestamp are all that matters. */
+const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output']);
 
 const PATCH_HEADER = /\*\*\* (?:Update|Add) File: (.+?)(?:\\n|\n|$)/g;
 
@@ -139,6 +143,10 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     if (top?.value === 'response_item' || top?.value === 'event_msg') {
       const inner = skimType(bytes, top.end)?.value;
       if (inner !== undefined && (top.value === 'event_msg' ? !USED_EVENT_MSGS.has(inner) : SKIPPED_ITEMS.has(inner))) return [];
+      if (inner !== undefined && OUTPUT_ITEMS.has(inner) && bytes.length > FAST_PATH_MIN_BYTES) {
+        const callId = skimString(bytes, CALL_ID);
+        if (callId) return [...startEvents(), { type: 'tool_result', ...ref(), at: epochMs(skimTimestamp(bytes)), callId: callId.value }];
+      }
     }
     const decoded = decodeLine(agent, codexEnvelopeSchema, bytes, { sessionId, path: file });
     if (!decoded.ok) return decoded.event ? [decoded.event] : [];

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /** Codex rollout records (AGENT-FORMATS.md 2.2): an envelope whose payload shape depends on `type`. */
 
-const optionalString = z.string().optional().catch(undefined);
-const count = z.number().nonnegative().optional().catch(undefined);
+const optionalString = z.string().optional();
+const count = z.number().nonnegative().optional();
 
 export const codexEnvelopeSchema = z.object({
   timestamp: optionalString,
@@ -16,18 +16,18 @@ export const codexSessionMetaSchema = z.object({
   timestamp: optionalString,
   cwd: optionalString,
   cli_version: optionalString,
-  agent_nickname: z.string().nullish().catch(undefined),
+  agent_nickname: z.string().nullish(),
   source: z.unknown().optional(),
-  git: z.object({ branch: optionalString }).nullish().catch(undefined),
+  git: z.object({ branch: optionalString }).nullish(),
 });
 
 export const codexTurnContextSchema = z.object({
   cwd: optionalString,
   model: optionalString,
-  git: z.object({ branch: optionalString }).nullish().catch(undefined),
+  git: z.object({ branch: optionalString }).nullish(),
 });
 
-export const codexContentSchema = z.array(z.object({ type: z.string(), text: z.string().optional().catch(undefined) }).loose()).catch([]);
+export const codexContentSchema = z.array(z.object({ type: z.string(), text: z.string().optional() }).loose());
 
 export const codexResponseItemSchema = z.object({
   type: z.string(),
@@ -49,7 +49,7 @@ export const codexTokenUsageSchema = z.object({
 
 export const codexEventMsgSchema = z.object({
   type: z.string(),
-  info: z.object({ total_token_usage: codexTokenUsageSchema.optional() }).nullish().catch(undefined),
+  info: z.object({ total_token_usage: codexTokenUsageSchema.optional() }).nullish(),
 });
 
 /** `session_index.jsonl`: one line per rename; the newest line for an id wins. */

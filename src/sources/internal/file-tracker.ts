@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { AgentKind } from '../../core/agents.js';
 import type { FileCheckpoint, SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { DiscoveryCache } from './cache.js';
@@ -83,10 +83,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return classifiedId === undefined ? undefined : { t: openFresh(file, classifiedId, ino), restored: false };
   };
 
-  const readNew = async (t: Tracked): Promise<void> => {
+  const readNew = async (t: Tracked, size: number, mtimeMs: number): Promise<void> => {
+    t.size = size;
+    t.mtimeMs = mtimeMs;
     const outcome = await readLinesFrom(
       t.file,
       t.offset,
+      size,
       (items, consumed) => {
         for (const item of items) {
           if (item.kind === 'line') {
@@ -102,15 +105,15 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       deps.read,
     );
     t.offset = outcome.consumed;
-    t.size = outcome.size;
-    t.mtimeMs = outcome.mtimeMs;
-    t.ino = outcome.ino;
+    // Bytes that arrived during the read were read too; their mtime is newer than `mtimeMs`, so
+    // the next stat sees a change and a warm start re-reads from the offset: nothing is lost.
+    t.size = Math.max(size, outcome.end);
   };
 
   const syncOnce = async (file: string, classifiedId: string | undefined): Promise<void> => {
     let info;
     try {
-      info = await stat(file);
+      info = statSync(file);
     } catch (error) {
       const t = tracked.get(file);
       if (isMissing(error)) {
@@ -142,7 +145,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     tracked.set(file, t);
     fileOfSession.set(t.parser.sessionId(), file);
     const changed = info.size !== t.size || info.mtimeMs !== t.mtimeMs;
-    if (info.size > t.offset) await readNew(t);
+    if (info.size > t.offset) await readNew(t, info.size, info.mtimeMs);
     else {
       t.size = info.size;
       t.mtimeMs = info.mtimeMs;

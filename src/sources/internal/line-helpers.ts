@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from './file-parser.js';
-import { parseJson } from './skim.js';
+import { elideLongStrings, parseJson } from './skim.js';
 
 /** Characters of message text kept on events (the fold keeps 300; a little slack for trimming). */
 export const TEXT_KEEP = 400;
@@ -17,11 +17,17 @@ export const epochMs = (value: unknown): number => {
 
 export const clip = (text: string): string => (text.length > TEXT_KEEP ? text.slice(0, TEXT_KEEP) : text);
 
+/** Lines above this are parsed with their long string values cut short (see `elideLongStrings`). */
+export const ELIDE_OVER_BYTES = 2 * 1024;
+/** Bytes kept of each long string: more than any text, title or patch header agentwatch shows. */
+export const ELIDE_KEEP_BYTES = 1024;
+
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly event?: SessionEvent };
 
 /**
  * JSON.parse + zod safeParse of one line: a non-JSON line is E_JUNK_LINE, a record of the wrong
- * shape E_SCHEMA, a blank line nothing at all.
+ * shape E_SCHEMA, a blank line nothing at all. Big lines (tool output) are skimmed first: their
+ * long strings are cut before parsing, which keeps a cold start well under "parse everything".
  */
 export const decodeLine = <S extends z.ZodType>(
   agent: AgentKind,
@@ -29,7 +35,7 @@ export const decodeLine = <S extends z.ZodType>(
   bytes: Buffer,
   where: { readonly sessionId: string; readonly path: string },
 ): Decoded<z.infer<S>> => {
-  const text = bytes.toString('utf8');
+  const text = (bytes.length > ELIDE_OVER_BYTES ? elideLongStrings(bytes, ELIDE_KEEP_BYTES) : bytes).toString('utf8');
   if (text.trim() === '') return { ok: false };
   const json = parseJson(text);
   if (json === undefined || json === null || typeof json !== 'object') {

@@ -1,52 +1,56 @@
-import { open } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 
 export const READ_CHUNK_BYTES = 1024 * 1024;
-
-export interface ReadOutcome {
-  /** Offset just after the last complete line: where the next read starts. */
-  readonly consumed: number;
-  /** The file as seen through the open handle once reading stopped. */
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ino: number;
-}
+/** Give the event loop a turn after this many bytes of one big file. */
+const YIELD_EVERY_BYTES = 4 * READ_CHUNK_BYTES;
 
 export interface ReadOptions {
   readonly chunkBytes?: number;
   readonly maxLineBytes?: number;
 }
 
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * Reads `file` from byte `start` to its current end in fixed-size chunks, handing the complete
  * lines of each chunk to `onChunk` together with the offset they bring the reader to. Memory stays
  * bounded by one chunk plus one (capped) line whatever the file size. A trailing line without its
- * newline is left unread.
+ * newline is left unread. Returns the offset after the last complete line and the bytes read.
+ *
+ * NOTE: synchronous reads on purpose: a cold start opens thousands of small files and the
+ * thread-pool round trips of fs/promises cost more than the reads themselves; big files yield to
+ * the event loop every few MiB so watchers and other sources keep flowing.
  */
 export const readLinesFrom = async (
   file: string,
   start: number,
+  sizeHint: number,
   onChunk: (items: readonly LineItem[], consumed: number) => void,
   options: ReadOptions = {},
-): Promise<ReadOutcome> => {
-  const handle = await open(file, 'r');
+): Promise<{ readonly consumed: number; readonly end: number }> => {
+  const fd = openSync(file, 'r');
   try {
     const chunkBytes = options.chunkBytes ?? READ_CHUNK_BYTES;
     const splitter = createLineSplitter(start, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-    const first = await handle.stat();
-    // Small files get a small buffer: thousands of transcripts are read on a cold start.
-    const buffer = Buffer.allocUnsafe(Math.max(4096, Math.min(chunkBytes, first.size - start + 1)));
+    // Small files get a small buffer (one read, plus one to see the end).
+    const buffer = Buffer.allocUnsafe(Math.max(4096, Math.min(chunkBytes, sizeHint - start + 1)));
     let position = start;
+    let sinceYield = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
       const items = splitter.push(buffer.subarray(0, bytesRead));
       if (items.length > 0) onChunk(items, splitter.consumed());
+      sinceYield += bytesRead;
+      if (sinceYield >= YIELD_EVERY_BYTES) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
     }
-    const last = await handle.stat();
-    return { consumed: splitter.consumed(), size: last.size, mtimeMs: last.mtimeMs, ino: last.ino };
+    return { consumed: splitter.consumed(), end: position };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 };

@@ -40,3 +40,71 @@ export const skimTimestamp = (line: Buffer): string | undefined => {
   const close = line.indexOf(0x22, start);
   return close === -1 || close - start > 40 ? undefined : line.toString('latin1', start, close);
 };
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** True when the quote at `at` is escaped (an odd run of backslashes before it). */
+const isEscaped = (line: Buffer, at: number): boolean => {
+  let run = 0;
+  for (let i = at - 1; i >= 0 && line[i] === BACKSLASH; i--) run++;
+  return run % 2 === 1;
+};
+
+/** A cut point at or before `at` that does not split an escape sequence (`\"`, `\\`, `\uXXXX`). */
+const safeCut = (line: Buffer, start: number, at: number): number => {
+  let cut = at;
+  const backslash = line.lastIndexOf(BACKSLASH, cut - 1);
+  if (backslash >= start && backslash >= cut - 6) cut = backslash;
+  while (cut > start && line[cut - 1] === BACKSLASH) cut--;
+  return cut;
+};
+
+/**
+ * Copies a JSON line with every string value longer than `keep` bytes cut to its first `keep`
+ * bytes (never inside an escape), so `JSON.parse` of a record with megabytes of tool output
+ * costs what the record's structure costs. Keys, numbers, booleans and short strings are kept
+ * byte for byte; only the tails of long strings (tool output, file contents, patches) are lost.
+ * Works on raw bytes: a string ends at the first quote not escaped by an odd backslash run.
+ */
+export const elideLongStrings = (line: Buffer, keep = 1024): Buffer => {
+  const parts: Buffer[] = [];
+  let copiedTo = 0;
+  let from = 0;
+  for (;;) {
+    const open = line.indexOf(QUOTE, from);
+    if (open === -1) break;
+    let close = line.indexOf(QUOTE, open + 1);
+    while (close !== -1 && isEscaped(line, close)) close = line.indexOf(QUOTE, close + 1);
+    if (close === -1) break;
+    if (close - open - 1 > keep) {
+      const cut = safeCut(line, open + 1, open + 1 + keep);
+      parts.push(line.subarray(copiedTo, cut));
+      copiedTo = close;
+    }
+    from = close + 1;
+  }
+  if (parts.length === 0) return line;
+  parts.push(line.subarray(copiedTo));
+  return Buffer.concat(parts);
+};
+
+/** Lines above this take an agent's fast path when it has one (tiny records are parsed and validated in full). */
+export const FAST_PATH_MIN_BYTES = 256;
+
+/**
+ * The plain string value of the first (or last) `"<key>":"…"` in a line. Inside JSON strings every
+ * quote is escaped, so an unescaped `"key":"` is always a real key. Values with escapes (never the
+ * case for ids and timestamps) give undefined, and callers fall back to a full parse.
+ */
+export const skimString = (line: Buffer, key: Buffer, options: { readonly from?: number; readonly last?: boolean } = {}): { readonly value: string; readonly end: number } | undefined => {
+  const at = options.last ? line.lastIndexOf(key) : line.indexOf(key, options.from ?? 0);
+  if (at === -1 || at < (options.from ?? 0)) return undefined;
+  const start = at + key.length;
+  const close = line.indexOf(QUOTE, start);
+  if (close === -1 || close - start > 256 || line.indexOf(BACKSLASH, start) !== -1 && line.indexOf(BACKSLASH, start) < close) return undefined;
+  return { value: line.toString('utf8', start, close), end: close + 1 };
+};
+
+/** Byte-string keys for `skimString`, built once. */
+export const jsonKey = (name: string): Buffer => Buffer.from(`"${name}":"`);

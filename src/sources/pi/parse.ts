@@ -1,11 +1,15 @@
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
-import { skimType } from '../internal/skim.js';
+import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType } from '../internal/skim.js';
 import { piResumeCommand, type PiFileKind } from './paths.js';
 import { piEntrySchema, piMessageSchema, type PiBlock } from './schema.js';
 
 const agent = 'pi';
+const TOOL_RESULT_ROLE = Buffer.from('"role":"toolResult"');
+const TOOL_CALL_ID = jsonKey('toolCallId');
+const TIMESTAMP = jsonKey('timestamp');
+const IS_ERROR = Buffer.from('"isError":true');
 /** Tools whose `arguments.path` is a file the agent wrote. */
 const WRITE_TOOLS = new Set(['write', 'edit']);
 /** Entry types agentwatch does not use, skipped before JSON.parse. */
@@ -77,6 +81,13 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
     line: (bytes) => {
       const type = skimType(bytes)?.value;
       if (type !== undefined && IGNORED_TYPES.has(type)) return [];
+      // Tool results carry the tool's whole output: skim the id, flag and time instead of parsing it.
+      if (type === 'message' && bytes.length > FAST_PATH_MIN_BYTES && bytes.includes(TOOL_RESULT_ROLE)) {
+        const callId = skimString(bytes, TOOL_CALL_ID);
+        if (callId && sawCreated) {
+          return [{ type: 'tool_result', ...ref, at: epochMs(skimString(bytes, TIMESTAMP)?.value), callId: callId.value, isError: bytes.includes(IS_ERROR) }];
+        }
+      }
       const decoded = decodeLine(agent, piEntrySchema, bytes, { sessionId, path: file });
       if (!decoded.ok) return decoded.event ? [decoded.event] : [];
       const entry = decoded.value;

@@ -2,16 +2,16 @@ import { z } from 'zod';
 
 /** pi session entries (AGENT-FORMATS.md 4.2). Unknown entry types are ignored, not errors. */
 
-const optionalString = z.string().optional().catch(undefined);
-const count = z.number().nonnegative().optional().catch(undefined);
+const optionalString = z.string().optional();
+const count = z.number().nonnegative().optional();
 
 export const piBlockSchema = z
   .object({
     type: z.string(),
-    text: z.string().optional().catch(undefined),
+    text: z.string().optional(),
     id: optionalString,
     name: optionalString,
-    arguments: z.record(z.string(), z.unknown()).optional().catch(undefined),
+    arguments: z.record(z.string(), z.unknown()).optional(),
   })
   .loose();
 
@@ -20,16 +20,16 @@ export const piUsageSchema = z.object({
   output: count,
   cacheRead: count,
   cacheWrite: count,
-  cost: z.object({ total: count }).optional().catch(undefined),
+  cost: z.object({ total: count }).optional(),
 });
 
 export const piMessageSchema = z.object({
   role: z.string(),
-  content: z.union([z.string(), z.array(piBlockSchema)]).optional().catch(undefined),
+  content: z.union([z.string(), z.array(piBlockSchema)]).optional(),
   model: optionalString,
-  usage: piUsageSchema.optional().catch(undefined),
+  usage: piUsageSchema.optional(),
   toolCallId: optionalString,
-  isError: z.boolean().optional().catch(undefined),
+  isError: z.boolean().optional(),
 });
 
 export const piEntrySchema = z.object({
