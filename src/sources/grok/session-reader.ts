@@ -77,13 +77,15 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     return { ...base, offset: 0, size: 0, mtimeMs: 0 };
   };
 
-  const readNewLines = async (dir: string, t: Tracked): Promise<SessionEvent[]> => {
+  /** Reads the lines appended since `t.offset`; `size`/`mtimeMs`/`ino` are from the stat just before. */
+  const readNewLines = async (dir: string, t: Tracked, info: { size: number; mtimeMs: number; ino: number }): Promise<SessionEvent[]> => {
     const chat = path.join(dir, GROK_CHAT_FILE);
     const batch: SessionEvent[] = [];
     const problems: SessionEvent[] = [];
     const outcome = await readLinesFrom(
       chat,
       t.offset,
+      info.size,
       (items) => {
         for (const item of items) {
           if (item.kind === 'oversized') {
@@ -99,11 +101,12 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
       },
       read,
     );
+    // NOTE: a write during the read leaves size/mtime behind the file: the next event reads the rest.
     t.offset = outcome.consumed;
-    t.size = outcome.size;
-    t.ino = outcome.ino;
-    t.mtimeMs = outcome.mtimeMs;
-    return [...stampGrokBatch(batch, Math.max(t.summaryTime, Math.floor(outcome.mtimeMs))), ...problems];
+    t.size = info.size;
+    t.ino = info.ino;
+    t.mtimeMs = info.mtimeMs;
+    return [...stampGrokBatch(batch, Math.max(t.summaryTime, Math.floor(info.mtimeMs))), ...problems];
   };
 
   const syncOnce = async (dir: string): Promise<void> => {
@@ -150,7 +153,7 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
       metaChanged = true;
     }
     const grew = info !== undefined && (info.size !== t.size || info.mtimeMs !== t.mtimeMs);
-    if (info && info.size > t.offset) out.push(...(await readNewLines(dir, t)));
+    if (info && info.size > t.offset) out.push(...(await readNewLines(dir, t, info)));
     else if (info) Object.assign(t, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
     for (const event of out) emit(event);
     if (info && (metaChanged || grew)) {
