@@ -43,7 +43,7 @@ describe('agentwatch webhooks test', () => {
     const result = await run();
 
     expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^ok\s+signed\s+HTTP 200 OK \(signed, \d+ ms, http:\/\/127\.0\.0\.1:\d+\)$/);
@@ -72,7 +72,7 @@ describe('agentwatch webhooks test', () => {
       { name: 'off', url: receiver.url('/off'), enabled: false },
     ]);
     const result = await run('off');
-    expect(result.code).toBe(0);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
     expect(result.stderr).toBe('agentwatch: webhook "off" is disabled (enabled: false); testing it because it was named\n');
     expect(result.stdout).toMatch(/^ok\s+off\s+HTTP 200 OK/);
     expect(receiver.received.map((r) => r.path)).toEqual(['/off']);
@@ -86,7 +86,7 @@ describe('agentwatch webhooks test', () => {
       { name: 'fine', url: receiver.url('/fine') },
     ]);
     const result = await run();
-    expect(result.code).toBe(1);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^failed\s+broken\s+HTTP 500 Internal Server Error: boom: database is down \(unsigned/);
     expect(lines[1]).toMatch(/^ok\s+fine\s+HTTP 204 No Content/);
@@ -99,7 +99,7 @@ describe('agentwatch webhooks test', () => {
     await receiver.close();
     await writeConfig([{ name: 'nobody', url }]);
     const result = await run();
-    expect(result.code).toBe(1);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
     expect(result.stdout).toMatch(/^failed\s+nobody\s+.*ECONNREFUSED/);
     receiver = await startReceiver();
   });
@@ -108,7 +108,7 @@ describe('agentwatch webhooks test', () => {
     receiver.on('/hang', 'hang');
     await writeConfig([{ name: 'hang', url: receiver.url('/hang') }]);
     const result = await run('--timeout', '1');
-    expect(result.code).toBe(1);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
     expect(result.stdout).toMatch(/^failed\s+hang\s+no response within 1 s \(unsigned/);
     await receiver.waitForAbandoned();
   });
@@ -119,7 +119,7 @@ describe('agentwatch webhooks test', () => {
       { name: 'b', url: receiver.url('/b') },
     ]);
     const result = await run('nope');
-    expect(result.code).toBe(1);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`agentwatch: no webhook named "nope" in ${configFile} (configured: "a", "b")\n`);
     expect(receiver.received).toHaveLength(0);
@@ -131,22 +131,22 @@ describe('agentwatch webhooks test', () => {
       { name: 'good', url: receiver.url('/good') },
     ]);
     const all = await run();
-    expect(all.code).toBe(1);
+    expect(all.code, `stdout: ${all.stdout}\nstderr: ${all.stderr}`).toBe(1);
     expect(all.stderr).toMatch(/^agentwatch: webhook "typo" \(entry 1\) is ignored: url: url must be an http:\/\/ or https:\/\/ URL; events\.0: events must list activity states/);
     expect(all.stdout).toMatch(/^ok\s+good\s+HTTP 200 OK/);
 
     const named = await run('typo');
-    expect(named.code).toBe(1);
+    expect(named.code, `stdout: ${named.stdout}\nstderr: ${named.stderr}`).toBe(1);
     expect(named.stderr).toMatch(/^agentwatch: webhook "typo" \(entry 1\) is ignored: url: /);
 
     const good = await run('good');
-    expect(good.code).toBe(0);
+    expect(good.code, `stdout: ${good.stdout}\nstderr: ${good.stderr}`).toBe(0);
     expect(good.stderr).toBe('');
   });
 
   it('without a config file: says there is nothing to test, exit 0, and creates no file', async () => {
     const result = await run();
-    expect(result.code).toBe(0);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
     expect(result.stderr).toBe(`agentwatch: no enabled webhooks in ${configFile}; nothing to test\n`);
     await expect(readdir(home.env.XDG_CONFIG_HOME!)).rejects.toThrow(/ENOENT/);
   });
@@ -155,22 +155,22 @@ describe('agentwatch webhooks test', () => {
     await mkdir(path.dirname(configFile), { recursive: true });
     await writeFile(configFile, '{ "webhooks": [ }');
     const result = await run();
-    expect(result.code).toBe(1);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
     expect(result.stderr).toContain(`${configFile}:1:`);
     expect(await readFile(configFile, 'utf8')).toBe('{ "webhooks": [ }');
   });
 
   it('bad arguments are usage errors (exit 2)', async () => {
     const missing = await runCli(['webhooks'], { env: home.env });
-    expect(missing.code).toBe(2);
+    expect(missing.code, `stdout: ${missing.stdout}\nstderr: ${missing.stderr}`).toBe(2);
     expect(missing.stderr).toMatch(/^agentwatch: Missing subcommand: agentwatch webhooks test \[NAME\]\n/);
     const unknown = await runCli(['webhooks', 'send'], { env: home.env });
-    expect(unknown.code).toBe(2);
+    expect(unknown.code, `stdout: ${unknown.stdout}\nstderr: ${unknown.stderr}`).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown subcommand "send"/);
     const extra = await run('a', 'b');
-    expect(extra.code).toBe(2);
+    expect(extra.code, `stdout: ${extra.stdout}\nstderr: ${extra.stderr}`).toBe(2);
     const help = await runCli(['webhooks', '--help'], { env: home.env });
-    expect(help.code).toBe(0);
+    expect(help.code, `stdout: ${help.stdout}\nstderr: ${help.stderr}`).toBe(0);
     expect(help.stdout).toMatch(/^Usage: agentwatch webhooks test \[NAME\]/);
   });
 });
