@@ -112,6 +112,19 @@ describe('cursor fixture database', () => {
 });
 
 describe('mapCursorComposer (records in, events out)', () => {
+  const record = (bubbleId: string, value: object) => ({ bubbleId, json: { ok: true as const, value }, raw: JSON.stringify(value) });
+
+  it('a tool bubble with words says them before the call; an errored tool is a failed result', () => {
+    const out = mapCursorComposer({ dbPath: '/db' }, 'c2', { status: 'generating' }, [
+      record('a', { type: 1, text: 'fix it', createdAt: '2026-03-10T10:00:00.000Z' }),
+      record('b', { type: 2, text: 'Let me look.', createdAt: '2026-03-10T10:00:02.000Z', toolFormerData: { name: 'grep_search', status: 'error', toolCallId: 't1' } }),
+      record('c', { type: 2, text: '', createdAt: '2026-03-10T10:00:03.000Z', toolFormerData: { name: 'codebase_search', status: 'loading', toolCallId: 't2' } }),
+    ]);
+    expect(out.filter((e) => e.type !== 'meta').map((e) => e.type)).toEqual(['turn', 'turn', 'tool_call', 'tool_result', 'tool_call']);
+    expect(ofType(out, 'tool_result')[0]?.isError).toBe(true);
+    expect(activityAt(out, 'c2', Date.parse('2026-03-10T10:00:03.000Z') + 2_000)).toBe('searching');
+  });
+
   it('reads the older format with bubbles inline in the composer', () => {
     const out = mapCursorComposer({ dbPath: '/db' }, 'c1', {
       conversation: [

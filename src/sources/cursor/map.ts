@@ -69,6 +69,8 @@ export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer
     if (bubble.type === 1) {
       timeline.push(turnEvent(ref, at, 'user', text));
     } else if (tool?.name) {
+      // Words said before a call are an answer of their own; the call still decides the activity.
+      if (text) timeline.push(turnEvent(ref, at, 'assistant', text));
       const callId = tool.toolCallId || bubbleId;
       const filePath = writtenFile(tool.name, tool.rawArgs, tool.params, cwd);
       timeline.push(toolCallEvent(ref, at, tool.name, callId, filePath));
