@@ -15,11 +15,11 @@ export const kimi = createJsonlSource((ctx) => {
   const sessionsDir = kimiSessionsDir(root);
   let cwdBySession: ReadonlyMap<string, string> = new Map();
 
-  const createParser = (file: string, sessionId: string): FileParser => {
+  const createParser = (file: string, sessionId: string, resumed: boolean): FileParser => {
     const kind = classifyKimiFile(sessionsDir, file) ?? { sessionId, parentId: sessionId, isSubagent: false };
     const ref = { agent: 'kimi', sessionId } as const;
-    // NOTE: after a warm start the clock restarts at 0; the first timed record sets it again.
-    let state: KimiParseState = KIMI_START;
+    // Records without a time inherit the last one: after a warm start that is the restored session's.
+    let state: KimiParseState = resumed ? { clock: ctx.cache?.get(file)?.state.lastActivityAt ?? 0 } : KIMI_START;
     return {
       sessionId: () => sessionId,
       start: (): SessionEvent[] => [

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
 import { kimi } from '../../../src/sources/kimi/index.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { installFixture, isReady, makeCtx, start, waitFor, type Run } from '../amp/harness.js';
@@ -97,5 +98,28 @@ describe('kimi source (real files, real watcher)', () => {
     await rm(path.join(root, 'sessions/wd_scripts_0b77d1', LEGACY), { recursive: true });
     await waitFor('the removal', () => !run!.sessions().has(LEGACY));
     expect(run.errors).toEqual([]);
+  });
+
+  it('warm-starts from the discovery cache; an appended record without a time inherits the restored clock', async () => {
+    const cache = openDiscoveryCache(home.env);
+    try {
+      run = start(kimi, makeCtx(home.env, { watch: false }));
+      await waitFor('completion', () => run!.done());
+      const states = [...run.sessions().values()].filter((s) => s.checkpoint);
+      cache.write(
+        states.map((s) => ({ path: s.checkpoint!.path, agent: s.agent, sessionId: s.sessionId, offset: s.checkpoint!.offset, size: s.checkpoint!.size, mtimeMs: s.checkpoint!.mtimeMs, state: s })),
+        [],
+      );
+      const mainWire = path.join(root, 'sessions/wd_invoicer_5c1e9a', MAIN, 'agents/main/wire.jsonl');
+      await appendFile(mainWire, '{"type":"context.append_message","message":{"role":"user","content":"one more thing"}}\n');
+      run = start(kimi, makeCtx(home.env, { watch: false, cache }));
+      await waitFor('completion', () => run!.done());
+      expect(run.events.some((e) => e.type === 'restore' && e.sessionId === MAIN)).toBe(true);
+      const turns = run.events.filter((e) => e.type === 'turn' && e.sessionId === MAIN);
+      expect(turns).toHaveLength(1);
+      expect(run.sessions().get(MAIN)).toMatchObject({ userMessages: 2, lastTurn: 'user', lastTurnAt: 1773136352200 });
+    } finally {
+      cache.close();
+    }
   });
 });
