@@ -169,7 +169,16 @@ export const run = async (io: CliIo): Promise<number> => {
   const background: Teardown[] = [];
   if (cache && registry) background.push(registry.persistCache(pipeline.state$, cache, ctx.scheduler));
   try {
-    for (const runner of runners) running.push(await runner.start({ io, loaded, ctx, pipeline, address }));
+    for (const runner of runners) {
+      // NOTE: a start may wait for the first discovery; a signal meanwhile must not be swallowed.
+      const starting = runner.start({ io, loaded, ctx, pipeline, address });
+      const started = await Promise.race([starting, signal.stopped.then(() => undefined)]);
+      if (!started) {
+        void starting.then((mode) => mode.stop()).catch(() => undefined);
+        return 0;
+      }
+      running.push(started);
+    }
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
     const { startWebhooks } = await import('../sinks/webhook/index.js');
     const { startNotifier } = await import('../sinks/notify/index.js');

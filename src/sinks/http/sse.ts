@@ -20,7 +20,7 @@ export const registerEvents = (app: FastifyInstance, deps: { readonly store: Ses
     done();
   });
 
-  app.get('/api/events', { config: { access: 'token-or-query' } }, (request, reply) => {
+  app.get('/api/events', { config: { access: 'token-or-query' }, exposeHeadRoute: false }, (request, reply) => {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {

@@ -34,16 +34,16 @@ describe('GET /api playground', () => {
       await page.goto(`http://127.0.0.1:${port}/api`);
       await page.fill('#passphrase', `  ${config.api_passphrase} `);
       await page.click('#login button');
-      await page.waitForFunction(() => document.getElementById('state')?.textContent?.startsWith('token ready'));
+      await page.locator('#state', { hasText: 'token ready' }).waitFor();
       expect(await page.textContent('#state')).toBe(`token ready (${token.slice(0, 4)}...)`);
 
       await page.click('#stats');
-      await page.waitForFunction(() => document.getElementById('out')?.textContent?.includes('GET /api/stats -> 200'));
+      await page.locator('#out', { hasText: 'GET /api/stats -> 200' }).waitFor();
       expect(await page.textContent('#out')).toContain('"active_sessions": 1');
 
       await page.fill('#filter', 'writing');
       await page.click('#list');
-      await page.waitForFunction(() => document.getElementById('out')?.textContent?.includes('GET /api/sessions?filter=writing -> 200'));
+      await page.locator('#out', { hasText: 'GET /api/sessions?filter=writing -> 200' }).waitFor();
       expect(await page.textContent('#out')).toContain('"session_id": "pg-1"');
       expect(problems).toEqual([]);
     } finally {
