@@ -41,10 +41,13 @@ const CLAUDE_TOOLS = ['Read', 'Edit', 'Bash', 'Grep', 'Glob', 'Write', 'Task', '
 const CODEX_TOOLS = ['exec_command', 'apply_patch', 'shell', 'web_search', 'update_plan'];
 const PI_TOOLS = ['read', 'edit', 'bash', 'write', 'grep', 'find'];
 
-/** Bytes of one session: log-normal-ish around `meanKb`, a few very large. */
+/**
+ * Bytes of one session: heavy-tailed (many small sessions, a few large ones) with mean `meanKb`:
+ * u^-0.6 has mean 2.5, and one session is capped at 64x the mean.
+ */
 const sessionBytes = (rand, meanKb) => {
-  const u = Math.max(1e-6, rand());
-  return Math.max(4_096, Math.round(meanKb * 1024 * Math.exp((-Math.log(u) - 1) * 0.9)));
+  const u = Math.max(1e-9, rand());
+  return Math.max(4_096, Math.round(meanKb * 1024 * Math.min(64, u ** -0.6 / 2.5)));
 };
 
 const claudeSession = (ctx) => {
@@ -152,7 +155,7 @@ const piSession = (ctx) => {
  */
 export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 20, 12) }) => {
   const manifestPath = path.join(root, 'manifest.json');
-  const params = { version: 2, sessions, meanKb, now };
+  const params = { version: 3, sessions, meanKb, now };
   if (existsSync(manifestPath)) {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     if (JSON.stringify(manifest.params) === JSON.stringify(params)) return manifest;

@@ -7,7 +7,7 @@
  * How a sink uses it (API, TUI, webhooks, notifier, discovery cache):
  *
  *   const pipeline = startPipeline(ctx, { sources, agents });
- *   pipeline.state$.subscribe((state) => render(listSessions(state, ctx.now(), pipeline.visibility)));
+ *   pipeline.state$.subscribe((state) => render(pipeline.views.summaries(state, { now: ctx.now(), customNames })));
  *   pipeline.transitions$.subscribe((t) => post(t));       // activity changes, after `ready`
  *   await pipeline.dispose();                               // closes sources, sinks, timers
  *
@@ -19,12 +19,15 @@
 import { catchError, connectable, EMPTY, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
-import type { SessionEvent, Transition } from './core/session.js';
+import type { SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
+import type { SessionNames } from './config/session-names.js';
 import { demoSource } from './demo/source.js';
 import { batchSync } from './streams/batch.js';
 import { TICK_MS } from './streams/constants.js';
 import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from './streams/frames.js';
-import type { VisibilityOptions } from './streams/visibility.js';
+import { toDetail, toSummary } from './streams/views.js';
+import { selectVisible, type VisibilityOptions } from './streams/visibility.js';
+import type { WorktreeLookup } from './streams/worktree.js';
 
 export interface PipelineOptions {
   /** The source registry (src/sources/index.ts); agents without an entry are skipped. */
@@ -34,6 +37,20 @@ export interface PipelineOptions {
   /** Generated sessions instead of the real sources (`--demo`). */
   readonly demo?: boolean;
   readonly sinks?: readonly Sink[];
+}
+
+/** What a listing needs besides the state: the time, the user's names, and optionally other visibility. */
+export interface ListOptions {
+  readonly now: number;
+  readonly customNames?: SessionNames;
+  /** Defaults to the pipeline's `visibility` (config window, exclusions, enabled agents). */
+  readonly visibility?: VisibilityOptions;
+}
+
+/** The listed sessions of a state as wire objects, newest first. */
+export interface PipelineViews {
+  readonly summaries: (state: SessionsState, options: ListOptions) => SessionSummary[];
+  readonly details: (state: SessionsState, options: ListOptions & { readonly worktree: WorktreeLookup }) => SessionDetail[];
 }
 
 export interface Pipeline {
@@ -47,6 +64,7 @@ export interface Pipeline {
   readonly agents: readonly AgentKind[];
   /** Default listing options from the config: window, exclusions, enabled agents. */
   readonly visibility: VisibilityOptions;
+  readonly views: PipelineViews;
   readonly dispose: () => Promise<void>;
 }
 
@@ -107,5 +125,11 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     });
     return disposed;
   };
-  return { frame$, state$, transitions$, agents, visibility, dispose };
+  const listed = (state: SessionsState, options: ListOptions) => selectVisible(state.sessions.values(), options.now, options.visibility ?? visibility);
+  const views: PipelineViews = {
+    summaries: (state, options) => listed(state, options).map((s) => toSummary(s, { now: options.now, customNames: options.customNames ?? {} })),
+    details: (state, options) =>
+      listed(state, options).map((s) => toDetail(s, { now: options.now, customNames: options.customNames ?? {}, worktree: options.worktree(s.cwd) })),
+  };
+  return { frame$, state$, transitions$, agents, visibility, views, dispose };
 };
