@@ -1,4 +1,5 @@
 import { interval, merge, Subject, throttleTime, type Observable, type SchedulerLike } from 'rxjs';
+import { isActiveActivity } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionsState } from '../../core/contracts.js';
 import type { Config } from '../../config/effective.js';
@@ -94,7 +95,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
       const size = screen.size();
       const time = now();
       const frame = buildFrame(state, view, frameCtx(), time);
-      animating = !frame.ready || frame.rows.some((row) => row.summary.is_active) || view.limits?.phase === 'loading';
+      animating = !frame.ready || frame.rows.some((row) => isActiveActivity(row.activity)) || view.limits?.phase === 'loading';
       lastDrawAt = time;
       const lines = render(frame, size).map((line) => encodeLine(line, options.theme));
       screen.draw(diffFrames(previous, lines));

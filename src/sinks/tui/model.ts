@@ -1,15 +1,21 @@
-import { matchesActivityFilter, type ActivityFilter } from '../../core/activity.js';
+import { isActiveActivity, matchesActivityFilter, type Activity, type ActivityFilter } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionsState } from '../../core/contracts.js';
 import { sessionKey, type SessionKey, type SessionState, type SessionSummary } from '../../core/session.js';
 import type { SessionNames } from '../../config/session-names.js';
 import { selectVisible } from '../../streams/visibility.js';
-import { toSummary } from '../../streams/views.js';
+import { deriveActivity } from '../../streams/activity.js';
+import { shortName, toSummary } from '../../streams/views.js';
 
-/** One listed session: its folded state and the summary every interface shows. */
+/**
+ * One listed session: its folded state, its activity now, and the summary every interface shows.
+ * `summary` is computed on first read: with thousands of sessions listed only the few rows on
+ * screen (and the selected one) ever need it.
+ */
 export interface ListRow {
   readonly key: SessionKey;
   readonly state: SessionState;
+  readonly activity: Activity;
   readonly summary: SessionSummary;
 }
 
@@ -22,6 +28,26 @@ export interface ListQuery {
   readonly agents: ReadonlySet<AgentKind>;
 }
 
+/** A class, not an object literal with a closure: thousands are made per frame, cheaply. */
+class LazyRow implements ListRow {
+  #summary: SessionSummary | undefined;
+  readonly activity: Activity;
+  constructor(
+    readonly state: SessionState,
+    private readonly names: SessionNames,
+    private readonly now: number,
+  ) {
+    this.activity = deriveActivity(state, now);
+  }
+  get key(): SessionKey {
+    return sessionKey(this.state);
+  }
+  get summary(): SessionSummary {
+    this.#summary ??= toSummary(this.state, { now: this.now, customNames: this.names });
+    return this.#summary;
+  }
+}
+
 export interface ListCounts {
   /** Sessions inside the window (before filter and search). */
   readonly total: number;
@@ -30,8 +56,8 @@ export interface ListCounts {
 }
 
 /** Same fields as the API's `?search=`: path, project name, the agent's title, the user's name. */
-const matchesSearch = (summary: SessionSummary, needle: string): boolean =>
-  [summary.cwd, summary.short_name, summary.agent_name, summary.custom_name].some((field) => field.toLowerCase().includes(needle));
+const matchesSearch = (s: SessionState, names: SessionNames, needle: string): boolean =>
+  [s.cwd, shortName(s.cwd), s.agentName, names[s.sessionId] ?? ''].some((field) => field.toLowerCase().includes(needle));
 
 /** Pure: the rows of the list at `now`, newest first, and the counts for the title bar. */
 export const selectRows = (
@@ -45,15 +71,15 @@ export const selectRows = (
     excludeCwdSubstrings: query.excludeCwdSubstrings,
     agents: query.agents,
   });
-  const all = visible.map((s) => ({ key: sessionKey(s), state: s, summary: toSummary(s, { now, customNames: names }) }));
+  const all: ListRow[] = visible.map((s) => new LazyRow(s, names, now));
   const needle = query.search.trim().toLowerCase();
-  const rows = all.filter((row) => matchesActivityFilter(query.filter, row.summary.activity) && (needle === '' || matchesSearch(row.summary, needle)));
+  const rows = all.filter((row) => matchesActivityFilter(query.filter, row.activity) && (needle === '' || matchesSearch(row.state, names, needle)));
   return {
     rows,
     counts: {
       total: all.length,
-      active: all.filter((row) => row.summary.is_active).length,
-      waiting: all.filter((row) => row.summary.activity === 'waiting').length,
+      active: all.filter((row) => isActiveActivity(row.activity)).length,
+      waiting: all.filter((row) => row.activity === 'waiting').length,
     },
   };
 };

@@ -174,7 +174,7 @@ describe('runTui (the shell, on an in-memory screen and virtual time)', () => {
     h.press('r');
     h.type('login limits');
     h.press('ENTER');
-    const file = path.join(home.env.XDG_CONFIG_HOME, 'agentwatch', 'session-names.json');
+    const file = path.join(home.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'session-names.json');
     await until(async () => (await readFile(file, 'utf8').catch(() => '')).includes('login limits'), 'session-names.json');
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ c1: 'login limits' });
     await until(() => h.text().includes('Renamed to "login limits"'), 'the rename notice');
