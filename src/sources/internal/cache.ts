@@ -34,6 +34,8 @@ export interface DiscoveryCache {
   readonly file: string;
   /** The entry of one transcript, or undefined (unknown, or its row did not validate). */
   readonly get: (file: string) => CachedFile | undefined;
+  /** True for a state object this cache handed out and nobody changed since: no need to write it back. */
+  readonly isStored: (state: SessionState) => boolean;
   /** Upserts and deletes in one transaction. Failures are logged, never thrown. */
   readonly write: (upserts: readonly CachedFile[], deletes: readonly string[]) => void;
   readonly close: () => void;
@@ -54,6 +56,7 @@ CREATE TABLE files (
 PRAGMA user_version = ${CACHE_SCHEMA_VERSION};`;
 
 interface Row {
+  readonly path: string;
   readonly agent: string;
   readonly session_id: string;
   readonly offset: number;
@@ -124,7 +127,17 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     where = ':memory:';
     db = openOrRebuild(where);
   }
-  const select = db.prepare('SELECT agent, session_id, offset, size, mtime_ms, state FROM files WHERE path = ?');
+  // One query at open instead of one per transcript: a warm start asks for every row anyway.
+  let rows: Map<string, Row>;
+  try {
+    const all = db.prepare('SELECT path, agent, session_id, offset, size, mtime_ms, state FROM files').all() as Row[];
+    rows = new Map(all.map((row) => [row.path, row]));
+  } catch (error) {
+    log?.warn(`discovery cache read failed: ${(error as Error).message}`);
+    rows = new Map();
+  }
+  const handedOut = new WeakSet<SessionState>();
+  const select = db.prepare('SELECT path, agent, session_id, offset, size, mtime_ms, state FROM files WHERE path = ?');
   const upsert = db.prepare(
     `INSERT INTO files (path, agent, session_id, offset, size, mtime_ms, state) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, session_id = excluded.session_id, offset = excluded.offset,
@@ -144,18 +157,28 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   return {
     file: where,
     get: (p) => {
-      try {
-        const row = select.get(p) as Row | undefined;
-        return row ? rowToEntry(p, row) : undefined;
-      } catch (error) {
-        failed('read', error);
-        return undefined;
+      let row = rows.get(p);
+      rows.delete(p);
+      if (!row) {
+        try {
+          row = select.get(p) as Row | undefined;
+        } catch (error) {
+          failed('read', error);
+        }
       }
+      if (!row) return undefined;
+      const entry = rowToEntry(p, row);
+      if (entry) handedOut.add(entry.state);
+      return entry;
     },
+    isStored: (state) => handedOut.has(state),
     write: (upserts, deletes) => {
       if (upserts.length === 0 && deletes.length === 0) return;
       try {
         writeAll(upserts, deletes);
+        // The preloaded copies are stale now; `get` falls back to a query for these paths.
+        for (const e of upserts) rows.delete(e.path);
+        for (const p of deletes) rows.delete(p);
       } catch (error) {
         failed('write', error);
       }

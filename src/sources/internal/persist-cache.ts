@@ -38,11 +38,13 @@ export const persistCache = (
       live.add(cp.path);
       if (written.get(cp.path) === state) continue;
       written.set(cp.path, state);
+      // Restored and untouched: the row already holds exactly this.
+      if (cache.isStored(state)) continue;
       upserts.push({ path: cp.path, agent: state.agent, sessionId: state.sessionId, offset: cp.offset, size: cp.size, mtimeMs: cp.mtimeMs, state });
     }
     const deletes = [...written.keys()].filter((p) => !live.has(p));
     for (const p of deletes) written.delete(p);
-    cache.write(upserts, deletes);
+    if (upserts.length > 0 || deletes.length > 0) cache.write(upserts, deletes);
   };
 
   const subscription: Subscription = state$.subscribe((state) => {

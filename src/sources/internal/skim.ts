@@ -102,7 +102,7 @@ export const skimString = (line: Buffer, key: Buffer, options: { readonly from?:
   if (at === -1 || at < (options.from ?? 0)) return undefined;
   const start = at + key.length;
   const close = line.indexOf(QUOTE, start);
-  if (close === -1 || close - start > 256 || line.indexOf(BACKSLASH, start) !== -1 && line.indexOf(BACKSLASH, start) < close) return undefined;
+  if (close === -1 || close - start > 256 || line.subarray(start, close).includes(BACKSLASH)) return undefined;
   return { value: line.toString('utf8', start, close), end: close + 1 };
 };
 

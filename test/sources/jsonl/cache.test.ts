@@ -161,4 +161,19 @@ describe('persistCache (virtual time)', () => {
     expect(cache.get('/t/a.jsonl')?.state.userMessages).toBe(20);
     expect(cache.get('/t/b.jsonl')).toBeUndefined();
   });
+
+  it('does not write back a state restored from the cache and left untouched', () => {
+    cache.write([entryOf(stateAt('r', '/t/r.jsonl', 7))], []);
+    const restored = cache.get('/t/r.jsonl')!.state;
+    const touched = { ...restored, userMessages: 8 };
+    writes = [];
+    const scheduler = rx();
+    scheduler.run(({ hot }) => {
+      now = () => scheduler.now();
+      const stop = persistCache(hot<SessionsState>('a 5s b', { a: sessionsState(restored), b: sessionsState(touched) }), cache, scheduler, 5_000);
+      scheduler.schedule(() => void stop(), 8_000);
+    });
+    expect(writes).toEqual([{ at: 8_000, upserts: ['r@7'], deletes: [] }]);
+    expect(cache.get('/t/r.jsonl')?.state.userMessages).toBe(8);
+  });
 });

@@ -20,7 +20,8 @@ const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEve
   const cache = openDiscoveryCache(ctx.env);
   const events: SessionEvent[] = [];
   let done = false;
-  const events$ = source({ ...ctx, cache, watch: false }).pipe(share());
+  const withCache: SourceCtx = { ...ctx, cache, watch: false };
+  const events$ = source(withCache).pipe(share());
   const state$ = events$.pipe(scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['claude', 'codex'])));
   const stop = persistCache(state$, cache, ctx.scheduler);
   const sub = events$.subscribe({ next: (e) => events.push(e), complete: () => (done = true) });
