@@ -60,6 +60,10 @@ export const kimiWireRecordSchema = z.discriminatedUnion('type', [
 ]);
 export type KimiWireRecord = z.infer<typeof kimiWireRecordSchema>;
 
+// Compile-time check: KIMI_RECORD_TYPES and the union above name exactly the same record types.
+type Missing = [Exclude<KimiWireRecord['type'], (typeof KIMI_RECORD_TYPES)[number]>, Exclude<(typeof KIMI_RECORD_TYPES)[number], KimiWireRecord['type']>];
+const _sameTypes: Missing extends [never, never] ? true : never = true;
+
 export const kimiStateSchema = z
   .object({ title: z.string().nullish().catch(undefined), isCustomTitle: z.boolean().nullish().catch(undefined) })
   .loose();
