@@ -153,11 +153,27 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     connection.listedAt = now;
   };
 
+  /**
+   * A statement prepared against the schema the connection was opened with fails once the agent
+   * migrates (a column dropped or renamed): probe the new schema on a fresh connection at once,
+   * and report only what still fails.
+   */
+  const stepOrReprobe = (now: number, out: SessionEvent[]): void => {
+    const wasOpen = connection !== undefined;
+    try {
+      step(now, out);
+    } catch (error) {
+      close();
+      if (!wasOpen || classifyDbError(agent, dbPath, error).code !== 'E_DB_SCHEMA') throw error;
+      step(now, out);
+    }
+  };
+
   const poll = (now: number): readonly SessionEvent[] => {
     const out: SessionEvent[] = [];
     more = false;
     try {
-      step(now, out);
+      stepOrReprobe(now, out);
       lastFailure = '';
     } catch (error) {
       close();

@@ -88,6 +88,22 @@ describe('the change check', () => {
   });
 });
 
+describe('schema migrations under an open connection', () => {
+  it('a dropped column is re-probed at once: no diagnostic, the rows read with the column missing', () => {
+    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader });
+    try {
+      poller.poll(0);
+      writer.exec(`ALTER TABLE session DROP COLUMN title`);
+      const after = poller.poll(1);
+      expect(after.filter((e) => e.type === 'diagnostic')).toEqual([]);
+      const meta = after.find((e) => e.type === 'meta' && e.sessionId === 'ses_tests');
+      expect(meta).toMatchObject({ patch: { cwd: '/home/dev/site', agentName: undefined } });
+    } finally {
+      poller.close();
+    }
+  });
+});
+
 describe('the replay budget', () => {
   it('a pass larger than maxEventsPerPoll is delivered over several polls, ready after the last', () => {
     const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader, maxEventsPerPoll: 1 });
