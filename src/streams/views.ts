@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isActiveActivity } from '../core/activity.js';
+import { isActiveActivity, type Activity } from '../core/activity.js';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
@@ -48,8 +48,9 @@ const RESUME: Readonly<Record<AgentKind, ((id: string) => string) | undefined>> 
 export const resumeCommand = (s: SessionState): string => s.resumeCommand || (RESUME[s.agent]?.(s.sessionId) ?? '');
 
 /** Summary object of `GET /api/sessions` (PRODUCT.md section 4). Pure. */
-export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => {
-  const { activity } = resolveActivity(s, options.now);
+export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now).activity);
+
+const summaryWith = (s: SessionState, options: ViewOptions, activity: Activity): SessionSummary => {
   return {
     session_id: s.sessionId,
     agent: s.agent,
@@ -71,8 +72,9 @@ export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary
 /** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. Pure. */
 export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail => {
   const worktree = options.worktree ?? NOT_A_WORKTREE;
+  const resolved = resolveActivity(s, options.now);
   return {
-    ...toSummary(s, options),
+    ...summaryWith(s, options, resolved.activity),
     version: s.version,
     is_worktree: worktree.isWorktree,
     main_repo: worktree.mainRepo,
@@ -82,7 +84,7 @@ export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail =
     cache_read_tokens: s.tokens.cacheRead,
     user_messages: s.userMessages,
     assistant_messages: s.assistantMessages,
-    current_tool: resolveActivity(s, options.now).tool,
+    current_tool: resolved.tool,
     last_file_write: s.lastFileWrite,
     last_file_write_at: rfc3339(s.lastFileWriteAt),
     recent_tools: s.recentTools.map((tool) => ({ name: tool.name, timestamp: rfc3339(tool.at) })),
