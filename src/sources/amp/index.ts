@@ -1,4 +1,4 @@
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { from, interval, Observable, Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
@@ -59,6 +59,9 @@ export const createAmpSource =
         const before = seen.get(file);
         let handle;
         try {
+          // The periodic rescan lands here for every thread: an unchanged one costs one stat.
+          const quick = await stat(file);
+          if (before && before.size === quick.size && before.mtimeMs === quick.mtimeMs) return;
           handle = await open(file, 'r');
         } catch (error) {
           if (errorCode(error) !== 'ENOENT') throw error;
@@ -67,21 +70,21 @@ export const createAmpSource =
           return;
         }
         try {
-          const stat = await handle.stat();
-          if (before && before.size === stat.size && before.mtimeMs === stat.mtimeMs) return;
+          const info = await handle.stat();
+          if (before && before.size === info.size && before.mtimeMs === info.mtimeMs) return;
           const record = (sessionId: string | undefined): void => {
-            seen.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, sessionId });
+            seen.set(file, { size: info.size, mtimeMs: info.mtimeMs, sessionId });
           };
           if (!before && firstPass && ctx.cache) {
             const cached = ctx.cache.get(file);
-            if (cached && cached.agent === 'amp' && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) {
+            if (cached && cached.agent === 'amp' && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
               emit({ type: 'restore', agent: 'amp', sessionId: cached.sessionId, state: cached.state });
               record(cached.sessionId);
               return;
             }
           }
-          if (stat.size > maxBytes) {
-            emit(diagnostic('amp', 'E_OVERSIZED_LINE', `thread document of ${stat.size} bytes is over the ${maxBytes}-byte limit; skipped`, { path: file }));
+          if (info.size > maxBytes) {
+            emit(diagnostic('amp', 'E_OVERSIZED_LINE', `thread document of ${info.size} bytes is over the ${maxBytes}-byte limit; skipped`, { path: file }));
             record(before?.sessionId);
             return;
           }
@@ -103,7 +106,7 @@ export const createAmpSource =
           if (result.badMessages > 0) {
             emit(diagnostic('amp', 'E_SCHEMA', `${result.badMessages} message(s) of the thread did not match the expected shape and were skipped`, { path: file, sessionId: result.sessionId }));
           }
-          emit({ type: 'checkpoint', agent: 'amp', sessionId: result.sessionId, checkpoint: { path: file, offset: stat.size, size: stat.size, mtimeMs: stat.mtimeMs } });
+          emit({ type: 'checkpoint', agent: 'amp', sessionId: result.sessionId, checkpoint: { path: file, offset: info.size, size: info.size, mtimeMs: info.mtimeMs } });
           record(result.sessionId);
         } finally {
           await handle.close();
