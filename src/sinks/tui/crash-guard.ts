@@ -4,7 +4,8 @@
  */
 export interface CrashGuardDeps {
   readonly restore: () => void;
-  readonly stderr: NodeJS.WritableStream;
+  /** Writes the crash message where the user sees it (after the terminal is restored). */
+  readonly report: (message: string) => void;
   /** process.exit: a crash or a termination signal must end the process once the terminal is back. */
   readonly exit: (code: number) => void;
   readonly process?: NodeJS.EventEmitter;
@@ -23,7 +24,7 @@ export const installCrashGuard = (deps: CrashGuardDeps): (() => void) => {
   const onCrash = (error: unknown): void => {
     deps.restore();
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    deps.stderr.write(`agentwatch: unexpected error: ${text}\n`);
+    deps.report(`agentwatch: unexpected error: ${text}`);
     deps.exit(1);
   };
   const onSignal = (signal: keyof typeof SIGNALS) => (): void => {

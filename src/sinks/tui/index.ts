@@ -42,7 +42,8 @@ export interface TuiOptions {
   readonly namesProblem?: string;
   /** One read of every limits provider, rendered for a modal `width` cells wide. */
   readonly readLimits: (width: number) => Promise<LimitsText>;
-  readonly stderr: NodeJS.WritableStream;
+  /** Writes a crash message once the terminal is restored (stderr, past any capture). */
+  readonly report: (message: string) => void;
   readonly exit: (code: number) => void;
   /** 'restore-only' when the caller stops the TUI itself on SIGINT/SIGTERM/SIGHUP (the monitor does). */
   readonly signals?: 'restore-and-exit' | 'restore-only';
@@ -179,7 +180,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
     };
 
     try {
-      cleanups.push(installCrashGuard({ restore: screen.restore, stderr: options.stderr, exit: options.exit, signals: options.signals ?? 'restore-and-exit' }));
+      cleanups.push(installCrashGuard({ restore: screen.restore, report: options.report, exit: options.exit, signals: options.signals ?? 'restore-and-exit' }));
       screen.start();
       const frames = dirty$.pipe(throttleTime(FRAME_MS, options.scheduler, { leading: true, trailing: true })).subscribe(() => {
         try {

@@ -54,7 +54,11 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
     readLimits: (width) => readLimits(limitsCtx, width),
-    stderr: io.stderr,
+    // A crash message must not be held like a warning: release the capture, then write.
+    report: (message) => {
+      const lines = [...held.release(), message];
+      io.stderr.write(`${lines.join('\n')}\n`);
+    },
     // NOTE: only the crash guard calls this: an uncaught error must end the process once the terminal is back.
     exit: (code) => process.exit(code),
     signals: 'restore-only',

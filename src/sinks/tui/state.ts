@@ -1,6 +1,7 @@
 import { ACTIVITY_FILTERS, type ActivityFilter } from '../../core/activity.js';
 import type { SessionKey } from '../../core/session.js';
 import type { ListRow } from './model.js';
+import { reduceLimits, startLimitsRead } from './state-limits.js';
 
 /**
  * The TUI's own state (what the user did, not what the agents did) and its pure reducer.
@@ -143,14 +144,6 @@ const notice = (view: ViewState, text: string, tone: Notice['tone'], now: number
 
 const only = (view: ViewState): Reduced => ({ view, effects: [] });
 
-const startLimitsRead = (view: ViewState, tab: LimitsTab): Reduced => {
-  const request = view.limitsRequests + 1;
-  return {
-    view: { ...view, limitsRequests: request, limits: { tab, scroll: 0, request, phase: 'loading', ...(view.limits?.text ? { text: view.limits.text } : {}) } },
-    effects: [{ type: 'loadLimits', request }],
-  };
-};
-
 const reducePrompt = (view: ViewState, prompt: Prompt, action: Action): Reduced => {
   const edit = (text: string): Reduced => {
     const next = { ...prompt, text };
@@ -172,26 +165,6 @@ const reducePrompt = (view: ViewState, prompt: Prompt, action: Action): Reduced 
       if (prompt.kind === 'search') return only({ ...rest, search: prompt.text.trim() });
       return { view: rest, effects: [{ type: 'rename', sessionId: prompt.sessionId, name: prompt.text.trim() }] };
     }
-    default:
-      return only(view);
-  }
-};
-
-const reduceLimits = (view: ViewState, limits: LimitsView, action: Action, ctx: ReduceContext): Reduced => {
-  switch (action.type) {
-    case 'closeLimits':
-    case 'escape': {
-      const { limits: _closed, ...rest } = view;
-      return only(rest);
-    }
-    case 'refreshLimits':
-      return startLimitsRead(view, limits.tab);
-    case 'limitsTab': {
-      const tab = action.tab ?? (limits.tab === 'summary' ? 'detailed' : 'summary');
-      return only({ ...view, limits: { ...limits, tab, scroll: 0 } });
-    }
-    case 'scrollLimits':
-      return only({ ...view, limits: { ...limits, scroll: clamp(limits.scroll + action.delta, 0, Math.max(0, ctx.limitsMaxScroll)) } });
     default:
       return only(view);
   }

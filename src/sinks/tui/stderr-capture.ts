@@ -4,7 +4,7 @@
  * latest in its help bar and all of them are written out once the terminal is restored.
  */
 export interface StderrCapture {
-  /** Put the stream back and return the lines captured meanwhile. */
+  /** Put the stream back and return the lines captured meanwhile (empty on later calls). */
   readonly release: () => string[];
 }
 
@@ -14,6 +14,7 @@ export const captureStderr = (stream: NodeJS.WritableStream, onLine: (line: stri
   const original = stream.write;
   const lines: string[] = [];
   let partial = '';
+  let released = false;
   const capture = (chunk: unknown, encodingOrCallback?: unknown, callback?: unknown): boolean => {
     partial += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
     const parts = partial.split('\n');
@@ -29,6 +30,8 @@ export const captureStderr = (stream: NodeJS.WritableStream, onLine: (line: stri
   stream.write = capture as Write;
   return {
     release: () => {
+      if (released) return [];
+      released = true;
       stream.write = original;
       if (partial !== '') lines.push(partial);
       return lines;

@@ -54,9 +54,10 @@ export const openScreen = (): Screen => {
     },
     draw: (changes) => {
       if (changes.length === 0) return;
-      // One write per frame: the terminal never shows a half-drawn frame.
+      // One write per frame, inside synchronized-output marks (DEC mode 2026; ignored where
+      // unsupported): the terminal never shows a half-drawn frame.
       const bytes = changes.map((change) => `\u001b[${change.row + 1};1H${change.text}`).join('');
-      term.noFormat(bytes);
+      term.noFormat(`\u001b[?2026h${bytes}\u001b[?2026l`);
     },
     writeRaw: (bytes) => {
       term.noFormat(bytes);

@@ -109,7 +109,9 @@ const start = (options: { limits?: () => Promise<LimitsText>; size?: Size } = {}
       limitReads.push(width);
       return options.limits ? options.limits() : Promise.resolve({ summary: ['Claude 61.0% used'], detailed: ['Used 61%'] });
     },
-    stderr: process.stderr,
+    report: (message) => {
+      throw new Error(`unexpected crash report: ${message}`);
+    },
     exit: (code) => {
       throw new Error(`exit(${code}) must not be called in these tests`);
     },

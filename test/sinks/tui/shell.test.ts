@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipboardTools, copyToClipboard, findOnPath, osc52 } from '../../../src/sinks/tui/clipboard.js';
 import { installCrashGuard } from '../../../src/sinks/tui/crash-guard.js';
 import { editorCommand, runEditor, splitCommand } from '../../../src/sinks/tui/editor.js';
+import { captureStderr } from '../../../src/sinks/tui/stderr-capture.js';
 
 let root: string;
 let bin: string;
@@ -100,7 +101,7 @@ describe('crash guard', () => {
     const proc = new EventEmitter();
     const stderr = new PassThrough();
     const calls: string[] = [];
-    const uninstall = installCrashGuard({ restore: () => calls.push('restore'), stderr, exit: (code) => calls.push(`exit ${code}`), process: proc });
+    const uninstall = installCrashGuard({ restore: () => calls.push('restore'), report: (message) => stderr.write(message), exit: (code) => calls.push(`exit ${code}`), process: proc });
     return { proc, stderr, calls, uninstall };
   };
 
@@ -117,9 +118,35 @@ describe('crash guard', () => {
     if (payload !== undefined) expect(String(stderr.read())).toContain('agentwatch: unexpected error:');
   });
 
+  it('with restore-only (the monitor stops the TUI itself), SIGTERM restores without exiting; SIGHUP still exits', () => {
+    const proc = new EventEmitter();
+    const calls: string[] = [];
+    installCrashGuard({ restore: () => calls.push('restore'), report: () => undefined, exit: (code) => calls.push(`exit ${code}`), process: proc, signals: 'restore-only' });
+    proc.emit('SIGTERM');
+    expect(calls).toEqual(['restore']);
+    proc.emit('SIGHUP');
+    expect(calls).toEqual(['restore', 'restore', 'exit 129']);
+  });
+
   it('removes every handler when the TUI ends normally', () => {
     const { proc, uninstall } = setup();
     uninstall();
     for (const event of ['uncaughtException', 'unhandledRejection', 'SIGTERM', 'SIGHUP', 'SIGINT']) expect(proc.listenerCount(event)).toBe(0);
+  });
+});
+
+describe('stderr capture', () => {
+  it('holds whole lines while the TUI draws, hands them back once, and restores the stream', () => {
+    const stream = new PassThrough();
+    const original = stream.write;
+    const seen: string[] = [];
+    const capture = captureStderr(stream, (line) => seen.push(line));
+    stream.write('agentwatch: claude: source failed\npartial');
+    stream.write(Buffer.from(' line\n'));
+    expect(seen).toEqual(['agentwatch: claude: source failed', 'partial line']);
+    expect(stream.read()).toBeNull();
+    expect(capture.release()).toEqual(['agentwatch: claude: source failed', 'partial line']);
+    expect(capture.release()).toEqual([]);
+    expect(stream.write).toBe(original);
   });
 });
