@@ -16,7 +16,7 @@ const session = (sessionId: string, cwd: string, at: number, extra: Partial<{ is
 ];
 
 const frameOf = (events: SessionEvent[]) =>
-  stepFrame(initialFrame(['claude']), { events: [...events, { type: 'ready', agent: 'claude' }], now: NOW });
+  stepFrame(initialFrame(['claude'], NOW), { events: [...events, { type: 'ready', agent: 'claude' }], now: NOW });
 
 const visibility = { windowMinutes: 30, excludeCwdSubstrings: ['/secret/'], agents: new Set(['claude'] as const) };
 
