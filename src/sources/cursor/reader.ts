@@ -21,6 +21,17 @@ interface CachedComposer {
   readonly recency: number;
 }
 
+/** Only what the replay reads: the cache must not hold Cursor's whole document per composer. */
+const slim = (composer: Composer): Composer => ({
+  name: composer.name,
+  createdAt: composer.createdAt,
+  lastUpdatedAt: composer.lastUpdatedAt,
+  status: composer.status,
+  modelConfig: composer.modelConfig ? { modelName: composer.modelConfig.modelName } : undefined,
+  fullConversationHeadersOnly: composer.fullConversationHeadersOnly?.map((header) => ({ bubbleId: header.bubbleId, type: header.type })),
+  conversation: composer.conversation,
+});
+
 interface KeyRow {
   readonly key: string;
   readonly rid: number;
@@ -55,7 +66,7 @@ export const openCursorReader = (db: Database, dbPath: string): DbReader => {
     return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
   };
 
-  const readComposer = (composerId: string, stamp: string, diagnostics: SessionEvent[]): CachedComposer => {
+  const readComposer = (composerId: string, stamp: string, now: number, diagnostics: SessionEvent[]): CachedComposer => {
     const json = parseJsonValue(valueOf.get(`${COMPOSER_PREFIX}${composerId}`));
     const parsed = json.ok ? composerSchema.safeParse(json.value) : undefined;
     if (!json.ok || !parsed?.success) {
@@ -65,7 +76,9 @@ export const openCursorReader = (db: Database, dbPath: string): DbReader => {
     }
     const composer = parsed.data;
     const recency = composer.lastUpdatedAt || lastBubbleAt(composerId, composer) || composer.createdAt || 0;
-    return { stamp, composer, recency };
+    // An old composer is only remembered by its stamp; it is read again when Cursor rewrites it.
+    if (recency > 0 && now - recency > CURSOR_WINDOW_MS) return { stamp, composer: undefined, recency };
+    return { stamp, composer: slim(composer), recency };
   };
 
   const hasConversation = (composer: Composer): boolean =>
@@ -81,7 +94,7 @@ export const openCursorReader = (db: Database, dbPath: string): DbReader => {
       const stamp = `${row.rid}:${row.len ?? ''}`;
       let cached = cache.get(composerId);
       if (cached?.stamp !== stamp) {
-        cached = readComposer(composerId, stamp, diagnostics);
+        cached = readComposer(composerId, stamp, now, diagnostics);
         cache.set(composerId, cached);
       }
       const { composer, recency } = cached;
