@@ -124,6 +124,8 @@ export interface FileCheckpoint {
   readonly path: string;
   readonly offset: number;
   readonly size: number;
+  /** The file's inode when known: a warm start that finds another inode at `path` re-reads from 0. */
+  readonly ino?: number;
   readonly mtimeMs: number;
 }
 

@@ -26,6 +26,8 @@ export interface CachedFile {
   readonly offset: number;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Inode of the file when the state was persisted (from the checkpoint), when known. */
+  readonly ino?: number;
   readonly state: SessionState;
 }
 
@@ -110,7 +112,17 @@ const rowToEntry = (file: string, row: Row): CachedFile | undefined => {
   if (!isAgentKind(row.agent)) return undefined;
   const state = sessionStateSchema.safeParse(parseJson(row.state));
   if (!state.success || state.data.sessionId !== row.session_id || state.data.agent !== row.agent) return undefined;
-  return { path: file, agent: row.agent, sessionId: row.session_id, offset: row.offset, size: row.size, mtimeMs: row.mtime_ms, state: state.data };
+  const ino = state.data.checkpoint?.ino;
+  return {
+    path: file,
+    agent: row.agent,
+    sessionId: row.session_id,
+    offset: row.offset,
+    size: row.size,
+    mtimeMs: row.mtime_ms,
+    ...(ino === undefined ? {} : { ino }),
+    state: state.data,
+  };
 };
 
 /**

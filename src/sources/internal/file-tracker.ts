@@ -50,7 +50,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
 
-  const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs });
+  const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino });
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.parser.sessionId(), checkpoint: checkpointOf(t) });
 
   const applySideMeta = (sessionId: string): boolean => {
@@ -73,12 +73,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
 
   const open = (file: string, classifiedId: string | undefined, ino: number, size: number): { t: Tracked; restored: boolean } | undefined => {
     const cached = deps.cache?.get(file);
-    if (cached && cached.agent === agent && cached.offset <= size) {
+    // Same file (inode, when recorded) and not shorter than what was read: resume from the offset.
+    if (cached && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
       emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
       const parser = deps.createParser(file, cached.sessionId, true);
       return { t: { file, parser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs }, restored: true };
     }
-    // The file shrank while nobody watched: whatever the cache said about it is void.
+    // The file shrank or was replaced while nobody watched: whatever the cache said about it is void.
     if (cached) emit({ type: 'reset', agent, sessionId: cached.sessionId });
     return classifiedId === undefined ? undefined : { t: openFresh(file, classifiedId, ino), restored: false };
   };

@@ -14,6 +14,13 @@ import { watchTree, type TreeWatch } from './watch-tree.js';
 
 /** chokidar and the OS coalesce bursts; one re-check after this delay catches the last write of a burst. */
 export const RECHECK_MS = 150;
+/**
+ * Files written to recently are re-stat'ed this often while watching: a safety net under the
+ * directory watches for events the OS coalesced or dropped (cheap: a handful of stats).
+ */
+export const ACTIVE_RESTAT_MS = 2_000;
+/** How long after its last event a file counts as recently written. */
+export const ACTIVE_WINDOW_MS = 120_000;
 /** How often a root that does not exist yet is looked for (the agent may be installed later). */
 export const MISSING_ROOT_POLL_MS = 2_000;
 const SCAN_CONCURRENCY = 8;
@@ -79,7 +86,9 @@ export const createJsonlSource =
         }
       };
 
+      const recentlyWritten = new Map<string, number>();
       const onPath = (file: string): void => {
+        recentlyWritten.set(file, ctx.now());
         void syncPath(file);
         timers.get(file)?.unsubscribe();
         timers.set(
@@ -145,7 +154,17 @@ export const createJsonlSource =
         if (closed) return;
         emit({ type: 'ready', agent });
         if (!watch) subscriber.complete();
+        else timers.set('restat', ctx.scheduler.schedule(restatRecent, ACTIVE_RESTAT_MS));
       };
+
+      function restatRecent(this: { schedule: (state?: undefined, delay?: number) => void }): void {
+        const now = ctx.now();
+        for (const [file, at] of recentlyWritten) {
+          if (now - at > ACTIVE_WINDOW_MS) recentlyWritten.delete(file);
+          else void syncPath(file);
+        }
+        this.schedule(undefined, ACTIVE_RESTAT_MS);
+      }
 
       firstPass().catch((error: unknown) => {
         emit(diagnostic(agent, 'E_READ', `discovery failed: ${(error as Error).message}`));

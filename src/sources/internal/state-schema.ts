@@ -19,6 +19,7 @@ export const fileCheckpointSchema = z.object({
   offset: count,
   size: count,
   mtimeMs: time,
+  ino: count.optional(),
 });
 
 const toolUse = z.object({ name: z.string(), at: time, callId: z.string().optional(), done: z.boolean() });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 
 export interface TreeWatchHandlers {
   /** Something happened to this path inside a watched directory (created, appended, renamed over, deleted). */
@@ -26,24 +26,40 @@ const FILE_NAME = /\.(jsonl|json|md|txt|log|db|sqlite|db-wal|db-shm)$/i;
  * the directory set current as project directories come and go.
  */
 export const watchTree = (root: string, depth: number, skipDir: (name: string) => boolean, handlers: TreeWatchHandlers): TreeWatch => {
-  const watcher: FSWatcher = watch(root, {
-    depth,
-    ignoreInitial: true,
-    persistent: true,
-    ignored: (p, stats) => {
-      if (p === root) return false;
-      if (stats) return !stats.isDirectory() || skipDir(path.basename(p));
-      return FILE_NAME.test(p) || skipDir(path.basename(p));
+  let watcher: FSWatcher | undefined;
+  let closed = false;
+  // NOTE: chokidar is loaded on first use: one-shot commands never watch and never pay for it.
+  const ready = import('chokidar').then(
+    ({ watch }) =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        const w = watch(root, {
+          depth,
+          ignoreInitial: true,
+          persistent: true,
+          ignored: (p, stats) => {
+            if (p === root) return false;
+            if (stats) return !stats.isDirectory() || skipDir(path.basename(p));
+            return FILE_NAME.test(p) || skipDir(path.basename(p));
+          },
+        });
+        watcher = w;
+        w.on('raw', (_event, evPath: string | null, details) => {
+          const watched = typeof details === 'object' && details !== null && 'watchedPath' in details ? details.watchedPath : undefined;
+          if (!evPath || typeof watched !== 'string') return;
+          handlers.onPath(path.resolve(watched, evPath));
+        });
+        w.on('addDir', (dir: string) => handlers.onDirAdded(path.resolve(dir)));
+        w.on('unlinkDir', (dir: string) => handlers.onDirRemoved(path.resolve(dir)));
+        w.on('error', (error: unknown) => handlers.onError(`watching ${root}: ${error instanceof Error ? error.message : String(error)}`));
+        w.once('ready', () => resolve());
+      }),
+  );
+  return {
+    ready,
+    close: async () => {
+      closed = true;
+      await watcher?.close();
     },
-  });
-  watcher.on('raw', (_event, evPath: string | null, details) => {
-    const watched = typeof details === 'object' && details !== null && 'watchedPath' in details ? details.watchedPath : undefined;
-    if (!evPath || typeof watched !== 'string') return;
-    handlers.onPath(path.resolve(watched, evPath));
-  });
-  watcher.on('addDir', (dir: string) => handlers.onDirAdded(path.resolve(dir)));
-  watcher.on('unlinkDir', (dir: string) => handlers.onDirRemoved(path.resolve(dir)));
-  watcher.on('error', (error: unknown) => handlers.onError(`watching ${root}: ${error instanceof Error ? error.message : String(error)}`));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  return { ready, close: () => watcher.close() };
+  };
 };

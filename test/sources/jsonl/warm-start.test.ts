@@ -1,4 +1,4 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { scan, share } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,21 @@ describe('warm start from the discovery cache', () => {
     expect(linesOf(warm, SID)[0]).toBe('reset');
     expect(linesOf(warm, SID)).not.toContain('restore');
     expect(foldById(warm).get(SID)).toMatchObject({ agentName: 'Token bucket rate limiter', userMessages: 0 });
+  });
+
+  it('a file replaced by another one (new inode, not shorter) while nobody watched is read from 0', async () => {
+    const ctx = makeCtx(home.env);
+    await passWithCache(claude, ctx);
+    const main = path.join(home.home, '.claude/projects/-home-dev-acme-api', `${SID}.jsonl`);
+    const size = (await readFile(main)).length;
+    const prompt = JSON.stringify({ type: 'user', message: { role: 'user', content: 'replacement' }, timestamp: '2026-03-10T12:00:00.000Z' });
+    const replacement = `${main}.new`;
+    await writeFile(replacement, `${prompt}\n`.repeat(Math.ceil(size / prompt.length) + 1));
+    await rename(replacement, main);
+    const warm = await passWithCache(claude, ctx);
+    expect(linesOf(warm, SID)[0]).toBe('reset');
+    expect(linesOf(warm, SID)).not.toContain('restore');
+    expect(foldById(warm).get(SID)?.recentMessages.every((m) => m.text === 'replacement')).toBe(true);
   });
 
   it('codex keeps its session_meta id and thread name across a warm start', async () => {
