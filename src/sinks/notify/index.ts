@@ -1,6 +1,7 @@
-import { catchError, EMPTY, from, mergeMap, type Observable } from 'rxjs';
+import { catchError, EMPTY, filter, from, mergeMap, type Observable } from 'rxjs';
 import type { Ctx, Sink, Teardown } from '../../core/contracts.js';
 import type { Transition } from '../../core/session.js';
+import { isDeliverable } from '../webhook/filter.js';
 import { notifyAfterWaiting } from './debounce.js';
 import { desktopNotify, NotifierUnavailableError, type Notify } from './desktop.js';
 import { formatNotification } from './message.js';
@@ -25,6 +26,8 @@ export const startNotifier = (transitions$: Observable<Transition>, ctx: Ctx, op
 
   const subscription = transitions$
     .pipe(
+      // Sessions hidden by exclude_cwd_substrings are hidden here too (sub-agents: the operator).
+      filter((transition) => isDeliverable(transition, ctx.config.exclude_cwd_substrings)),
       notifyAfterWaiting(ctx.config.notify_after_sec * 1000, ctx.scheduler),
       mergeMap((alert) =>
         unavailable

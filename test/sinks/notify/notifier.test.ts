@@ -47,6 +47,16 @@ describe('startNotifier', () => {
     void stop();
   });
 
+  it('never notifies for a session hidden by exclude_cwd_substrings', () => {
+    const { ctx } = testCtx({ notifications: true, exclude_cwd_substrings: ['/private/'] }, scheduler);
+    const stop = startNotifier(input, ctx, { notify: recording });
+    input.next(transition({ sessionId: 'hidden', cwd: '/home/dev/private/notes' }));
+    input.next(transition({ sessionId: 'shown', cwd: '/home/dev/shop' }));
+    scheduler.flush();
+    expect(shown.map((n) => n.title)).toEqual(['shop is waiting for you']);
+    void stop();
+  });
+
   it('stops timers on teardown', () => {
     const { ctx } = testCtx({ notifications: true }, scheduler);
     const stop = startNotifier(input, ctx, { notify: recording });
