@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EventSource } from 'eventsource';
@@ -106,6 +108,51 @@ describe('agentwatch --api (spawned)', () => {
     const names = JSON.parse(await readFile(path.join(home.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'session-names.json'), 'utf8'));
     expect(names).toEqual({ [SESSION]: 'Cart page' });
 
+    api.child.kill('SIGTERM');
+    expect(await api.exited).toBe(0);
+  });
+
+  it('delivers webhooks for transitions, linking back to the API', async () => {
+    const received: { headers: Record<string, unknown>; body: Record<string, unknown> }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: JSON.parse(body) as Record<string, unknown> });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+    const home = await makeTempHome();
+    cleanups.push(home.cleanup);
+    const file = path.join(home.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ webhooks: [{ name: 'local', url: hookUrl, events: ['writing'] }] }));
+    const transcript = await writeTranscript(home);
+    const api = await startApi(home, ['--api', '--host', '127.0.0.1:0', '--agent', 'claude'], { AGENTWATCH_API_PASSPHRASE: PASSPHRASE });
+
+    await appendFile(
+      transcript,
+      line({
+        type: 'assistant',
+        message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_2', name: 'Edit', input: { file_path: '/home/dev/shop/a.ts' } }], usage: { input_tokens: 1, output_tokens: 1 } },
+        timestamp: new Date().toISOString(),
+      }),
+    );
+    const deadline = Date.now() + 10_000;
+    while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received[0]?.body).toMatchObject({
+      event: 'state_transition',
+      session_id: SESSION,
+      agent: 'claude',
+      to: 'writing',
+      project_path: '/home/dev/shop',
+      api: { session_url: `${api.base}/api/sessions/${SESSION}` },
+    });
+    expect(received[0]?.headers['x-agentwatch-event']).toBe('state_transition');
     api.child.kill('SIGTERM');
     expect(await api.exited).toBe(0);
   });
