@@ -41,6 +41,8 @@ export const installAuth = async (app: FastifyInstance, options: { readonly toke
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config.access ?? 'token';
     if (access === 'public') return;
+    // A 404 outside /api reveals nothing: a browser opening http://127.0.0.1:7421/ gets a plain 404.
+    if (request.is404 && !request.url.startsWith('/api')) return;
 
     const wait = options.limiter.retryAfterMs(request.ip);
     if (wait > 0) {

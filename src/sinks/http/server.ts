@@ -51,6 +51,12 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
     }
   });
 
+  // Session data is live and private: never cached, never sniffed into something else.
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
   const limiter = createFailureLimiter({ ...DEFAULT_FAILURE_LIMIT, ...deps.authLimit, now: deps.now ?? (() => scheduler.now()) });
   await installAuth(app, { token: deps.token, limiter });
 

@@ -124,6 +124,15 @@ describe('hardening', () => {
     expect((await app.inject({ url: '/api/stats', headers: { ...auth(), host } })).statusCode).toBe(200);
   });
 
+  it('answers 404 JSON outside /api without a token, and marks responses no-store / nosniff', async () => {
+    const root = await app.inject({ url: '/' });
+    expect(root.statusCode).toBe(404);
+    expect(root.json()).toEqual({ error: 'no route GET /' });
+    const stats = await app.inject({ url: '/api/stats', headers: auth() });
+    expect(stats.headers['cache-control']).toBe('no-store');
+    expect(stats.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('limits request bodies to a few KB (413 JSON)', async () => {
     const res = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: auth(), payload: { name: 'x'.repeat(5000) } });
     expect(res.statusCode).toBe(413);
