@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import BetterSqlite3 from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
@@ -55,6 +56,13 @@ interface Connection {
 }
 
 const MAX_REMEMBERED_DIAGNOSTICS = 10_000;
+
+const require = createRequire(import.meta.url);
+/**
+ * The native driver is loaded when a database first exists (~40 ms): users without a SQLite agent
+ * never pay for it, and a driver that fails to load is a diagnostic of these agents, not a crash.
+ */
+const loadDriver = (): typeof BetterSqlite3 => require('better-sqlite3') as typeof BetterSqlite3;
 /** About 60 ms of replay on the reference machine (bench/sqlite-poll.mjs). */
 export const DEFAULT_MAX_EVENTS_PER_POLL = 5_000;
 
@@ -81,7 +89,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   };
 
   const open = (dev: number, ino: number): Connection => {
-    const db = new BetterSqlite3(dbPath, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 50 });
+    const Driver = loadDriver();
+    const db = new Driver(dbPath, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 50 });
     try {
       const dataVersionQuery = db.prepare<[], number>('PRAGMA data_version').pluck();
       return { db, reader: options.openReader(db, dbPath), dataVersionQuery, dev, ino, dataVersion: undefined, listedAt: 0 };
