@@ -27,6 +27,11 @@ export interface ServerDeps {
   readonly now?: () => number;
   readonly sse?: Partial<SseTiming>;
   readonly authLimit?: { readonly maxFailures: number; readonly windowMs: number };
+  /**
+   * More routes on the same server (the web dashboard at `/`), registered after the API's, under
+   * the same host check and auth (`config: { access: 'public' }` for static assets).
+   */
+  readonly extend?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /**
@@ -63,5 +68,6 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
   registerPlayground(app);
   registerRoutes(app, { store: deps.store, salt: deps.salt, config: deps.config });
   registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...deps.sse }, scheduler });
+  await deps.extend?.(app);
   return app;
 };

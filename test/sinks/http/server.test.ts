@@ -149,6 +149,32 @@ describe('hardening', () => {
   });
 });
 
+describe('extend', () => {
+  it('adds routes under the same host check and auth', async () => {
+    const { store } = await makeStore(temp.env, viewsOf(sessions));
+    const extended = await buildServer({
+      store,
+      token,
+      salt: config.api_salt,
+      config: () => config,
+      allowedHosts: allowedHostsFor('127.0.0.1'),
+      extend: (instance) => {
+        instance.get('/', { config: { access: 'public' } }, async () => 'dashboard');
+        instance.get('/api/extra', async () => ({ ok: true }));
+      },
+    });
+    try {
+      expect((await extended.inject({ url: '/' })).body).toBe('dashboard');
+      expect((await extended.inject({ url: '/', headers: { host: 'evil.example' } })).statusCode).toBe(403);
+      expect((await extended.inject({ url: '/api/extra' })).statusCode).toBe(401);
+      expect((await extended.inject({ url: '/api/extra', headers: auth() })).json()).toEqual({ ok: true });
+    } finally {
+      await extended.close();
+      store.close();
+    }
+  });
+});
+
 describe('routes with a valid token', () => {
   it('GET /api/sessions returns summaries, newest first', async () => {
     const res = await app.inject({ url: '/api/sessions', headers: auth() });
