@@ -166,12 +166,14 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       return current;
     }
     const run = (async () => {
+      let vanished = 0;
       do {
         again.delete(file);
         try {
           await syncOnce(file, classifiedId);
         } catch (error) {
-          if (isMissing(error)) again.add(file);
+          // Gone between stat and open (deleted or renamed over): one more pass settles which.
+          if (isMissing(error) && vanished++ < 3) again.add(file);
           else emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
         }
       } while (again.has(file));

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -18,8 +18,16 @@ export const walkFiles = async (dir: string, depth: number, skipDir: (name: stri
     const subdirs: Promise<void>[] = [];
     for (const entry of entries) {
       const full = path.join(current, entry.name);
-      if (entry.isFile()) found.push(full);
-      else if (entry.isDirectory() && level < depth && !skipDir(entry.name)) subdirs.push(visit(full, level + 1));
+      let isFile = entry.isFile();
+      let isDir = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        // Some users symlink project folders or transcripts elsewhere: follow, as the agents do.
+        const target = await stat(full).catch(() => undefined);
+        isFile = target?.isFile() ?? false;
+        isDir = target?.isDirectory() ?? false;
+      }
+      if (isFile) found.push(full);
+      else if (isDir && level < depth && !skipDir(entry.name)) subdirs.push(visit(full, level + 1));
     }
     await Promise.all(subdirs);
   };

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session.js';
@@ -45,6 +45,16 @@ describe('JSONL engine on real files with real chokidar (claude layout)', () => 
     const text = await readFile(main, 'utf8');
     expect(cp).toMatchObject({ path: main, offset: text.lastIndexOf('\n') + 1, size: Buffer.byteLength(text) });
     expect(diagnosticsOf(run.events).map((d) => d.code).sort()).toEqual(['E_JUNK_LINE', 'E_SCHEMA']);
+  });
+
+  it('follows a symlinked project directory', async () => {
+    const elsewhere = path.join(home.root, 'elsewhere', 'proj');
+    await mkdir(elsewhere, { recursive: true });
+    await writeFile(path.join(elsewhere, 'linked-session.jsonl'), prompt('from a symlinked project', '2026-03-10T15:00:00.000Z'));
+    await symlink(elsewhere, path.join(home.home, '.claude/projects/-linked'));
+    run = start(claude, makeCtx(home.env, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    expect(userTexts(run, 'linked-session')).toEqual(['from a symlinked project']);
   });
 
   it('Desktop sidecars title and mark their session on macOS', async () => {
