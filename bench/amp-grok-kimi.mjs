@@ -2,7 +2,8 @@
 // built code (npm run build first). For each agent: N sessions, each a realistic mix of prompts,
 // tool calls, results and answers. Reports wall time, CPU time, events and MB/s for
 //  1. a cold one-shot scan (watch: false, no cache): every file read and parsed;
-//  2. a warm one-shot scan from a discovery cache holding every session at its checkpoint.
+//  2. a warm one-shot scan from a discovery cache holding every session at its checkpoint;
+//  3. watch mode: time to `ready` and RSS added (run with --expose-gc for steadier numbers).
 // Usage: node bench/amp-grok-kimi.mjs [sessions-per-agent] [turns-per-session]
 import { Buffer } from 'node:buffer';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,5 +118,21 @@ for (const [name, source] of [['amp', amp], ['grok', grok], ['kimi', kimi]]) {
   console.log(
     `${name.padEnd(5)} ${mb.toFixed(1).padStart(6)} MB  cold ${cold.ms.toFixed(0).padStart(6)} ms wall ${cold.cpuMs.toFixed(0).padStart(6)} ms CPU ${(mb / (cold.ms / 1000)).toFixed(0).padStart(4)} MB/s ${String(cold.events.length).padStart(7)} events ${String(states.size).padStart(5)} sessions | warm ${warm.ms.toFixed(0).padStart(5)} ms wall ${warm.cpuMs.toFixed(0).padStart(5)} ms CPU, ${restored} restored`,
   );
+}
+
+// 3. Watch mode: time to `ready` and resident memory added while every session directory is watched.
+const readyIn = (source) =>
+  new Promise((resolve) => {
+    const wall = performance.now();
+    const rss = process.memoryUsage().rss;
+    const subscription = source(ctx({ watch: true })).subscribe((e) => {
+      if (e.type === 'ready') resolve({ subscription, ms: performance.now() - wall, rssMb: (process.memoryUsage().rss - rss) / 1e6 });
+    });
+  });
+for (const [name, source] of [['amp', amp], ['grok', grok], ['kimi', kimi]]) {
+  globalThis.gc?.();
+  const watched = await readyIn(source);
+  console.log(`${name.padEnd(5)} watching: ready after ${watched.ms.toFixed(0)} ms, +${watched.rssMb.toFixed(0)} MB RSS (events and sessions included)`);
+  watched.subscription.unsubscribe();
 }
 rmSync(root, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SessionMetaPatch } from '../../core/session.js';
 import type { SideFileSpec } from '../internal/file-parser.js';
 import { parseJson } from '../internal/skim.js';
-import { kimiIndexFile, kimiSessionsDir, kimiStateSession, KIMI_STATE_DEPTH } from './paths.js';
+import { kimiIndexFile, kimiSessionsDir, kimiStateSession } from './paths.js';
 import { kimiIndexLineSchema, kimiStateSchema } from './schema.js';
 
 /**
@@ -40,10 +40,9 @@ export const kimiSideFiles = (root: string, onIndex: (cwdBySession: ReadonlyMap<
   const sessionsDir = kimiSessionsDir(root);
   const indexFile = kimiIndexFile(root);
   return {
-    roots: [
-      { dir: root, depth: 0 },
-      { dir: sessionsDir, depth: KIMI_STATE_DEPTH },
-    ],
+    // NOTE: `state.json` files sit inside the wire-stream tree, which the engine already walks and
+    // watches (every path goes through `matches`); a second root there would double the watches.
+    roots: [{ dir: root, depth: 0 }],
     matches: (file) => file === indexFile || kimiStateSession(sessionsDir, file) !== undefined,
     read: async (file) => {
       if (file === indexFile) {
