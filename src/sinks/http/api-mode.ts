@@ -13,7 +13,7 @@ import { allowedHostsFor } from './host-check.js';
 import { listenOnFirstFree } from './listen.js';
 import { watchSessionNames } from './names-watch.js';
 import { pipelineViews$ } from './pipeline-views.js';
-import { buildServer } from './server.js';
+import { buildServer, type ServerDeps } from './server.js';
 import { createSessionStore } from './store.js';
 import { deriveToken } from './token.js';
 
@@ -51,6 +51,8 @@ export interface ApiLaunch {
   /** From `--host`; undefined means 127.0.0.1 with the 7421-7431 fallback. */
   readonly address: ListenAddress | undefined;
   readonly scheduler: SchedulerLike;
+  /** Extra routes on the same server (buildServer `extend`), e.g. the web dashboard. */
+  readonly extend?: ServerDeps['extend'];
 }
 
 export interface RunningApi {
@@ -85,6 +87,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     config: () => loaded.config,
     allowedHosts: allowedHostsFor(host),
     scheduler: launch.scheduler,
+    ...(launch.extend ? { extend: launch.extend } : {}),
   });
   let bound: ListenAddress;
   try {
