@@ -125,6 +125,12 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     keys(name, 'k');
     await waitFor(name, (s) => selectedRow(s).slice(17, 60).trim() !== second, 'the selection to move up');
 
+    // Window: + widens by 10 minutes, - narrows back.
+    keys(name, '+');
+    await waitText(name, 'window 40m');
+    keys(name, '-');
+    await waitText(name, 'window 30m');
+
     // Filter: all -> active.
     keys(name, 'f');
     screen = await waitText(name, 'filter active');
@@ -148,6 +154,9 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     expect(selectedRow(screen)).toContain('login limits');
     const names = JSON.parse(await readFile(path.join(env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'session-names.json'), 'utf8')) as Record<string, string>;
     expect(Object.values(names)).toEqual(['login limits']);
+    // c copies the resume command (OSC 52; no clipboard tool in this environment).
+    keys(name, 'c');
+    await waitText(name, 'Copied: claude --resume');
     keys(name, 'Escape');
     await waitFor(name, (s) => !s.includes('search "acme-api"'), 'the search cleared');
 

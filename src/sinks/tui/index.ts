@@ -17,7 +17,7 @@ import { keyToAction, type KeyMode } from './keys.js';
 import { modalRect } from './layout.js';
 import { watchNames } from './names.js';
 import { render, scrollBounds } from './render.js';
-import { initialView, reduceView, type Action, type Effect, type LimitsText, type ViewState } from './state.js';
+import { initialView, pinSelection, reduceView, type Action, type Effect, type LimitsText, type ViewState } from './state.js';
 import type { Screen } from './terminal.js';
 import type { Theme } from './theme.js';
 
@@ -95,7 +95,10 @@ export const runTui = (options: TuiOptions): RunningTui => {
       if (suspended) return;
       const size = screen.size();
       const time = now();
-      const frame = buildFrame(state, view, frameCtx(), time);
+      const built = buildFrame(state, view, frameCtx(), time);
+      // Pinning keeps the same row selected, so the frame only needs the pinned view.
+      view = pinSelection(view, built.rows);
+      const frame = { ...built, view };
       animating = !frame.ready || frame.rows.some((row) => isActiveActivity(row.activity)) || view.limits?.phase === 'loading';
       lastDrawAt = time;
       const lines = render(frame, size).map((line) => encodeLine(line, options.theme));

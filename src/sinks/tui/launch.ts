@@ -63,7 +63,8 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     exit: (code) => process.exit(code),
     signals: 'restore-only',
   });
-  tellTui = (line) => tui.notify(line.replace(/^agentwatch: /, ''), 'error');
+  // Warnings and failures read as errors; other lines (the API's bound address) as information.
+  tellTui = (line) => tui.notify(line.replace(/^agentwatch: /, ''), /error|fail|cannot|invalid|refused|warn/i.test(line) ? 'error' : 'info');
   // Once the terminal is back, the held warnings go where they were meant to.
   const released = tui.done.finally(() => {
     const lines = held.release();

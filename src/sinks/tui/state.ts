@@ -1,5 +1,6 @@
 import { ACTIVITY_FILTERS, type ActivityFilter } from '../../core/activity.js';
 import type { SessionKey } from '../../core/session.js';
+import { resumeCommand } from '../../streams/views.js';
 import type { ListRow } from './model.js';
 import { reduceLimits, startLimitsRead } from './state-limits.js';
 
@@ -170,6 +171,17 @@ const reducePrompt = (view: ViewState, prompt: Prompt, action: Action): Reduced 
   }
 };
 
+/**
+ * Tie an implicit selection (the first row, before any key) to its session, so a list that
+ * reorders under it (sessions become active) does not change what the detail panel and the
+ * keys act on.
+ */
+export const pinSelection = (view: ViewState, rows: readonly ListRow[]): ViewState => {
+  if (view.selectedKey !== undefined) return view;
+  const key = rows[selectedRowIndex(view, rows)]?.key;
+  return key === undefined ? view : { ...view, selectedKey: key };
+};
+
 /** The pure reducer: (view, action, what is on screen) -> next view and effects to perform. */
 export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext): Reduced => {
   // Answers from the shell apply whatever mode the user is in.
@@ -217,10 +229,12 @@ export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext):
       if (!row) return only(notice(view, 'No session selected', 'error', ctx.now));
       if (row.summary.cwd === '') return only(notice(view, 'This session has no working directory on record', 'error', ctx.now));
       return { view, effects: [{ type: 'openEditor', cwd: row.summary.cwd }] };
-    case 'copyResume':
+    case 'copyResume': {
       if (!row) return only(notice(view, 'No session selected', 'error', ctx.now));
-      if (row.state.resumeCommand === '') return only(notice(view, 'This session has no resume command', 'error', ctx.now));
-      return { view, effects: [{ type: 'copy', text: row.state.resumeCommand }] };
+      const command = resumeCommand(row.state);
+      if (command === '') return only(notice(view, 'This session has no resume command', 'error', ctx.now));
+      return { view, effects: [{ type: 'copy', text: command }] };
+    }
     case 'openLimits':
       return startLimitsRead(view, 'summary');
     case 'escape':

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../../src/core/agents.js';
 import { keyToAction, type KeyMode } from '../../../src/sinks/tui/keys.js';
 import { selectRows } from '../../../src/sinks/tui/model.js';
-import { initialView, reduceView, selectedRow, type Action, type ReduceContext, type ViewState } from '../../../src/sinks/tui/state.js';
+import { initialView, pinSelection, reduceView, selectedRow, type Action, type ReduceContext, type ViewState } from '../../../src/sinks/tui/state.js';
 import { NOW, SCENE } from './scene.js';
 
 const query = (view: ViewState) => ({
@@ -37,6 +37,17 @@ describe('reduceView', () => {
     const { view } = run([{ type: 'move', delta: 1 }, { type: 'cycleFilter' }, { type: 'cycleFilter' }, { type: 'cycleFilter' }]);
     expect(view.filter).toBe('waiting');
     expect(selectedName(view)).toBe('parser');
+  });
+
+  it('pins the implicit first-row selection to its session, so a reordering list does not move it', () => {
+    const start = initialView(30, '');
+    const rows = ctxOf(start).rows;
+    const pinned = pinSelection(start, rows);
+    expect(pinned.selectedKey).toBe(rows[0]?.key);
+    expect(pinSelection(pinned, rows)).toBe(pinned);
+    const reordered = [...rows].reverse();
+    expect(selectedRow(pinned, reordered)?.key).toBe(rows[0]?.key);
+    expect(selectedRow(start, reordered)?.key).toBe(reordered[0]?.key);
   });
 
   it.each([
