@@ -23,6 +23,9 @@ export type AmpThreadParse =
 /** Amp tools that write a file, and the input field naming it. */
 const WRITE_TOOLS = new Set(['edit_file', 'write_file', 'create_file', 'Edit', 'Write']);
 
+/** Tool-run states that mean "still running": the call stays pending until a final status. */
+const RUNNING_STATUSES: ReadonlySet<string> = new Set(['in-progress', 'running', 'queued', 'pending', 'blocked-on-user']);
+
 export const ampResumeCommand = (threadId: string): string => `amp threads continue ${threadId}`;
 
 /** The blocks of one message agentwatch reads, each validated by its own schema; others are skipped. */
@@ -130,6 +133,8 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
       if (results.length > 0) {
         for (const block of results) {
           const status = block.run?.status;
+          // A result block whose run is still going (it carries `progress`) is not a result yet.
+          if (status !== undefined && RUNNING_STATUSES.has(status)) continue;
           body.push({
             ...ref,
             type: 'tool_result',

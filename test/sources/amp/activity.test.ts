@@ -46,6 +46,15 @@ describe('amp activity inputs', () => {
     expect(activityAt(thread, T0 + 3_000 + 121_000)).toBe('idle');
   });
 
+  it('a tool run still in progress keeps its call pending; the final status answers it', () => {
+    const running = [user('go', T0), call('bash', T0 + 1_000), result(T0 + 1_000, 'in-progress')];
+    expect(activityAt(running, T0 + 6_000)).toBe('running');
+    const parsed = parseAmpThread(JSON.stringify({ id: 'T-a', messages: running }), '/t.json');
+    expect(parsed.kind === 'thread' && foldEvents(parsed.events)?.pendingTools.map((t) => t.name)).toEqual(['bash']);
+    const done = parseAmpThread(JSON.stringify({ id: 'T-a', messages: [user('go', T0), call('bash', T0 + 1_000), result(T0 + 1_000, 'done')] }), '/t.json');
+    expect(done.kind === 'thread' && foldEvents(done.events)?.pendingTools).toEqual([]);
+  });
+
   it('a reply still streaming keeps the session thinking', () => {
     expect(activityAt([user('go', T0), answer('partial', T0 + 2_000, 'running')], T0 + 20_000)).toBe('thinking');
   });
