@@ -16,7 +16,7 @@
  * sink: it subscribes to `state$`, persists sessions whose `checkpoint` is set, and its warm-start
  * `restore` events come out of the sources themselves.
  */
-import { catchError, connectable, EMPTY, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, type Observable } from 'rxjs';
+import { catchError, connectable, EMPTY, endWith, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
 import type { SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
@@ -68,9 +68,13 @@ export interface Pipeline {
   readonly dispose: () => Promise<void>;
 }
 
-/** A broken source becomes a diagnostic (and counts as ready) instead of ending the pipeline. */
+/**
+ * A broken source becomes a diagnostic (and counts as ready) instead of ending the pipeline; a
+ * source that completes (one-shot mode) counts as ready too, so nobody waits for it in vain.
+ */
 const guarded = (agent: AgentKind, source: Source, ctx: Ctx): Observable<SessionEvent> =>
   source(ctx).pipe(
+    endWith<SessionEvent>({ type: 'ready', agent }),
     catchError((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       ctx.log.warn(`${agent}: source failed: ${message}`);

@@ -50,7 +50,10 @@ let work = '';
 const ids = { api: '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10', apple: '7e2a1d0f-3c8b-4a64-8f2e-9b5d3c8a6f21', scratch: '8f3b2e1a-4d9c-4b75-9a3f-0c6e4d9b7a32', sub: 'agent-3f9a1c2e', codex: '0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a' };
 
 const sessions = (args: readonly string[], cwd = path.join(work, 'api')) => runCli(['sessions', ...args], { env: t.env, cwd, timeoutMs: 30_000 });
-const parse = (stdout: string): SessionDetail[] => JSON.parse(stdout) as SessionDetail[];
+const parse = (result: { code: number | null; stdout: string; stderr: string }): SessionDetail[] => {
+  if (result.code !== 0) throw new Error(`agentwatch sessions exited ${String(result.code)}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as SessionDetail[];
+};
 
 beforeAll(async () => {
   t = await makeTempHome('agentwatch-sessions-');
@@ -82,7 +85,7 @@ describe('agentwatch sessions (spawned)', () => {
     const result = await sessions(['--json']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const list = parse(result.stdout);
+    const list = parse(result);
     expect(list.map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
     const api = list[0];
     expect(api).toMatchObject({
@@ -111,21 +114,21 @@ describe('agentwatch sessions (spawned)', () => {
   });
 
   it('--dir is path-segment aware (api, not apple) and hides excluded cwds and sub-agents', async () => {
-    const list = parse((await sessions(['--dir', work, '--json'])).stdout);
+    const list = parse(await sessions(['--dir', work, '--json']));
     expect(list.map((s) => s.session_id)).toEqual([ids.api, ids.codex, ids.apple]);
-    const onlyApi = parse((await sessions(['--dir', path.join(work, 'api'), '--json'], t.root)).stdout);
+    const onlyApi = parse(await sessions(['--dir', path.join(work, 'api'), '--json'], t.root));
     expect(onlyApi.map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
   });
 
   it('--all lists every directory and every age; --window keeps the recently active', async () => {
-    const all = parse((await sessions(['--all', '--json'])).stdout);
+    const all = parse(await sessions(['--all', '--json']));
     expect(all.map((s) => s.agent)).toEqual(['claude', 'codex', 'claude', 'pi']);
-    const recent = parse((await sessions(['--all', '--window', '30', '--json'])).stdout);
+    const recent = parse(await sessions(['--all', '--window', '30', '--json']));
     expect(recent.map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
   });
 
   it('--agent keeps one agent', async () => {
-    const list = parse((await sessions(['--all', '--agent', 'codex', '--json'])).stdout);
+    const list = parse(await sessions(['--all', '--agent', 'codex', '--json']));
     expect(list.map((s) => [s.agent, s.session_id])).toEqual([['codex', ids.codex]]);
   });
 
@@ -146,6 +149,7 @@ describe('agentwatch sessions (spawned)', () => {
     expect(result.stdout).toContain(path.join(t.home, '.claude', 'projects'));
     expect(result.stdout).toContain(path.join(t.home, '.codex', 'sessions'));
     const json = await sessions(['--json'], t.home);
+    expect(json.stderr).toContain('Looked in:');
     expect(json.stdout).toBe('[]\n');
     expect(json.stderr).toContain('Looked in:');
   });
@@ -180,8 +184,8 @@ describe('agentwatch sessions (spawned)', () => {
     }
   });
 
-  it('--demo lists generated sessions of all nine agents', async () => {
-    const list = parse((await sessions(['--demo', '--all', '--json'])).stdout);
+  it('--demo lists generated sessions of all nine agents (every directory without --dir)', async () => {
+    const list = parse(await sessions(['--demo', '--json']));
     expect(new Set(list.map((s) => s.agent)).size).toBe(9);
     expect(new Set(list.map((s) => s.activity)).size).toBeGreaterThanOrEqual(4);
   });

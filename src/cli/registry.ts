@@ -66,7 +66,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       '  --agent NAME       one agent (amp claude codex cursor grok kilo kimi opencode pi) or all (default)',
       '  --window MINUTES   only sessions active in the last MINUTES minutes',
       '  --json             a JSON array of session-detail objects (the API\'s GET /api/sessions/:id shape)',
-      '  --demo             generated sessions of every agent instead of the real ones',
+      '  --demo             generated sessions of every agent instead of the real ones (every directory unless --dir)',
       '',
       'Exit codes: 0 success (also when nothing is found), 1 runtime failure (bad config), 2 bad flags.',
     ].join('\n'),

@@ -95,7 +95,9 @@ export const run = async (io: CliIo): Promise<number> => {
   if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0]}" for ${COMMAND}`, `Run ${COMMAND} --help`);
   if (flags.all && flags.dir !== undefined) throw new UsageError('--all and --dir cannot be combined', `Run ${COMMAND} --help`);
   if (flags.dir !== undefined && flags.dir.trim() === '') throw new UsageError('--dir needs a directory', `Run ${COMMAND} --help`);
-  const dir = flags.all ? undefined : path.resolve(io.cwd, flags.dir ?? '.');
+  // Demo sessions live in made-up directories: without --dir, --demo lists them all.
+  const everyDir = flags.all || (flags.demo && flags.dir === undefined);
+  const dir = everyDir ? undefined : path.resolve(io.cwd, flags.dir ?? '.');
 
   const loaded = await loadConfig(io.env, { write: true });
   for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);

@@ -136,6 +136,14 @@ describe('pipeline transitions (virtual time)', () => {
     });
   });
 
+  it('counts a source that completes without a ready event as ready', () => {
+    marbles(6_000, ({ cold, expectObservable, start }) => {
+      const p = start({ sources: { claude: () => cold('p 2s |', { p: ev.prompt(0) }), codex: () => cold('r', { r: ev.ready('codex') }) }, agents: ['claude', 'codex'] });
+      const ready$ = p.frame$.pipe(map((f) => f.state.ready), distinctUntilChanged());
+      expectObservable(ready$, '^ 5s !').toBe('f 2000ms t', { f: false, t: true });
+    });
+  });
+
   it('re-lists sessions when the visibility window changes', () => {
     marbles(121_000, ({ hot, expectObservable, start }) => {
       const turns$ = hot('(rp) 4996ms q', { r: ev.ready(), p: ev.prompt(0, 's1'), q: ev.prompt(5_000, 's2') });
