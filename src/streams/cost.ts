@@ -1,4 +1,3 @@
-import type { AgentKind } from '../core/agents.js';
 import type { TokenCounts } from '../core/session.js';
 
 /** USD per million tokens. */
@@ -30,15 +29,14 @@ export const priceFor = (model: string): Price => {
 
 /**
  * Estimated cost: input at the input rate, cache writes at 1.25x, cache reads at 0.1x, output at
- * the output rate. codex reports cached tokens as a subset of its input tokens, so they are taken
- * out of the input before pricing (the origin project counts them twice).
+ * the output rate. Counters are disjoint by contract: the codex source already takes its cached
+ * tokens out of `input` (codex reports them as a subset; the origin project counts them twice).
  */
-export const estimateCost = (agent: AgentKind, model: string, tokens: TokenCounts): number => {
+export const estimateCost = (model: string, tokens: TokenCounts): number => {
   const price = priceFor(model);
-  const input = agent === 'codex' ? Math.max(0, tokens.input - tokens.cacheRead) : tokens.input;
   const perToken = (rate: number): number => rate / 1_000_000;
   return (
-    input * perToken(price.input) +
+    tokens.input * perToken(price.input) +
     tokens.cacheCreation * perToken(price.input * 1.25) +
     tokens.cacheRead * perToken(price.input * 0.1) +
     tokens.output * perToken(price.output)
@@ -46,5 +44,5 @@ export const estimateCost = (agent: AgentKind, model: string, tokens: TokenCount
 };
 
 /** Shown cost: what the agent recorded when it did, else the estimate. */
-export const sessionCost = (agent: AgentKind, model: string, tokens: TokenCounts, recordedCostUsd: number): number =>
-  recordedCostUsd > 0 ? recordedCostUsd : estimateCost(agent, model, tokens);
+export const sessionCost = (model: string, tokens: TokenCounts, recordedCostUsd: number): number =>
+  recordedCostUsd > 0 ? recordedCostUsd : estimateCost(model, tokens);

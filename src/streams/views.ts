@@ -63,7 +63,7 @@ const summaryWith = (s: SessionState, options: ViewOptions, activity: Activity):
     is_active: isActiveActivity(activity),
     model: s.model,
     git_branch: s.gitBranch,
-    cost_usd: roundUsd(sessionCost(s.agent, s.model, s.tokens, s.recordedCostUsd)),
+    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd)),
     last_activity: rfc3339(s.lastActivityAt),
     total_messages: s.userMessages + s.assistantMessages,
   };
