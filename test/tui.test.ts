@@ -53,8 +53,8 @@ let project: string;
 let editorLog: string;
 
 /** Start the CLI in a detached 100x30 tmux session with exactly `env`; a marker line shows its exit code. */
-const launch = (name: string, args: readonly string[]): void => {
-  const assignments = Object.entries(env).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+const launch = (name: string, args: readonly string[], extra: Record<string, string> = {}): void => {
+  const assignments = Object.entries({ ...env, ...extra }).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
   const command = `env -i ${assignments.join(' ')} TMUX="$TMUX" ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} ${args.join(' ')}; echo "EXITED $?"; sleep 600`;
   tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30', command);
 };
@@ -208,6 +208,25 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     keys(name, 'C-c');
     await waitText(name, 'EXITED 0');
     expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+  });
+
+  it.each([
+    ['light from the config', { theme: 'light' }, {}, /48;5;253/, /48;5;236/],
+    ['auto honours COLORFGBG (light background)', { theme: 'auto' }, { COLORFGBG: '0;15' }, /48;5;253/, /48;5;236/],
+    ['auto inside tmux without hints is dark', { theme: 'auto' }, {}, /48;5;236/, /48;5;253/],
+    ['NO_COLOR draws without colors', { theme: 'dark' }, { NO_COLOR: '1' }, /\u001b\[[0-9;]*7m/, /[34]8;5;\d+/],
+  ])('themes: %s', async (_label, tui, extra, present, absent) => {
+    const name = `theme-${Math.random().toString(36).slice(2, 8)}`;
+    const config = path.join(home.root, name);
+    await mkdir(path.join(config, 'agentwatch'), { recursive: true });
+    await writeFile(path.join(config, 'agentwatch', 'config.json'), JSON.stringify({ tui }));
+    launch(name, ['--demo'], { ...extra, XDG_CONFIG_HOME: config });
+    await waitText(name, 'sessions ·');
+    const colored = tmux('capture-pane', '-p', '-e', '-t', name);
+    expect(colored).toMatch(present);
+    expect(colored).not.toMatch(absent);
+    keys(name, 'q');
+    await waitText(name, 'EXITED 0');
   });
 
   it('without a terminal it refuses with a clear message (exit 1) instead of drawing into a pipe', () => {
