@@ -3,7 +3,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { FileCheckpoint, SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { DiscoveryCache } from './cache.js';
 import { diagnostic, type FileParser } from './file-parser.js';
-import { readLinesFrom, type ReadOptions } from './read-lines.js';
+import { READ_CHUNK_BYTES, readLinesFrom, type ReadOptions } from './read-lines.js';
 
 interface Tracked {
   readonly file: string;
@@ -50,6 +50,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
 
+  const readOptions = { ...deps.read, scratch: Buffer.allocUnsafe(deps.read?.chunkBytes ?? READ_CHUNK_BYTES) };
   const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino });
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.parser.sessionId(), checkpoint: checkpointOf(t) });
 
@@ -103,7 +104,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         t.offset = consumed;
         emitCheckpoint(t);
       },
-      deps.read,
+      readOptions,
     );
     t.offset = outcome.consumed;
     // Bytes that arrived during the read were read too; their mtime is newer than `mtimeMs`, so

@@ -8,6 +8,12 @@ const YIELD_EVERY_BYTES = 4 * READ_CHUNK_BYTES;
 export interface ReadOptions {
   readonly chunkBytes?: number;
   readonly maxLineBytes?: number;
+  /**
+   * A buffer to read into, reused across files (one per source): a cold start reads thousands of
+   * files, and a fresh buffer per file is garbage the size of the corpus. Safe to share because
+   * every chunk is split and handled before the next await.
+   */
+  readonly scratch?: Buffer;
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -33,8 +39,8 @@ export const readLinesFrom = async (
   try {
     const chunkBytes = options.chunkBytes ?? READ_CHUNK_BYTES;
     const splitter = createLineSplitter(start, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-    // Small files get a small buffer (one read, plus one to see the end).
-    const buffer = Buffer.allocUnsafe(Math.max(4096, Math.min(chunkBytes, sizeHint - start + 1)));
+    // Without a scratch buffer, small files get a small one (one read, plus one to see the end).
+    const buffer = options.scratch ?? Buffer.allocUnsafe(Math.max(4096, Math.min(chunkBytes, sizeHint - start + 1)));
     let position = start;
     let sinceYield = 0;
     for (;;) {
