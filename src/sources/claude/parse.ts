@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType } from '../internal/skim.js';
@@ -58,14 +58,20 @@ const writtenPath = (block: ClaudeBlock): string | undefined => {
  * `custom-title` names the session, split responses count once (message id), tool results are
  * matched by id, injected context does not count as a user message.
  */
-export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: boolean): FileParser => {
+export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: boolean, restored?: SessionState): FileParser => {
   const { sessionId } = kind;
   const ref = { agent, sessionId } as const;
   const where = { sessionId, path: file };
-  // What this parser already told the fold, so meta is emitted only on change.
-  const known: { cwd?: string; version?: string; gitBranch?: string; model?: string } = {};
+  // What this parser (or, after a warm start, the restored state) already told the fold, so meta
+  // is emitted only on change and the first cwd keeps winning across restarts.
+  const known: { cwd?: string; version?: string; gitBranch?: string; model?: string } = {
+    ...(restored?.cwd ? { cwd: restored.cwd } : {}),
+    ...(restored?.version ? { version: restored.version } : {}),
+    ...(restored?.gitBranch ? { gitBranch: restored.gitBranch } : {}),
+    ...(restored?.model ? { model: restored.model } : {}),
+  };
   let sawCustomTitle = false;
-  let sawSidechain = kind.kind !== 'main';
+  let sawSidechain = kind.kind !== 'main' || restored?.isSidechain === true;
   let sawTimestamp = resumed;
   let lastAssistantId: string | undefined;
 

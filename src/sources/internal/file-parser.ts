@@ -1,5 +1,5 @@
 import type { AgentKind } from '../../core/agents.js';
-import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 
 /**
  * The per-agent half of a JSONL source: turns the lines of one transcript into events. One parser
@@ -37,8 +37,11 @@ export interface JsonlAgentSpec {
   readonly classify: (root: string, file: string) => string | undefined;
   /** Directory names never descended into (e.g. claude `tool-results`). */
   readonly skipDir?: (name: string) => boolean;
-  /** `resumed`: the parser starts mid-file after a warm-start restore. */
-  readonly createParser: (file: string, sessionId: string, resumed: boolean) => FileParser;
+  /**
+   * `resumed`: the parser starts mid-file after a warm-start restore; `restored` is the state it
+   * resumes from (to seed first-wins fields the earlier lines decided).
+   */
+  readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState) => FileParser;
   readonly sideFiles?: SideFileSpec;
 }
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { AgentKind } from '../../core/agents.js';
-import type { FileCheckpoint, SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { FileCheckpoint, SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from './cache.js';
 import { diagnostic, type FileParser } from './file-parser.js';
 import { READ_CHUNK_BYTES, readLinesFrom, type ReadOptions } from './read-lines.js';
@@ -16,7 +16,7 @@ interface Tracked {
 
 export interface FileTrackerDeps {
   readonly agent: AgentKind;
-  readonly createParser: (file: string, sessionId: string, resumed: boolean) => FileParser;
+  readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState) => FileParser;
   readonly emit: (event: SessionEvent) => void;
   readonly cache?: DiscoveryCache;
   /** Names from side files (thread index, Desktop sidecars), applied whenever a file is (re)opened. */
@@ -77,7 +77,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     // Same file (inode, when recorded) and not shorter than what was read: resume from the offset.
     if (cached && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
       emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
-      const parser = deps.createParser(file, cached.sessionId, true);
+      const parser = deps.createParser(file, cached.sessionId, true, cached.state);
       return { t: { file, parser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs }, restored: true };
     }
     // The file shrank or was replaced while nobody watched: whatever the cache said about it is void.

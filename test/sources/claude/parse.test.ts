@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { desktopPatch } from '../../../src/sources/claude/desktop.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
 import { claudeBaseDirs, claudeDesktopDir, classifyClaudeFile } from '../../../src/sources/claude/paths.js';
+import { emptySession } from '../../../src/streams/session-reducer.js';
 import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../jsonl/harness.js';
 
 const SID = '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10';
@@ -79,6 +80,13 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
     expect(parser.line(Buffer.from('{"type":"queue-operation","operation":"enqueue"}'))).toEqual([]);
     expect(parser.line(Buffer.from('{"type":"something-new","x":1}'))).toEqual([]);
     expect(parser.line(Buffer.from('   '))).toEqual([]);
+  });
+
+  it('keeps the first cwd across a warm start: a resumed parser is seeded from the restored state', () => {
+    const restored = { ...emptySession('claude', 's'), cwd: '/home/dev/first', model: 'claude-sonnet-4-5' };
+    const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true, restored);
+    const line = { type: 'user', cwd: '/home/dev/first/sub', message: { role: 'user', content: 'hi' }, timestamp: '2026-03-10T09:00:00Z' };
+    expect(parser.line(Buffer.from(JSON.stringify(line))).filter((e) => e.type === 'meta')).toEqual([]);
   });
 
   it('records costUSD of old transcripts and ignores the <synthetic> model', () => {
