@@ -88,7 +88,13 @@ describe('resolveActivity: compaction', () => {
   });
 
   it('stops at its end record', () => {
-    expect(deriveActivity(s({ compactionStartedAt: ago(10_000), compactionEndedAt: ago(5_000), lastTurn: 'user', lastTurnAt: ago(4_000) }), T)).toBe('thinking');
+    expect(deriveActivity(s({ compactionStartedAt: ago(12_000), compactionEndedAt: ago(5_000), lastTurn: 'user', lastTurnAt: ago(4_000) }), T)).toBe('thinking');
+  });
+
+  it('an end written together with the start (claude boundary + summary) does not cut it short', () => {
+    const claude = s({ compactionStartedAt: ago(12_000), compactionEndedAt: ago(11_000), lastTurn: 'user', lastTurnAt: ago(11_000) });
+    expect(deriveActivity(claude, T)).toBe('compacting');
+    expect(deriveActivity(claude, T + 18_000)).toBe('thinking');
   });
 
   it('stops when the agent moves on (an answer or a tool call after the start)', () => {
