@@ -1,6 +1,8 @@
 import type { SessionEvent } from '../../core/session.js';
-import { createJsonlSource } from '../internal/jsonl-source.js';
-import { diagnostic, type FileParser } from '../internal/file-parser.js';
+import type { Source } from '../../core/contracts.js';
+import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.js';
+import type { SourceCtx } from '../internal/options.js';
+import { diagnostic, type FileParser, type JsonlAgentSpec } from '../internal/file-parser.js';
 import { KIMI_START, kimiResumeCommand, parseKimiLine, type KimiParseState } from './parse.js';
 import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
 import { kimiSideFiles } from './side-files.js';
@@ -10,7 +12,7 @@ import { kimiSideFiles } from './side-files.js';
  * native encodings), `state.json` for the title, `session_index.jsonl` for the cwd. Sub-agent
  * streams (`agents/<id>/wire.jsonl`) are folded as hidden sidechains of their session.
  */
-export const kimi = createJsonlSource((ctx) => {
+const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
   const root = kimiRoot(ctx.env);
   const sessionsDir = kimiSessionsDir(root);
   let cwdBySession: ReadonlyMap<string, string> = new Map();
@@ -50,4 +52,9 @@ export const kimi = createJsonlSource((ctx) => {
     createParser,
     sideFiles: kimiSideFiles(root, (map) => (cwdBySession = map)),
   };
-});
+};
+
+/** `options.read` tunes the tail reader (tests use a small line cap). */
+export const createKimiSource = (options: EngineOptions = {}): Source => createJsonlSource(kimiSpec, options);
+
+export const kimi: Source = createKimiSource();

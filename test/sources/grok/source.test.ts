@@ -103,6 +103,9 @@ describe('grok source (real files, real watcher)', () => {
     await waitFor('completion', () => run!.done());
     expect(run.sessions().get(MAIN)).toMatchObject({ userMessages: 1, lastTurn: 'user' });
     expect(run.diagnostics().filter((d) => d.sessionId === MAIN).map((d) => d.code)).toEqual(['E_OVERSIZED_LINE']);
+    // The sub-agent's fixture holds a 3.7 KB tool result (a long grep listing): over this cap too.
+    expect(run.diagnostics().filter((d) => d.sessionId === SUB).map((d) => d.code)).toEqual(['E_OVERSIZED_LINE']);
+    expect(run.sessions().get(SUB)).toMatchObject({ userMessages: 1, assistantMessages: 1, lastTurn: 'assistant' });
   });
 
   it('warm-starts from the discovery cache and reads only what was appended since', async () => {

@@ -24,7 +24,8 @@ describe('kimi activity inputs', () => {
   it('compaction.begin reads compacting until compaction.end', () => {
     const begun = [userMsg('go', T), loop({ type: 'compaction.begin' }, T + 1_000)];
     expect(activityAt(begun, T + 5_000)).toBe('compacting');
-    expect(activityAt([...begun, loop({ type: 'compaction.end' }, T + 4_000)], T + 5_000)).toBe('thinking');
+    // A compaction that took 11 s: over once its end record is written.
+    expect(activityAt([...begun, loop({ type: 'compaction.end' }, T + 12_000)], T + 14_000)).toBe('thinking');
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { kimi } from '../../../src/sources/kimi/index.js';
+import { createKimiSource, kimi } from '../../../src/sources/kimi/index.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { installFixture, isReady, makeCtx, start, waitFor, type Run } from '../amp/harness.js';
 
@@ -121,5 +121,13 @@ describe('kimi source (real files, real watcher)', () => {
     } finally {
       cache.close();
     }
+  });
+
+  it('skips a line over the size cap with a diagnostic and keeps reading after it', async () => {
+    run = start(createKimiSource({ read: { maxLineBytes: 2048 } }), makeCtx(home.env, { watch: false }));
+    await waitFor('completion', () => run!.done());
+    // The pasted log (a 3.7 KB turn.prompt) is over the cap; the prompt's context message after it still counts.
+    expect(run.diagnostics().filter((d) => d.code === 'E_OVERSIZED_LINE').map((d) => d.sessionId)).toEqual([LEGACY]);
+    expect(run.sessions().get(LEGACY)).toMatchObject({ userMessages: 2, lastTurn: 'tool_call' });
   });
 });
