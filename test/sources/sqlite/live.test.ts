@@ -49,6 +49,9 @@ const build = async (file: string, agent: 'opencode' | 'kilo' | 'cursor', option
   return writer;
 };
 
+/** How many distinct sessions were replayed. */
+const replayed = (run: Collected): number => new Set(ofType(run.events, 'reset').map((e) => e.sessionId)).size;
+
 /** Diagnostics about the database itself (the fixtures' junk records are E_SCHEMA). */
 const dbDiagnostics = (run: Collected) => ofType(run.events, 'diagnostic').filter((d) => d.code !== 'E_SCHEMA');
 
@@ -65,10 +68,13 @@ const openDescriptors = (file: string): number =>
     }
   }).length;
 
+/** One commit, as the agent writes a message with its part (a poll may fall between commits). */
 const addOpencodeTurn = async (writer: RemoteWriter, sessionId: string, id: string, at: number, text: string): Promise<void> => {
+  await writer.exec('BEGIN');
   await writer.run(`INSERT INTO message VALUES (?, ?, ?, ?, ?)`, `msg_${id}`, sessionId, at, at, JSON.stringify({ role: 'user', time: { created: at } }));
   await writer.run(`INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)`, `prt_${id}`, `msg_${id}`, sessionId, at, at, JSON.stringify({ type: 'text', text }));
   await writer.run(`UPDATE session SET time_updated = ? WHERE id = ?`, at, sessionId);
+  await writer.exec('COMMIT');
 };
 
 describe.each([
@@ -133,7 +139,7 @@ describe('databases that are missing, locked, corrupt or of another schema', () 
     const run = start(makeOpencodeSource({ intervalMs: INTERVAL_MS }));
     await waitFor(isReady(run), 'ready');
     await build(opencodeDbPath(home.env), 'opencode');
-    await waitFor(() => ofType(run.events, 'reset').length === 5, 'the sessions');
+    await waitFor(() => replayed(run) === 5, 'the sessions');
     expect(dbDiagnostics(run)).toEqual([]);
   });
 
@@ -152,7 +158,7 @@ describe('databases that are missing, locked, corrupt or of another schema', () 
       expect.objectContaining({ agent: 'opencode', code: 'E_DB_LOCKED', message: expect.stringContaining('OpenCode: database') }),
     ]);
     await writer.exec('COMMIT');
-    await waitFor(() => ofType(run.events, 'reset').length === 5, 'the sessions after the lock');
+    await waitFor(() => replayed(run) === 5, 'the sessions after the lock');
     expect(dbDiagnostics(run)).toHaveLength(1);
     expect(ofType(run.events, 'meta').find((e) => e.sessionId === 'ses_tests')?.patch.agentName).toBe('Renamed');
   });
@@ -171,7 +177,7 @@ describe('databases that are missing, locked, corrupt or of another schema', () 
     const repaired = path.join(home.root, 'repaired.db');
     new BetterSqlite3(repaired).exec(`${fixtureSql('opencode', 'schema')}${fixtureSql('opencode', 'data')}`).close();
     renameSync(repaired, file);
-    await waitFor(() => ofType(broken.events, 'reset').length === 5, 'the repaired sessions');
+    await waitFor(() => replayed(broken) === 5, 'the repaired sessions');
     expect(dbDiagnostics(broken)).toHaveLength(1);
   });
 
@@ -187,16 +193,15 @@ describe('databases that are missing, locked, corrupt or of another schema', () 
     expect(ofType(run.events, 'diagnostic')).toEqual([
       expect.objectContaining({ code: 'E_DB_SCHEMA', message: expect.stringContaining('table "part" is missing') }),
     ]);
-    await writer.exec(schema.slice(schema.indexOf('CREATE TABLE part')));
-    await writer.exec(fixtureSql('opencode', 'data'));
-    await waitFor(() => ofType(run.events, 'reset').length === 5, 'the sessions');
+    await writer.exec(`BEGIN; ${schema.slice(schema.indexOf('CREATE TABLE part'))} ${fixtureSql('opencode', 'data')} COMMIT;`);
+    await waitFor(() => replayed(run) === 5, 'the sessions');
   });
 
   it('a database deleted after it was read removes its sessions', async () => {
     const file = opencodeDbPath(home.env);
     const writer = await build(file, 'opencode', { wal: false });
     const run = start(makeOpencodeSource({ intervalMs: INTERVAL_MS }));
-    await waitFor(() => ofType(run.events, 'reset').length === 5, 'the sessions');
+    await waitFor(() => replayed(run) === 5, 'the sessions');
     await writer.close();
     rmSync(file);
     await waitFor(() => ofType(run.events, 'removed').length === 5, 'removed');
