@@ -12,9 +12,14 @@
  *   await pipeline.dispose();                               // closes sources, sinks, timers
  *
  * or pass `sinks: [mySink]` (contract `Sink` in core/contracts.ts): each gets the shared streams
- * and returns its teardown, awaited by `dispose()`. The discovery-cache writer plugs in here as a
- * sink: it subscribes to `state$`, persists sessions whose `checkpoint` is set, and its warm-start
- * `restore` events come out of the sources themselves.
+ * and returns its teardown, awaited by `dispose()`. The discovery cache hooks in the same way: its
+ * writer subscribes to `state$` and persists sessions whose `checkpoint` is set
+ * (`persistCache(pipeline.state$, cache, ctx.scheduler)` from src/sources, as `sessions` and the
+ * monitor do, or `sinks: [(streams, ctx) => persistCache(streams.state$, cache, ctx.scheduler)]`);
+ * its warm-start `restore` events come out of the sources (`SourceCtx.cache`).
+ *
+ * `state$` emits on every batch of events and on every tick, so time-derived activities
+ * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
 import { catchError, connectable, EMPTY, endWith, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
