@@ -114,10 +114,15 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     const events: SessionEvent[] = [];
     const blocks = Array.isArray(message.content) ? message.content : [];
     const text = textOf(message.content);
-    // One response is written as one line per content block, all with the same message id.
-    const firstLine = message.id === undefined || message.id !== lastAssistantId;
-    lastAssistantId = message.id;
-    if (firstLine || text) events.push({ type: 'turn', ...ref, at, role: 'assistant', text: clip(text), ...(firstLine ? {} : { counts: false }) });
+    // A block of extended thinking is written when it ends, long before the answer: the model is
+    // still working, so it is not an answer (the session stays "thinking"); only its usage counts.
+    const thinkingOnly = blocks.length > 0 && blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+    if (!thinkingOnly) {
+      // One response is written as one line per content block, all with the same message id.
+      const firstLine = message.id === undefined || message.id !== lastAssistantId;
+      lastAssistantId = message.id;
+      if (firstLine || text) events.push({ type: 'turn', ...ref, at, role: 'assistant', text: clip(text), ...(firstLine ? {} : { counts: false }) });
+    }
     for (const block of blocks) {
       if (block.type !== 'tool_use' || !block.name) continue;
       events.push({ type: 'tool_call', ...ref, at, name: block.name, callId: block.id, filePath: writtenPath(block) });

@@ -82,6 +82,16 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
     expect(parser.line(Buffer.from('   '))).toEqual([]);
   });
 
+  it('a thinking-only line is not an answer: the session keeps thinking until text or a tool call', () => {
+    const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
+    const line = (content: unknown[]): Buffer =>
+      Buffer.from(JSON.stringify({ type: 'assistant', timestamp: '2026-03-10T09:00:00Z', message: { id: 'm1', model: 'm', content, usage: { input_tokens: 1, output_tokens: 2 } } }));
+    const thinking = parser.line(line([{ type: 'thinking', thinking: 'hmm', signature: 'x' }]));
+    expect(thinking.map((e) => e.type)).toEqual(['meta', 'usage']);
+    const answer = parser.line(line([{ type: 'text', text: 'Done.' }]));
+    expect(answer.filter((e) => e.type === 'turn')).toEqual([{ type: 'turn', agent: 'claude', sessionId: 's', at: Date.parse('2026-03-10T09:00:00Z'), role: 'assistant', text: 'Done.' }]);
+  });
+
   it('keeps the first cwd across a warm start: a resumed parser is seeded from the restored state', () => {
     const restored = { ...emptySession('claude', 's'), cwd: '/home/dev/first', model: 'claude-sonnet-4-5' };
     const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true, restored);
