@@ -25,7 +25,7 @@ export interface ServerDeps {
   readonly scheduler?: SchedulerLike;
   /** Clock of the failed-authentication limiter. */
   readonly now?: () => number;
-  readonly sse?: Partial<SseTiming>;
+  readonly sse?: Partial<SseTiming> & { readonly maxBacklogBytes?: number };
   readonly authLimit?: { readonly maxFailures: number; readonly windowMs: number };
   /**
    * More routes on the same server (the web dashboard at `/`), registered after the API's, under
@@ -67,7 +67,8 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
 
   registerPlayground(app);
   registerRoutes(app, { store: deps.store, salt: deps.salt, config: deps.config });
-  registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...deps.sse }, scheduler });
+  const { maxBacklogBytes, ...timing } = deps.sse ?? {};
+  registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...timing }, scheduler, ...(maxBacklogBytes ? { maxBacklogBytes } : {}) });
   await deps.extend?.(app);
   return app;
 };

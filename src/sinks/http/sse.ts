@@ -4,14 +4,18 @@ import { connectionFrames, sharedUpdateFrames, type SseTiming } from './sse-fram
 import type { SessionStore } from './store.js';
 
 /** A client that stops reading is dropped once this much is queued for it, instead of growing memory. */
-const MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 /**
  * `GET /api/events`: the shell around `sse-frames.ts`. Each connection subscribes to the shared
  * frames; `preClose` ends every open stream so `app.close()` completes (an open SSE response
  * would otherwise keep the server alive).
  */
-export const registerEvents = (app: FastifyInstance, deps: { readonly store: SessionStore; readonly timing: SseTiming; readonly scheduler: SchedulerLike }): void => {
+export const registerEvents = (
+  app: FastifyInstance,
+  deps: { readonly store: SessionStore; readonly timing: SseTiming; readonly scheduler: SchedulerLike; readonly maxBacklogBytes?: number },
+): void => {
+  const maxBacklog = deps.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
   const updates$ = sharedUpdateFrames(deps.store.snapshot$, deps.timing, deps.scheduler);
   const open = new Set<() => void>();
 
@@ -47,7 +51,11 @@ export const registerEvents = (app: FastifyInstance, deps: { readonly store: Ses
       next: (frame) => {
         if (closed) return;
         raw.write(frame);
-        if (raw.writableLength > MAX_BACKLOG_BYTES) close();
+        if (raw.writableLength > maxBacklog) {
+          // NOTE: destroy, not end: end() would keep the whole backlog in memory until it drains.
+          close();
+          raw.destroy();
+        }
       },
       error: (error: unknown) => {
         request.log.error({ err: error }, 'SSE stream failed');

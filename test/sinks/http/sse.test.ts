@@ -1,4 +1,6 @@
 import http from 'node:http';
+import net from 'node:net';
+import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +106,56 @@ describe('GET /api/events over a real socket', () => {
     const res = await fetch(`${base}/api/events?token=nope`);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: 'invalid token' });
+  });
+
+  it('drops a client that stops reading once its backlog passes the limit, and keeps serving others', async () => {
+    const temp = await makeTempEnv();
+    // ~1 MB per update frame: long paths make the backlog grow fast.
+    const many = (round: number) =>
+      viewsOf(Array.from({ length: 2000 }, (_, i) => detail({ session_id: `s${i}`, cwd: `/work/${'deep/'.repeat(60)}${i}`, model: `m-${round}` })));
+    const { store, views$ } = await makeStore(temp.env, many(0));
+    // Virtual time: the throttle window passes when the test says so (frames up to 10 s).
+    const scheduler = new VirtualTimeScheduler(VirtualAction, 10_000);
+    const app = await buildServer({
+      store,
+      token,
+      salt: config.api_salt,
+      config: () => config,
+      allowedHosts: allowedHostsFor('127.0.0.1'),
+      scheduler,
+      sse: { throttleMs: 1, heartbeatMs: 5_000, maxBacklogBytes: 256 * 1024 },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    cleanups.push(temp.cleanup, () => store.close(), () => app.close());
+    const { port } = app.server.address() as AddressInfo;
+
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined); // the server resets the connection
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    // Bounded wait for the stream to open (the snapshot starts arriving), then stop reading.
+    for (let i = 0; i < 500 && !received.includes('event: update'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(received).toContain('event: update');
+    socket.pause(); // a client that stopped reading
+
+    const rounds = 30;
+    for (let round = 1; round <= rounds; round++) {
+      views$.next(many(round));
+      scheduler.flush();
+    }
+    socket.resume();
+    await ended; // the server dropped the connection on its own
+    const updates = received.split('event: update').length - 1;
+    expect(updates).toBeGreaterThan(0);
+    expect(updates).toBeLessThan(rounds + 1);
+    socket.destroy();
+
+    // Another client is served normally afterwards.
+    const res = await fetch(`http://127.0.0.1:${port}/api/stats`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await res.json()).toEqual({ total_sessions: 2000, active_sessions: 0, window_minutes: 30 });
   });
 
   it('closes open streams on shutdown so app.close() completes', async () => {
