@@ -48,19 +48,19 @@ export const registerEvents = (
     };
     subscription.add(
       connectionFrames(deps.store.current, updates$, deps.timing, deps.scheduler).subscribe({
-      next: (frame) => {
-        if (closed) return;
-        raw.write(frame);
-        if (raw.writableLength > maxBacklog) {
-          // NOTE: destroy, not end: end() would keep the whole backlog in memory until it drains.
+        next: (frame) => {
+          if (closed) return;
+          raw.write(frame);
+          if (raw.writableLength > maxBacklog) {
+            // NOTE: destroy, not end: end() would keep the whole backlog in memory until it drains.
+            close();
+            raw.destroy();
+          }
+        },
+        error: (error: unknown) => {
+          request.log.error({ err: error }, 'SSE stream failed');
           close();
-          raw.destroy();
-        }
-      },
-      error: (error: unknown) => {
-        request.log.error({ err: error }, 'SSE stream failed');
-        close();
-      },
+        },
       }),
     );
     open.add(close);
