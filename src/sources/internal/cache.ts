@@ -38,6 +38,8 @@ export interface DiscoveryCache {
   readonly get: (file: string) => CachedFile | undefined;
   /** True for a state object this cache handed out and nobody changed since: no need to write it back. */
   readonly isStored: (state: SessionState) => boolean;
+  /** Deletes the rows of `agent` that `keep` rejects (transcripts deleted while nobody watched). */
+  readonly prune: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /** Upserts and deletes in one transaction. Failures are logged, never thrown. */
   readonly write: (upserts: readonly CachedFile[], deletes: readonly string[]) => void;
   readonly close: () => void;
@@ -184,6 +186,16 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       return entry;
     },
     isStored: (state) => handedOut.has(state),
+    prune: (agent, keep) => {
+      try {
+        const paths = (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]).filter((p) => !keep(p));
+        if (paths.length === 0) return;
+        writeAll([], paths);
+        for (const p of paths) rows.delete(p);
+      } catch (error) {
+        failed('prune', error);
+      }
+    },
     write: (upserts, deletes) => {
       if (upserts.length === 0 && deletes.length === 0) return;
       try {

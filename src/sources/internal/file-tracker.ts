@@ -35,6 +35,7 @@ export interface FileTracker {
   readonly recheckpoint: (sessionId: string) => void;
   readonly isTracked: (sessionId: string) => boolean;
   readonly trackedFiles: () => string[];
+  readonly isTrackedFile: (file: string) => boolean;
 }
 
 const isMissing = (error: unknown): boolean => {
@@ -192,5 +193,6 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     },
     isTracked: (sessionId) => fileOfSession.has(sessionId),
     trackedFiles: () => [...tracked.keys()],
+    isTrackedFile: (file) => tracked.has(file),
   };
 };

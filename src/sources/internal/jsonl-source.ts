@@ -152,6 +152,8 @@ export const createJsonlSource =
         }
         for (const root of spec.roots) await scan(root);
         if (closed) return;
+        // Rows of transcripts under our roots that the scan did not find were deleted meanwhile.
+        ctx.cache?.prune(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
         emit({ type: 'ready', agent });
         if (!watch) subscriber.complete();
         else timers.set('restat', ctx.scheduler.schedule(restatRecent, ACTIVE_RESTAT_MS));

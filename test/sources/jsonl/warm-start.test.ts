@@ -1,4 +1,4 @@
-import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { scan, share } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,6 +93,21 @@ describe('warm start from the discovery cache', () => {
     expect(linesOf(warm, SID)[0]).toBe('reset');
     expect(linesOf(warm, SID)).not.toContain('restore');
     expect(foldById(warm).get(SID)?.recentMessages.every((m) => m.text === 'replacement')).toBe(true);
+  });
+
+  it('forgets the rows of transcripts deleted while nobody watched, and only those', async () => {
+    const ctx = makeCtx(home.env);
+    await passWithCache(claude, ctx);
+    await passWithCache(codex, ctx);
+    const legacy = path.join(home.home, '.claude/projects/-home-dev-acme-api/agent-3f9a1c2e.jsonl');
+    await rm(legacy);
+    await passWithCache(claude, ctx);
+    const cache = openDiscoveryCache(home.env);
+    expect(cache.get(legacy)).toBeUndefined();
+    expect(cache.get(path.join(home.home, '.claude/projects/-home-dev-acme-api', `${SID}.jsonl`))?.sessionId).toBe(SID);
+    // Another agent's rows are not this source's business.
+    expect(cache.get(path.join(home.home, '.codex/sessions/2026/03/10/rollout-2026-03-10T09-20-11-0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a.jsonl'))).toBeDefined();
+    cache.close();
   });
 
   it('codex keeps its session_meta id and thread name across a warm start', async () => {
