@@ -15,7 +15,7 @@ import { defaultConfig, detail, makeStore, makeTempEnv, viewsOf } from './helper
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((file) => existsSync(file));
 
 describe('GET /api playground', () => {
-  it.skipIf(!CHROMIUM)('derives the token in the browser and lists stats and sessions', { timeout: 60_000 }, async () => {
+  it.skipIf(!CHROMIUM)('derives the token in the browser, lists stats and sessions, follows /api/events', { timeout: 60_000 }, async () => {
     const config = defaultConfig({ api_passphrase: 'browser side passphrase' });
     const temp = await makeTempEnv();
     const { store } = await makeStore(temp.env, viewsOf([detail({ session_id: 'pg-1', activity: 'writing', is_active: true })]));
@@ -45,6 +45,11 @@ describe('GET /api playground', () => {
       await page.click('#list');
       await page.locator('#out', { hasText: 'GET /api/sessions?filter=writing -> 200' }).waitFor();
       expect(await page.textContent('#out')).toContain('"session_id": "pg-1"');
+
+      await page.click('#events');
+      await page.locator('#out', { hasText: 'update at' }).waitFor();
+      expect(await page.textContent('#out')).toContain('"total_sessions": 1');
+      await page.click('#events'); // stop following before the server closes
       expect(problems).toEqual([]);
     } finally {
       await browser.close();
