@@ -32,10 +32,21 @@ export interface EngineOptions {
 /**
  * The generic JSONL source: discovery walk, optional warm start from the discovery cache, directory
  * watches, incremental reads. Agents plug in a `JsonlAgentSpec` (roots, which files are sessions,
- * a per-file line parser, optional side files). amp/grok/kimi-style agents reuse it unchanged.
+ * a per-file line parser, optional side files); the engine owns everything stateful.
  *
  * Event order per session: `restore` | (`reset`) start events, line events..., `checkpoint` after
- * every read chunk; `removed` when its file goes. One `ready` after the first pass.
+ * every read chunk; `removed` when its file goes. One `ready` after the first pass; with
+ * `ctx.watch === false` the observable completes right after it.
+ *
+ * @example A new JSONL agent is a spec and a parser (see claude/, codex/, pi/ for real ones):
+ * ```ts
+ * export const acme = createJsonlSource((ctx) => ({
+ *   agent: 'acme',
+ *   roots: [{ dir: path.join(homeDir(ctx.env), '.acme', 'sessions'), depth: 1 }],
+ *   classify: (_root, file) => (file.endsWith('.jsonl') ? path.basename(file, '.jsonl') : undefined),
+ *   createParser: (file, sessionId, resumed) => createAcmeParser(file, sessionId, resumed),
+ * }));
+ * ```
  */
 export const createJsonlSource =
   (specFor: (ctx: SourceCtx) => JsonlAgentSpec, options: EngineOptions = {}): Source =>
