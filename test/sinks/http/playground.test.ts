@@ -23,7 +23,9 @@ describe('GET /api playground', () => {
     const app = await buildServer({ store, token, salt: config.api_salt, config: () => config, allowedHosts: allowedHostsFor('127.0.0.1') });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    // The browser gets the temp HOME/XDG dirs too: nothing of the real home is read or written.
+    const browserEnv = Object.fromEntries(Object.entries(temp.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], env: { ...browserEnv, PATH: process.env.PATH ?? '/usr/bin:/bin' } });
     try {
       const page = await browser.newPage();
       const problems: string[] = [];
