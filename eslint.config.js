@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.corpus/**', 'src/sinks/dashboard/**/*.js'] },
+  { ignores: ['dist/**', '.dist-*/**', 'node_modules/**', 'coverage/**', 'bench/.corpus/**', '.tmp/**', 'src/sinks/dashboard/**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
