@@ -2,7 +2,6 @@ import type { Activity } from '../core/activity.js';
 import type { SessionState, ToolUse } from '../core/session.js';
 import {
   ACTIVITY_TIMEOUT_MS,
-  COMPACTION_PAIR_MS,
   COMPACTION_TIMEOUT_MS,
   SPAWNING_TIMEOUT_MS,
   THINKING_TIMEOUT_MS,
@@ -23,14 +22,14 @@ const age = (now: number, at: number): number => now - at;
 const within = (now: number, at: number, limit: number): boolean => at > 0 && age(now, at) < limit;
 
 /**
- * A compaction is shown from its start for 30 s, or until its end record (unless written together
- * with the start, see COMPACTION_PAIR_MS), or until the agent visibly moved on (an answer or a
- * tool call after the start).
+ * A compaction is shown from its start for 30 s, or until its end record, or until the agent
+ * visibly moved on (an answer or a tool call after the start). Agents that log one record per
+ * compaction (claude `compact_boundary`) send no end: the 30 s window and moving on decide.
  */
 const isCompacting = (s: SessionState, now: number): boolean => {
   const start = s.compactionStartedAt;
   if (!within(now, start, COMPACTION_TIMEOUT_MS)) return false;
-  if (s.compactionEndedAt >= start && s.compactionEndedAt - start > COMPACTION_PAIR_MS) return false;
+  if (s.compactionEndedAt >= start) return false;
   const movedOn = (s.lastTurn === 'assistant' || s.lastTurn === 'tool_call') && s.lastTurnAt > start;
   return !movedOn;
 };

@@ -10,13 +10,6 @@ export const ACTIVITY_TIMEOUT_MS = 30_000;
 /** A compaction that logged no end shows "compacting" this long after its start. */
 export const COMPACTION_TIMEOUT_MS = 30_000;
 
-/**
- * An end record this close to its start was written together with it, after the fact (claude
- * writes `compact_boundary` and the compact summary once compacting is done): it does not cut
- * the display short, so a recent compaction still reads "compacting" (PRODUCT.md section 6).
- */
-export const COMPACTION_PAIR_MS = 5_000;
-
 /** "thinking" after a prompt or a tool result lasts this long without a newer record, then "idle". */
 export const THINKING_TIMEOUT_MS = 30_000;
 

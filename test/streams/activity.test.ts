@@ -91,9 +91,14 @@ describe('resolveActivity: compaction', () => {
     expect(deriveActivity(s({ compactionStartedAt: ago(12_000), compactionEndedAt: ago(5_000), lastTurn: 'user', lastTurnAt: ago(4_000) }), T)).toBe('thinking');
   });
 
-  it('an end written together with the start (claude boundary + summary) does not cut it short', () => {
-    const claude = s({ compactionStartedAt: ago(12_000), compactionEndedAt: ago(11_000), lastTurn: 'user', lastTurnAt: ago(11_000) });
+  it('an end at the same moment as the start ends it (kimi begin/end pair)', () => {
+    expect(deriveActivity(s({ compactionStartedAt: ago(12_000), compactionEndedAt: ago(12_000), lastTurn: 'user', lastTurnAt: ago(11_000) }), T)).toBe('thinking');
+  });
+
+  it('a claude compaction (boundary + compact summary, no end) reads compacting for 30 s', () => {
+    const claude = s({ compactionStartedAt: ago(12_000), lastTurn: 'user', lastTurnAt: ago(11_000) });
     expect(deriveActivity(claude, T)).toBe('compacting');
+    expect(deriveActivity(claude, T + 17_999)).toBe('compacting');
     expect(deriveActivity(claude, T + 18_000)).toBe('thinking');
   });
 

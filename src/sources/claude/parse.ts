@@ -104,7 +104,6 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     const events: SessionEvent[] = [];
     const injected = record.isMeta === true || record.isCompactSummary === true;
     events.push({ type: 'turn', ...ref, at, role: 'user', text: clip(textOf(content)), ...(injected ? { counts: false } : {}) });
-    if (record.isCompactSummary === true) events.push({ type: 'compaction', ...ref, at, phase: 'end' });
     return events;
   };
 

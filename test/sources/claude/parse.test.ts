@@ -31,7 +31,9 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
       lastFileWrite: '/home/dev/acme-api/server.go',
       lastFileWriteAt: Date.parse('2026-03-10T09:15:11.402Z'),
       compactionStartedAt: Date.parse('2026-03-10T10:40:00.000Z'),
-      compactionEndedAt: Date.parse('2026-03-10T10:40:01.000Z'),
+      // compact_boundary is written once compacting is done; the compact summary after it is its
+      // product, not an end signal: the display window decides (30 s or until the agent moves on).
+      compactionEndedAt: 0,
       lastTurn: 'user',
       createdAt: Date.parse('2026-03-10T09:14:58.004Z'),
       pendingTools: [],
