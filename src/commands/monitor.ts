@@ -1,13 +1,11 @@
-import { asyncScheduler } from 'rxjs';
-import { startPipeline, type Pipeline } from '../app.js';
+import type { Pipeline } from '../app.js';
 import { parseFlags } from '../cli/flags.js';
-import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
-import { loadConfig, type Loaded } from '../config/load.js';
-import { configNotices } from '../config/notices.js';
-import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
-import type { Ctx, Logger, Teardown } from '../core/contracts.js';
-import type { SourceCtx } from '../sources/index.js';
+import { UsageError, type CliIo } from '../cli/io.js';
+import type { Loaded } from '../config/load.js';
+import { AGENT_KINDS } from '../core/agents.js';
+import type { Ctx, Teardown } from '../core/contracts.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
+import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
 
 /**
  * `agentwatch [--tui] [--api] [--gui] [--host ADDR] [--agent NAME|all] [--demo]`: load the
@@ -100,20 +98,6 @@ export const selectModes = (flags: { readonly tui: boolean; readonly api: boolea
   return modes.length === 0 ? ['tui'] : modes;
 };
 
-const stderrLogger = (io: CliIo): Logger => ({
-  info: (message) => io.stderr.write(`agentwatch: ${message}\n`),
-  warn: (message) => io.stderr.write(`agentwatch: ${message}\n`),
-  error: (message) => io.stderr.write(`agentwatch: error: ${message}\n`),
-});
-
-const enabledAgents = (loaded: Loaded, agentFlag: string | undefined): AgentKind[] => {
-  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
-  if (agentFlag === undefined || agentFlag === 'all') return enabled;
-  if (!isAgentKind(agentFlag)) throw new UsageError(`Invalid value for --agent: ${JSON.stringify(agentFlag)}`);
-  if (!loaded.config.agents[agentFlag]) throw new RuntimeError(`${agentFlag} is disabled in ${loaded.path} (agents.${agentFlag}: false)`);
-  return [agentFlag];
-};
-
 /** Resolves on the first SIGINT or SIGTERM; the listeners are removed by the returned cleanup. */
 const onStopSignal = (): { stopped: Promise<string>; dispose: () => void } => {
   let dispose = (): void => undefined;
@@ -145,29 +129,15 @@ export const run = async (io: CliIo): Promise<number> => {
     address = parsed;
   }
 
-  const loaded = await loadConfig(io.env, { write: true });
-  for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);
-  const agents = enabledAgents(loaded, flags.agent);
+  const loaded = await loadConfigWithNotices(io);
+  const agents = pickAgents(io, loaded, flags.agent, 'refuse');
   for (const runner of runners) await runner.prepare?.(io, loaded);
 
-  const log = stderrLogger(io);
-  const registry = flags.demo ? undefined : await import('../sources/index.js');
-  // The discovery cache makes warm starts read only what was appended; losing it is always safe.
-  const cache = registry?.openDiscoveryCache(io.env, log);
-  const ctx: SourceCtx = {
-    config: loaded.config,
-    env: io.env,
-    scheduler: asyncScheduler,
-    now: () => asyncScheduler.now(),
-    log,
-    platform: io.platform,
-    ...(cache ? { cache } : {}),
-  };
-  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents, demo: flags.demo });
+  const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log: stderrLogger(io, { info: true }) });
+  const { ctx, pipeline } = sources;
   const signal = onStopSignal();
   const running: RunningMode[] = [];
   const background: Teardown[] = [];
-  if (cache && registry) background.push(registry.persistCache(pipeline.state$, cache, ctx.scheduler));
   try {
     for (const runner of runners) {
       // NOTE: a start may wait for the first discovery; a signal meanwhile must not be swallowed.
@@ -189,10 +159,10 @@ export const run = async (io: CliIo): Promise<number> => {
     return ended;
   } finally {
     signal.dispose();
-    // Interfaces first (SSE streams end, sockets close), then the sinks flush, then the sources stop.
+    // Interfaces first (SSE streams end, sockets close), then the sinks flush, then the sources stop
+    // (the discovery cache saves a last time first).
     await Promise.allSettled(running.map((mode) => mode.stop()));
     await Promise.allSettled(background.map(async (teardown) => teardown()));
-    await pipeline.dispose();
-    cache?.close();
+    await sources.stop();
   }
 };

@@ -1,18 +1,14 @@
 import path from 'node:path';
-import { asyncScheduler, filter, firstValueFrom, timeout, type Observable } from 'rxjs';
-import { startPipeline } from '../app.js';
+import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
 import { parseFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
-import { loadConfig, type Loaded } from '../config/load.js';
-import { configNotices } from '../config/notices.js';
 import { loadSessionNames } from '../config/session-names.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
-import type { Logger, Teardown } from '../core/contracts.js';
-import type { SourceCtx } from '../sources/index.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail } from '../streams/views.js';
 import { createWorktreeLookup } from '../streams/worktree.js';
+import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
 import { renderSessionsTable } from './sessions-render.js';
 
 /**
@@ -34,31 +30,12 @@ export const DISCOVERY_WAIT_MS = 120_000;
 
 const COMMAND = 'agentwatch sessions';
 
-const stderrLogger = (io: CliIo): Logger => ({
-  info: () => undefined,
-  warn: (message) => io.stderr.write(`agentwatch: ${message}\n`),
-  error: (message) => io.stderr.write(`agentwatch: error: ${message}\n`),
-});
-
 /** Colors only on a TTY; NO_COLOR disables and FORCE_COLOR forces them (PRODUCT.md section 2). */
 const useColor = (io: CliIo): boolean => {
   const force = io.env.FORCE_COLOR;
   if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   return io.stdout.isTTY === true;
-};
-
-/** Enabled agents: config `agents`, narrowed by `--agent`. A disabled agent asked for by name yields none. */
-const pickAgents = (loaded: Loaded, agentFlag: string | undefined, io: CliIo): AgentKind[] => {
-  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
-  if (agentFlag === undefined || agentFlag === 'all') return enabled;
-  const wanted = AGENT_KINDS.find((agent) => agent === agentFlag);
-  if (!wanted) return [];
-  if (!enabled.includes(wanted)) {
-    io.stderr.write(`agentwatch: ${wanted} is disabled in ${loaded.path} (agents.${wanted}: false); nothing to list\n`);
-    return [];
-  }
-  return [wanted];
 };
 
 /** The frame once every source is ready, or the latest one when the wait runs out (with a warning). */
@@ -99,35 +76,17 @@ export const run = async (io: CliIo): Promise<number> => {
   const everyDir = flags.all || (flags.demo && flags.dir === undefined);
   const dir = everyDir ? undefined : path.resolve(io.cwd, flags.dir ?? '.');
 
-  const loaded = await loadConfig(io.env, { write: true });
-  for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);
-  const agents = pickAgents(loaded, flags.agent, io);
+  const loaded = await loadConfigWithNotices(io);
+  const agents = pickAgents(io, loaded, flags.agent, 'skip');
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
 
-  const log = stderrLogger(io);
-  const registry = flags.demo ? undefined : await import('../sources/index.js');
-  // Warm starts read only what was appended since the last run; losing the cache is always safe.
-  const cache = registry?.openDiscoveryCache(io.env, log);
-  const ctx: SourceCtx = {
-    config: loaded.config,
-    env: io.env,
-    scheduler: asyncScheduler,
-    now: () => asyncScheduler.now(),
-    log,
-    platform: io.platform,
-    watch: false,
-    ...(cache ? { cache } : {}),
-  };
-  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents, demo: flags.demo });
-  const persist: Teardown | undefined = cache && registry ? registry.persistCache(pipeline.state$, cache, ctx.scheduler) : undefined;
+  const { ctx, pipeline, stop } = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: false, log: stderrLogger(io, { info: false }) });
   let frame: PipelineFrame;
   try {
     frame = await discover(pipeline.frame$, io);
   } finally {
-    await persist?.();
-    await pipeline.dispose();
-    cache?.close();
+    await stop();
   }
 
   const now = ctx.now();

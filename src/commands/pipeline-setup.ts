@@ -1,0 +1,91 @@
+import { asyncScheduler } from 'rxjs';
+import { startPipeline, type Pipeline } from '../app.js';
+import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { loadConfig, type Loaded } from '../config/load.js';
+import { configNotices } from '../config/notices.js';
+import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
+import type { Logger } from '../core/contracts.js';
+import type { SourceCtx } from '../sources/index.js';
+
+/**
+ * The setup the monitor and `sessions` share: load the config (printing its notices), pick the
+ * agents, and run the sources through the one pipeline with the discovery cache kept fed.
+ */
+
+/** Loads (and, first time, writes) the config and prints its notices to stderr. */
+export const loadConfigWithNotices = async (io: CliIo): Promise<Loaded> => {
+  const loaded = await loadConfig(io.env, { write: true });
+  for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);
+  return loaded;
+};
+
+/** `info: false` keeps one-shot commands quiet on stderr; warnings and errors always show. */
+export const stderrLogger = (io: CliIo, options: { readonly info: boolean }): Logger => ({
+  info: options.info ? (message) => io.stderr.write(`agentwatch: ${message}\n`) : () => undefined,
+  warn: (message) => io.stderr.write(`agentwatch: ${message}\n`),
+  error: (message) => io.stderr.write(`agentwatch: error: ${message}\n`),
+});
+
+/**
+ * What asking for a disabled agent by `--agent` does: `refuse` fails the command (exit 1, the
+ * monitor), `skip` says so on stderr and picks none (`sessions` still prints its empty result).
+ */
+export type DisabledAgentPolicy = 'refuse' | 'skip';
+
+/** Enabled agents: config `agents`, narrowed by `--agent` (`all` or absent = every enabled one). */
+export const pickAgents = (io: CliIo, loaded: Loaded, agentFlag: string | undefined, onDisabled: DisabledAgentPolicy): AgentKind[] => {
+  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
+  if (agentFlag === undefined || agentFlag === 'all') return enabled;
+  if (!isAgentKind(agentFlag)) throw new UsageError(`Invalid value for --agent: ${JSON.stringify(agentFlag)}`);
+  if (enabled.includes(agentFlag)) return [agentFlag];
+  const disabled = `${agentFlag} is disabled in ${loaded.path} (agents.${agentFlag}: false)`;
+  if (onDisabled === 'refuse') throw new RuntimeError(disabled);
+  io.stderr.write(`agentwatch: ${disabled}; nothing to list\n`);
+  return [];
+};
+
+export interface SourcePipeline {
+  readonly ctx: SourceCtx;
+  readonly pipeline: Pipeline;
+  /** Saves the cache a last time, stops the sources and closes the cache, in that order. */
+  readonly stop: () => Promise<void>;
+}
+
+export interface SourcePipelineOptions {
+  readonly agents: readonly AgentKind[];
+  /** Demo sessions instead of the real sources (no registry, no cache). */
+  readonly demo: boolean;
+  /** `false`: one discovery pass, then every source completes (one-shot commands). */
+  readonly watch: boolean;
+  readonly log: Logger;
+}
+
+export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: SourcePipelineOptions): Promise<SourcePipeline> => {
+  const registry = options.demo ? undefined : await import('../sources/index.js');
+  // The discovery cache makes warm starts read only what was appended; losing it is always safe.
+  const cache = registry?.openDiscoveryCache(io.env, options.log);
+  const ctx: SourceCtx = {
+    config: loaded.config,
+    env: io.env,
+    scheduler: asyncScheduler,
+    now: () => asyncScheduler.now(),
+    log: options.log,
+    platform: io.platform,
+    ...(options.watch ? {} : { watch: false }),
+    ...(cache ? { cache } : {}),
+  };
+  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents: options.agents, demo: options.demo });
+  const persist = cache && registry ? registry.persistCache(pipeline.state$, cache, ctx.scheduler) : undefined;
+  const stop = async (): Promise<void> => {
+    try {
+      await persist?.();
+    } finally {
+      try {
+        await pipeline.dispose();
+      } finally {
+        cache?.close();
+      }
+    }
+  };
+  return { ctx, pipeline, stop };
+};
