@@ -25,9 +25,8 @@ export const fileCheckpointSchema = z.object({
 const toolUse = z.object({ name: z.string(), at: time, callId: z.string().optional(), done: z.boolean() });
 const recentMessage = z.object({ role: z.enum(['user', 'assistant']), text: z.string(), at: time });
 
-export const sessionStateSchema = z.object({
-  agent,
-  sessionId: z.string().min(1),
+/** The descriptive fields of a session: all of them in a state, any of them in a `meta` patch. */
+const metaFields = {
   cwd: z.string(),
   model: z.string(),
   gitBranch: z.string(),
@@ -39,6 +38,12 @@ export const sessionStateSchema = z.object({
   resumeCommand: z.string(),
   path: z.string(),
   createdAt: time,
+};
+
+export const sessionStateSchema = z.object({
+  agent,
+  sessionId: z.string().min(1),
+  ...metaFields,
   lastActivityAt: time,
   lastTurn: z.enum(['none', 'user', 'assistant', 'tool_call', 'tool_result']),
   lastTurnAt: time,
@@ -59,22 +64,7 @@ export const sessionStateSchema = z.object({
 
 const ref = { agent, sessionId: z.string().min(1) };
 
-const metaPatch = z
-  .object({
-    cwd: z.string(),
-    model: z.string(),
-    gitBranch: z.string(),
-    version: z.string(),
-    agentName: z.string(),
-    source: z.enum(['cli', 'desktop']),
-    isSidechain: z.boolean(),
-    parentId: z.string(),
-    resumeCommand: z.string(),
-    path: z.string(),
-    createdAt: time,
-  })
-  .partial()
-  .strict();
+const metaPatch = z.object(metaFields).partial().strict();
 
 export const sessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('meta'), ...ref, at: time.optional(), patch: metaPatch }).strict(),
