@@ -1,7 +1,8 @@
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState } from '../core/contracts.js';
 import { sessionKey, type SessionEvent, type SessionKey, type SessionState } from '../core/session.js';
-import { reduceSession, type SessionScopedEvent } from './session-reducer.js';
+import { applyToDraft, openDraft, type SessionDraft } from './session-draft.js';
+import { emptySession, type SessionScopedEvent } from './session-reducer.js';
 
 /** `SessionsState` plus what the fold needs to decide `ready`. */
 export interface FoldState extends SessionsState {
@@ -27,14 +28,17 @@ export interface FoldResult {
 
 /**
  * Pure fold of a batch of events into the sessions state. The map is copied once per batch (not
- * once per event): a cold start replays millions of records into thousands of sessions.
- * Returns the same state object when nothing changed.
+ * once per event), and so is each session the batch touches (a draft, see session-draft.ts): a
+ * cold start replays millions of records into thousands of sessions. The input state and its
+ * sessions are never modified. Returns the same state object when nothing changed.
  */
 export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]): FoldResult => {
   let sessions: Map<SessionKey, SessionState> | undefined;
   let diagnostics: Record<string, number> | undefined;
   let readyAgents: AgentKind[] | undefined;
   const changed = new Set<SessionKey>();
+  // Sessions copied in this batch: only these may be updated in place.
+  const drafts = new Map<SessionKey, SessionDraft>();
   for (const event of events) {
     if (event.type === 'ready') {
       const current = readyAgents ?? state.readyAgents;
@@ -50,10 +54,21 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     const scoped: SessionScopedEvent = event;
     const key = sessionKey(scoped);
     sessions ??= new Map(state.sessions);
-    const next = reduceSession(sessions.get(key), scoped);
-    if (next === undefined) sessions.delete(key);
-    else sessions.set(key, next);
     changed.add(key);
+    if (scoped.type === 'removed' || scoped.type === 'restore') {
+      drafts.delete(key);
+      if (scoped.type === 'removed') sessions.delete(key);
+      // The restored object itself: the discovery cache knows it by identity (`isStored`).
+      else sessions.set(key, scoped.state);
+      continue;
+    }
+    let draft = drafts.get(key);
+    if (scoped.type === 'reset' || !draft) {
+      draft = openDraft(scoped.type === 'reset' ? emptySession(scoped.agent, scoped.sessionId) : (sessions.get(key) ?? emptySession(scoped.agent, scoped.sessionId)));
+      drafts.set(key, draft);
+      sessions.set(key, draft.state);
+    }
+    if (scoped.type !== 'reset') applyToDraft(draft, scoped);
   }
   if (!sessions && !diagnostics && !readyAgents) return { state, changed };
   const nextReady = readyAgents ?? state.readyAgents;

@@ -1,0 +1,214 @@
+import { ZERO_TOKENS, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
+import { MESSAGE_TEXT_MAX, PENDING_TOOLS_MAX, RECENT_MESSAGES_MAX, RECENT_TOOLS_MAX, USAGE_IDS_MAX } from './constants.js';
+
+/** Events that change one session's fields (not `removed`/`restore`, which replace it whole). */
+export type DraftEvent = Extract<SessionEvent, { readonly sessionId: string; readonly type: Exclude<SessionEvent['type'], 'ready' | 'diagnostic' | 'removed' | 'restore'> }>;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type RecentMessage = SessionState['recentMessages'][number];
+
+/**
+ * A private copy of one session that a batch of events updates in place. The fold copies a
+ * session once per batch (not once per event), and each array or map at most once per batch:
+ * a cold start folds every record of every transcript, and copying a 30-field object plus its
+ * lists per record was most of the fold's time and garbage. The session it was opened from is
+ * never touched; `state` is only published once the batch is done.
+ */
+export interface SessionDraft {
+  readonly state: Mutable<SessionState>;
+  /** Which containers of `state` this draft already copied (and may therefore mutate). */
+  ownPending: boolean;
+  ownRecentTools: boolean;
+  ownRecentMessages: boolean;
+  ownUsage: boolean;
+}
+
+export const openDraft = (from: SessionState): SessionDraft => ({
+  state: { ...from },
+  ownPending: false,
+  ownRecentTools: false,
+  ownRecentMessages: false,
+  ownUsage: false,
+});
+
+const pending = (d: SessionDraft): ToolUse[] => {
+  if (!d.ownPending) {
+    d.state.pendingTools = [...d.state.pendingTools];
+    d.ownPending = true;
+  }
+  return d.state.pendingTools as ToolUse[];
+};
+
+const recentTools = (d: SessionDraft): ToolUse[] => {
+  if (!d.ownRecentTools) {
+    d.state.recentTools = [...d.state.recentTools];
+    d.ownRecentTools = true;
+  }
+  return d.state.recentTools as ToolUse[];
+};
+
+const recentMessages = (d: SessionDraft): RecentMessage[] => {
+  if (!d.ownRecentMessages) {
+    d.state.recentMessages = [...d.state.recentMessages];
+    d.ownRecentMessages = true;
+  }
+  return d.state.recentMessages as RecentMessage[];
+};
+
+const usageMap = (d: SessionDraft): Record<string, TokenCounts> => {
+  if (!d.ownUsage) {
+    d.state.usageByMessage = { ...d.state.usageByMessage };
+    d.ownUsage = true;
+  }
+  return d.state.usageByMessage as Record<string, TokenCounts>;
+};
+
+/** Appends and drops from the front so at most `max` items remain (the newest). */
+const pushKeepLast = <T>(items: T[], item: T, max: number): void => {
+  items.push(item);
+  if (items.length > max) items.splice(0, items.length - max);
+};
+
+const addTokens = (a: TokenCounts, b: TokenCounts, sign = 1): TokenCounts => ({
+  input: a.input + sign * b.input,
+  output: a.output + sign * b.output,
+  cacheCreation: a.cacheCreation + sign * b.cacheCreation,
+  cacheRead: a.cacheRead + sign * b.cacheRead,
+});
+
+/** Timestamps only move forward: a record with an unknown (0) or older time never rewinds the clock. */
+const later = (current: number, at: number | undefined): number => (at !== undefined && at > current ? at : current);
+
+/** `id` becomes the newest entry of the usage map, which keeps the newest USAGE_IDS_MAX ids. */
+const rememberUsage = (d: SessionDraft, id: string, tokens: TokenCounts): void => {
+  const byMessage = usageMap(d);
+  const ids = Object.keys(byMessage);
+  // The common case: another line of the response just seen (keeps its place).
+  if (ids[ids.length - 1] === id) {
+    byMessage[id] = tokens;
+    return;
+  }
+  delete byMessage[id];
+  byMessage[id] = tokens;
+  const kept = Object.keys(byMessage);
+  for (let i = 0; i < kept.length - USAGE_IDS_MAX; i += 1) delete byMessage[kept[i] as string];
+};
+
+const applyUsage = (d: SessionDraft, e: Extract<DraftEvent, { type: 'usage' }>): void => {
+  const s = d.state;
+  if (e.mode === 'total') {
+    s.tokens = e.tokens;
+    s.recordedCostUsd = e.costUsd ?? s.recordedCostUsd;
+    return;
+  }
+  if (e.messageId === undefined) {
+    s.tokens = addTokens(s.tokens, e.tokens);
+    s.recordedCostUsd += e.costUsd ?? 0;
+    return;
+  }
+  // NOTE: one response written over several lines repeats its usage; the later line replaces the
+  // earlier counts. Its recorded cost is counted once, from the first line that carries it.
+  const previous = s.usageByMessage[e.messageId];
+  s.tokens = addTokens(addTokens(s.tokens, previous ?? ZERO_TOKENS, -1), e.tokens);
+  if (previous === undefined) s.recordedCostUsd += e.costUsd ?? 0;
+  rememberUsage(d, e.messageId, e.tokens);
+};
+
+const applyToolResult = (d: SessionDraft, e: Extract<DraftEvent, { type: 'tool_result' }>): void => {
+  const s = d.state;
+  // The pending call a result answers: by call id, else the oldest pending call.
+  const index = e.callId === undefined ? (s.pendingTools.length > 0 ? 0 : -1) : s.pendingTools.findIndex((tool) => tool.callId === e.callId);
+  if (index !== -1) {
+    const answered = s.pendingTools[index] as ToolUse;
+    pending(d).splice(index, 1);
+    // Mark the newest matching entry of the recent list as done (same call id, or the same object).
+    const at = s.recentTools.findLastIndex((tool) => (answered.callId !== undefined ? tool.callId === answered.callId : tool === answered));
+    if (at !== -1) {
+      const tools = recentTools(d);
+      tools[at] = { ...(tools[at] as ToolUse), done: true };
+    }
+  }
+  s.lastTurn = 'tool_result';
+  s.lastTurnAt = e.at;
+  s.lastActivityAt = later(s.lastActivityAt, e.at);
+};
+
+const applyMeta = (s: Mutable<SessionState>, e: Extract<DraftEvent, { type: 'meta' }>): void => {
+  const p = e.patch;
+  s.cwd = p.cwd ?? s.cwd;
+  s.model = p.model ?? s.model;
+  s.gitBranch = p.gitBranch ?? s.gitBranch;
+  s.version = p.version ?? s.version;
+  s.agentName = p.agentName ?? s.agentName;
+  s.source = p.source ?? s.source;
+  s.isSidechain = p.isSidechain ?? s.isSidechain;
+  s.parentId = p.parentId ?? s.parentId;
+  s.resumeCommand = p.resumeCommand ?? s.resumeCommand;
+  s.path = p.path ?? s.path;
+  s.createdAt = p.createdAt ?? s.createdAt;
+};
+
+const applyTurn = (d: SessionDraft, e: Extract<DraftEvent, { type: 'turn' }>): void => {
+  const s = d.state;
+  const counts = e.counts !== false;
+  const text = e.text?.trim() ?? '';
+  s.lastTurn = e.role;
+  s.lastTurnAt = e.at;
+  s.lastActivityAt = later(s.lastActivityAt, e.at);
+  if (counts && e.role === 'user') s.userMessages += 1;
+  if (counts && e.role === 'assistant') s.assistantMessages += 1;
+  // A new prompt ends the previous turn: calls that never got a result were interrupted.
+  if (e.role === 'user' && s.pendingTools.length > 0) {
+    s.pendingTools = [];
+    d.ownPending = true;
+  }
+  if (counts && text !== '') pushKeepLast(recentMessages(d), { role: e.role, text: text.slice(0, MESSAGE_TEXT_MAX), at: e.at }, RECENT_MESSAGES_MAX);
+};
+
+const applyToolCall = (d: SessionDraft, e: Extract<DraftEvent, { type: 'tool_call' }>): void => {
+  const s = d.state;
+  const tool: ToolUse = { name: e.name, at: e.at, done: false, ...(e.callId === undefined ? {} : { callId: e.callId }) };
+  s.lastTurn = 'tool_call';
+  s.lastTurnAt = e.at;
+  s.lastActivityAt = later(s.lastActivityAt, e.at);
+  pushKeepLast(pending(d), tool, PENDING_TOOLS_MAX);
+  pushKeepLast(recentTools(d), tool, RECENT_TOOLS_MAX);
+  if (e.filePath !== undefined) {
+    s.lastFileWrite = e.filePath;
+    s.lastFileWriteAt = e.at;
+  }
+};
+
+/**
+ * Applies one event to the draft. `reset` is the caller's job (it needs a fresh session).
+ * Every event but `checkpoint` clears the checkpoint: the state then no longer equals
+ * "everything up to that offset", so the discovery cache must not persist it with that offset.
+ */
+export const applyToDraft = (d: SessionDraft, e: Exclude<DraftEvent, { type: 'reset' }>): void => {
+  if (e.type === 'checkpoint') {
+    d.state.checkpoint = e.checkpoint;
+    return;
+  }
+  d.state.checkpoint = null;
+  switch (e.type) {
+    case 'meta':
+      return applyMeta(d.state, e);
+    case 'turn':
+      return applyTurn(d, e);
+    case 'tool_call':
+      return applyToolCall(d, e);
+    case 'tool_result':
+      return applyToolResult(d, e);
+    case 'usage':
+      return applyUsage(d, e);
+    case 'compaction':
+      if (e.phase === 'start') {
+        d.state.compactionStartedAt = e.at;
+        d.state.compactionEndedAt = 0;
+      } else d.state.compactionEndedAt = e.at;
+      d.state.lastActivityAt = later(d.state.lastActivityAt, e.at);
+      return;
+    default:
+      return e satisfies never;
+  }
+};
