@@ -1,5 +1,7 @@
 /**
- * Writes a realistic corpus of claude, codex and pi transcripts under `<root>/home` (a fake HOME).
+ * Writes a realistic corpus of all nine agents under `<root>/home` (a fake HOME): claude, codex and
+ * pi transcripts (most of the bytes), amp, grok and kimi files, opencode and kilo databases here;
+ * the Cursor database by `refreshCursor` (its sessions are only listed within 48 h of now).
  * Deterministic (seeded PRNG): the same size parameters give the same bytes, so a corpus is
  * reused between runs when its manifest matches. Includes junk lines, a partial last line in
  * some files, sub-agent transcripts, and a few multi-MB lines.
@@ -7,6 +9,7 @@
 import { Buffer } from 'node:buffer';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ampThread, configHome, dataHome, grokSession, kimiSession, writeCursorDb, writeFamilyDb } from './corpus-agents.mjs';
 
 const mulberry32 = (seed) => () => {
   seed |= 0;
@@ -149,13 +152,17 @@ const piSession = (ctx) => {
   return `${lines.join('\n')}\n`;
 };
 
+/** Sessions per agent of the six smaller agents (cursor: composers within 48 h). */
+const extraCount = (sessions) => Math.max(10, Math.round(sessions / 20));
+
 /**
- * Write (or reuse) the corpus. `sessions` transcripts in total (65% claude, 25% codex, 10% pi),
- * about `meanKb` KB each. Returns the corpus facts (HOME, files, bytes).
+ * Write (or reuse) the corpus. `sessions` claude/codex/pi transcripts (65% claude, 25% codex,
+ * 10% pi), about `meanKb` KB each, plus sessions/20 sessions of each other agent. Returns the corpus
+ * facts: HOME, files, SQLite databases, bytes, and the sessions `sessions --all` must list per agent.
  */
 export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 20, 12) }) => {
   const manifestPath = path.join(root, 'manifest.json');
-  const params = { version: 3, sessions, meanKb, now };
+  const params = { version: 4, sessions, meanKb, now };
   if (existsSync(manifestPath)) {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     if (JSON.stringify(manifest.params) === JSON.stringify(params)) return manifest;
@@ -165,6 +172,7 @@ export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 
   const rand = mulberry32(42);
   const text = makeText(rand);
   const files = [];
+  const expected = { amp: 0, claude: 0, codex: 0, cursor: 0, grok: 0, kilo: 0, kimi: 0, opencode: 0, pi: 0 };
   let bytes = 0;
   const write = (file, content) => {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -174,6 +182,7 @@ export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 
   };
   for (let i = 0; i < sessions; i += 1) {
     const kind = i % 20 < 13 ? 'claude' : i % 20 < 18 ? 'codex' : 'pi';
+    expected[kind] += 1;
     const project = `proj-${i % 97}`;
     const cwd = `/bench/work/${project}`;
     // Most sessions are days old; one in 25 is from the last half hour.
@@ -193,8 +202,40 @@ export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 
       write(path.join(home, '.pi', 'agent', 'sessions', `--${cwd.slice(1).replace(/\//g, '-')}--`, `${stamp}_${ctx.id}.jsonl`), i % 3 === 0 ? `${content}{"type":"message","id":"ff` : content);
     }
   }
-  const manifest = { params, home, files: files.length, bytes };
+  // The six smaller agents: sessions/20 sessions each, about meanKb each (a turn is ~1.5 KB).
+  const extra = extraCount(sessions);
+  const turns = Math.max(4, Math.round(meanKb / 1.5));
+  const filler = text.slice(0, 240);
+  for (let i = 0; i < extra; i += 1) {
+    const start = now - Math.floor(rand() * 30 * 86_400_000) - 3_600_000;
+    for (const make of [ampThread, grokSession, kimiSession]) {
+      const session = { id: uuid(rand), cwd: `/bench/work/proj-${i % 97}`, start, turns, filler };
+      for (const [file, content] of make(session)) write(path.join(home, file), content);
+    }
+  }
+  expected.amp = expected.grok = expected.kimi = extra;
+  const dbs = [];
+  for (const agent of ['opencode', 'kilo']) {
+    const file = path.join(dataHome(home), agent, `${agent}.db`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFamilyDb({ file, agent, sessions: extra, turns, filler, start: (s) => now - (s % 5 === 0 ? 3_600_000 : 86_400_000 * (1 + (s % 30))) });
+    dbs.push(file);
+    expected[agent] = extra;
+  }
+  const cursorDb = path.join(configHome(home), 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+  dbs.push(cursorDb);
+  expected.cursor = extra;
+  const manifest = { params, home, files: files.length, bytes, dbs, expected, cursor: { file: cursorDb, composers: extra * 4, recent: extra, bubbles: Math.min(60, 2 * turns), filler } };
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
   writeFileSync(path.join(root, 'files.txt'), files.join('\n'));
+  writeFileSync(path.join(root, 'dbs.txt'), dbs.join('\n'));
   return manifest;
+};
+
+/** (Re)writes the Cursor database with times relative to `now`, so its sessions are inside the 48 h window. */
+export const refreshCursor = (manifest, now = Date.now()) => {
+  const { file, ...shape } = manifest.cursor;
+  mkdirSync(path.dirname(file), { recursive: true });
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  writeCursorDb({ file, ...shape, now });
 };
