@@ -6,6 +6,7 @@
  *   every row of every table, and JSON.parse every text value that is a JSON object.
  * Prints the line, row and error counts.
  */
+import { Buffer } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 
 const list = readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean);
