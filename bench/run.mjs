@@ -93,6 +93,10 @@ const missing = Object.entries(corpus.expected).filter(([agent, count]) => liste
 const pollRun = spawnSync(process.execPath, [path.join(here, 'sqlite-poll.mjs'), String(polls)], { env, encoding: 'utf8' });
 if (pollRun.status !== 0) throw new Error(`sqlite-poll.mjs exited ${pollRun.status}: ${pollRun.stderr}`);
 
+const corpusPoll = spawnSync(process.execPath, [path.join(here, 'corpus-poll.mjs'), path.join(root, 'dbs.txt'), String(polls)], { env, encoding: 'utf8' });
+if (corpusPoll.status !== 0) throw new Error(`corpus-poll.mjs exited ${corpusPoll.status}: ${corpusPoll.stderr}`);
+const corpusPolls = corpusPoll.stdout.trim().split('\n').map((line) => JSON.parse(line));
+
 const startupRuns = Math.max(5, runs * 3);
 const help = repeat(startupRuns, () => measure([cli, '--help']));
 const bare = repeat(startupRuns, () => measure(['-e', '0']));
@@ -120,6 +124,9 @@ process.stdout.write(
     lines[0],
     '-'.repeat(lines[0].length),
     ...lines.slice(1),
+    '',
+    `Unchanged poll of the corpus databases, CPU per poll (${polls} polls; baseline: SELECT 1 on an open connection; file agents are watched instead, amp also re-stats its threads every 3 s):`,
+    ...corpusPolls.map((p) => `  ${p.agent.padEnd(9)} ${p.unchangedUs.toFixed(1).padStart(6)} µs  baseline ${p.baselineUs.toFixed(2)} µs  (first pass: ${p.events} events)`),
     '',
     `SQLite sources, CPU per poll (node bench/sqlite-poll.mjs ${polls}; baseline: SELECT 1 on an open connection):`,
     ...pollRun.stdout.trimEnd().split('\n').map((line) => `  ${line}`),
