@@ -1,6 +1,6 @@
 import { cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAgentKind, type AgentKind } from '../../src/core/agents.js';
 import type { Source } from '../../src/core/contracts.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
@@ -8,8 +8,7 @@ import { sources } from '../../src/sources/index.js';
 import { sessionEventSchema } from '../../src/sources/internal/state-schema.js';
 import { kiloDbPath } from '../../src/sources/kilo/paths.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { FIXTURES, makeCtx, start, waitFor, type Run } from './jsonl/harness.js';
+import { FIXTURES, makeCtx, useFixtureHome, waitFor } from '../helpers/source-harness.js';
 import { buildFixtureDb, type SqliteFixture } from './sqlite/helpers.js';
 
 /**
@@ -53,21 +52,11 @@ const installAllFixtures = async (env: Record<string, string>): Promise<void> =>
 };
 
 describe.each(Object.entries(sources) as [AgentKind, Source][])('source contract: %s', (agent, source) => {
-  let home: TempHome;
-  let run: Run | undefined;
-  beforeEach(async () => {
-    home = await makeTempHome(`agentwatch-contract-${agent}-`);
-    await installAllFixtures(home.env);
-  });
-  afterEach(async () => {
-    run?.subscription.unsubscribe();
-    run = undefined;
-    await home.cleanup();
-  });
+  const fx = useFixtureHome(`agentwatch-contract-${agent}-`, (home) => installAllFixtures(home.env));
 
   it('one-shot: only schema-valid events, never an error on junk, one ready, then completes', async () => {
-    run = start(source, makeCtx(home.env, { watch: false, now: () => FIXTURE_NOW }));
-    await waitFor(`${agent} one-shot completion`, () => run!.done() || run!.errors.length > 0, 15_000);
+    const run = fx.start(source, makeCtx(fx.home.env, { watch: false, now: () => FIXTURE_NOW }));
+    await waitFor(`${agent} one-shot completion`, () => run.done() || run.errors.length > 0, 15_000);
     expect(run.errors).toEqual([]);
     const invalid = run.events.flatMap((event) => {
       const parsed = sessionEventSchema.safeParse(event);
@@ -83,8 +72,8 @@ describe.each(Object.entries(sources) as [AgentKind, Source][])('source contract
 
   it('watching: ready once, and unsubscribing closes every watcher and timer', async () => {
     const baseline = liveHandles();
-    run = start(source, makeCtx(home.env, { now: () => FIXTURE_NOW }));
-    await waitFor(`${agent} ready`, () => run!.isReady() || run!.errors.length > 0, 15_000);
+    const run = fx.start(source, makeCtx(fx.home.env, { now: () => FIXTURE_NOW }));
+    await waitFor(`${agent} ready`, () => run.isReady() || run.errors.length > 0, 15_000);
     expect(run.errors).toEqual([]);
     expect(run.done()).toBe(false);
     // For these the check below is known to be able to fail.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAmpThread } from '../../../src/sources/amp/parse.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
-import { foldEvents } from './harness.js';
+import { foldEvents } from '../../helpers/source-harness.js';
 
 /** Records in (an Amp thread), activity out: the amp inputs of the state machine (AGENT-FORMATS 3.3). */
 const T0 = 1_773_134_400_000;

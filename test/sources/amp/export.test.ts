@@ -1,12 +1,11 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TestScheduler } from 'rxjs/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createAmpExportSync, findOnPath, scheduleRefresh } from '../../../src/sources/amp/export-sync.js';
 import { createAmpSource } from '../../../src/sources/amp/index.js';
 import { countLocalMessages, parseThreadList, planExports } from '../../../src/sources/amp/thread-list.js';
-import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { isReady, makeCtx, start, waitFor, type Run } from './harness.js';
+import { makeCtx, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const LIST = [
   'Title                                   Last Updated   Visibility  Messages  Thread ID',
@@ -73,40 +72,33 @@ exit 3
 `;
 
 describe('amp export refresh with a fake amp on PATH', () => {
-  let home: TempHome;
+  const fx = useFixtureHome('agentwatch-ampx-');
   let bin: string;
   let log: string;
-  let run: Run | undefined;
   beforeEach(async () => {
-    home = await makeTempHome('agentwatch-ampx-');
-    bin = path.join(home.root, 'bin');
-    log = path.join(home.root, 'amp.log');
+    bin = path.join(fx.home.root, 'bin');
+    log = path.join(fx.home.root, 'amp.log');
     await mkdir(bin);
-  });
-  afterEach(async () => {
-    run?.subscription.unsubscribe();
-    run = undefined;
-    await home.cleanup();
   });
 
   it('is a no-op without an amp binary on PATH', async () => {
-    const env = { ...home.env, PATH: bin };
+    const env = { ...fx.home.env, PATH: bin };
     expect(await findOnPath(env, 'amp')).toBeUndefined();
-    expect(await createAmpExportSync(env, path.join(home.root, 'threads'), () => undefined).run()).toEqual([]);
+    expect(await createAmpExportSync(env, path.join(fx.home.root, 'threads'), () => undefined).run()).toEqual([]);
   });
 
   it('lists with NO_COLOR, exports the missing thread into threads/, and the source shows it', async () => {
     await writeFile(path.join(bin, 'amp'), FAKE_AMP(log));
     await chmod(path.join(bin, 'amp'), 0o755);
-    const env = { ...home.env, PATH: `${bin}:/usr/bin:/bin` };
-    run = start(createAmpSource(), makeCtx(env));
-    await waitFor('ready', () => isReady(run!));
-    await waitFor('the exported thread', () => run!.sessions().has('T-01960000-eeee-7fff-8000-000000000777'));
+    const env = { ...fx.home.env, PATH: `${bin}:/usr/bin:/bin` };
+    const run = fx.start(createAmpSource(), makeCtx(env));
+    await waitFor('ready', () => run.isReady());
+    await waitFor('the exported thread', () => run.sessions().has('T-01960000-eeee-7fff-8000-000000000777'));
     expect(run.sessions().get('T-01960000-eeee-7fff-8000-000000000777')).toMatchObject({ agentName: 'From the server', userMessages: 1 });
     const calls = (await readFile(log, 'utf8')).trim().split('\n');
     expect(calls).toEqual(['threads list --no-color NO_COLOR=1', 'threads export T-01960000-eeee-7fff-8000-000000000777 --no-color NO_COLOR=1']);
     // Second refresh (forced here; the source waits a minute): the local copy is current, nothing is exported.
-    const threads = path.join(home.env.XDG_DATA_HOME as string, 'amp', 'threads');
+    const threads = path.join(fx.home.env.XDG_DATA_HOME as string, 'amp', 'threads');
     expect(await createAmpExportSync(env, threads, () => undefined).run()).toEqual([]);
   });
 });

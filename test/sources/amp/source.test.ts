@@ -1,34 +1,24 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createAmpSource } from '../../../src/sources/amp/index.js';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { installFixture, isReady, makeCtx, start, waitFor, type Run } from './harness.js';
+import { cachedFileOf, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const MAIN = 'T-0195e3a2-9b1c-7d44-a1f0-2c3d4e5f6a7b';
 const HANDOFF = 'T-01960000-aaaa-7bbb-8ccc-0000000000f1';
 
 describe('amp source (real files, real watcher)', () => {
-  let home: TempHome;
+  const fx = useFixtureHome('agentwatch-amp-', 'amp');
   let threads: string;
-  let run: Run | undefined;
   const source = createAmpSource({ exportSync: false });
 
-  beforeEach(async () => {
-    home = await makeTempHome('agentwatch-amp-');
-    await installFixture('amp', home.home);
-    threads = path.join(home.env.XDG_DATA_HOME as string, 'amp', 'threads');
-  });
-  afterEach(async () => {
-    run?.subscription.unsubscribe();
-    run = undefined;
-    await home.cleanup();
+  beforeEach(() => {
+    threads = path.join(fx.home.env.XDG_DATA_HOME as string, 'amp', 'threads');
   });
 
   it('discovers the threads, skips empty and torn ones with diagnostics, then completes in one-shot mode', async () => {
-    run = start(source, makeCtx(home.env, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    const run = await fx.once(source);
     const sessions = run.sessions();
     expect([...sessions.keys()].sort()).toEqual([MAIN, HANDOFF]);
     const main = sessions.get(MAIN)!;
@@ -53,8 +43,7 @@ describe('amp source (real files, real watcher)', () => {
   });
 
   it('replays a rewritten thread as a new state, picks up a new thread, and removes a deleted one', async () => {
-    run = start(source, makeCtx(home.env));
-    await waitFor('ready', () => isReady(run!));
+    const run = await fx.ready(source);
     const file = path.join(threads, `${HANDOFF}.json`);
     const doc = JSON.parse(await readFile(file, 'utf8')) as { messages: Record<string, unknown>[]; title: string };
     doc.messages[doc.messages.length - 1] = {
@@ -68,7 +57,7 @@ describe('amp source (real files, real watcher)', () => {
     // Amp rewrites the whole document (here: through a temp file and a rename).
     await writeFile(`${file}.tmp`, JSON.stringify(doc));
     await rename(`${file}.tmp`, file);
-    await waitFor('the rewrite', () => run!.sessions().get(HANDOFF)?.agentName === 'Billing cron, build/ kept');
+    await waitFor('the rewrite', () => run.sessions().get(HANDOFF)?.agentName === 'Billing cron, build/ kept');
     const handoff = run.sessions().get(HANDOFF)!;
     // A full replay after a reset: counts are those of the new document, not added to the old ones.
     expect(handoff).toMatchObject({ userMessages: 2, assistantMessages: 2, lastTurn: 'assistant', lastTurnAt: 1773138020000 });
@@ -78,63 +67,58 @@ describe('amp source (real files, real watcher)', () => {
       path.join(threads, `${fresh}.json`),
       JSON.stringify({ id: fresh, created: 1773140000000, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }], meta: { sentAt: 1773140000100 } }] }),
     );
-    await waitFor('the new thread', () => run!.sessions().has(fresh));
+    await waitFor('the new thread', () => run.sessions().has(fresh));
     expect(run.sessions().get(fresh)).toMatchObject({ userMessages: 1, lastTurn: 'user' });
 
     await rm(path.join(threads, `${MAIN}.json`));
-    await waitFor('the removal', () => !run!.sessions().has(MAIN));
+    await waitFor('the removal', () => !run.sessions().has(MAIN));
     expect(run.events.filter((e) => e.type === 'removed').map((e) => e.type === 'removed' && e.sessionId)).toEqual([MAIN]);
     expect(run.errors).toEqual([]);
   });
 
   it('keeps the last good state when a rewrite is caught half-written, and recovers on the next write', async () => {
-    run = start(source, makeCtx(home.env));
-    await waitFor('ready', () => isReady(run!));
+    const run = await fx.ready(source);
     const file = path.join(threads, `${MAIN}.json`);
     const good = await readFile(file, 'utf8');
     await writeFile(file, good.slice(0, 200));
-    await waitFor('the torn-document diagnostic', () => run!.diagnostics().some((d) => d.code === 'E_JUNK_LINE' && d.path === file));
+    await waitFor('the torn-document diagnostic', () => run.diagnostics().some((d) => d.code === 'E_JUNK_LINE' && d.path === file));
     expect(run.sessions().get(MAIN)?.assistantMessages).toBe(3);
     await writeFile(file, good.replace('Fix flaky websocket test', 'Fixed'));
-    await waitFor('recovery', () => run!.sessions().get(MAIN)?.agentName === 'Fixed');
+    await waitFor('recovery', () => run.sessions().get(MAIN)?.agentName === 'Fixed');
     expect(run.sessions().get(MAIN)?.assistantMessages).toBe(3);
   });
 
   it('finds threads when the threads directory is created after start', async () => {
     await rm(threads, { recursive: true });
-    run = start(source, makeCtx(home.env));
-    await waitFor('ready', () => isReady(run!));
+    const run = await fx.ready(source);
     expect(run.sessions().size).toBe(0);
     await mkdir(threads, { recursive: true });
     await writeFile(
       path.join(threads, 'T-1.json'),
       JSON.stringify({ id: 'T-1', messages: [{ role: 'user', content: [{ type: 'text', text: 'late' }], meta: { sentAt: 5 } }] }),
     );
-    await waitFor('the late thread', () => run!.sessions().has('T-1'));
+    await waitFor('the late thread', () => run.sessions().has('T-1'));
   });
 
   it('reports a document over the size cap instead of loading it', async () => {
-    run = start(createAmpSource({ exportSync: false, maxDocumentBytes: 2048 }), makeCtx(home.env, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    const run = await fx.once(createAmpSource({ exportSync: false, maxDocumentBytes: 2048 }));
     // The main thread (3 KB) is skipped with a diagnostic; the smaller one is read.
     expect([...run.sessions().keys()]).toEqual([HANDOFF]);
     expect(run.diagnostics().filter((d) => d.code === 'E_OVERSIZED_LINE').map((d) => d.path)).toEqual([path.join(threads, `${MAIN}.json`)]);
   });
 
   it('warm-starts unchanged threads from the discovery cache and re-reads changed ones', async () => {
-    const cache = openDiscoveryCache(home.env);
+    const cache = openDiscoveryCache(fx.home.env);
     try {
-      run = start(source, makeCtx(home.env, { watch: false }));
-      await waitFor('completion', () => run!.done());
+      let run = await fx.once(source);
       const states = [...run.sessions().values()];
       cache.write(
-        states.map((s) => ({ path: s.checkpoint!.path, agent: s.agent, sessionId: s.sessionId, offset: s.checkpoint!.offset, size: s.checkpoint!.size, mtimeMs: s.checkpoint!.mtimeMs, state: s })),
+        states.map(cachedFileOf),
         [],
       );
       const file = path.join(threads, `${HANDOFF}.json`);
       await writeFile(file, (await readFile(file, 'utf8')).replace('Handoff: migrate the billing cron', 'Renamed'));
-      run = start(source, makeCtx(home.env, { watch: false, cache }));
-      await waitFor('completion', () => run!.done());
+      run = await fx.once(source, { cache });
       expect(run.events.filter((e) => e.type === 'restore').map((e) => e.type === 'restore' && e.sessionId)).toEqual([MAIN]);
       expect(run.events.filter((e) => e.type === 'reset').map((e) => e.type === 'reset' && e.sessionId)).toEqual([HANDOFF]);
       expect(run.sessions().get(MAIN)).toEqual(states.find((s) => s.sessionId === MAIN));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createCodexParser, patchTarget } from '../../../src/sources/codex/parse.js';
 import { codexHome, codexIdFromFile } from '../../../src/sources/codex/paths.js';
 import { parseThreadNames } from '../../../src/sources/codex/thread-names.js';
-import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../jsonl/harness.js';
+import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
 
 const CID = '0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a';
 const SUB = '0199d2a5-0000-7000-8000-00000000beef';

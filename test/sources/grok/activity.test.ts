@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { parseGrokLine, stampGrokBatch } from '../../../src/sources/grok/parse.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
-import { foldEvents } from '../amp/harness.js';
+import { foldEvents } from '../../helpers/source-harness.js';
 
 /** Records in (chat_history.jsonl lines), activity out: the grok inputs of the state machine (AGENT-FORMATS 7.2). */
 const T = 1_773_135_672_000;

@@ -1,10 +1,9 @@
 import { appendFile, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createGrokSource, grok } from '../../../src/sources/grok/index.js';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { installFixture, isReady, makeCtx, start, waitFor, type Run } from '../amp/harness.js';
+import { cachedFileOf, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const MAIN = '0199e0aa-1111-7000-8000-00000000c0de';
 const SUB = '0199e0aa-2222-7000-8000-0000000005ab';
@@ -13,26 +12,17 @@ const SITE = '0199e0bb-4444-7000-8000-0000000071e5';
 const LAST_ACTIVE = Date.parse('2026-03-10T09:41:12.449Z');
 
 describe('grok source (real files, real watcher)', () => {
-  let home: TempHome;
+  const fx = useFixtureHome('agentwatch-grok-', 'grok');
   let sessions: string;
   let mainDir: string;
-  let run: Run | undefined;
 
-  beforeEach(async () => {
-    home = await makeTempHome('agentwatch-grok-');
-    await installFixture('grok', home.home);
-    sessions = path.join(home.home, '.grok', 'sessions');
+  beforeEach(() => {
+    sessions = path.join(fx.home.home, '.grok', 'sessions');
     mainDir = path.join(sessions, '%2Fhome%2Fdev%2Fparser', MAIN);
-  });
-  afterEach(async () => {
-    run?.subscription.unsubscribe();
-    run = undefined;
-    await home.cleanup();
   });
 
   it('discovers session directories with their summary facts, hidden sub-agents and counted junk', async () => {
-    run = start(grok, makeCtx(home.env, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    const run = await fx.once(grok);
     const all = run.sessions();
     expect([...all.keys()].sort()).toEqual([MAIN, SUB, EMPTY, SITE].sort());
     const main = all.get(MAIN)!;
@@ -64,43 +54,41 @@ describe('grok source (real files, real watcher)', () => {
   });
 
   it('follows appends, title changes, a new session directory, a rewind and a deletion', async () => {
-    run = start(grok, makeCtx(home.env));
-    await waitFor('ready', () => isReady(run!));
+    const run = await fx.ready(grok);
     const chat = path.join(mainDir, 'chat_history.jsonl');
     await appendFile(chat, 'ch it\\n</user_query>"}],"prompt_index":1}\n');
-    await waitFor('the finished prompt', () => run!.sessions().get(MAIN)?.userMessages === 2);
+    await waitFor('the finished prompt', () => run.sessions().get(MAIN)?.userMessages === 2);
     await appendFile(chat, '{"type":"assistant","content":"","tool_calls":[{"id":"call-9","name":"edit_file","arguments":"{\\"path\\":\\"lexer/escape.go\\"}"}]}\n');
-    await waitFor('the tool call', () => run!.sessions().get(MAIN)?.lastTurn === 'tool_call');
+    await waitFor('the tool call', () => run.sessions().get(MAIN)?.lastTurn === 'tool_call');
     expect(run.sessions().get(MAIN)).toMatchObject({ lastFileWrite: 'lexer/escape.go', pendingTools: [{ name: 'edit_file', callId: 'call-9' }] });
 
     const summary = JSON.parse(await readFile(path.join(mainDir, 'summary.json'), 'utf8')) as Record<string, unknown>;
     await writeFile(path.join(mainDir, 'summary.json'), JSON.stringify({ ...summary, generated_title: 'Escape decoding, 4 hex digits' }));
-    await waitFor('the new title', () => run!.sessions().get(MAIN)?.agentName === 'Escape decoding, 4 hex digits');
+    await waitFor('the new title', () => run.sessions().get(MAIN)?.agentName === 'Escape decoding, 4 hex digits');
 
     const fresh = path.join(sessions, '%2Ftmp%2Fnew', '0199e0cc-5555-7000-8000-000000000001');
     await mkdir(fresh, { recursive: true });
     await writeFile(path.join(fresh, 'summary.json'), JSON.stringify({ info: { id: '0199e0cc-5555-7000-8000-000000000001' }, created_at: '2026-03-10T13:00:00Z' }));
     await writeFile(path.join(fresh, 'chat_history.jsonl'), '{"type":"user","content":[{"type":"text","text":"<user_query>hi</user_query>"}]}\n');
-    await waitFor('the new session', () => run!.sessions().get('0199e0cc-5555-7000-8000-000000000001')?.userMessages === 1);
+    await waitFor('the new session', () => run.sessions().get('0199e0cc-5555-7000-8000-000000000001')?.userMessages === 1);
     expect(run.sessions().get('0199e0cc-5555-7000-8000-000000000001')?.cwd).toBe('/tmp/new');
 
     // /rewind truncates the conversation: the session is replayed from its first byte.
     const lines = (await readFile(chat, 'utf8')).split('\n');
     await truncate(chat, lines.slice(0, 4).join('\n').length + 1);
-    await waitFor('the replay', () => run!.sessions().get(MAIN)?.lastTurn === 'user');
+    await waitFor('the replay', () => run.sessions().get(MAIN)?.lastTurn === 'user');
     expect(run.sessions().get(MAIN)).toMatchObject({ userMessages: 1, assistantMessages: 0, agentName: 'Escape decoding, 4 hex digits' });
     expect(run.events.some((e) => e.type === 'reset' && e.sessionId === MAIN)).toBe(true);
 
     await rm(mainDir, { recursive: true });
-    await waitFor('the removal', () => !run!.sessions().has(MAIN));
+    await waitFor('the removal', () => !run.sessions().has(MAIN));
     expect(run.errors).toEqual([]);
   });
 
   it('skips an oversized line with a diagnostic and keeps reading after it', async () => {
     const chat = path.join(mainDir, 'chat_history.jsonl');
     await writeFile(chat, `{"type":"tool_result","content":"${'x'.repeat(5000)}","tool_call_id":"c"}\n{"type":"user","content":"after the big one"}\n`);
-    run = start(createGrokSource({ read: { maxLineBytes: 1024 } }), makeCtx(home.env, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    const run = await fx.once(createGrokSource({ read: { maxLineBytes: 1024 } }));
     expect(run.sessions().get(MAIN)).toMatchObject({ userMessages: 1, lastTurn: 'user' });
     expect(run.diagnostics().filter((d) => d.sessionId === MAIN).map((d) => d.code)).toEqual(['E_OVERSIZED_LINE']);
     // The sub-agent's fixture holds a 3.7 KB tool result (a long grep listing): over this cap too.
@@ -109,18 +97,16 @@ describe('grok source (real files, real watcher)', () => {
   });
 
   it('warm-starts from the discovery cache and reads only what was appended since', async () => {
-    const cache = openDiscoveryCache(home.env);
+    const cache = openDiscoveryCache(fx.home.env);
     try {
-      run = start(grok, makeCtx(home.env, { watch: false }));
-      await waitFor('completion', () => run!.done());
+      let run = await fx.once(grok);
       const states = [...run.sessions().values()].filter((s) => s.checkpoint);
       cache.write(
-        states.map((s) => ({ path: s.checkpoint!.path, agent: s.agent, sessionId: s.sessionId, offset: s.checkpoint!.offset, size: s.checkpoint!.size, mtimeMs: s.checkpoint!.mtimeMs, state: s })),
+        states.map(cachedFileOf),
         [],
       );
       await appendFile(path.join(mainDir, 'chat_history.jsonl'), 'ch it\\n</user_query>"}]}\n');
-      run = start(grok, makeCtx(home.env, { watch: false, cache }));
-      await waitFor('completion', () => run!.done());
+      run = await fx.once(grok, { cache });
       expect(run.events.filter((e) => e.type === 'restore').length).toBe(4);
       // Only the appended prompt was parsed: no diagnostics for the old junk, one new turn.
       expect(run.events.filter((e) => e.type === 'turn' && e.sessionId === MAIN)).toHaveLength(1);
@@ -136,8 +122,7 @@ describe('grok source (real files, real watcher)', () => {
     await writeFile(path.join(mainDir, 'summary.json'), JSON.stringify({ ...summary, chat_format_version: 2 }));
     const site = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site', SITE);
     await writeFile(path.join(site, 'summary.json'), '{"info": {"id": "0199e0bb-44');
-    run = start(grok, makeCtx(home.env, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    const run = await fx.once(grok);
     expect(run.sessions().get(MAIN)?.userMessages).toBe(1);
     expect(run.sessions().has(SITE)).toBe(false);
     const codes = run.diagnostics().map((d) => `${d.code} ${d.message}`);

@@ -5,10 +5,11 @@ import type { Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionsState } from '../../../src/core/contracts.js';
 import type { SessionState } from '../../../src/core/session.js';
-import { CACHE_SCHEMA_VERSION, discoveryCachePath, openDiscoveryCache, type CachedFile, type DiscoveryCache } from '../../../src/sources/internal/cache.js';
+import { CACHE_SCHEMA_VERSION, discoveryCachePath, openDiscoveryCache, type DiscoveryCache } from '../../../src/sources/internal/cache.js';
 import { persistCache } from '../../../src/sources/internal/persist-cache.js';
 import { emptySession } from '../../../src/streams/session-reducer.js';
 import { rx } from '../../helpers/marbles.js';
+import { cachedFileOf } from '../../helpers/source-harness.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 
 const stateAt = (sessionId: string, file: string, offset: number): SessionState => ({
@@ -16,15 +17,6 @@ const stateAt = (sessionId: string, file: string, offset: number): SessionState 
   path: file,
   userMessages: offset,
   checkpoint: { path: file, offset, size: offset, mtimeMs: 1000 + offset },
-});
-const entryOf = (state: SessionState): CachedFile => ({
-  path: state.checkpoint!.path,
-  agent: state.agent,
-  sessionId: state.sessionId,
-  offset: state.checkpoint!.offset,
-  size: state.checkpoint!.size,
-  mtimeMs: state.checkpoint!.mtimeMs,
-  state,
 });
 
 describe('discovery cache', () => {
@@ -44,8 +36,8 @@ describe('discovery cache', () => {
     expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const state = stateAt('s1', '/t/s1.jsonl', 42);
-    cache.write([entryOf(state)], []);
-    expect(cache.get('/t/s1.jsonl')).toEqual(entryOf(state));
+    cache.write([cachedFileOf(state)], []);
+    expect(cache.get('/t/s1.jsonl')).toEqual(cachedFileOf(state));
     cache.write([], ['/t/s1.jsonl']);
     expect(cache.get('/t/s1.jsonl')).toBeUndefined();
     cache.close();
@@ -65,7 +57,7 @@ describe('discovery cache', () => {
     await plant(file);
     const cache = openDiscoveryCache(home.env, log);
     expect(cache.file).toBe(file);
-    cache.write([entryOf(stateAt('s1', '/t/a.jsonl', 3))], []);
+    cache.write([cachedFileOf(stateAt('s1', '/t/a.jsonl', 3))], []);
     expect(cache.get('/t/a.jsonl')?.offset).toBe(3);
     cache.close();
     expect(warnings).toHaveLength(1);
@@ -91,7 +83,7 @@ describe('discovery cache', () => {
     const env = { ...home.env, XDG_CACHE_HOME: path.join(home.home, 'blocked') };
     const cache = openDiscoveryCache(env, log);
     expect(cache.file).toBe(':memory:');
-    cache.write([entryOf(stateAt('s1', '/t/a.jsonl', 3))], []);
+    cache.write([cachedFileOf(stateAt('s1', '/t/a.jsonl', 3))], []);
     expect(cache.get('/t/a.jsonl')?.offset).toBe(3);
     cache.close();
     expect(warnings.join('\n')).toMatch(/disabled for this run/);
@@ -163,7 +155,7 @@ describe('persistCache (virtual time)', () => {
   });
 
   it('does not write back a state restored from the cache and left untouched', () => {
-    cache.write([entryOf(stateAt('r', '/t/r.jsonl', 7))], []);
+    cache.write([cachedFileOf(stateAt('r', '/t/r.jsonl', 7))], []);
     const restored = cache.get('/t/r.jsonl')!.state;
     const touched = { ...restored, userMessages: 8 };
     writes = [];

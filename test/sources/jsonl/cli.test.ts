@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoveryCachePath } from '../../../src/sources/internal/cache.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { installFixture } from './harness.js';
+import { installFixture } from '../../helpers/source-harness.js';
 
 interface Listed {
   readonly agent: string;

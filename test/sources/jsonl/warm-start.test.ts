@@ -11,7 +11,7 @@ import type { SourceCtx } from '../../../src/sources/internal/options.js';
 import { persistCache } from '../../../src/sources/internal/persist-cache.js';
 import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { foldById, installFixture, makeCtx, waitFor } from './harness.js';
+import { foldById, installFixture, makeCtx, waitFor } from '../../helpers/source-harness.js';
 
 const SID = '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10';
 

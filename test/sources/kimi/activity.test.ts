@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { KIMI_START, parseKimiLine } from '../../../src/sources/kimi/parse.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
-import { foldEvents } from '../amp/harness.js';
+import { foldEvents } from '../../helpers/source-harness.js';
 
 /** Records in (wire.jsonl lines), activity out: the kimi inputs of the state machine (AGENT-FORMATS 8.2-8.3). */
 const T = 1_773_136_300_000;

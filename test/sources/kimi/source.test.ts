@@ -1,10 +1,9 @@
 import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
 import { createKimiSource, kimi } from '../../../src/sources/kimi/index.js';
-import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { installFixture, isReady, makeCtx, start, waitFor, type Run } from '../amp/harness.js';
+import { cachedFileOf, makeCtx, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const MAIN = 'ses_01JNX7Q2';
 const LEGACY = 'ses_legacy01';
@@ -12,24 +11,15 @@ const LAUNCHED = 'ses_01JNZ000';
 const SUB = 'ses_01JNX7Q2:sub_7f2a';
 
 describe('kimi source (real files, real watcher)', () => {
-  let home: TempHome;
+  const fx = useFixtureHome('agentwatch-kimi-', 'kimi');
   let root: string;
-  let run: Run | undefined;
 
-  beforeEach(async () => {
-    home = await makeTempHome('agentwatch-kimi-');
-    await installFixture('kimi', home.home);
-    root = path.join(home.home, '.kimi-code');
-  });
-  afterEach(async () => {
-    run?.subscription.unsubscribe();
-    run = undefined;
-    await home.cleanup();
+  beforeEach(() => {
+    root = path.join(fx.home.home, '.kimi-code');
   });
 
   it('discovers sessions with cwd, title, model, tokens and hidden sub-agents; junk is a diagnostic', async () => {
-    run = start(kimi, makeCtx(home.env, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    const run = await fx.once(kimi);
     const sessions = run.sessions();
     expect([...sessions.keys()].sort()).toEqual([LAUNCHED, MAIN, SUB, LEGACY].sort());
     expect(sessions.get(MAIN)).toMatchObject({
@@ -63,57 +53,54 @@ describe('kimi source (real files, real watcher)', () => {
   });
 
   it('honours KIMI_SHARE_DIR over KIMI_CODE_HOME, and KIMI_CODE_HOME over ~/.kimi-code', async () => {
-    const moved = path.join(home.root, 'share');
+    const moved = path.join(fx.home.root, 'share');
     await rename(root, moved);
-    run = start(kimi, makeCtx({ ...home.env, KIMI_SHARE_DIR: moved, KIMI_CODE_HOME: path.join(home.root, 'nothing') }, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    let run = fx.start(kimi, makeCtx({ ...fx.home.env, KIMI_SHARE_DIR: moved, KIMI_CODE_HOME: path.join(fx.home.root, 'nothing') }, { watch: false }));
+    await waitFor('completion', () => run.done());
     expect(run.sessions().get(MAIN)?.agentName).toBe('Add PDF export');
-    run = start(kimi, makeCtx({ ...home.env, KIMI_CODE_HOME: moved }, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    run = fx.start(kimi, makeCtx({ ...fx.home.env, KIMI_CODE_HOME: moved }, { watch: false }));
+    await waitFor('completion', () => run.done());
     expect(run.sessions().has(MAIN)).toBe(true);
   });
 
   it('follows appends, a finished partial line, a new title, a new session and a deletion', async () => {
-    run = start(kimi, makeCtx(home.env));
-    await waitFor('ready', () => isReady(run!));
+    const run = await fx.ready(kimi);
     const legacyWire = path.join(root, 'sessions/wd_scripts_0b77d1', LEGACY, 'agents/main/wire.jsonl');
     // The writer finishes the half-written tool result, then the model answers.
     await appendFile(legacyWire, 'llId":"tool-2"}}\n{"type":"context.append_message","message":{"role":"assistant","content":"Done, prune.sh is executable."},"time":1773075720000}\n');
-    await waitFor('the appended answer', () => run!.sessions().get(LEGACY)?.assistantMessages === 2);
+    await waitFor('the appended answer', () => run.sessions().get(LEGACY)?.assistantMessages === 2);
     expect(run.sessions().get(LEGACY)).toMatchObject({ lastTurn: 'assistant', lastTurnAt: 1773075720000, pendingTools: [] });
 
     const mainWire = path.join(root, 'sessions/wd_invoicer_5c1e9a', MAIN, 'agents/main/wire.jsonl');
     await appendFile(mainWire, '{"type":"context.append_message","message":{"role":"user","content":"and a CSV export"},"time":1773136400000}\n');
-    await waitFor('the new prompt', () => run!.sessions().get(MAIN)?.userMessages === 2);
+    await waitFor('the new prompt', () => run.sessions().get(MAIN)?.userMessages === 2);
     expect(run.sessions().get(MAIN)?.lastTurn).toBe('user');
 
     await writeFile(path.join(root, 'sessions/wd_invoicer_5c1e9a', MAIN, 'state.json'), '{"title":"PDF and CSV export","isCustomTitle":true}');
-    await waitFor('the new title', () => run!.sessions().get(MAIN)?.agentName === 'PDF and CSV export');
+    await waitFor('the new title', () => run.sessions().get(MAIN)?.agentName === 'PDF and CSV export');
 
     const fresh = path.join(root, 'sessions/wd_new_77aa00/ses_fresh001/agents/main');
     await mkdir(fresh, { recursive: true });
     await writeFile(path.join(fresh, 'wire.jsonl'), '{"type":"context.append_message","message":{"role":"user","content":"hello"},"time":1773140500000}\n');
-    await waitFor('the new session', () => run!.sessions().get('ses_fresh001')?.userMessages === 1);
+    await waitFor('the new session', () => run.sessions().get('ses_fresh001')?.userMessages === 1);
 
     await rm(path.join(root, 'sessions/wd_scripts_0b77d1', LEGACY), { recursive: true });
-    await waitFor('the removal', () => !run!.sessions().has(LEGACY));
+    await waitFor('the removal', () => !run.sessions().has(LEGACY));
     expect(run.errors).toEqual([]);
   });
 
   it('warm-starts from the discovery cache; an appended record without a time inherits the restored clock', async () => {
-    const cache = openDiscoveryCache(home.env);
+    const cache = openDiscoveryCache(fx.home.env);
     try {
-      run = start(kimi, makeCtx(home.env, { watch: false }));
-      await waitFor('completion', () => run!.done());
+      let run = await fx.once(kimi);
       const states = [...run.sessions().values()].filter((s) => s.checkpoint);
       cache.write(
-        states.map((s) => ({ path: s.checkpoint!.path, agent: s.agent, sessionId: s.sessionId, offset: s.checkpoint!.offset, size: s.checkpoint!.size, mtimeMs: s.checkpoint!.mtimeMs, state: s })),
+        states.map(cachedFileOf),
         [],
       );
       const mainWire = path.join(root, 'sessions/wd_invoicer_5c1e9a', MAIN, 'agents/main/wire.jsonl');
       await appendFile(mainWire, '{"type":"context.append_message","message":{"role":"user","content":"one more thing"}}\n');
-      run = start(kimi, makeCtx(home.env, { watch: false, cache }));
-      await waitFor('completion', () => run!.done());
+      run = await fx.once(kimi, { cache });
       expect(run.events.some((e) => e.type === 'restore' && e.sessionId === MAIN)).toBe(true);
       const turns = run.events.filter((e) => e.type === 'turn' && e.sessionId === MAIN);
       expect(turns).toHaveLength(1);
@@ -124,8 +111,7 @@ describe('kimi source (real files, real watcher)', () => {
   });
 
   it('skips a line over the size cap with a diagnostic and keeps reading after it', async () => {
-    run = start(createKimiSource({ read: { maxLineBytes: 2048 } }), makeCtx(home.env, { watch: false }));
-    await waitFor('completion', () => run!.done());
+    const run = await fx.once(createKimiSource({ read: { maxLineBytes: 2048 } }));
     // The pasted log (a 3.7 KB turn.prompt) is over the cap; the prompt's context message after it still counts.
     expect(run.diagnostics().filter((d) => d.code === 'E_OVERSIZED_LINE').map((d) => d.sessionId)).toEqual([LEGACY]);
     expect(run.sessions().get(LEGACY)).toMatchObject({ userMessages: 2, lastTurn: 'tool_call' });

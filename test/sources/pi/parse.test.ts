@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPiParser } from '../../../src/sources/pi/parse.js';
 import { classifyPiFile, piSessionsDir } from '../../../src/sources/pi/paths.js';
-import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../jsonl/harness.js';
+import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
 
 const SESSIONS = path.join(FIXTURES, 'pi/.pi/agent/sessions');
 const PID = '2026-03-10T09-30-00-123Z_1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
