@@ -39,6 +39,8 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
   const changed = new Set<SessionKey>();
   // Sessions copied in this batch: only these may be updated in place.
   const drafts = new Map<SessionKey, SessionDraft>();
+  // Runs of events of one session (a file chunk's lines) skip the key and map lookups.
+  let last: { readonly agent: AgentKind; readonly sessionId: string; readonly draft: SessionDraft } | undefined;
   for (const event of events) {
     if (event.type === 'ready') {
       const current = readyAgents ?? state.readyAgents;
@@ -52,6 +54,11 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
       continue;
     }
     const scoped: SessionScopedEvent = event;
+    if (last !== undefined && last.sessionId === scoped.sessionId && last.agent === scoped.agent && scoped.type !== 'removed' && scoped.type !== 'restore' && scoped.type !== 'reset') {
+      applyToDraft(last.draft, scoped);
+      continue;
+    }
+    last = undefined;
     const key = sessionKey(scoped);
     sessions ??= new Map(state.sessions);
     changed.add(key);
@@ -69,6 +76,7 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
       sessions.set(key, draft.state);
     }
     if (scoped.type !== 'reset') applyToDraft(draft, scoped);
+    last = { agent: scoped.agent, sessionId: scoped.sessionId, draft };
   }
   if (!sessions && !diagnostics && !readyAgents) return { state, changed };
   const nextReady = readyAgents ?? state.readyAgents;

@@ -143,13 +143,18 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   }
   // One query at open instead of one per transcript: a warm start asks for every row anyway.
   let rows: Map<string, Row>;
+  // After a good preload only paths written since can have a row outside `rows`, so a cold start
+  // asks the database nothing per transcript (a row another process adds meanwhile costs a re-read).
+  let preloaded = true;
   try {
     const all = db.prepare('SELECT path, agent, session_id, offset, size, mtime_ms, state FROM files').all() as Row[];
     rows = new Map(all.map((row) => [row.path, row]));
   } catch (error) {
     log?.warn(`discovery cache read failed: ${(error as Error).message}`);
     rows = new Map();
+    preloaded = false;
   }
+  const writtenSincePreload = new Set<string>();
   const handedOut = new WeakSet<SessionState>();
   const select = db.prepare('SELECT path, agent, session_id, offset, size, mtime_ms, state FROM files WHERE path = ?');
   const upsert = db.prepare(
@@ -173,7 +178,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     get: (p) => {
       let row = rows.get(p);
       rows.delete(p);
-      if (!row) {
+      if (!row && (!preloaded || writtenSincePreload.has(p))) {
         try {
           row = select.get(p) as Row | undefined;
         } catch (error) {
@@ -201,7 +206,10 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       try {
         writeAll(upserts, deletes);
         // The preloaded copies are stale now; `get` falls back to a query for these paths.
-        for (const e of upserts) rows.delete(e.path);
+        for (const e of upserts) {
+          rows.delete(e.path);
+          writtenSincePreload.add(e.path);
+        }
         for (const p of deletes) rows.delete(p);
       } catch (error) {
         failed('write', error);
