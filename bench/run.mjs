@@ -20,7 +20,8 @@ import { ensureCorpus, refreshCursor } from './corpus.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, '..', 'dist', 'cli.js');
+// BENCH_CLI: another build's dist/cli.js, to compare builds on the same corpus and baseline.
+const cli = process.env.BENCH_CLI ?? path.join(here, '..', 'dist', 'cli.js');
 const probe = path.join(here, 'probe.mjs');
 const small = process.env.BENCH_SIZE === 'small';
 const sessions = Number(process.env.BENCH_SESSIONS ?? (small ? 300 : 3000));
