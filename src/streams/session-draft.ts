@@ -20,7 +20,8 @@ export interface SessionDraft {
   ownPending: boolean;
   ownRecentTools: boolean;
   ownRecentMessages: boolean;
-  ownUsage: boolean;
+  /** The usage map while the draft updates it (a Map keeps recency order); `closeDraft` writes it back. */
+  usage: Map<string, TokenCounts> | undefined;
 }
 
 export const openDraft = (from: SessionState): SessionDraft => ({
@@ -28,8 +29,15 @@ export const openDraft = (from: SessionState): SessionDraft => ({
   ownPending: false,
   ownRecentTools: false,
   ownRecentMessages: false,
-  ownUsage: false,
+  usage: undefined,
 });
+
+/** Finishes a draft: its state is complete and may be published (and must not be updated again). */
+export const closeDraft = (d: SessionDraft): SessionState => {
+  if (d.usage) d.state.usageByMessage = Object.fromEntries(d.usage);
+  d.usage = undefined;
+  return d.state;
+};
 
 const pending = (d: SessionDraft): ToolUse[] => {
   if (!d.ownPending) {
@@ -55,12 +63,9 @@ const recentMessages = (d: SessionDraft): RecentMessage[] => {
   return d.state.recentMessages as RecentMessage[];
 };
 
-const usageMap = (d: SessionDraft): Record<string, TokenCounts> => {
-  if (!d.ownUsage) {
-    d.state.usageByMessage = { ...d.state.usageByMessage };
-    d.ownUsage = true;
-  }
-  return d.state.usageByMessage as Record<string, TokenCounts>;
+const usageMap = (d: SessionDraft): Map<string, TokenCounts> => {
+  d.usage ??= new Map(Object.entries(d.state.usageByMessage));
+  return d.usage;
 };
 
 /** Appends and drops from the front so at most `max` items remain (the newest). */
@@ -79,19 +84,21 @@ const addTokens = (a: TokenCounts, b: TokenCounts, sign = 1): TokenCounts => ({
 /** Timestamps only move forward: a record with an unknown (0) or older time never rewinds the clock. */
 const later = (current: number, at: number | undefined): number => (at !== undefined && at > current ? at : current);
 
-/** `id` becomes the newest entry of the usage map, which keeps the newest USAGE_IDS_MAX ids. */
+/**
+ * `id` becomes the newest entry of the usage map, which keeps the newest USAGE_IDS_MAX ids.
+ * NOTE: a draft starts from the map's key order, which puts integer-like keys first (amp's message
+ * numbers); amp numbers rise and never repeat, so that order is also their recency order.
+ */
 const rememberUsage = (d: SessionDraft, id: string, tokens: TokenCounts): void => {
   const byMessage = usageMap(d);
-  const ids = Object.keys(byMessage);
-  // The common case: another line of the response just seen (keeps its place).
-  if (ids[ids.length - 1] === id) {
-    byMessage[id] = tokens;
-    return;
+  byMessage.delete(id);
+  byMessage.set(id, tokens);
+  if (byMessage.size > USAGE_IDS_MAX) {
+    for (const old of byMessage.keys()) {
+      byMessage.delete(old);
+      if (byMessage.size <= USAGE_IDS_MAX) break;
+    }
   }
-  delete byMessage[id];
-  byMessage[id] = tokens;
-  const kept = Object.keys(byMessage);
-  for (let i = 0; i < kept.length - USAGE_IDS_MAX; i += 1) delete byMessage[kept[i] as string];
 };
 
 const applyUsage = (d: SessionDraft, e: Extract<DraftEvent, { type: 'usage' }>): void => {
@@ -108,7 +115,7 @@ const applyUsage = (d: SessionDraft, e: Extract<DraftEvent, { type: 'usage' }>):
   }
   // NOTE: one response written over several lines repeats its usage; the later line replaces the
   // earlier counts. Its recorded cost is counted once, from the first line that carries it.
-  const previous = s.usageByMessage[e.messageId];
+  const previous = d.usage ? d.usage.get(e.messageId) : s.usageByMessage[e.messageId];
   s.tokens = addTokens(addTokens(s.tokens, previous ?? ZERO_TOKENS, -1), e.tokens);
   if (previous === undefined) s.recordedCostUsd += e.costUsd ?? 0;
   rememberUsage(d, e.messageId, e.tokens);

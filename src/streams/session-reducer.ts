@@ -1,6 +1,6 @@
 import type { AgentKind } from '../core/agents.js';
 import { ZERO_TOKENS, type SessionEvent, type SessionState } from '../core/session.js';
-import { applyToDraft, openDraft } from './session-draft.js';
+import { applyToDraft, closeDraft, openDraft } from './session-draft.js';
 
 /** Events that belong to one session (everything except `ready` and `diagnostic`). */
 export type SessionScopedEvent = Extract<SessionEvent, { readonly sessionId: string; readonly type: Exclude<SessionEvent['type'], 'ready' | 'diagnostic'> }>;
@@ -49,5 +49,5 @@ export const reduceSession = (prev: SessionState | undefined, e: SessionScopedEv
   if (e.type === 'reset') return emptySession(e.agent, e.sessionId);
   const draft = openDraft(prev ?? emptySession(e.agent, e.sessionId));
   applyToDraft(draft, e);
-  return draft.state;
+  return closeDraft(draft);
 };

@@ -1,7 +1,7 @@
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState } from '../core/contracts.js';
 import { sessionKey, type SessionEvent, type SessionKey, type SessionState } from '../core/session.js';
-import { applyToDraft, openDraft, type SessionDraft } from './session-draft.js';
+import { applyToDraft, closeDraft, openDraft, type SessionDraft } from './session-draft.js';
 import { emptySession, type SessionScopedEvent } from './session-reducer.js';
 
 /** `SessionsState` plus what the fold needs to decide `ready`. */
@@ -78,6 +78,7 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     if (scoped.type !== 'reset') applyToDraft(draft, scoped);
     last = { agent: scoped.agent, sessionId: scoped.sessionId, draft };
   }
+  for (const draft of drafts.values()) closeDraft(draft);
   if (!sessions && !diagnostics && !readyAgents) return { state, changed };
   const nextReady = readyAgents ?? state.readyAgents;
   return {
