@@ -15,7 +15,10 @@ export interface PipelineFrame {
   readonly state: FoldState;
   readonly now: number;
   readonly activities: ReadonlyMap<SessionKey, Activity>;
-  /** Activity changes of this frame; none on first sight of a session, none before `ready`. */
+  /**
+   * Activity changes of this frame; none on first sight of a session, none before `ready`.
+   * (`activities` stays empty until `ready` too: nothing may announce a change before then.)
+   */
   readonly transitions: readonly Transition[];
 }
 
@@ -38,13 +41,17 @@ const transition = (s: SessionState, from: Activity, to: Activity, at: number): 
 
 /**
  * Pure step of the pipeline (used under `scan`). Activities are recomputed for the sessions the
- * batch touched, and for every session on a tick (empty batch), since only time changes them then.
+ * batch touched, and for every session on a tick (empty batch), since only time changes them then,
+ * and on the frame that turns `ready`.
  * NOTE: transitions are emitted only once the previous frame was ready: replaying history during
  * the first discovery pass must not announce changes that happened hours ago.
  */
 export const stepFrame = (frame: PipelineFrame, input: FoldInput): PipelineFrame => {
   const { state, changed } = reduceSessions(frame.state, input.events);
-  const keys: Iterable<SessionKey> = input.events.length === 0 ? state.sessions.keys() : changed;
+  // During the first discovery pass no transition is announced, so activities wait for `ready`
+  // and are then derived once for every session (not once per batch for thousands of sessions).
+  if (!state.ready) return { state, now: input.now, activities: frame.activities, transitions: [] };
+  const keys: Iterable<SessionKey> = input.events.length === 0 || !frame.state.ready ? state.sessions.keys() : changed;
   const announce = frame.state.ready;
   const activities = new Map(frame.activities);
   const transitions: Transition[] = [];
