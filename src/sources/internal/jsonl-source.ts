@@ -121,8 +121,20 @@ export const createJsonlSource =
       const startWatching = async (root: WatchRoot): Promise<void> => {
         const tree = watchTree(root.dir, root.depth, skipDir, {
           onPath,
-          // Files created before the directory watch existed produce no event: scan the newcomer.
-          onDirAdded: (dir) => void scan(root, dir),
+          // Files created before the directory watch existed produce no event: scan the newcomer,
+          // and once more a little later for files written between that scan and the watch starting.
+          onDirAdded: (dir) => {
+            void scan(root, dir);
+            const key = `dir:${dir}`;
+            timers.get(key)?.unsubscribe();
+            timers.set(
+              key,
+              ctx.scheduler.schedule(() => {
+                timers.delete(key);
+                if (!closed) void scan(root, dir);
+              }, RECHECK_MS),
+            );
+          },
           onDirRemoved: (dir) => {
             for (const file of tracker.trackedFiles()) if (levelsBelow(dir, file) > 0) void syncPath(file);
           },
