@@ -40,13 +40,21 @@ export const parseFlags = <S extends FlagSpecs>(
   }
   const tokens = flagTokens(argv);
   for (const token of tokens) {
-    const bare = token.replace(/^--?/, '').split('=')[0] ?? '';
+    // A negative number after a value flag is that flag's value (checked below), not a flag.
+    const previous = argv[argv.indexOf(token) - 1];
+    const valueOf = previous?.startsWith('-') && !previous.includes('=') ? known.get(previous.replace(/^--?/, '')) : undefined;
+    if (valueOf && valueOf.spec.type !== 'boolean' && !Number.isNaN(Number(token))) continue;
+    const [bare = '', ...assigned] = token.replace(/^--?/, '').split('=');
     const entry = known.get(bare) ?? (bare.startsWith('no-') ? known.get(bare.slice(3)) : undefined);
     if (!entry || (bare.startsWith('no-') && !known.has(bare) && entry.spec.type !== 'boolean')) {
       throw new UsageError(`Unknown flag ${token.split('=')[0]} for ${command}`, `Run ${command} --help`);
     }
     if (token.startsWith('-') && !token.startsWith('--') && bare.length > 1) {
       throw new UsageError(`Unknown flag ${token} for ${command}`, `Run ${command} --help`);
+    }
+    // meow would read `--json=yes` as false and `--json=1` as unset: a silently ignored switch.
+    if (entry.spec.type === 'boolean' && assigned.length > 0) {
+      throw new UsageError(`Flag --${bare} does not take a value (got ${JSON.stringify(assigned.join('='))})`, `Run ${command} --help`);
     }
   }
   // Value-taking flags must be followed by a value (meow would silently read "" or the next flag).

@@ -69,4 +69,14 @@ describe('parseFlags', () => {
   it('ignores everything after --', () => {
     expect(parse(['--', '--bogus']).input).toEqual(['--bogus']);
   });
+
+  it('rejects a value attached to a boolean flag instead of silently ignoring it', () => {
+    expect(usage(['--detailed=yes'])).toBe('Flag --detailed does not take a value (got "yes")');
+    expect(usage(['--no-open=1'])).toBe('Flag --no-open does not take a value (got "1")');
+  });
+
+  it('reports a negative number after a value flag as a bad value, not as an unknown flag', () => {
+    expect(usage(['--window', '-5'])).toBe('Invalid value for --window: "-5" (expected an integer >= 1)');
+    expect(usage(['-5'])).toBe('Unknown flag -5 for agentwatch test');
+  });
 });
