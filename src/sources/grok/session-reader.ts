@@ -80,6 +80,11 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
   /** Reads the lines appended since `t.offset`; `size`/`mtimeMs`/`ino` are from the stat just before. */
   const readNewLines = async (dir: string, t: Tracked, info: { size: number; mtimeMs: number; ino: number }): Promise<SessionEvent[]> => {
     const chat = path.join(dir, GROK_CHAT_FILE);
+    // The whole transcript read at once (first sight) happened by the summary's own last-active
+    // time; the file's mtime then only says when it was copied or restored (a one-shot run would
+    // otherwise call a session that answered a minute ago brand new). Appends seen later are
+    // as recent as the write itself, which the summary may not have caught up with yet.
+    const fromStart = t.offset === 0;
     const batch: SessionEvent[] = [];
     const problems: SessionEvent[] = [];
     const outcome = await readLinesFrom(
@@ -106,7 +111,8 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     t.size = info.size;
     t.ino = info.ino;
     t.mtimeMs = info.mtimeMs;
-    return [...stampGrokBatch(batch, Math.max(t.summaryTime, Math.floor(info.mtimeMs))), ...problems];
+    const at = fromStart && t.summaryTime > 0 ? t.summaryTime : Math.max(t.summaryTime, Math.floor(info.mtimeMs));
+    return [...stampGrokBatch(batch, at), ...problems];
   };
 
   const syncOnce = async (dir: string): Promise<void> => {

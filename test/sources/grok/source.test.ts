@@ -38,8 +38,9 @@ describe('grok source (real files, real watcher)', () => {
       tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 },
       path: path.join(mainDir, 'chat_history.jsonl'),
     });
-    // The transcript has no times: the batch carries the session's own last write.
-    expect(main.lastActivityAt).toBeGreaterThanOrEqual(LAST_ACTIVE);
+    // The transcript has no times: a first full read carries the summary's own last-active time,
+    // not the mtime of a file that was just copied into place.
+    expect(main.lastActivityAt).toBe(LAST_ACTIVE);
     // Only complete lines are consumed: the half-written prompt at the end waits.
     const chat = await readFile(path.join(mainDir, 'chat_history.jsonl'), 'utf8');
     expect(main.checkpoint?.offset).toBe(chat.lastIndexOf('\n') + 1);
