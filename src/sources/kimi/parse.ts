@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { SessionEvent, SessionRef } from '../../core/session.js';
+import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
 import { KIMI_RECORD_TYPES, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
 
 /** `kimi --resume <session-dir-name>` (AGENT-FORMATS 8.4). */
@@ -52,28 +53,27 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
   switch (record.type) {
     case 'metadata': {
       const version = record.app_version ?? record.protocol_version;
-      return [{ ...ref, type: 'meta', at, patch: { ...(version ? { version } : {}), ...(record.created_at ? { createdAt: record.created_at } : {}) } }];
+      return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch: { ...(version ? { version } : {}), ...(record.created_at ? { createdAt: record.created_at } : {}) } }];
     }
     case 'config.update':
-      return record.modelAlias ? [{ ...ref, type: 'meta', at, patch: { model: record.modelAlias } }] : [];
+      return record.modelAlias ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch: { model: record.modelAlias } }] : [];
     case 'usage.record': {
       const u = record.usage;
-      return [{ ...ref, type: 'usage', at, tokens: { input: u.inputOther, output: u.output, cacheCreation: u.inputCacheCreation, cacheRead: u.inputCacheRead } }];
+      return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'usage', at, tokens: { input: u.inputOther, output: u.output, cacheCreation: u.inputCacheCreation, cacheRead: u.inputCacheRead } }];
     }
     case 'turn.end':
     case 'turn.cancel':
       // The turn is over: the agent waits for the person, whatever the last record was.
-      return [{ ...ref, type: 'turn', at, role: 'assistant', counts: false }];
+      return [turnEvent(ref, at, 'assistant', undefined, false)];
     case 'context.append_message': {
       const message = record.message;
       const text = textOf(message.content);
-      if (message.role === 'user') return [{ ...ref, type: 'turn', at, role: 'user', text, ...(text ? {} : { counts: false }) }];
-      if (message.role === 'tool') return [{ ...ref, type: 'tool_result', at, ...(message.toolCallId ? { callId: message.toolCallId } : {}) }];
+      if (message.role === 'user') return [turnEvent(ref, at, 'user', text, text !== '')];
+      if (message.role === 'tool') return [toolResultEvent(ref, at, message.toolCallId)];
       if (message.role !== 'assistant') return [];
-      const events: SessionEvent[] = text ? [{ ...ref, type: 'turn', at, role: 'assistant', text }] : [];
+      const events: SessionEvent[] = text ? [turnEvent(ref, at, 'assistant', text)] : [];
       for (const call of message.toolCalls ?? []) {
-        const filePath = writtenPath(call.function.name, call.function.arguments, cwd);
-        events.push({ ...ref, type: 'tool_call', at, name: call.function.name, ...(call.id ? { callId: call.id } : {}), ...(filePath ? { filePath } : {}) });
+        events.push(toolCallEvent(ref, at, call.function.name, call.id, writtenPath(call.function.name, call.function.arguments, cwd)));
       }
       return events;
     }
@@ -82,22 +82,21 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
       switch (event.type) {
         case 'content.part': {
           const text = event.part?.type === 'text' ? (event.part.text ?? '').trim() : '';
-          return text ? [{ ...ref, type: 'turn', at, role: 'assistant', text }] : [];
+          return text ? [turnEvent(ref, at, 'assistant', text)] : [];
         }
         case 'tool.call': {
           const name = event.name ?? '';
-          const filePath = writtenPath(name, event.args, cwd);
-          return [{ ...ref, type: 'tool_call', at, name, ...(event.toolCallId ? { callId: event.toolCallId } : {}), ...(filePath ? { filePath } : {}) }];
+          return [toolCallEvent(ref, at, name, event.toolCallId, writtenPath(name, event.args, cwd))];
         }
         case 'tool.result':
-          return [{ ...ref, type: 'tool_result', at, ...(event.toolCallId ? { callId: event.toolCallId } : {}) }];
+          return [toolResultEvent(ref, at, event.toolCallId)];
         case 'step.end':
           // A step that stopped for tool use continues after the results; any other stop answers.
-          return event.finishReason === 'tool_use' ? [] : [{ ...ref, type: 'turn', at, role: 'assistant', counts: false }];
+          return event.finishReason === 'tool_use' ? [] : [turnEvent(ref, at, 'assistant', undefined, false)];
         case 'compaction.begin':
-          return [{ ...ref, type: 'compaction', at, phase: 'start' }];
+          return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'compaction', at, phase: 'start' }];
         case 'compaction.end':
-          return [{ ...ref, type: 'compaction', at, phase: 'end' }];
+          return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'compaction', at, phase: 'end' }];
         default:
           // step.begin and the rest: the state already reads "thinking" after a prompt or result.
           return [];
