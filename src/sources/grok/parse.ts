@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
 import { grokChatLineSchema, type GrokChatLine, type GrokSummary } from './schema.js';
 
 /** Official Grok CLI docs (docs.x.ai, "Sessions"): `grok --resume <session-id>`. */
@@ -112,22 +113,19 @@ export const parseGrokLine = (line: string, sessionId: string, at = 0): GrokLine
   switch (entry.type) {
     case 'user': {
       const text = realPrompt(entry);
-      return { ok: true, events: text === undefined ? [] : [{ ...ref, type: 'turn', at, role: 'user', text }] };
+      return { ok: true, events: text === undefined ? [] : [turnEvent(ref, at, 'user', text)] };
     }
     case 'assistant': {
       const text = (entry.content ?? '').trim();
       const calls = entry.tool_calls ?? [];
       const events: SessionEvent[] = [];
       // A tool-only entry is not an answer; an empty entry without calls still ends the turn.
-      if (text || calls.length === 0) events.push({ ...ref, type: 'turn', at, role: 'assistant', text });
-      for (const call of calls) {
-        const filePath = writtenPath(call.name, call.arguments);
-        events.push({ ...ref, type: 'tool_call', at, name: call.name, ...(call.id ? { callId: call.id } : {}), ...(filePath ? { filePath } : {}) });
-      }
+      if (text || calls.length === 0) events.push(turnEvent(ref, at, 'assistant', text));
+      for (const call of calls) events.push(toolCallEvent(ref, at, call.name, call.id, writtenPath(call.name, call.arguments)));
       return { ok: true, events };
     }
     case 'tool_result':
-      return { ok: true, events: [{ ...ref, type: 'tool_result', at, ...(entry.tool_call_id ? { callId: entry.tool_call_id } : {}) }] };
+      return { ok: true, events: [toolResultEvent(ref, at, entry.tool_call_id)] };
     default:
       return { ok: true, events: [] };
   }
@@ -143,6 +141,8 @@ export const stampGrokBatch = (events: readonly SessionEvent[], at: number): Ses
   const lastTool = events.findLastIndex((e) => e.type === 'tool_call' || e.type === 'tool_result');
   return events.map((event, index) => {
     if (event.type !== 'turn' && event.type !== 'tool_call' && event.type !== 'tool_result') return event;
-    return { ...event, at: index === lastTurn || index === lastTool ? at : 0 };
+    const stamped = index === lastTurn || index === lastTool ? at : 0;
+    // Lines are parsed with `at` 0: most events already carry their stamp and are kept as they are.
+    return event.at === stamped ? event : { ...event, at: stamped };
   });
 };
