@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
 import { fileUriToPath } from './file-uri.js';
 import {
   ampMessageSchema,
@@ -135,31 +136,15 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
           const status = block.run?.status;
           // A result block whose run is still going (it carries `progress`) is not a result yet.
           if (status !== undefined && RUNNING_STATUSES.has(status)) continue;
-          body.push({
-            ...ref,
-            type: 'tool_result',
-            at,
-            ...(block.toolUseID ? { callId: block.toolUseID } : {}),
-            ...(status && status !== 'done' ? { isError: true } : {}),
-          });
+          body.push(toolResultEvent(ref, at, block.toolUseID, status !== undefined && status !== '' && status !== 'done'));
         }
       } else {
-        body.push({ ...ref, type: 'turn', at, role: 'user', text: textOf(blocks) });
+        body.push(turnEvent(ref, at, 'user', textOf(blocks)));
       }
     } else if (message.role === 'assistant') {
       if (message.usage?.model) lastModel = message.usage.model;
-      const calls: SessionEvent[] = blocks.toolUses.map((block) => {
-        const filePath = writtenPath(block);
-        return {
-          ...ref,
-          type: 'tool_call',
-          at: Math.max(at, block.startTime ?? 0),
-          name: block.name,
-          ...(block.id ? { callId: block.id } : {}),
-          ...(filePath ? { filePath } : {}),
-        };
-      });
-      const turn: SessionEvent = { ...ref, type: 'turn', at, role: 'assistant', text: textOf(blocks) };
+      const calls: SessionEvent[] = blocks.toolUses.map((block) => toolCallEvent(ref, Math.max(at, block.startTime ?? 0), block.name, block.id, writtenPath(block)));
+      const turn = turnEvent(ref, at, 'assistant', textOf(blocks));
       // NOTE: the last event decides the session's status. A message that stopped for tool use
       // ends on its calls; one that ended its turn (or was cancelled) ends on the answer. A reply
       // Amp is still streaming (state "running") is not an answer yet: the session keeps thinking
@@ -170,7 +155,8 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
       if (message.usage) {
         const u = message.usage;
         body.push({
-          ...ref,
+          agent: ref.agent,
+          sessionId: ref.sessionId,
           type: 'usage',
           at,
           messageId: String(message.messageId ?? `#${index}`),
@@ -181,6 +167,10 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
     // `info` messages (compaction and handoff summaries) carry no turn.
   }
 
-  const events: SessionEvent[] = [{ ...ref, type: 'reset' }, { ...ref, type: 'meta', patch: metaOf(thread, filePath, lastModel) }, ...body];
+  const head: SessionEvent[] = [
+    { agent: ref.agent, sessionId, type: 'reset' },
+    { agent: ref.agent, sessionId, type: 'meta', patch: metaOf(thread, filePath, lastModel) },
+  ];
+  const events = head.concat(body);
   return { kind: 'thread', sessionId, events, badMessages };
 };
