@@ -18,6 +18,9 @@ const agentsSchema = z
   .loose()
   .describe('Per-agent switch; a disabled agent is skipped even under --agent all.');
 
+/** Webhook `events` values: a target activity, or "active" as in `default_filter` (spec section 3). */
+export const WEBHOOK_EVENTS = ['active', ...ACTIVITIES] as const;
+
 export const webhookEntrySchema = z
   .object({
     name: z.string().trim().min(1, 'name must be a non-empty string'),
@@ -26,9 +29,9 @@ export const webhookEntrySchema = z
       .describe('Receiver; gets one POST per matching transition.'),
     secret: z.string().optional().describe('When set, bodies are signed: X-Agentwatch-Signature: sha256=<hex>.'),
     events: z
-      .array(z.enum(ACTIVITIES, { error: `events must list activity states (${ACTIVITIES.join(', ')})` }))
+      .array(z.enum(WEBHOOK_EVENTS, { error: `events must list activity states (${WEBHOOK_EVENTS.join(', ')})` }))
       .default([])
-      .describe('Target activities to deliver; empty means all.'),
+      .describe('Target activities to deliver ("active" = any but idle and waiting); empty means all.'),
     agents: z
       .array(z.enum(AGENT_KINDS, { error: `agents must list agent kinds (${AGENT_KINDS.join(', ')})` }))
       .default([])

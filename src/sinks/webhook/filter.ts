@@ -1,13 +1,15 @@
 import type { WebhookEntry } from '../../config/schema.js';
+import { matchesActivityFilter } from '../../core/activity.js';
 import type { Transition } from '../../core/session.js';
 
 /**
  * Whether `entry` gets a delivery for `transition`: enabled, `events` lists the target state
- * (`to`) and `agents` lists the agent, an empty list meaning all.
+ * (`to`, or "active" for any state but idle and waiting) and `agents` lists the agent, an empty
+ * list meaning all.
  */
 export const matchesWebhook = (entry: WebhookEntry, transition: Transition): boolean =>
   entry.enabled &&
-  (entry.events.length === 0 || entry.events.includes(transition.to)) &&
+  (entry.events.length === 0 || entry.events.some((event) => matchesActivityFilter(event, transition.to))) &&
   (entry.agents.length === 0 || entry.agents.includes(transition.agent));
 
 /**

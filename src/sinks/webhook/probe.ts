@@ -16,7 +16,9 @@ export const SAMPLE_SESSION_ID = 'agentwatch-webhook-test';
  * and waiting when it lists none), coming from a different state.
  */
 export const sampleTransition = (entry: WebhookEntry, cwd: string, at: number): Transition => {
-  const to: Activity = entry.events[0] ?? 'waiting';
+  // "active" stands for any busy state: a sample of it is a write.
+  const first = entry.events[0] ?? 'waiting';
+  const to: Activity = first === 'active' ? 'writing' : first;
   return {
     agent: entry.agents[0] ?? 'claude',
     sessionId: SAMPLE_SESSION_ID,

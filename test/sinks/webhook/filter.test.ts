@@ -1,5 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { webhookEntrySchema } from '../../../src/config/schema.js';
 import { webhookDeliveries, type DeliveryDeps } from '../../../src/sinks/webhook/deliver.js';
 import { isDeliverable, matchesWebhook } from '../../../src/sinks/webhook/filter.js';
 import { counterIds, entry, transition } from './transitions.js';
@@ -13,10 +14,19 @@ describe('matchesWebhook', () => {
     { name: 'agents: agent not listed',           hook: entry({ agents: ['codex'] }),                    t: transition({ agent: 'claude' }),               expected: false },
     { name: 'agents: agent listed',               hook: entry({ agents: ['codex', 'claude'] }),          t: transition({ agent: 'claude' }),               expected: true },
     { name: 'both filters must pass',             hook: entry({ events: ['waiting'], agents: ['pi'] }), t: transition({ agent: 'pi', to: 'thinking' }),   expected: false },
+    { name: 'events: "active" takes a busy state', hook: entry({ events: ['active'] }),                   t: transition({ from: 'waiting', to: 'writing' }), expected: true },
+    { name: 'events: "active" skips waiting/idle', hook: entry({ events: ['active'] }),                   t: transition({ from: 'writing', to: 'waiting' }), expected: false },
     { name: 'disabled: nothing',                  hook: entry({ enabled: false }),                       t: transition(),                                  expected: false },
   ];
   it.each(cases)('$name', ({ hook, t, expected }) => {
     expect(matchesWebhook(hook, t)).toBe(expected);
+  });
+});
+
+describe('webhook entry schema', () => {
+  it('accepts "active" in events (a named state of the spec, as in default_filter) and rejects unknown ones', () => {
+    expect(webhookEntrySchema.parse({ name: 'n', url: 'http://127.0.0.1/h', events: ['active', 'waiting'] }).events).toEqual(['active', 'waiting']);
+    expect(webhookEntrySchema.safeParse({ name: 'n', url: 'http://127.0.0.1/h', events: ['busy'] }).success).toBe(false);
   });
 });
 
