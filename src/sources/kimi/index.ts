@@ -4,6 +4,7 @@ import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.
 import type { SourceCtx } from '../internal/options.js';
 import { diagnostic, type FileParser, type JsonlAgentSpec } from '../internal/file-parser.js';
 import { KIMI_START, kimiResumeCommand, parseKimiLine, type KimiParseState } from './parse.js';
+import { skimKimiLine } from './skim.js';
 import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
 import { kimiSideFiles } from './side-files.js';
 
@@ -34,11 +35,14 @@ const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
         },
       ],
       line: (bytes) => {
-        const text = bytes.toString('utf8');
-        if (!text.trim()) return [];
-        const result = parseKimiLine(state, text, ref, cwdBySession.get(kind.parentId) ?? '');
+        let result = skimKimiLine(state, bytes, ref);
+        if (result === undefined) {
+          const text = bytes.toString('utf8');
+          if (!text.trim()) return [];
+          result = parseKimiLine(state, text, ref, cwdBySession.get(kind.parentId) ?? '');
+        }
         state = result.state;
-        return result.ok ? [...result.events] : [diagnostic('kimi', result.code, result.message, { sessionId, path: file })];
+        return result.ok ? (result.events as SessionEvent[]) : [diagnostic('kimi', result.code, result.message, { sessionId, path: file })];
       },
     };
   };

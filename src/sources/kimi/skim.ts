@@ -1,0 +1,81 @@
+import type { SessionRef } from '../../core/session.js';
+import { toolResultEvent } from '../internal/event-literals.js';
+import { jsonKey, skimString } from '../internal/skim.js';
+import { KIMI_RECORD_TYPES } from './schema.js';
+import type { KimiLineResult, KimiParseState } from './parse.js';
+
+/**
+ * Kimi's fast path: the records that carry nothing but their time (`turn.prompt` with the whole
+ * prompt, `step.begin`, reasoning parts) and tool results (whose output is most of a transcript's
+ * bytes) are read without JSON.parse. Kimi writes compact records with `type` first and `time`
+ * last; a line in any other layout returns undefined and takes the full parse. The skimmed lines
+ * are not validated beyond that layout, so a torn line of one of these kinds is not reported.
+ */
+
+const RECORD_PREFIX = Buffer.from('{"type":"');
+const LOOP_PREFIX = Buffer.from('{"type":"context.append_loop_event","event":{"type":"');
+const THINK_PART = Buffer.from('{"type":"context.append_loop_event","event":{"type":"content.part","part":{"type":"think"');
+const TOOL_RESULT = Buffer.from('{"type":"context.append_loop_event","event":{"type":"tool.result","toolCallId":"');
+const TIME_KEY = Buffer.from(',"time":');
+const TOOL_CALL_ID = jsonKey('toolCallId');
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(KIMI_RECORD_TYPES);
+/** Loop events that produce something (parse.ts `recordEvents`); every other one only moves the clock. */
+const LOOP_EVENTS_USED: ReadonlySet<string> = new Set(['content.part', 'tool.call', 'tool.result', 'step.end', 'compaction.begin', 'compaction.end']);
+
+const CLOSE_BRACE = 0x7d;
+const ZERO = 0x30;
+const NINE = 0x39;
+const QUOTE = 0x22;
+
+/** Bytes before the trailing whitespace (`\r`, spaces) of a line. */
+const trimmedEnd = (line: Buffer): number => {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === 0x20 || line[end - 1] === 0x0d || line[end - 1] === 0x09)) end--;
+  return end;
+};
+
+/**
+ * The record's `time` when it is the last key of the top-level object: the line ends with
+ * `,"time":<digits>}` and that single brace closes the record itself (a nested object would end
+ * in `}}`). Undefined otherwise.
+ */
+const trailingTime = (line: Buffer, end: number): number | undefined => {
+  if (end < 2 || line[end - 1] !== CLOSE_BRACE) return undefined;
+  let start = end - 1;
+  while (start > 0 && (line[start - 1] ?? 0) >= ZERO && (line[start - 1] ?? 0) <= NINE) start--;
+  const digits = end - 1 - start;
+  // JSON numbers have no leading zeros; anything unusual takes the full parse.
+  if (digits === 0 || digits > 15 || (digits > 1 && line[start] === ZERO)) return undefined;
+  if (start < TIME_KEY.length || !line.subarray(start - TIME_KEY.length, start).equals(TIME_KEY)) return undefined;
+  return Number(line.toString('latin1', start, end - 1));
+};
+
+const startsWith = (line: Buffer, prefix: Buffer): boolean => line.length >= prefix.length && line.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+
+/** The type string right after `prefix`, when it is a plain short identifier. */
+const typeAfter = (line: Buffer, prefix: Buffer): string | undefined => {
+  if (!startsWith(line, prefix)) return undefined;
+  const close = line.indexOf(QUOTE, prefix.length);
+  if (close === -1 || close - prefix.length > 64 || line.subarray(prefix.length, close).includes(0x5c)) return undefined;
+  return line.toString('latin1', prefix.length, close);
+};
+
+/** A skimmed line's result, or undefined when the line needs `parseKimiLine`. */
+export const skimKimiLine = (state: KimiParseState, line: Buffer, ref: SessionRef): KimiLineResult | undefined => {
+  const end = trimmedEnd(line);
+  const time = trailingTime(line, end);
+  if (time === undefined) return undefined;
+  const next: KimiParseState = { clock: Math.max(state.clock, time) };
+  const type = typeAfter(line, RECORD_PREFIX);
+  if (type === undefined) return undefined;
+  if (!KNOWN_TYPES.has(type)) return { ok: true, state: next, events: [] };
+  if (type !== 'context.append_loop_event') return undefined;
+  if (startsWith(line, THINK_PART)) return { ok: true, state: next, events: [] };
+  if (startsWith(line, TOOL_RESULT)) {
+    const callId = skimString(line, TOOL_CALL_ID, { from: LOOP_PREFIX.length });
+    return callId ? { ok: true, state: next, events: [toolResultEvent(ref, next.clock, callId.value)] } : undefined;
+  }
+  const loopType = typeAfter(line, LOOP_PREFIX);
+  return loopType !== undefined && !LOOP_EVENTS_USED.has(loopType) ? { ok: true, state: next, events: [] } : undefined;
+};
