@@ -73,10 +73,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return t;
   };
 
-  const open = (file: string, classifiedId: string | undefined, ino: number, size: number): { t: Tracked; restored: boolean } | undefined => {
+  const open = (file: string, classifiedId: string | undefined, info: { ino: number; size: number; mtimeMs: number }): { t: Tracked; restored: boolean } | undefined => {
+    const { ino, size } = info;
     const cached = deps.cache?.get(file);
+    // Same size but written since: appends always grow a transcript, so it was rewritten in place.
+    const rewritten = cached !== undefined && cached.size === size && cached.mtimeMs !== info.mtimeMs;
     // Same file (inode, when recorded) and not shorter than what was read: resume from the offset.
-    if (cached && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
+    if (cached && !rewritten && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
       emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
       const parser = deps.createParser(file, cached.sessionId, true, cached.state);
       return { t: { file, parser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs }, restored: true };
@@ -134,7 +137,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     let opened = false;
     let restored = false;
     if (!t) {
-      const first = open(file, classifiedId, info.ino, info.size);
+      const first = open(file, classifiedId, info);
       if (!first) return;
       ({ t, restored } = first);
       opened = true;

@@ -1,4 +1,4 @@
-import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { scan, share } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,6 +66,22 @@ describe('warm start from the discovery cache', () => {
     const { checkpoint: _f, ...fullState } = foldById(full).get(SID)!;
     expect(warmState).toEqual(fullState);
     expect(foldById(cold).get(SID)?.userMessages).toBe(fullState.userMessages - 1);
+  });
+
+  it('a file rewritten in place at the same size while nobody watched is reset and read from 0', async () => {
+    const ctx = makeCtx(home.env);
+    await passWithCache(claude, ctx);
+    const main = path.join(home.home, '.claude/projects/-home-dev-acme-api', `${SID}.jsonl`);
+    const text = await readFile(main, 'utf8');
+    const before = foldById(await passWithCache(claude, ctx)).get(SID)!.recentMessages.map((m) => m.text);
+    expect(before.some((t) => t.includes('token-bucket'))).toBe(true);
+    // Same byte count, other content, a later mtime: e.g. a restore from backup or a regenerated fixture.
+    await writeFile(main, text.replaceAll('token-bucket', 'TOKEN-BUCKET'));
+    await utimes(main, new Date(), new Date(Date.now() + 5000));
+    const warm = await passWithCache(claude, ctx);
+    expect(linesOf(warm, SID)[0]).toBe('reset');
+    const after = foldById(warm).get(SID)!.recentMessages.map((m) => m.text);
+    expect(after.some((t) => t.includes('TOKEN-BUCKET'))).toBe(true);
   });
 
   it('a file that shrank while nobody watched is reset and read from 0', async () => {
