@@ -5,6 +5,7 @@ import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
+import { skimGrokLine } from './skim.js';
 import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
 import { grokSummarySchema, type GrokSummary } from './schema.js';
 
@@ -95,6 +96,11 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
         for (const item of items) {
           if (item.kind === 'oversized') {
             problems.push(diagnostic('grok', 'E_OVERSIZED_LINE', `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; skipped`, { sessionId: t.sessionId, path: chat }));
+            continue;
+          }
+          const skimmed = skimGrokLine(item.bytes, t.sessionId);
+          if (skimmed !== undefined) {
+            for (const event of skimmed) batch.push(event);
             continue;
           }
           const text = item.bytes.toString('utf8');
