@@ -26,6 +26,11 @@ const CR = 0x0d;
 
 const withoutCr = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes);
 
+// A file saved by a Windows editor may start with a UTF-8 byte-order mark: JSON.parse rejects it,
+// and the first record (claude's cwd, codex's session_meta, pi's header) would be lost.
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const withoutBom = (bytes: Buffer): Buffer => (bytes.subarray(0, 3).equals(BOM) ? bytes.subarray(3) : bytes);
+
 /** A splitter for bytes starting at file offset `start`. */
 export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LINE_BYTES): LineSplitter => {
   let consumed = start;
@@ -49,7 +54,8 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
         const tail = chunk.subarray(from, nl);
         // NOTE: the common case (line inside one chunk) is a view into the chunk, no copy.
         const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail], length);
-        items.push({ kind: 'line', bytes: withoutCr(bytes), end });
+        // `consumed` is still this line's start offset: only the file's first line can carry a BOM.
+        items.push({ kind: 'line', bytes: withoutCr(consumed === 0 ? withoutBom(bytes) : bytes), end });
       }
       consumed = end;
       pending = [];

@@ -22,6 +22,16 @@ describe('createLineSplitter', () => {
     expect(s.consumed()).toBe(9);
   });
 
+  it('drops a UTF-8 byte-order mark at the start of the file only', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const s = createLineSplitter(0);
+    const items = s.push(Buffer.concat([bom, Buffer.from('{"a":1}\r\n'), bom, Buffer.from('x\n')]));
+    expect(texts(items)).toEqual(['{"a":1}', '\ufeffx']);
+    expect(items.map((i) => i.end)).toEqual([12, 17]);
+    // Resuming mid-file: the line there is not the first one, whatever its bytes.
+    expect(texts(createLineSplitter(12).push(Buffer.concat([bom, Buffer.from('y\n')])))).toEqual(['\ufeffy']);
+  });
+
   it('reports a line over the cap once its newline arrives, without keeping its bytes, and goes on', () => {
     const s = createLineSplitter(0, 8);
     expect(s.push(Buffer.from('0123456789'))).toEqual([]);
