@@ -6,24 +6,25 @@ import { z } from 'zod';
  * lacks one of them is still a thread.
  */
 
-export const textBlockSchema = z.object({ type: z.literal('text'), text: z.string().catch('') }).loose();
+// The block and message objects below strip the fields agentwatch does not read (zod's default):
+// `.loose()` copied every unknown key (tool inputs, results, thinking) of every message on each read.
+export const textBlockSchema = z.object({ type: z.literal('text'), text: z.string().catch('') });
 export const toolUseBlockSchema = z
   .object({
     type: z.literal('tool_use'),
     id: z.string().optional(),
     name: z.string().catch(''),
-    input: z.record(z.string(), z.unknown()).optional().catch(undefined),
+    // Only the written file's name is read (see parse.ts `writtenPath`), not the file contents.
+    input: z.object({ path: z.unknown().optional(), file_path: z.unknown().optional() }).optional().catch(undefined),
     startTime: z.number().optional().catch(undefined),
     finalTime: z.number().optional().catch(undefined),
-  })
-  .loose();
+  });
 export const toolResultBlockSchema = z
   .object({
     type: z.literal('tool_result'),
     toolUseID: z.string().optional(),
-    run: z.object({ status: z.string().optional() }).loose().optional().catch(undefined),
-  })
-  .loose();
+    run: z.object({ status: z.string().optional() }).optional().catch(undefined),
+  });
 export type TextBlock = z.infer<typeof textBlockSchema>;
 export type ToolUseBlock = z.infer<typeof toolUseBlockSchema>;
 export type ToolResultBlock = z.infer<typeof toolResultBlockSchema>;
@@ -43,19 +44,17 @@ export const ampUsageSchema = z
     cacheCreationInputTokens: z.number().catch(0).default(0),
     cacheReadInputTokens: z.number().catch(0).default(0),
     timestamp: z.string().optional(),
-  })
-  .loose();
+  });
 
 export const ampMessageSchema = z
   .object({
     role: z.string(),
     messageId: z.number().optional(),
     content: z.array(anyBlock).catch([]).default([]),
-    state: z.object({ type: z.string().optional(), stopReason: z.string().optional() }).loose().optional().catch(undefined),
+    state: z.object({ type: z.string().optional(), stopReason: z.string().optional() }).optional().catch(undefined),
     usage: ampUsageSchema.optional().catch(undefined),
-    meta: z.object({ sentAt: z.number().optional().catch(undefined) }).loose().optional().catch(undefined),
-  })
-  .loose();
+    meta: z.object({ sentAt: z.number().optional().catch(undefined) }).optional().catch(undefined),
+  });
 export type AmpMessage = z.infer<typeof ampMessageSchema>;
 
 const treeSchema = z
