@@ -23,26 +23,21 @@ export const grokSummarySchema = z
   .loose();
 export type GrokSummary = z.infer<typeof grokSummarySchema>;
 
-const textPart = z.object({ type: z.string(), text: z.string().optional() }).loose();
+// The chat line objects strip the fields agentwatch does not read (zod's default) rather than copy them.
+const textPart = z.object({ type: z.string(), text: z.string().optional() });
 
-const userLine = z
-  .object({ type: z.literal('user'), content: z.union([z.string(), z.array(textPart)]) })
-  .loose();
-const assistantLine = z
-  .object({
-    type: z.literal('assistant'),
-    content: z.string().nullish(),
-    tool_calls: z
-      .array(z.object({ id: z.string().optional(), name: z.string(), arguments: z.unknown().optional() }).loose())
-      .nullish(),
-    model_id: z.string().nullish(),
-  })
-  .loose();
-const toolResultLine = z
-  .object({ type: z.literal('tool_result'), tool_call_id: z.string().nullish(), content: z.unknown().optional() })
-  .loose();
+const userLine = z.object({ type: z.literal('user'), content: z.union([z.string(), z.array(textPart)]) });
+const assistantLine = z.object({
+  type: z.literal('assistant'),
+  content: z.string().nullish(),
+  tool_calls: z
+    .array(z.object({ id: z.string().optional(), name: z.string(), arguments: z.unknown().optional() }))
+    .nullish(),
+  model_id: z.string().nullish(),
+});
+const toolResultLine = z.object({ type: z.literal('tool_result'), tool_call_id: z.string().nullish(), content: z.unknown().optional() });
 /** `system` prompts and `reasoning` markers: valid records that carry no turn. */
-const silentLine = z.object({ type: z.enum(['system', 'reasoning']) }).loose();
+const silentLine = z.object({ type: z.enum(['system', 'reasoning']) });
 
 export const grokChatLineSchema = z.discriminatedUnion('type', [userLine, assistantLine, toolResultLine, silentLine]);
 export type GrokChatLine = z.infer<typeof grokChatLineSchema>;
