@@ -2,44 +2,49 @@ import { z } from 'zod';
 
 /**
  * zod shapes of the JSON in opencode/kilo `message.data` and `part.data` (AGENT-FORMATS §5.2).
- * Loose on purpose: unknown fields pass through, every field we read is optional, so newer agent
- * versions keep working; a value of the wrong type fails the record (a counted diagnostic).
+ * Every field we read is optional, so newer agent versions keep working; unknown fields are
+ * dropped (zod's default: passing them through copied every key of every row on each replay);
+ * a value of the wrong type fails the record (a counted diagnostic).
  */
 const count = z.number().nullish();
 const times = z.object({ start: count, end: count, created: count, completed: count }).partial().nullish();
 
-export const messageDataSchema = z.looseObject({
+export const messageDataSchema = z.object({
   role: z.string(),
   modelID: z.string().nullish(),
   providerID: z.string().nullish(),
-  model: z.looseObject({ modelID: z.string().nullish(), providerID: z.string().nullish() }).nullish(),
+  model: z.object({ modelID: z.string().nullish(), providerID: z.string().nullish() }).nullish(),
   cost: count,
   tokens: z
-    .looseObject({
+    .object({
       input: count,
       output: count,
       reasoning: count,
-      cache: z.looseObject({ read: count, write: count }).nullish(),
+      cache: z.object({ read: count, write: count }).nullish(),
     })
     .nullish(),
   finish: z.string().nullish(),
   time: times,
   /** `true` on the assistant message that holds a compaction summary; an object on user messages. */
   summary: z.unknown().optional(),
-  error: z.looseObject({ name: z.string().nullish(), data: z.looseObject({ message: z.unknown() }).nullish() }).nullish(),
+  error: z.object({ name: z.string().nullish(), data: z.object({ message: z.unknown() }).nullish() }).nullish(),
 });
 export type MessageData = z.infer<typeof messageDataSchema>;
 
-export const partDataSchema = z.looseObject({
+export const partDataSchema = z.object({
   type: z.string(),
   text: z.string().nullish(),
   synthetic: z.boolean().nullish(),
   tool: z.string().nullish(),
   callID: z.string().nullish(),
   state: z
-    .looseObject({
+    .object({
       status: z.string().nullish(),
-      input: z.record(z.string(), z.unknown()).nullish(),
+      // An object (an array or a scalar fails the part); only the keys `writtenFile` reads are kept.
+      input: z
+        .object({ filePath: z.unknown(), file_path: z.unknown(), path: z.unknown(), patchText: z.unknown(), patch: z.unknown() })
+        .partial()
+        .nullish(),
       time: times,
     })
     .nullish(),
