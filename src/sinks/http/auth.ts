@@ -31,7 +31,8 @@ const unauthorized = (reply: FastifyReply, message: string): FastifyReply =>
  * set headers, on /api/events only; and slowing down addresses that keep presenting wrong tokens.
  */
 export const installAuth = async (app: FastifyInstance, options: { readonly token: string; readonly limiter: FailureLimiter }): Promise<void> => {
-  await app.register(bearerAuth, { keys: [options.token], addHook: false, verifyErrorLogLevel: 'debug' });
+  // rfc6749: the scheme name is case-insensitive (RFC 7235), so `bearer <token>` from scripts works too.
+  await app.register(bearerAuth, { keys: [options.token], addHook: false, verifyErrorLogLevel: 'debug', specCompliance: 'rfc6749' });
   const verifyHeader = app.verifyBearerAuth;
   if (!verifyHeader) throw new Error('@fastify/bearer-auth did not decorate verifyBearerAuth');
 

@@ -91,6 +91,12 @@ describe('bearer authentication', () => {
     expect(res.statusCode).toBe(401);
   });
 
+  it('accepts the scheme name in any case (RFC 7235), the token itself exactly', async () => {
+    expect((await app.inject({ url: '/api/stats', headers: { authorization: `bearer ${token}` } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/stats', headers: { authorization: `BEARER ${token}` } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/stats', headers: { authorization: `Bearer ${token.toUpperCase()}` } })).statusCode).toBe(401);
+  });
+
   it('answers every wrong token of a route-by-route check with 401, then the right token with 200', async () => {
     const routes = ['/api/sessions', '/api/stats', '/api/config', '/api/sessions/x', '/api/sessions?dir=/tmp'];
     for (const url of [...routes, ...routes]) {
