@@ -4,7 +4,7 @@ import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.
 import type { SourceCtx } from '../internal/options.js';
 import { diagnostic, type FileParser, type JsonlAgentSpec } from '../internal/file-parser.js';
 import { KIMI_START, kimiResumeCommand, parseKimiLine, type KimiParseState } from './parse.js';
-import { skimKimiLine } from './skim.js';
+import { kimiParseBytes, skimKimiLine } from './skim.js';
 import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
 import { kimiSideFiles } from './side-files.js';
 
@@ -37,7 +37,7 @@ const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
       line: (bytes) => {
         let result = skimKimiLine(state, bytes, ref);
         if (result === undefined) {
-          const text = bytes.toString('utf8');
+          const text = kimiParseBytes(bytes).toString('utf8');
           if (!text.trim()) return [];
           result = parseKimiLine(state, text, ref, cwdBySession.get(kind.parentId) ?? '');
         }

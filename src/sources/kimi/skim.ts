@@ -1,6 +1,7 @@
 import type { SessionRef } from '../../core/session.js';
 import { toolResultEvent } from '../internal/event-literals.js';
-import { jsonKey, skimString } from '../internal/skim.js';
+import { ELIDE_KEEP_BYTES, ELIDE_OVER_BYTES } from '../internal/line-helpers.js';
+import { elideLongStrings, jsonKey, skimString } from '../internal/skim.js';
 import { KIMI_RECORD_TYPES } from './schema.js';
 import type { KimiLineResult, KimiParseState } from './parse.js';
 
@@ -78,4 +79,21 @@ export const skimKimiLine = (state: KimiParseState, line: Buffer, ref: SessionRe
   }
   const loopType = typeAfter(line, LOOP_PREFIX);
   return loopType !== undefined && !LOOP_EVENTS_USED.has(loopType) ? { ok: true, state: next, events: [] } : undefined;
+};
+
+const TOOL_CALL = Buffer.from('{"type":"context.append_loop_event","event":{"type":"tool.call",');
+const ARGS_KEY = Buffer.from('"args":');
+const OPEN_BRACE = 0x7b;
+
+/**
+ * The bytes `parseKimiLine` should read: a native tool call whose only `args` is an object (a
+ * Write's file contents) has its long strings cut first (`elideLongStrings`), which leaves its
+ * structure, the tool name, the call id and a file path up to `keep` bytes as they were. Every
+ * other line is read whole: a legacy `arguments` string would not survive the cut.
+ */
+export const kimiParseBytes = (line: Buffer, keep = ELIDE_KEEP_BYTES): Buffer => {
+  if (line.length <= ELIDE_OVER_BYTES || !startsWith(line, TOOL_CALL)) return line;
+  const args = line.indexOf(ARGS_KEY, TOOL_CALL.length);
+  if (args === -1 || line[args + ARGS_KEY.length] !== OPEN_BRACE || line.indexOf(ARGS_KEY, args + 1) !== -1) return line;
+  return elideLongStrings(line, keep);
 };

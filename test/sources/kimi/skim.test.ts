@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { KIMI_START, parseKimiLine, type KimiLineResult, type KimiParseState } from '../../../src/sources/kimi/parse.js';
-import { skimKimiLine } from '../../../src/sources/kimi/skim.js';
+import { kimiParseBytes, skimKimiLine } from '../../../src/sources/kimi/skim.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/kimi/', import.meta.url));
 const ref = { agent: 'kimi', sessionId: 's' } as const;
@@ -99,5 +99,31 @@ describe('kimi skim', () => {
       'not json',
     ];
     for (const line of undecided) expect(skimKimiLine(KIMI_START, Buffer.from(line), ref), line).toBeUndefined();
+  });
+});
+
+describe('kimi tool calls with long arguments', () => {
+  const parse = (line: Buffer): KimiLineResult => parseKimiLine(KIMI_START, line.toString('utf8'), ref, '/w');
+  const big = 'package main // "quoted" \\ é 中\n'.repeat(300);
+
+  it('are read with their long strings cut, giving the same events', () => {
+    const lines = [
+      { type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_1', name: 'Write', args: { file_path: 'a/b.go', content: big } }, time: 7 },
+      { type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_2', name: 'StrReplaceFile', args: { path: '/abs/c.go', old: big, new: big } }, time: 8 },
+      { type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_3', name: 'Shell', args: { command: big } }, time: 9 },
+    ].map((record) => Buffer.from(JSON.stringify(record)));
+    for (const line of lines) {
+      const cut = kimiParseBytes(line);
+      expect(cut.length).toBeLessThan(line.length / 2);
+      expect(parse(cut)).toStrictEqual(parse(line));
+    }
+  });
+
+  it('are read whole when the arguments are a string or the record is small', () => {
+    const asString = Buffer.from(JSON.stringify({ type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_4', name: 'Write', args: JSON.stringify({ file_path: 'x.go', content: big }) }, time: 9 }));
+    const small = Buffer.from(JSON.stringify({ type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_5', name: 'Write', args: { file_path: 'y.go' } }, time: 9 }));
+    const legacy = Buffer.from(JSON.stringify({ type: 'context.append_message', message: { role: 'assistant', content: big, toolCalls: [{ id: 't', function: { name: 'WriteFile', arguments: JSON.stringify({ path: 'z', content: big }) } }] } }));
+    for (const line of [asString, small, legacy]) expect(kimiParseBytes(line)).toBe(line);
+    expect(parse(asString)).toMatchObject({ ok: true, events: [{ type: 'tool_call', filePath: '/w/x.go' }] });
   });
 });
