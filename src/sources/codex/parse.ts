@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
@@ -33,6 +34,10 @@ export const patchTarget = (patch: string): string | undefined => {
   for (const match of patch.matchAll(PATCH_HEADER)) last = match[1]?.trim();
   return last || undefined;
 };
+
+/** apply_patch paths are relative to the turn's cwd: made absolute so every agent's last_file_write can be opened. */
+const inCwd = (file: string | undefined, cwd: string | undefined): string | undefined =>
+  file && cwd && !path.isAbsolute(file) ? path.join(cwd, file) : file;
 
 const isSubagentSource = (source: unknown): boolean => typeof source === 'object' && source !== null && JSON.stringify(source).includes('subagent');
 
@@ -103,7 +108,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         if (!item.name) return [];
         const raw = typeof item.arguments === 'string' ? item.arguments : typeof item.input === 'string' ? item.input : '';
         const writes = item.name === 'apply_patch' || raw.includes('apply_patch');
-        return [{ type: 'tool_call', ...ref(), at, name: item.name, callId: item.call_id, filePath: writes ? patchTarget(raw) : undefined }];
+        return [{ type: 'tool_call', ...ref(), at, name: item.name, callId: item.call_id, filePath: writes ? inCwd(patchTarget(raw), known.cwd) : undefined }];
       }
       case 'function_call_output':
       case 'custom_tool_call_output':

@@ -27,7 +27,7 @@ describe('codex parser (pure)', () => {
       userMessages: 1,
       assistantMessages: 1,
       // Latest apply_patch (function_call form) names its file from the patch header.
-      lastFileWrite: 'internal/invoice/money_test.go',
+      lastFileWrite: '/home/dev/billing/internal/invoice/money_test.go',
       lastTurn: 'tool_call',
       compactionStartedAt: Date.parse('2026-03-10T09:40:00.100Z'),
       isSidechain: false,
@@ -36,8 +36,8 @@ describe('codex parser (pure)', () => {
     expect(state?.tokens).toEqual({ input: 15000 - 12000, output: 700, cacheCreation: 0, cacheRead: 12000 });
     expect(events.filter((e) => e.type === 'tool_call').map((e) => e.type === 'tool_call' && [e.name, e.callId, e.filePath])).toEqual([
       ['exec_command', 'call_Qx81', undefined],
-      ['apply_patch', 'call_Pt02', 'internal/invoice/money.go'],
-      ['apply_patch', 'call_Pt03', 'internal/invoice/money_test.go'],
+      ['apply_patch', 'call_Pt02', '/home/dev/billing/internal/invoice/money.go'],
+      ['apply_patch', 'call_Pt03', '/home/dev/billing/internal/invoice/money_test.go'],
     ]);
     expect(events.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && e.callId)).toEqual(['call_Qx81', 'call_Pt02']);
     expect(diagnosticsOf(events).map((d) => d.code)).toEqual(['E_JUNK_LINE']);

@@ -38,7 +38,7 @@ describe('agentwatch sessions --all --json over the claude/codex/pi fixtures', (
     expect(rows).toEqual(
       expect.arrayContaining([
         ['claude', 'Rate limiter work', 2, '/home/dev/acme-api/server.go', 'claude --resume 6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10'],
-        ['codex', 'JPY rounding bug', 1, 'internal/invoice/money_test.go', 'codex resume 0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a'],
+        ['codex', 'JPY rounding bug', 1, '/home/dev/billing/internal/invoice/money_test.go', 'codex resume 0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a'],
         ['pi', 'Rename todo file', 1, '/home/dev/notes/README.md', 'pi --session 2026-03-10T09-30-00-123Z_1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d'],
       ]),
     );
