@@ -45,9 +45,12 @@ export const makeLimitsCtx = (io: Pick<CliIo, 'env' | 'platform' | 'version'>): 
   readCursorToken: sqliteCursorTokenRead,
 });
 
-const widthOf = (io: CliIo): number => {
+/** Columns to lay out for. A pty that reports 0 columns (script(1), some CI) counts as unknown. */
+export const widthOf = (io: Pick<CliIo, 'env' | 'stdout'>): number => {
   const fromEnv = Number(io.env.COLUMNS);
-  return io.stdout.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100);
+  const columns = io.stdout.columns;
+  if (columns !== undefined && columns > 0) return columns;
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100;
 };
 
 /**
