@@ -62,6 +62,16 @@ const readText = async (file: string): Promise<string | undefined> => {
   }
 };
 
+/** The config directory, created 0700; a failure (a file in its place) is a ConfigError naming it. */
+const ensureConfigDir = async (env: Env): Promise<void> => {
+  const dir = configDir(env);
+  try {
+    await ensurePrivateDir(dir);
+  } catch (error) {
+    throw new ConfigError('E_CONFIG_IO', `${dir}: cannot create the config directory: ${(error as Error).message}`);
+  }
+};
+
 /**
  * Load the config: create it with defaults on first run, back-fill missing keys (existing values
  * and unknown keys stay), generate `api_salt` once, tighten modes. A file that is not valid JSON
@@ -74,7 +84,7 @@ export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded
     const stored = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
     return { ...toEffective(stored, env), path: file, stored, created: false };
   }
-  await ensurePrivateDir(configDir(env));
+  await ensureConfigDir(env);
   return withFileLock(configLockPath(env), async () => {
     const text = await readText(file);
     const raw = text === undefined ? {} : parseJsonFile(file, text);
@@ -99,7 +109,7 @@ export const updateConfig = async (
   change: (stored: StoredConfig) => StoredConfig,
 ): Promise<Loaded> => {
   const file = configPath(env);
-  await ensurePrivateDir(configDir(env));
+  await ensureConfigDir(env);
   return withFileLock(configLockPath(env), async () => {
     const text = await readText(file);
     const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));

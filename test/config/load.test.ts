@@ -201,6 +201,16 @@ describe('bad input is never repaired silently', () => {
     await writeConfig(temp.env, '[]');
     await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/expected a JSON object/);
   });
+  it('a file where the config directory belongs is a ConfigError naming it, and stays untouched', async () => {
+    const dir = configDir(temp.env);
+    await mkdir(path.dirname(dir), { recursive: true });
+    await writeFile(dir, 'not a directory');
+    const error = (await loadConfig(temp.env, { write: true }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.code).toBe('E_CONFIG_IO');
+    expect(error.message).toContain(`${dir}: cannot create the config directory`);
+    expect(await readFile(dir, 'utf8')).toBe('not a directory');
+  });
   it('an unknown default_filter is rejected with the valid values', async () => {
     await writeConfig(temp.env, JSON.stringify({ default_filter: 'busy' }));
     await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/default_filter/);
