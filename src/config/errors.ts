@@ -21,7 +21,8 @@ export const lineColumn = (text: string, offset: number): { line: number; column
  */
 export const parseJsonFile = (file: string, text: string): unknown => {
   try {
-    return JSON.parse(text) as unknown;
+    // A UTF-8 byte-order mark (Windows editors add one) is not content: RFC 8259 lets parsers skip it.
+    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown;
   } catch (error) {
     const detail = (error as Error).message;
     const match = /at position (\d+)/.exec(detail) ?? /\(line (\d+) column (\d+)\)/.exec(detail);

@@ -197,6 +197,11 @@ describe('bad input is never repaired silently', () => {
     expect(error.message).toMatch(/notifications: .*expected boolean/);
     expect(await readFile(file, 'utf8')).toBe(text);
   });
+  it('a leading UTF-8 byte-order mark is skipped, not reported as invalid JSON', async () => {
+    await writeConfig(temp.env, '\uFEFF{"window_minutes": 20}');
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.stored.window_minutes).toBe(20);
+  });
   it('a top-level array is rejected', async () => {
     await writeConfig(temp.env, '[]');
     await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/expected a JSON object/);
