@@ -66,12 +66,15 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
   };
 
   /** First sight of a directory: restore it from the discovery cache, or start it from byte 0. */
-  const open = (dir: string, summary: GrokSummary, summaryText: string, chatSize: number): Tracked => {
+  const open = (dir: string, summary: GrokSummary, summaryText: string, chat: { size: number; mtimeMs: number } | undefined): Tracked => {
+    const chatSize = chat?.size ?? 0;
     const sessionId = grokSessionId(summary, dir);
-    const chat = path.join(dir, GROK_CHAT_FILE);
+    const chatFile = path.join(dir, GROK_CHAT_FILE);
     const base = { sessionId, summary, summaryText, badSummaryText: '', summaryTime: grokSummaryTime(summary), ino: 0, formatReported: false };
-    const cached = cache?.get(chat);
-    if (cached && cached.agent === 'grok' && cached.sessionId === sessionId && cached.offset <= chatSize) {
+    const cached = cache?.get(chatFile);
+    // Same size but written since: the transcript only grows, so it was rewritten in place (e.g. restored).
+    const rewritten = cached !== undefined && chat !== undefined && cached.size === chat.size && cached.mtimeMs !== chat.mtimeMs;
+    if (cached && !rewritten && cached.agent === 'grok' && cached.sessionId === sessionId && cached.offset <= chatSize) {
       emit({ ...ref(sessionId), type: 'restore', state: cached.state });
       return { ...base, offset: cached.offset, size: cached.size, mtimeMs: cached.mtimeMs };
     }
@@ -136,7 +139,7 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     const out: SessionEvent[] = [];
     let metaChanged = false;
     if (!t && summary) {
-      t = open(dir, summary, summaryText, info?.size ?? 0);
+      t = open(dir, summary, summaryText, info);
       tracked.set(dir, t);
       out.push({ ...ref(t.sessionId), type: 'meta', patch: grokMeta(summary, dir) });
       metaChanged = true;

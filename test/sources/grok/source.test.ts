@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createGrokSource, grok } from '../../../src/sources/grok/index.js';
@@ -113,6 +113,23 @@ describe('grok source (real files, real watcher)', () => {
       expect(run.events.filter((e) => e.type === 'turn' && e.sessionId === MAIN)).toHaveLength(1);
       expect(run.diagnostics()).toEqual([]);
       expect(run.sessions().get(MAIN)).toMatchObject({ userMessages: 2, assistantMessages: 1, lastTurn: 'user' });
+    } finally {
+      cache.close();
+    }
+  });
+
+  it('reads a transcript rewritten in place at the same size while nobody watched from its first byte', async () => {
+    const cache = openDiscoveryCache(fx.home.env);
+    try {
+      let run = await fx.once(grok);
+      cache.write([...run.sessions().values()].filter((s) => s.checkpoint).map(cachedFileOf), []);
+      const chat = path.join(mainDir, 'chat_history.jsonl');
+      await writeFile(chat, (await readFile(chat, 'utf8')).replace('<user_query>', '<user_QUERY>'));
+      await utimes(chat, new Date(), new Date(Date.now() + 5000));
+      run = await fx.once(grok, { cache });
+      expect(run.events.filter((e) => e.type === 'restore' && e.sessionId === MAIN)).toEqual([]);
+      // The prompt is no longer wrapped in <user_query>: the fresh read sees the new bytes.
+      expect(run.events.some((e) => e.type === 'turn' && e.sessionId === MAIN && (e.text ?? '').includes('<user_QUERY>'))).toBe(true);
     } finally {
       cache.close();
     }
