@@ -190,6 +190,10 @@ describe('kimi', () => {
     ]);
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKENS.kimi}`);
   });
+  it('shows totalQuota counts on the Source line when present (used derived from remaining)', async () => {
+    const [report] = reportsOf(await fetchOne('kimi', { fixture: 'kimi/usages-total-quota.json' }));
+    expect(report?.windows[0]?.source).toBe('300 of 1500 used (weekly quota; total 900 of 6000 used; parallel limit 3)');
+  });
   it('derives used from remaining when used is absent', async () => {
     const [report] = reportsOf(await fetchOne('kimi', { fixture: 'kimi/usages-minimal.json' }));
     expect(report?.windows.map((w) => [w.label, w.usedPercent])).toEqual([

@@ -38,6 +38,7 @@ const usagesSchema = z.object({
   // Decorative fields: a change there must not hide the figures.
   user: z.object({ membership: z.object({ level: z.string() }) }).optional().catch(undefined),
   parallel: z.object({ limit: countSchema }).optional().catch(undefined),
+  totalQuota: z.object({ limit: countSchema, used: countSchema.optional(), remaining: countSchema.optional() }).optional().catch(undefined),
 });
 type Usages = z.infer<typeof usagesSchema>;
 
@@ -55,7 +56,7 @@ const findCredential = async (ctx: LimitsCtx): Promise<KimiCredential | undefine
   return token ? { token, secrets: [token] } : undefined;
 };
 
-const usedOf = (quota: Quota): number => quota.used ?? Math.max(0, quota.limit - (quota.remaining ?? quota.limit));
+const usedOf = (quota: Pick<Quota, 'limit' | 'used' | 'remaining'>): number => quota.used ?? Math.max(0, quota.limit - (quota.remaining ?? quota.limit));
 
 const quotaWindow = (quota: Quota, label: string, seconds: number, extra: string): LimitWindow | undefined => {
   if (quota.limit <= 0) return undefined;
@@ -101,8 +102,10 @@ export const kimiProvider: ProviderSpec<KimiCredential, Usages> = {
   },
   schema: usagesSchema,
   toResult: (usages) => {
+    // Spec 4.2: absolute counts and the parallelism cap, each only when present, on the Source line.
+    const total = usages.totalQuota ? `; total ${usedOf(usages.totalQuota)} of ${usages.totalQuota.limit} used` : '';
     const parallel = usages.parallel ? `; parallel limit ${usages.parallel.limit}` : '';
-    const weekly = quotaWindow(usages.usage, 'weekly', ONE_WEEK, ` (weekly quota${parallel})`);
+    const weekly = quotaWindow(usages.usage, 'weekly', ONE_WEEK, ` (weekly quota${total}${parallel})`);
     const rolling = (usages.limits ?? []).map((entry) => {
       const seconds = entry.window.duration * UNIT_SECONDS[entry.window.timeUnit];
       return quotaWindow(entry.detail, entry.name || entry.title || entry.scope || labelForSeconds(seconds), seconds, '');
