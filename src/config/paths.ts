@@ -1,10 +1,23 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** The environment variables agentwatch reads; everything path-like is derived from these. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Home directory from the environment first, so tests (and sudo'd shells) never touch the real one. */
-export const homeDir = (env: Env): string => env.HOME || env.USERPROFILE || '/';
+/** The account's home from the user database, for a process started without HOME (env -i, some services). */
+const accountHome = (): string | undefined => {
+  try {
+    return os.userInfo().homedir || undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Home directory from the environment first, so tests (and sudo'd shells) never touch the real one;
+ * without HOME the account's home, never `/` (that would put config and cache in `/.config`).
+ */
+export const homeDir = (env: Env): string => env.HOME || env.USERPROFILE || accountHome() || '/';
 
 export const configDir = (env: Env): string =>
   path.join(env.XDG_CONFIG_HOME ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config'), 'agentwatch');

@@ -1,4 +1,5 @@
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/errors.js';
@@ -30,6 +31,12 @@ describe('config location', () => {
   });
   it('falls back to ~/.config/agentwatch/config.json', () => {
     expect(configPath({ HOME: '/h' })).toBe('/h/.config/agentwatch/config.json');
+  });
+  it('without HOME uses the account home from the user database, not the filesystem root', () => {
+    // Only computes a path; nothing is read or written there.
+    const accountHome = userInfo().homedir;
+    expect(configPath({})).toBe(path.join(accountHome, '.config', 'agentwatch', 'config.json'));
+    expect(configPath({})).not.toBe('/.config/agentwatch/config.json');
   });
 });
 
