@@ -44,6 +44,8 @@ export const parseHostFlag = (value: string): ListenAddress | { readonly error: 
     host = colon === -1 ? text : text.slice(0, colon);
     portText = colon === -1 ? undefined : text.slice(colon + 1);
     if (host === '') host = DEFAULT_HOST;
+    // A bare number is a port typed without its colon, never a host name worth resolving.
+    if (/^\d+$/.test(host)) return { error: `Invalid value for --host: ${JSON.stringify(value)} (a port alone is written :${host})` };
     if (isIP(host) !== 4 && !HOSTNAME.test(host)) return bad;
   }
   const port = portText === undefined ? DEFAULT_PORT : parsePort(portText);

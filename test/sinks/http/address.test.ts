@@ -23,6 +23,10 @@ describe('parseHostFlag', () => {
     expect(parseHostFlag(value)).toHaveProperty('error');
   });
 
+  it('says how to write a port given alone', () => {
+    expect(parseHostFlag('7500')).toEqual({ error: 'Invalid value for --host: "7500" (a port alone is written :7500)' });
+  });
+
   it('formats IPv6 in brackets', () => {
     expect(formatAddress({ host: '::1', port: 1 })).toBe('[::1]:1');
     expect(formatAddress({ host: '127.0.0.1', port: 7421 })).toBe('127.0.0.1:7421');
