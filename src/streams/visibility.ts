@@ -38,6 +38,8 @@ export const isWithinDir = (cwd: string, dir: string): boolean => {
 /** Pure: is this session listed at `now` under `options`? */
 export const isVisible = (s: SessionState, now: number, options: VisibilityOptions): boolean => {
   if (s.isSidechain) return false;
+  // A transcript with no dated record yet (an empty file, only a header) has nothing to show.
+  if (s.lastActivityAt <= 0) return false;
   if (!options.agents.has(s.agent)) return false;
   if (NEEDS_A_PROMPT.has(s.agent) && s.userMessages === 0) return false;
   if (options.excludeCwdSubstrings.some((fragment) => fragment !== '' && s.cwd.includes(fragment))) return false;

@@ -32,6 +32,10 @@ describe('isVisible', () => {
     expect(isVisible(s({ lastActivityAt: 0 }), NOW, { ...all, windowMinutes: 30 })).toBe(false);
   });
 
+  it('never lists a session with no dated record (an empty transcript), even without a window', () => {
+    expect(isVisible(s({ lastActivityAt: 0 }), NOW, all)).toBe(false);
+  });
+
   it('hides excluded cwds (literal, case-sensitive, anywhere in the full cwd)', () => {
     const options = { ...all, excludeCwdSubstrings: ['/tmp/', 'Scratch'] };
     expect(isVisible(s({ cwd: '/home/u/tmp/x' }), NOW, options)).toBe(false);
