@@ -34,7 +34,7 @@ export const sources = {
   kimi,
   opencode,
   pi,
-} satisfies Partial<Record<AgentKind, Source>>;
+} satisfies Record<AgentKind, Source>;
 
 export type { SourceCtx } from './internal/options.js';
 export { openDiscoveryCache, discoveryCachePath, type DiscoveryCache } from './internal/cache.js';
