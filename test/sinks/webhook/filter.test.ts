@@ -5,6 +5,22 @@ import { webhookDeliveries, type DeliveryDeps } from '../../../src/sinks/webhook
 import { isDeliverable, matchesWebhook } from '../../../src/sinks/webhook/filter.js';
 import { counterIds, entry, transition } from './transitions.js';
 
+/** Delivery dependencies whose receiver accepts everything at once (200), on virtual time. */
+const acceptingDeps = (
+  rx: TestScheduler,
+  cold: Parameters<Parameters<TestScheduler['run']>[0]>[0]['cold'],
+  extra: Partial<DeliveryDeps> = {},
+): DeliveryDeps => ({
+  post: () => cold('(r|)', { r: { status: 200, statusText: 'OK', body: '' } }),
+  scheduler: rx,
+  delays: [],
+  timeoutMs: 1_000,
+  queueCapacity: 10,
+  makeId: counterIds(),
+  version: 'test',
+  ...extra,
+});
+
 describe('matchesWebhook', () => {
   // prettier-ignore
   const cases = [
@@ -52,16 +68,7 @@ describe('webhookDeliveries: filtering (marbles)', () => {
       const sidechain = transition({ sessionId: 'c', isSidechain: true });
       const excluded = transition({ sessionId: 'd', cwd: '/tmp/scratch/x' });
       const input = hot('a 9ms b 9ms c 9ms d', { a: toWaiting, b: codexThinking, c: sidechain, d: excluded });
-      const deps: DeliveryDeps = {
-        post: () => cold('(r|)', { r: { status: 200, statusText: 'OK', body: '' } }),
-        scheduler: rx,
-        delays: [],
-        timeoutMs: 1_000,
-        queueCapacity: 10,
-        makeId: counterIds(),
-        version: 'test',
-        excludeCwdSubstrings: ['/tmp/scratch'],
-      };
+      const deps = acceptingDeps(rx, cold, { excludeCwdSubstrings: ['/tmp/scratch'] });
       const entries = [
         entry({ name: 'waits', events: ['waiting'] }),
         entry({ name: 'codex', agents: ['codex'] }),
@@ -85,15 +92,7 @@ describe('webhookDeliveries: a transition that cannot be sent', () => {
     rx.run(({ hot, cold, expectObservable }) => {
       const broken = transition({ sessionId: 'bad', at: Number.NaN });
       const fine = transition({ sessionId: 'good' });
-      const deps: DeliveryDeps = {
-        post: () => cold('(r|)', { r: { status: 200, statusText: 'OK', body: '' } }),
-        scheduler: rx,
-        delays: [],
-        timeoutMs: 1_000,
-        queueCapacity: 10,
-        makeId: counterIds(),
-        version: 'test',
-      };
+      const deps = acceptingDeps(rx, cold);
       expectObservable(webhookDeliveries(hot('ab', { a: broken, b: fine }), [entry({ name: 'h' })], deps)).toBe('fd', {
         f: { kind: 'failed', entry: 'h', id: 'd1', attempts: 0, error: expect.any(RangeError) },
         d: { kind: 'delivered', entry: 'h', id: 'd2', status: 200, attempts: 1 },
