@@ -5,6 +5,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionsState } from '../../core/contracts.js';
 import type { SessionState, Transition } from '../../core/session.js';
 import { latestLimitsRead } from '../../limits/last-read.js';
+import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
 import { deriveActivity } from '../../streams/activity.js';
 import { WAITING_GRACE_MS } from '../../streams/constants.js';
 import { isVisible, type VisibilityOptions } from '../../streams/visibility.js';
@@ -53,6 +54,15 @@ export interface Metrics {
 const diagnosticLabels = (key: string): { agent: string; code: string } => {
   const at = key.indexOf(':');
   return at < 0 ? { agent: 'unknown', code: key } : { agent: key.slice(0, at), code: key.slice(at + 1) };
+};
+
+/** A bounded name for a window's length, for alert rules: 5h, week, month or other. */
+export const periodOf = (window: { readonly label: string; readonly window_seconds?: number }): '5h' | 'week' | 'month' | 'other' => {
+  const seconds = window.window_seconds;
+  if (seconds === FIVE_HOURS || /^5[- ]?h(our)?$/i.test(window.label)) return '5h';
+  if (seconds === ONE_WEEK || /^(7[- ]day|week|weekly)$/i.test(window.label)) return 'week';
+  if ((seconds ?? 0) >= 28 * 86_400 || /month/i.test(window.label)) return 'month';
+  return 'other';
 };
 
 export const startMetrics = (inputs: MetricsInputs): Metrics => {
@@ -228,12 +238,12 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
     new Gauge({
       name,
       help,
-      labelNames: ['agent', 'row', 'window'],
+      labelNames: ['agent', 'row', 'window', 'period'],
       registers,
       collect() {
         this.reset();
         for (const row of latestLimitsRead()?.json.rows ?? []) {
-          for (const window of row.windows) this.set({ agent: row.agent, row: row.row, window: window.label }, pick(window));
+          for (const window of row.windows) this.set({ agent: row.agent, row: row.row, window: window.label, period: periodOf(window) }, pick(window));
         }
       },
     });

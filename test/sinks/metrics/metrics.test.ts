@@ -240,15 +240,15 @@ describe('metrics on the pipeline', () => {
             row: 'Claude',
             agent: 'claude',
             status: 'ok',
-            windows: [{ label: '7d', used_percent: 62.5, elapsed_percent: 40, expected_percent: 40, resets_at: null, pace: 'overutilizing' }],
+            windows: [{ label: '7-day', window_seconds: 604800, used_percent: 62.5, elapsed_percent: 40, expected_percent: 40, resets_at: null, pace: 'overutilizing' }],
           },
         ],
       },
       EPOCH,
     );
     const values = await h.scrape();
-    expect(sample(values, 'agentwatch_limit_used_percent', { agent: 'claude', row: 'Claude', window: '7d' })).toBe(62.5);
-    expect(sample(values, 'agentwatch_limit_expected_percent', { agent: 'claude', row: 'Claude', window: '7d' })).toBe(40);
+    expect(sample(values, 'agentwatch_limit_used_percent', { agent: 'claude', row: 'Claude', window: '7-day', period: 'week' })).toBe(62.5);
+    expect(sample(values, 'agentwatch_limit_expected_percent', { agent: 'claude', row: 'Claude', window: '7-day', period: 'week' })).toBe(40);
     expect(sample(values, 'agentwatch_limit_read_timestamp_seconds')).toBe(EPOCH / 1000);
   });
 
