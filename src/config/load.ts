@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { withFileLock } from '../util/lock.js';
-import { ensurePrivateDir, tightenFileMode, writeFileAtomic } from '../util/fs-atomic.js';
+import { ensurePrivateDir, resolveTarget, tightenFileMode, writeFileAtomic } from '../util/fs-atomic.js';
 import { toEffective, type Effective } from './effective.js';
 import { ConfigError, parseJsonFile } from './errors.js';
 import { configDir, configLockPath, configPath, type Env } from './paths.js';
@@ -57,7 +57,9 @@ const readText = async (file: string): Promise<string | undefined> => {
   try {
     return await fs.readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOTDIR: a file where the config directory belongs; creating it will say so.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new ConfigError('E_CONFIG_IO', `${file}: cannot read: ${(error as Error).message}`);
   }
 };
@@ -68,36 +70,94 @@ const ensureConfigDir = async (env: Env): Promise<void> => {
   try {
     await ensurePrivateDir(dir);
   } catch (error) {
+    if (isReadOnlyError(error)) throw error;
     throw new ConfigError('E_CONFIG_IO', `${dir}: cannot create the config directory: ${(error as Error).message}`);
   }
 };
+
+/** Errors meaning "this place may be read but not written": the user's choice, not a fault. */
+const isReadOnlyError = (error: unknown): boolean => {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
+};
+
+/** The file's permission bits, or undefined when it does not exist. */
+const fileMode = async (file: string): Promise<number | undefined> => {
+  try {
+    return (await fs.stat(file)).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+};
+
+interface Plan {
+  readonly text: string | undefined;
+  readonly stored: StoredConfig;
+  /** Why the file must be written (created, salt, back-fill), or undefined when it is complete. */
+  readonly write: boolean;
+}
+
+const plan = (file: string, text: string | undefined): Plan => {
+  const raw = text === undefined ? {} : parseJsonFile(file, text);
+  let stored = validateStored(file, raw);
+  const needsSalt = stored.api_salt === '';
+  if (needsSalt) stored = { ...stored, api_salt: newSalt() };
+  return { text, stored, write: text === undefined || needsSalt || missingKeys(raw as Record<string, unknown>, stored) };
+};
+
+const result = (env: Env, file: string, stored: StoredConfig, created: boolean, extraWarning?: string): Loaded => {
+  const effective = toEffective(stored, env);
+  return {
+    ...effective,
+    ...(extraWarning ? { warnings: [...effective.warnings, extraWarning] } : {}),
+    path: file,
+    stored,
+    created,
+  };
+};
+
+const cannotWrite = (target: string, why: string): string =>
+  `cannot write the back-filled config to ${target} (${why}); running on in-memory defaults for the missing keys` +
+  ' (a generated api_salt changes on every start until the file can be written)';
 
 /**
  * Load the config: create it with defaults on first run, back-fill missing keys (existing values
  * and unknown keys stay), generate `api_salt` once, tighten modes. A file that is not valid JSON
  * or holds a wrongly typed value throws ConfigError and is left byte-identical.
+ *
+ * Reading takes no lock (writes are atomic renames); only a needed write does. A config the user
+ * made read-only (the file lacks its owner write bit, or the directory cannot be written) is never
+ * written: the load warns once (in `warnings`) and runs on the in-memory result. A symlinked
+ * config is written through to its target, which stays where it is.
  */
 export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded> => {
   const file = configPath(env);
-  if (!options.write) {
-    const text = await readText(file);
-    const stored = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
-    return { ...toEffective(stored, env), path: file, stored, created: false };
+  const first = plan(file, await readText(file));
+  if (!options.write) return result(env, file, first.stored, false);
+  if (!first.write) {
+    // Tightening is best effort: a file owned by someone else stays as it is.
+    await tightenFileMode(file).catch(() => undefined);
+    return result(env, file, first.stored, false);
   }
-  await ensureConfigDir(env);
-  return withFileLock(configLockPath(env), async () => {
-    const text = await readText(file);
-    const raw = text === undefined ? {} : parseJsonFile(file, text);
-    let stored = validateStored(file, raw);
-    const needsSalt = stored.api_salt === '';
-    if (needsSalt) stored = { ...stored, api_salt: newSalt() };
-    if (text === undefined || needsSalt || missingKeys(raw as Record<string, unknown>, stored)) {
-      await writeFileAtomic(file, serialize(stored));
-    } else {
-      await tightenFileMode(file);
-    }
-    return { ...toEffective(stored, env), path: file, stored, created: text === undefined };
-  });
+  const target = await resolveTarget(file);
+  const mode = await fileMode(target);
+  if (mode !== undefined && (mode & 0o200) === 0) {
+    return result(env, file, first.stored, false, cannotWrite(target, `the file is read-only, mode 0${mode.toString(8)}`));
+  }
+  try {
+    await ensureConfigDir(env);
+    return await withFileLock(configLockPath(env), async () => {
+      // Re-read under the lock: another process may have written it meanwhile.
+      const locked = plan(file, await readText(file));
+      if (locked.write) await writeFileAtomic(file, serialize(locked.stored));
+      else await tightenFileMode(file).catch(() => undefined);
+      return result(env, file, locked.stored, locked.text === undefined);
+    });
+  } catch (error) {
+    if (!isReadOnlyError(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
+    return result(env, file, first.stored, false, cannotWrite(target, `${code}: the directory is not writable`));
+  }
 };
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACTIVITIES, ACTIVITY_FILTERS } from '../core/activity.js';
 import { AGENT_KINDS } from '../core/agents.js';
+import { standardSecretProblem } from '../sinks/webhook/standard-webhooks.js';
 
 /**
  * The one source of truth for `config.json`. `.default()` back-fills missing keys; fields with a
@@ -37,8 +38,17 @@ export const webhookEntrySchema = z
       .default([])
       .describe('Agents to deliver for; empty means all.'),
     enabled: z.boolean().default(true),
+    signature: z
+      .enum(['agentwatch', 'standard-webhooks'], { error: 'signature must be "agentwatch" or "standard-webhooks"' })
+      .optional()
+      .describe('agentwatch (default): X-Agentwatch-Signature sha256=<hex>; standard-webhooks: webhook-id/-timestamp/-signature with a whsec_ secret.'),
   })
-  .loose();
+  .loose()
+  .superRefine((entry, ctx) => {
+    if (entry.signature !== 'standard-webhooks') return;
+    const problem = standardSecretProblem(entry.secret);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['secret'], message: problem });
+  });
 
 export type WebhookEntry = z.infer<typeof webhookEntrySchema>;
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { firstValueFrom } from 'rxjs';
 import { parseFlags } from '../cli/flags.js';
-import { UsageError, type CliIo } from '../cli/io.js';
+import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { loadConfig } from '../config/load.js';
 import { LIMIT_AGENTS, type LimitAgent } from '../core/agents.js';
 import { REQUEST_TIMEOUT_MS, userAgentOf, type LimitsCtx } from './context.js';
 import { sqliteCursorTokenRead } from './cursor-db.js';
@@ -56,13 +57,21 @@ export const widthOf = (io: Pick<CliIo, 'env' | 'stdout'>): number => {
 /**
  * `agentwatch limits`: one concurrent GET per requested agent, then the table, the detailed
  * report or JSON on stdout, `Error (<agent>): ...` lines on stderr, exit 0/1 (2 for bad flags,
- * thrown as UsageError). Reads credentials, never writes a file, never retries.
+ * thrown as UsageError). Reads credentials and the config (agents switched off there are left
+ * out), never writes a file, never retries.
  */
 export const run = async (io: CliIo): Promise<number> => {
   const { flags, input } = parseFlags(io.argv, FLAGS, 'agentwatch limits');
   if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0] ?? ''}" for agentwatch limits`, 'Run agentwatch limits --help');
   const explicit = flags.agent !== undefined && flags.agent !== 'all';
-  const agents: readonly LimitAgent[] = explicit ? [flags.agent as LimitAgent] : LIMIT_AGENTS;
+  // Read-only: an invalid config is exit 1 naming the file (ConfigError), and nothing is written.
+  const loaded = await loadConfig(io.env, { write: false });
+  const enabled = LIMIT_AGENTS.filter((agent) => loaded.config.agents[agent]);
+  if (explicit && !enabled.includes(flags.agent as LimitAgent)) {
+    throw new RuntimeError(`${flags.agent ?? ''} is disabled in ${loaded.path} (agents.${flags.agent ?? ''}: false)`);
+  }
+  const agents: readonly LimitAgent[] = explicit ? [flags.agent as LimitAgent] : enabled;
+  if (agents.length === 0) throw new RuntimeError(`nothing to query: ${LIMIT_AGENTS.join(', ')} are all disabled in ${loaded.path}`);
 
   const outcomes = resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io), agents)), explicit);
   const options = { color: shouldColor(io.env, io.stdout.isTTY), now: Date.now(), width: widthOf(io) };

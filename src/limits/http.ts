@@ -54,12 +54,23 @@ export const describeTransportError = (error: unknown, url: string, timeoutMs: n
   return new LimitError('E_NETWORK', `request to ${host} failed${code ? ` (${code})` : ''}`);
 };
 
-/** The production HttpGet: got with one attempt, a per-request timeout and no redirects. */
-export const gotGet: HttpGet = async (request) => {
-  // NOTE: loaded on first use, so a run without any login does not pay for got's start-up.
-  const { got } = await import('got');
-  try {
-    const response = await got(request.url, {
+/** No usage answer comes near this; a bigger one is a broken or hostile endpoint, not data. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export const tooLarge = (url: string, maxBytes: number): LimitError =>
+  new LimitError('E_TOO_LARGE', `answer from ${hostOf(url)} is larger than ${maxBytes / 1024 / 1024} MiB; not read (check the base URL)`);
+
+/**
+ * The production HttpGet: got with one attempt, a per-request timeout and no redirects. The body
+ * is read only up to `maxBytes` (declared length or bytes received): a larger answer is aborted.
+ */
+export const makeGotGet =
+  (maxBytes = MAX_RESPONSE_BYTES): HttpGet =>
+  async (request) => {
+    // NOTE: loaded on first use, so a run without any login does not pay for got's start-up.
+    const { got } = await import('got');
+    let oversized = false;
+    const pending = got(request.url, {
       method: 'GET',
       headers: { ...request.headers },
       timeout: { request: request.timeoutMs },
@@ -68,11 +79,21 @@ export const gotGet: HttpGet = async (request) => {
       followRedirect: false,
       responseType: 'text',
     });
-    return { status: response.statusCode, body: response.body, headers: response.headers };
-  } catch (error) {
-    throw describeTransportError(error, request.url, request.timeoutMs);
-  }
-};
+    pending.on('downloadProgress', (progress: { transferred: number; total?: number }) => {
+      if (oversized || (progress.transferred <= maxBytes && (progress.total ?? 0) <= maxBytes)) return;
+      oversized = true;
+      pending.cancel();
+    });
+    try {
+      const response = await pending;
+      return { status: response.statusCode, body: response.body, headers: response.headers };
+    } catch (error) {
+      if (oversized) throw tooLarge(request.url, maxBytes);
+      throw describeTransportError(error, request.url, request.timeoutMs);
+    }
+  };
+
+export const gotGet: HttpGet = makeGotGet();
 
 /**
  * The first 200 characters of a body, on one line, with every secret replaced. Used in error

@@ -59,6 +59,7 @@ export type LimitErrorCode =
   | 'E_NETWORK'
   | 'E_SCHEMA_DRIFT'
   | 'E_NO_WINDOWS'
+  | 'E_TOO_LARGE'
   | 'E_INTERNAL';
 
 /** Why a provider produced nothing without failing. */

@@ -13,10 +13,38 @@ export const ensurePrivateDir = async (dir: string, mode = 0o700): Promise<void>
 };
 
 /**
+ * Where a write to `file` must land: `file` itself, or, when it is a symlink (a dotfile manager's
+ * link), the file it points to (followed through every link, a dangling one included), so the
+ * link stays a link.
+ */
+export const resolveTarget = async (file: string): Promise<string> => {
+  let current = file;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = await fs.readlink(current);
+    } catch {
+      // Not a symlink (EINVAL) or not there (ENOENT): this is the file to write.
+      return current;
+    }
+    current = path.resolve(path.dirname(current), link);
+  }
+  throw Object.assign(new Error(`${file}: too many levels of symbolic links`), { code: 'ELOOP' });
+};
+
+/**
  * Replace `file` atomically: write a temp file in the same directory, fsync it, rename over the
  * target, fsync the directory. Readers see the old or the new content, never a torn write.
+ * A symlinked `file` is written through to its target (temp file in the target's directory);
+ * an existing file keeps its mode when it is stricter than `mode` (never widened).
  */
-export const writeFileAtomic = async (file: string, content: string, mode = 0o600): Promise<void> => {
+export const writeFileAtomic = async (link: string, content: string, requestedMode = 0o600): Promise<void> => {
+  const file = await resolveTarget(link);
+  const existing = await fs.stat(file).then(
+    (stat) => stat.mode & 0o777,
+    () => undefined,
+  );
+  const mode = existing === undefined ? requestedMode : existing & requestedMode;
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fs.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);

@@ -261,10 +261,14 @@ describe('transport failures and secrets', () => {
     expect(JSON.stringify(outcome)).not.toContain(TOKENS.claude);
     expect(outcome.kind === 'failed' && outcome.message).toContain('Bearer <redacted>');
   });
-  it('an oversized junk answer is cut to a short snippet', async () => {
-    const outcome = await fetchOne('codex', { body: `<html>${'x'.repeat(2_000_000)}</html>` });
+  it('a large junk answer is cut to a short snippet', async () => {
+    const outcome = await fetchOne('codex', { body: `<html>${'x'.repeat(900_000)}</html>` });
     expect(outcome).toMatchObject({ kind: 'failed', code: 'E_SCHEMA_DRIFT' });
     expect(outcome.kind === 'failed' && outcome.message.length).toBeLessThan(400);
+  });
+  it('an answer over 1 MiB is not read: a per-agent E_TOO_LARGE error', async () => {
+    const outcome = await fetchOne('codex', { body: `<html>${'x'.repeat(2_000_000)}</html>` });
+    expect(outcome).toMatchObject({ kind: 'failed', code: 'E_TOO_LARGE', message: expect.stringMatching(/is larger than 1 MiB; not read/) });
   });
   it('a broken credential file is a clear error that never quotes the file', async () => {
     const broken = await makeTempHome({}, server.url);

@@ -1,14 +1,17 @@
 /**
- * Slows down guessing: after `maxFailures` failed authentications from one address within
- * `windowMs`, that address gets 429 (with Retry-After) until the oldest failure leaves the window.
- * Every request from the address is refused meanwhile, a correct token included, so a guesser
- * cannot tell a hit from a miss. Memory is bounded by `maxAddresses` (oldest entries dropped).
+ * Slows down wrong tokens, per client address, without ever touching the right one: each address
+ * has a bucket of `maxFailures` tries that refills at `maxFailures` per `windowMs`; a wrong token
+ * takes one, and a wrong token meeting an empty bucket gets 429. A correct token never consults the
+ * limiter (every local client is 127.0.0.1, so blocking the address would lock out the TUI, scripts
+ * and the dashboard because of one bad client). The 256-bit token makes guessing hopeless; the
+ * limit only bounds the work a flood causes. Memory is bounded by `maxAddresses`.
  */
 export interface FailureLimiter {
-  /** 0 when the address may try; otherwise how long it must wait, in ms. */
-  readonly retryAfterMs: (address: string) => number;
-  readonly recordFailure: (address: string) => void;
-  readonly recordSuccess: (address: string) => void;
+  /**
+   * Spend one try for a wrong token from `address`: 0 when it may still be answered 401,
+   * otherwise how long (ms) until the next try is available (answer 429).
+   */
+  readonly recordFailure: (address: string) => number;
 }
 
 export interface FailureLimitOptions {
@@ -18,45 +21,39 @@ export interface FailureLimitOptions {
   readonly maxAddresses?: number;
 }
 
-/**
- * Loose on purpose: a token is 256 random-looking bits, so the limit only stops floods. A client
- * (or a test suite) checking that every route answers a wrong token with 401 must see 401s, not
- * 429s that lock out its next, correct request (PRODUCT.md section 4: wrong token -> 401).
- */
+/** 30 wrong tokens at once, then one every 2 s: a flood costs little, a typo costs nothing. */
 export const DEFAULT_FAILURE_LIMIT = { maxFailures: 30, windowMs: 60_000 } as const;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
 
 export const createFailureLimiter = (options: FailureLimitOptions): FailureLimiter => {
   const maxAddresses = options.maxAddresses ?? 10_000;
+  const msPerToken = options.windowMs / options.maxFailures;
   // Insertion order doubles as "least recently failed first" (re-inserted on each failure).
-  const failures = new Map<string, number[]>();
-
-  const recent = (address: string): number[] => {
-    const cutoff = options.now() - options.windowMs;
-    const kept = (failures.get(address) ?? []).filter((at) => at > cutoff);
-    if (kept.length === 0) failures.delete(address);
-    else failures.set(address, kept);
-    return kept;
-  };
+  const buckets = new Map<string, Bucket>();
 
   return {
-    retryAfterMs: (address) => {
-      const times = recent(address);
-      if (times.length < options.maxFailures) return 0;
-      const oldest = times[times.length - options.maxFailures] ?? options.now();
-      return Math.max(1, oldest + options.windowMs - options.now());
-    },
     recordFailure: (address) => {
-      const times = [...recent(address), options.now()].slice(-options.maxFailures);
-      failures.delete(address);
-      failures.set(address, times);
-      while (failures.size > maxAddresses) {
-        const first = failures.keys().next();
-        if (first.done) break;
-        failures.delete(first.value);
+      const now = options.now();
+      const previous = buckets.get(address);
+      const refilled = previous
+        ? Math.min(options.maxFailures, previous.tokens + (now - previous.at) / msPerToken)
+        : options.maxFailures;
+      buckets.delete(address);
+      if (refilled < 1) {
+        buckets.set(address, { tokens: refilled, at: now });
+        return Math.max(1, Math.ceil((1 - refilled) * msPerToken));
       }
-    },
-    recordSuccess: (address) => {
-      failures.delete(address);
+      buckets.set(address, { tokens: refilled - 1, at: now });
+      while (buckets.size > maxAddresses) {
+        const first = buckets.keys().next();
+        if (first.done) break;
+        buckets.delete(first.value);
+      }
+      return 0;
     },
   };
 };

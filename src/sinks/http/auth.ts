@@ -22,13 +22,33 @@ const queryToken = (query: unknown): string | undefined => {
   return typeof token === 'string' ? token : undefined;
 };
 
+/**
+ * Why a request comes from another site, or undefined: `Sec-Fetch-Site` other than same-origin or
+ * none (same-site counts: a page on localhost:3000 is the same site as localhost:7421), or an
+ * `Origin` whose host is not the Host the request was sent to.
+ */
+export const crossSiteReason = (request: FastifyRequest): string | undefined => {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return undefined;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  return host !== undefined && host !== '' && host === request.headers.host ? undefined : `Origin: ${origin.slice(0, 100)}`;
+};
+
 const unauthorized = (reply: FastifyReply, message: string): FastifyReply =>
   reply.code(401).header('www-authenticate', 'Bearer realm="agentwatch"').send({ error: message });
 
 /**
  * Bearer authentication (@fastify/bearer-auth does the header parsing and the constant-time
- * comparison), plus the two things it does not do: `?token=` for EventSource clients, which cannot
- * set headers, on /api/events only; and slowing down addresses that keep presenting wrong tokens.
+ * comparison), plus what it does not do: `?token=` for EventSource clients, which cannot set
+ * headers, on /api/events only and never from another site; and slowing down addresses that keep
+ * presenting wrong tokens (never the right one: auth-throttle.ts).
  */
 export const installAuth = async (app: FastifyInstance, options: { readonly token: string; readonly limiter: FailureLimiter }): Promise<void> => {
   // rfc6749: the scheme name is case-insensitive (RFC 7235), so `bearer <token>` from scripts works too.
@@ -39,40 +59,37 @@ export const installAuth = async (app: FastifyInstance, options: { readonly toke
   const checkHeader = (request: FastifyRequest, reply: FastifyReply): Promise<Error | undefined> =>
     new Promise((resolve) => verifyHeader(request, reply, (error) => resolve(error)));
 
+  const wrongToken = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const wait = options.limiter.recordFailure(request.ip);
+    if (wait === 0) return unauthorized(reply, INVALID);
+    const seconds = Math.ceil(wait / 1000);
+    return reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send({ error: `too many wrong tokens from this address; retry in ${seconds} s (the right token is always accepted)` });
+  };
+
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config.access ?? 'token';
     if (access === 'public') return;
     // A 404 outside /api reveals nothing: a browser opening http://127.0.0.1:7421/ gets a plain 404.
     if (request.is404 && !request.url.startsWith('/api')) return;
 
-    const wait = options.limiter.retryAfterMs(request.ip);
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      return reply
-        .code(429)
-        .header('retry-after', String(seconds))
-        .send({ error: `too many failed authentications from this address; retry in ${seconds} s` });
-    }
-
     const fromQuery = queryToken(request.query);
     const hasHeader = request.headers.authorization !== undefined;
     if (!hasHeader && fromQuery !== undefined) {
+      // Any web page can make a browser load `?token=` URLs; such a request is refused before the
+      // token is looked at, so it neither probes the token nor spends the address's tries.
+      const foreign = crossSiteReason(request);
+      if (foreign) return reply.code(403).send({ error: `cross-site request refused (${foreign}): open the dashboard from this server` });
       if (access !== 'token-or-query') return unauthorized(reply, QUERY_ONLY_ON_EVENTS);
-      if (tokensEqual(options.token, fromQuery)) {
-        options.limiter.recordSuccess(request.ip);
-        return;
-      }
-      options.limiter.recordFailure(request.ip);
-      return unauthorized(reply, INVALID);
+      if (tokensEqual(options.token, fromQuery)) return;
+      return wrongToken(request, reply);
     }
     if (!hasHeader) return unauthorized(reply, MISSING);
 
     const error = await checkHeader(request, reply);
-    if (!error) {
-      options.limiter.recordSuccess(request.ip);
-      return;
-    }
-    options.limiter.recordFailure(request.ip);
-    return unauthorized(reply, INVALID);
+    if (!error) return;
+    return wrongToken(request, reply);
   });
 };

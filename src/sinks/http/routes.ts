@@ -20,7 +20,7 @@ const renameBodySchema = z.object(
   { error: 'expected a JSON object { "name": "..." }' },
 );
 
-const idParamsSchema = z.object({ id: z.string().min(1).max(512) });
+const idParamsSchema = z.object({ id: z.string().min(1, 'session id must not be empty').max(512, 'session id must be at most 512 characters') });
 
 const badRequest = (reply: FastifyReply, error: z.ZodError): FastifyReply =>
   reply.code(400).send({ error: error.issues.map((issue) => issue.message).join('; ') });

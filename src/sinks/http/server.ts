@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { Config } from '../../config/effective.js';
 import { installAuth } from './auth.js';
@@ -6,6 +6,7 @@ import { createFailureLimiter, DEFAULT_FAILURE_LIMIT } from './auth-throttle.js'
 import { isAllowedHost } from './host-check.js';
 import type { Metrics } from '../metrics/index.js';
 import { registerMetricsRoute } from './metrics-route.js';
+import { frameworkMessage, installJsonParser, MAX_PARAM_LENGTH } from './json-body.js';
 import { registerPlayground } from './playground.js';
 import { registerRoutes } from './routes.js';
 import { registerEvents } from './sse.js';
@@ -44,7 +45,19 @@ export interface ServerDeps {
  */
 export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> => {
   const scheduler = deps.scheduler ?? asyncScheduler;
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: 'idle' });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    forceCloseConnections: 'idle',
+    // Ids are checked by the routes (at most 512 characters, 400 beyond); the router's own limit
+    // only bounds its work, and what it refuses still leaves in our `{ error }` shape.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as FastifyReply).code(status).send({ error: frameworkMessage(error) });
+    },
+  });
+  installJsonParser(app);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;

@@ -1,11 +1,6 @@
-import { catchError, defer, filter, map, merge, of, share, timeout, type Observable, type SchedulerLike } from 'rxjs';
-import type { WebhookEntry } from '../../config/schema.js';
-import type { Transition } from '../../core/session.js';
-import { coalesceDuplicates, COALESCE_WINDOW_MS } from './coalesce.js';
-import { isDeliverable, matchesWebhook } from './filter.js';
-import { buildPayload, buildRequest, type WebhookRequest } from './payload.js';
+import { catchError, defer, map, of, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import type { WebhookRequest } from './payload.js';
 import type { Post, PostResponse } from './post.js';
-import { concatBounded, type OverflowNotice } from './queue.js';
 import { retryWithBackoff } from './retry.js';
 
 /** A receiver answered with a status that is not 2xx. */
@@ -22,9 +17,7 @@ export const isRetryable = (error: unknown): boolean => !(error instanceof HttpS
 /** What happened to deliveries: the sink logs these, tests assert on them. */
 export type DeliveryReport =
   | { readonly kind: 'delivered'; readonly entry: string; readonly id: string; readonly status: number; readonly attempts: number }
-  | { readonly kind: 'failed'; readonly entry: string; readonly id: string; readonly attempts: number; readonly error: unknown }
-  | { readonly kind: 'overflow_started'; readonly entry: string; readonly capacity: number }
-  | { readonly kind: 'overflow_ended'; readonly entry: string; readonly dropped: number };
+  | { readonly kind: 'failed'; readonly entry: string; readonly id: string; readonly attempts: number; readonly error: unknown };
 
 export interface DeliveryDeps {
   readonly post: Post;
@@ -33,12 +26,6 @@ export interface DeliveryDeps {
   readonly delays: readonly number[];
   /** Per attempt, on `scheduler`. */
   readonly timeoutMs: number;
-  /** Deliveries waiting behind the one in flight, per entry. */
-  readonly queueCapacity: number;
-  readonly makeId: () => string;
-  readonly version: string;
-  readonly apiBaseUrl?: string;
-  readonly excludeCwdSubstrings?: readonly string[];
 }
 
 /**
@@ -62,43 +49,3 @@ export const deliverRequest = (entryName: string, request: WebhookRequest, deps:
     );
   });
 
-const overflowReport = (entry: string, notice: OverflowNotice<Transition>): DeliveryReport =>
-  notice.kind === 'overflow_started'
-    ? { kind: 'overflow_started', entry, capacity: notice.capacity }
-    : { kind: 'overflow_ended', entry, dropped: notice.dropped };
-
-/** The deliveries of one entry: its filters, then its own bounded queue, one request at a time. */
-export const deliverToEntry = (entry: WebhookEntry, transitions$: Observable<Transition>, deps: DeliveryDeps): Observable<DeliveryReport> =>
-  transitions$.pipe(
-    filter((transition) => matchesWebhook(entry, transition)),
-    concatBounded(
-      deps.queueCapacity,
-      (transition) => {
-        const id = deps.makeId();
-        // NOTE: a transition that cannot be serialised (say, an invalid `at`) fails only itself.
-        return defer(() => {
-          const payload = buildPayload(transition, { id, ...(deps.apiBaseUrl ? { apiBaseUrl: deps.apiBaseUrl } : {}) });
-          return deliverRequest(entry.name, buildRequest(entry, payload, deps.version), deps);
-        }).pipe(catchError((error: unknown) => of<DeliveryReport>({ kind: 'failed', entry: entry.name, id, attempts: 0, error })));
-      },
-      (notice) => overflowReport(entry.name, notice),
-    ),
-  );
-
-/**
- * Every enabled entry gets its own queue, so a slow or dead receiver only delays itself.
- * Duplicates are coalesced once, before the fan-out. Completes when `transitions$` completes and
- * every queue has drained.
- */
-export const webhookDeliveries = (
-  transitions$: Observable<Transition>,
-  entries: readonly WebhookEntry[],
-  deps: DeliveryDeps,
-): Observable<DeliveryReport> => {
-  const shared$ = transitions$.pipe(
-    filter((transition) => isDeliverable(transition, deps.excludeCwdSubstrings ?? [])),
-    coalesceDuplicates(COALESCE_WINDOW_MS, deps.scheduler),
-    share(),
-  );
-  return merge(...entries.filter((entry) => entry.enabled).map((entry) => deliverToEntry(entry, shared$, deps)));
-};

@@ -1,30 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import { Subject, takeUntil, timer, type Observable } from 'rxjs';
+import { filter, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
-import type { Ctx, Sink, Teardown } from '../../core/contracts.js';
+import type { WebhookEntry } from '../../config/schema.js';
+import type { Ctx, Logger, Sink, Teardown } from '../../core/contracts.js';
 import type { Transition } from '../../core/session.js';
-import { webhookDeliveries, type DeliveryDeps } from './deliver.js';
-import { gotPost } from './post.js';
-import { describeInvalidWebhook, describeReport } from './report.js';
+import { createBreaker, type Breaker } from './breaker.js';
+import { coalesceDuplicates, COALESCE_WINDOW_MS } from './coalesce.js';
+import { openDeliveryStore, webhookQueuePath, type DeliveryStore, type StoreOptions } from './delivery-store.js';
+import { isDeliverable, matchesWebhook } from './filter.js';
+import { buildPayload, requestFor } from './payload.js';
+import { gotPost, type Post } from './post.js';
+import { describeInvalidWebhook } from './report.js';
 import { BACKOFF_MS } from './retry.js';
+import { createSinkLog } from './sink-log.js';
 import { packageVersion } from './version.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_QUEUE_CAPACITY = 100;
-/** How long shutdown waits for queued deliveries before abandoning them. */
+/** Requests in flight per healthy receiver. */
+export const DEFAULT_CONCURRENCY = 4;
+/** How long shutdown lets a healthy receiver drain before leaving the rest queued for the next start. */
 export const DEFAULT_FLUSH_MS = 3_000;
 
-export interface WebhookOptions extends Partial<Omit<DeliveryDeps, 'scheduler' | 'excludeCwdSubstrings'>> {
+export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAgeMs'> {
   /** `Effective.invalidWebhooks`: reported once, here, at startup. */
   readonly invalid?: readonly InvalidWebhook[];
+  readonly post?: Post;
+  /** Waits before each retry of a down receiver's oldest delivery; the last repeats. */
+  readonly delays?: readonly number[];
+  readonly timeoutMs?: number;
+  readonly concurrency?: number;
+  readonly makeId?: () => string;
+  readonly version?: string;
+  readonly apiBaseUrl?: string;
   readonly flushMs?: number;
+  /** The durable queue; by default `webhooks.db` in the cache directory. */
+  readonly store?: DeliveryStore;
 }
 
+/** The queue file, or an in-memory one (said once) when the file cannot be used. */
+export const openQueue = (ctx: Pick<Ctx, 'env'>, log: Logger, options: StoreOptions = {}): DeliveryStore => {
+  const file = webhookQueuePath(ctx.env);
+  try {
+    return openDeliveryStore(file, options);
+  } catch (error) {
+    log.warn(`webhook queue ${file} is unusable (${(error as Error).message}); deliveries are kept in memory only for this run`);
+    return openDeliveryStore(':memory:', options);
+  }
+};
+
+const listCounts = (counts: ReadonlyMap<string, number>): string =>
+  [...counts].map(([name, n]) => `${name}: ${n}`).join(', ');
+
 /**
- * Starts delivering `transitions$` to every valid, enabled entry of `ctx.config.webhooks`.
- * Subscribing never blocks the producer: each entry has its own bounded queue. The returned
- * teardown stops taking transitions, lets the queues drain for at most `flushMs`, then cancels
- * what is left.
+ * Delivers `transitions$` to every valid, enabled entry of `ctx.config.webhooks` through the
+ * durable queue (delivery-store.ts) and a circuit breaker per receiver (breaker.ts). Accepting a
+ * transition is one synchronous SQLite insert: the pipeline is never blocked. Deliveries left
+ * queued by an earlier run are sent first. The teardown stops taking transitions, lets healthy
+ * receivers drain for at most `flushMs`, and says what is still queued (kept for the next start).
  *
  * @example const stop = startWebhooks(transitions$, ctx, { invalid: loaded.invalidWebhooks, apiBaseUrl }); await stop();
  */
@@ -33,51 +65,108 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   const entries = ctx.config.webhooks.filter((entry) => entry.enabled);
   if (entries.length === 0) return () => undefined;
 
-  const deps: DeliveryDeps = {
-    post: options.post ?? gotPost,
-    scheduler: ctx.scheduler,
-    delays: options.delays ?? BACKOFF_MS,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    queueCapacity: options.queueCapacity ?? DEFAULT_QUEUE_CAPACITY,
-    makeId: options.makeId ?? randomUUID,
-    version: options.version ?? packageVersion(),
-    excludeCwdSubstrings: ctx.config.exclude_cwd_substrings,
-    ...(options.apiBaseUrl ? { apiBaseUrl: options.apiBaseUrl } : {}),
-  };
+  const store = options.store ?? openQueue(ctx, ctx.log, options);
+  const version = options.version ?? packageVersion();
+  const makeId = options.makeId ?? randomUUID;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
-
-  // NOTE: the only Subject here: the shutdown signal, at the shell boundary. Ending the input
-  // (rather than unsubscribing) is what lets the queues flush.
-  const stop$ = new Subject<void>();
-  let drained!: () => void;
-  const done = new Promise<void>((resolve) => (drained = resolve));
-  const subscription = webhookDeliveries(transitions$.pipe(takeUntil(stop$)), entries, deps).subscribe({
-    next: (report) => {
-      const line = describeReport(report, deps.timeoutMs);
-      if (line) ctx.log[line.level](line.message);
-    },
-    complete: () => drained(),
-    error: (error: unknown) => {
-      // Unreachable by construction (every delivery ends in a report); said loudly if it happens.
-      ctx.log.error(`webhooks stopped: ${error instanceof Error ? error.message : String(error)}`);
-      drained();
-    },
-  });
-
+  const log = createSinkLog(ctx.log, ctx.scheduler);
   let stopping: Promise<void> | undefined;
+  let checkDrained = (): void => undefined;
+
+  const breakers = new Map<string, Breaker>(
+    entries.map((entry: WebhookEntry) => [
+      entry.name,
+      createBreaker({
+        webhook: entry.name,
+        store,
+        post: options.post ?? gotPost,
+        request: (delivery, at) => requestFor(entry, delivery.id, delivery.body, version, at),
+        scheduler: ctx.scheduler,
+        now: ctx.now,
+        timeoutMs,
+        concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+        backoff: options.delays ?? BACKOFF_MS,
+        onEvent: (event) => {
+          log.event(event);
+          checkDrained();
+        },
+      }),
+    ]),
+  );
+
+  for (const [name, count] of store.expire(ctx.now())) log.dropped(name, count, 'queued longer than the age limit');
+  const resumed = new Map([...store.queuedCounts()].filter(([name]) => breakers.has(name)));
+  if (resumed.size > 0) ctx.log.info(`webhooks: resuming deliveries queued by an earlier run (${listCounts(resumed)})`);
+  for (const breaker of breakers.values()) breaker.kick();
+
+  const accept = (transition: Transition): void => {
+    for (const entry of entries) {
+      if (!matchesWebhook(entry, transition)) continue;
+      const id = makeId();
+      let body: string;
+      try {
+        body = JSON.stringify(buildPayload(transition, { id, ...(options.apiBaseUrl ? { apiBaseUrl: options.apiBaseUrl } : {}) }));
+      } catch (error) {
+        // A transition that cannot be serialised (say, an invalid `at`) fails only itself.
+        log.unbuildable(entry.name, id, error);
+        continue;
+      }
+      const dropped = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now() });
+      if (dropped > 0) log.dropped(entry.name, dropped, 'the queue is at its size or age limit');
+      breakers.get(entry.name)?.kick();
+    }
+  };
+
+  const subscription = transitions$
+    .pipe(
+      filter((transition) => isDeliverable(transition, ctx.config.exclude_cwd_substrings)),
+      coalesceDuplicates(COALESCE_WINDOW_MS, ctx.scheduler),
+    )
+    .subscribe({
+      next: accept,
+      error: (error: unknown) => ctx.log.error(`webhooks stopped taking transitions: ${error instanceof Error ? error.message : String(error)}`),
+    });
+
+  /** Drained: nothing in flight, and every receiver either has an empty queue or is down. */
+  const drained = (): boolean => {
+    const counts = store.queuedCounts();
+    return [...breakers].every(([name, breaker]) => breaker.inFlight() === 0 && (breaker.isOpen() || (counts.get(name) ?? 0) === 0));
+  };
+
   return () => {
     stopping ??= new Promise<void>((resolve) => {
-      stop$.next();
-      if (subscription.closed) return resolve();
-      const deadline = timer(flushMs, ctx.scheduler).subscribe(() => {
-        ctx.log.warn(`webhooks: deliveries still pending after ${flushMs / 1000} s at shutdown were abandoned`);
-        subscription.unsubscribe();
-        resolve();
-      });
-      void done.then(() => {
+      subscription.unsubscribe();
+      let finished = false;
+      const finish = (): void => {
+        if (finished) return;
+        finished = true;
+        checkDrained = () => undefined;
         deadline.unsubscribe();
+        for (const breaker of breakers.values()) {
+          breaker.stop();
+          breaker.abort();
+        }
+        log.flush();
+        const left = new Map([...store.queuedCounts()].filter(([name]) => breakers.has(name)));
+        const total = [...left.values()].reduce((sum, n) => sum + n, 0);
+        if (total > 0) {
+          ctx.log.warn(
+            `webhooks: ${total} deliver${total === 1 ? 'y' : 'ies'} still queued at shutdown (${listCounts(left)}); kept in ${store.file === ':memory:' ? 'memory (lost: the queue file was unusable)' : store.file} for the next start`,
+          );
+        }
+        if (!options.store) store.close();
         resolve();
-      });
+      };
+      const deadline = timer(flushMs, ctx.scheduler).subscribe(finish);
+      // NOTE: checked after the event that may have drained the queues has been fully handled
+      // (a microtask later), never from inside it, so the store is not closed under the breaker.
+      checkDrained = () => {
+        queueMicrotask(() => {
+          if (!finished && drained()) finish();
+        });
+      };
+      checkDrained();
     });
     return stopping;
   };

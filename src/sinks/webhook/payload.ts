@@ -2,6 +2,7 @@ import type { Activity } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { Transition } from '../../core/session.js';
 import { signBody } from './sign.js';
+import { standardHeaders } from './standard-webhooks.js';
 
 /** The JSON body of one delivery (PRODUCT.md section 5); field names are the wire format. */
 export interface WebhookPayload {
@@ -50,19 +51,30 @@ export const buildPayload = (transition: Transition, options: PayloadOptions): W
  * The body bytes and headers of one delivery. The signature covers exactly `body`, which is also
  * exactly what is sent (no re-serialisation after signing).
  */
-export const buildRequest = (
-  entry: { readonly url: string; readonly secret?: string | undefined },
-  payload: WebhookPayload,
-  version: string,
-): WebhookRequest => {
-  const body = JSON.stringify(payload);
+export const buildRequest = (entry: SigningEntry, payload: WebhookPayload, version: string, at: number = Date.now()): WebhookRequest =>
+  requestFor(entry, payload.id, JSON.stringify(payload), version, at);
+
+/** What signing needs from a webhook entry. */
+export interface SigningEntry {
+  readonly url: string;
+  readonly secret?: string | undefined;
+  readonly signature?: 'agentwatch' | 'standard-webhooks' | undefined;
+}
+
+/**
+ * The request of one attempt of a stored delivery: its exact body bytes, the X-Agentwatch-*
+ * headers, and the entry's signature (Standard Webhooks signatures carry the attempt's time, so
+ * they are made per attempt, with the entry's current secret).
+ */
+export const requestFor = (entry: SigningEntry, id: string, body: string, version: string, at: number): WebhookRequest => {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': `agentwatch/${version}`,
-    'X-Agentwatch-Event': payload.event,
-    'X-Agentwatch-Delivery': payload.id,
+    'X-Agentwatch-Event': 'state_transition',
+    'X-Agentwatch-Delivery': id,
   };
+  if (entry.signature === 'standard-webhooks' && entry.secret) Object.assign(headers, standardHeaders(id, body, entry.secret, at));
   // An empty secret signs nothing: it would give a signature anyone can forge.
-  if (entry.secret) headers['X-Agentwatch-Signature'] = signBody(body, entry.secret);
-  return { id: payload.id, url: entry.url, body, headers };
+  else if (entry.secret) headers['X-Agentwatch-Signature'] = signBody(body, entry.secret);
+  return { id, url: entry.url, body, headers };
 };

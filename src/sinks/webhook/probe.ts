@@ -69,9 +69,6 @@ export const probeWebhook = async (entry: WebhookEntry, deps: ProbeDeps): Promis
         scheduler: asyncScheduler,
         delays: [],
         timeoutMs: deps.timeoutMs,
-        queueCapacity: 1,
-        makeId: () => payload.id,
-        version: deps.version,
       },
     ),
   );
@@ -80,5 +77,5 @@ export const probeWebhook = async (entry: WebhookEntry, deps: ProbeDeps): Promis
   if (report.kind === 'delivered') {
     return { entry, ok: true, ...status, detail: `HTTP ${answer?.status ?? report.status}${answer?.statusText ? ` ${answer.statusText}` : ''}`, ms };
   }
-  return { entry, ok: false, ...status, detail: report.kind === 'failed' ? describeFailure(report.error, deps.timeoutMs) : report.kind, ms };
+  return { entry, ok: false, ...status, detail: describeFailure(report.error, deps.timeoutMs), ms };
 };

@@ -6,31 +6,27 @@ const clock = () => {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 };
 
-describe('createFailureLimiter', () => {
-  it('blocks an address after maxFailures within the window, until the oldest failure ages out', () => {
+describe('createFailureLimiter (token bucket on wrong tokens)', () => {
+  it('answers the first maxFailures wrong tokens, then asks to wait until one try has refilled', () => {
     const time = clock();
     const limiter = createFailureLimiter({ maxFailures: 3, windowMs: 60_000, now: time.now });
-    limiter.recordFailure('a');
-    time.advance(10_000);
-    limiter.recordFailure('a');
-    expect(limiter.retryAfterMs('a')).toBe(0);
-    limiter.recordFailure('a');
-    expect(limiter.retryAfterMs('a')).toBe(50_000);
-    expect(limiter.retryAfterMs('b')).toBe(0);
-    time.advance(50_000);
-    expect(limiter.retryAfterMs('a')).toBe(0);
+    expect([limiter.recordFailure('a'), limiter.recordFailure('a'), limiter.recordFailure('a')]).toEqual([0, 0, 0]);
+    // One try refills every 20 s.
+    expect(limiter.recordFailure('a')).toBe(20_000);
+    expect(limiter.recordFailure('b')).toBe(0);
+    time.advance(20_000);
+    expect(limiter.recordFailure('a')).toBe(0);
+    expect(limiter.recordFailure('a')).toBe(20_000);
   });
 
-  it('forgets failures older than the window and resets on success', () => {
+  it('refills completely after a quiet window, never beyond maxFailures', () => {
     const time = clock();
     const limiter = createFailureLimiter({ maxFailures: 2, windowMs: 1_000, now: time.now });
     limiter.recordFailure('a');
-    time.advance(1_500);
     limiter.recordFailure('a');
-    expect(limiter.retryAfterMs('a')).toBe(0);
-    limiter.recordSuccess('a');
-    limiter.recordFailure('a');
-    expect(limiter.retryAfterMs('a')).toBe(0);
+    time.advance(10_000);
+    expect([limiter.recordFailure('a'), limiter.recordFailure('a')]).toEqual([0, 0]);
+    expect(limiter.recordFailure('a')).toBeGreaterThan(0);
   });
 
   it('keeps at most maxAddresses entries, dropping the least recently failed', () => {
@@ -39,8 +35,7 @@ describe('createFailureLimiter', () => {
     limiter.recordFailure('a');
     limiter.recordFailure('b');
     limiter.recordFailure('c');
-    expect(limiter.retryAfterMs('a')).toBe(0);
-    expect(limiter.retryAfterMs('b')).toBeGreaterThan(0);
-    expect(limiter.retryAfterMs('c')).toBeGreaterThan(0);
+    expect(limiter.recordFailure('a')).toBe(0);
+    expect(limiter.recordFailure('c')).toBeGreaterThan(0);
   });
 });

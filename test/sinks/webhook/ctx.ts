@@ -1,15 +1,24 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { onTestFinished } from 'vitest';
 import { toEffective, type Effective } from '../../../src/config/effective.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { Ctx } from '../../../src/core/contracts.js';
 
-/** A Ctx over a config document (validated by the real schema), logging into an array. */
+/**
+ * A Ctx over a config document (validated by the real schema), logging into an array. Its cache
+ * directory (where the webhook queue lives) is a temp dir removed when the test finishes.
+ */
 export const testCtx = (raw: Record<string, unknown>, scheduler: SchedulerLike = asyncScheduler) => {
   const effective: Effective = toEffective(configSchema.parse(raw), {});
   const lines: string[] = [];
+  const root = mkdtempSync(path.join(tmpdir(), 'agentwatch-webhook-'));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const ctx: Ctx = {
     config: effective.config,
-    env: { HOME: '/nonexistent' },
+    env: { HOME: path.join(root, 'home'), XDG_CACHE_HOME: path.join(root, 'cache') },
     scheduler,
     now: () => scheduler.now(),
     platform: 'linux',
@@ -19,5 +28,5 @@ export const testCtx = (raw: Record<string, unknown>, scheduler: SchedulerLike =
       error: (m) => lines.push(`error ${m}`),
     },
   };
-  return { ctx, lines, invalid: effective.invalidWebhooks };
+  return { ctx, lines, invalid: effective.invalidWebhooks, root };
 };

@@ -1,25 +1,33 @@
+import { from, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookEntrySchema } from '../../../src/config/schema.js';
-import { webhookDeliveries, type DeliveryDeps } from '../../../src/sinks/webhook/deliver.js';
+import type { Transition } from '../../../src/core/session.js';
+import { openDeliveryStore } from '../../../src/sinks/webhook/delivery-store.js';
 import { isDeliverable, matchesWebhook } from '../../../src/sinks/webhook/filter.js';
+import { startWebhooks } from '../../../src/sinks/webhook/index.js';
+import type { Post } from '../../../src/sinks/webhook/post.js';
+import { testCtx } from './ctx.js';
 import { counterIds, entry, transition } from './transitions.js';
 
-/** Delivery dependencies whose receiver accepts everything at once (200), on virtual time. */
-const acceptingDeps = (
-  rx: TestScheduler,
-  cold: Parameters<Parameters<TestScheduler['run']>[0]>[0]['cold'],
-  extra: Partial<DeliveryDeps> = {},
-): DeliveryDeps => ({
-  post: () => cold('(r|)', { r: { status: 200, statusText: 'OK', body: '' } }),
-  scheduler: rx,
-  delays: [],
-  timeoutMs: 1_000,
-  queueCapacity: 10,
-  makeId: counterIds(),
-  version: 'test',
-  ...extra,
-});
+/**
+ * Runs startWebhooks on virtual time with a receiver that accepts everything at once, and returns
+ * what was posted: [webhook url path, session id, delivery id] in order, plus the log lines.
+ */
+const deliverAll = (webhooks: Record<string, unknown>[], transitions: readonly Transition[], exclude: string[] = []) => {
+  const rx = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+  const posted: [string, string, string][] = [];
+  const { ctx, lines } = testCtx({ webhooks, exclude_cwd_substrings: exclude }, rx);
+  rx.run(() => {
+    const post: Post = (request) => {
+      posted.push([new URL(request.url).pathname, (JSON.parse(request.body) as { session_id: string }).session_id, request.id]);
+      return of({ status: 200, statusText: 'OK', body: '' });
+    };
+    const stop = startWebhooks(from(transitions), ctx, { post, makeId: counterIds(), version: 'test', delays: [], store: openDeliveryStore(':memory:') });
+    rx.schedule(() => void stop(), 10);
+  });
+  return { posted, lines };
+};
 
 describe('matchesWebhook', () => {
   // prettier-ignore
@@ -55,48 +63,35 @@ describe('isDeliverable', () => {
   });
 });
 
-describe('webhookDeliveries: filtering (marbles)', () => {
-  let rx: TestScheduler;
-  beforeEach(() => {
-    rx = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-  });
-
+describe('startWebhooks: filtering', () => {
   it('sends each transition only to the entries whose filters it passes', () => {
-    rx.run(({ hot, cold, expectObservable }) => {
-      const toWaiting = transition({ sessionId: 'a', to: 'waiting' });
-      const codexThinking = transition({ sessionId: 'b', agent: 'codex', from: 'waiting', to: 'thinking' });
-      const sidechain = transition({ sessionId: 'c', isSidechain: true });
-      const excluded = transition({ sessionId: 'd', cwd: '/tmp/scratch/x' });
-      const input = hot('a 9ms b 9ms c 9ms d', { a: toWaiting, b: codexThinking, c: sidechain, d: excluded });
-      const deps = acceptingDeps(rx, cold, { excludeCwdSubstrings: ['/tmp/scratch'] });
-      const entries = [
-        entry({ name: 'waits', events: ['waiting'] }),
-        entry({ name: 'codex', agents: ['codex'] }),
-        entry({ name: 'all' }),
-        entry({ name: 'off', enabled: false }),
-      ];
-      const ok = (name: string, id: string) => ({ kind: 'delivered', entry: name, id, status: 200, attempts: 1 });
-      expectObservable(webhookDeliveries(input, entries, deps)).toBe('(xy) 6ms (zw)', {
-        x: ok('waits', 'd1'),
-        y: ok('all', 'd2'),
-        z: ok('codex', 'd3'),
-        w: ok('all', 'd4'),
-      });
-    });
+    const { posted, lines } = deliverAll(
+      [
+        { name: 'waits', url: 'http://127.0.0.1:9/waits', events: ['waiting'] },
+        { name: 'codex', url: 'http://127.0.0.1:9/codex', agents: ['codex'] },
+        { name: 'all', url: 'http://127.0.0.1:9/all' },
+        { name: 'off', url: 'http://127.0.0.1:9/off', enabled: false },
+      ],
+      [
+        transition({ sessionId: 'a', to: 'waiting' }),
+        transition({ sessionId: 'b', agent: 'codex', from: 'waiting', to: 'thinking' }),
+        transition({ sessionId: 'c', isSidechain: true }),
+        transition({ sessionId: 'd', cwd: '/tmp/scratch/x' }),
+      ],
+      ['/tmp/scratch'],
+    );
+    expect(posted).toEqual([
+      ['/waits', 'a', 'd1'],
+      ['/all', 'a', 'd2'],
+      ['/codex', 'b', 'd3'],
+      ['/all', 'b', 'd4'],
+    ]);
+    expect(lines).toEqual([]);
   });
-});
 
-describe('webhookDeliveries: a transition that cannot be sent', () => {
-  it('fails alone (a report), and the next one is still delivered', () => {
-    const rx = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-    rx.run(({ hot, cold, expectObservable }) => {
-      const broken = transition({ sessionId: 'bad', at: Number.NaN });
-      const fine = transition({ sessionId: 'good' });
-      const deps = acceptingDeps(rx, cold);
-      expectObservable(webhookDeliveries(hot('ab', { a: broken, b: fine }), [entry({ name: 'h' })], deps)).toBe('fd', {
-        f: { kind: 'failed', entry: 'h', id: 'd1', attempts: 0, error: expect.any(RangeError) },
-        d: { kind: 'delivered', entry: 'h', id: 'd2', status: 200, attempts: 1 },
-      });
-    });
+  it('a transition that cannot be serialised fails alone (one line), and the next one is still delivered', () => {
+    const { posted, lines } = deliverAll([{ name: 'h', url: 'http://127.0.0.1:9/h' }], [transition({ sessionId: 'bad', at: Number.NaN }), transition({ sessionId: 'good' })]);
+    expect(posted).toEqual([['/h', 'good', 'd2']]);
+    expect(lines).toEqual(['warn webhook "h": delivery d1 could not be built: Invalid time value']);
   });
 });

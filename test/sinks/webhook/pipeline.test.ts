@@ -4,6 +4,7 @@ import { startPipeline, type Pipeline } from '../../../src/app.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { makeNotifierSink } from '../../../src/sinks/notify/index.js';
 import type { DesktopNotification } from '../../../src/sinks/notify/message.js';
+import { openDeliveryStore } from '../../../src/sinks/webhook/delivery-store.js';
 import { makeWebhookSink } from '../../../src/sinks/webhook/index.js';
 import type { Post } from '../../../src/sinks/webhook/post.js';
 import { EPOCH, memoryLogger, rx, testConfig, testCtx } from '../../helpers/marbles.js';
@@ -34,7 +35,7 @@ describe('webhook and notifier sinks in the real pipeline', () => {
         sources: { claude: () => merge(hot('r', events), hot('(mp) 4996ms a', events)) },
         agents: ['claude'],
         sinks: [
-          makeWebhookSink({ post, makeId: counterIds(), version: '1.0.0' }),
+          makeWebhookSink({ post, makeId: counterIds(), version: '1.0.0', store: openDeliveryStore(':memory:') }),
           makeNotifierSink({
             notify: async (notification) => {
               shown.push({ at: scheduler.now(), notification });

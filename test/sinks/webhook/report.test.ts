@@ -1,7 +1,7 @@
 import { TimeoutError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError } from '../../../src/sinks/webhook/deliver.js';
-import { bodySnippet, describeFailure, describeInvalidWebhook, describeReport } from '../../../src/sinks/webhook/report.js';
+import { bodySnippet, describeFailure, describeInvalidWebhook } from '../../../src/sinks/webhook/report.js';
 
 describe('webhook log lines', () => {
   it('cuts a receiver body to one short line', () => {
@@ -15,15 +15,6 @@ describe('webhook log lines', () => {
     expect(describeFailure(new TimeoutError(), 2_500)).toBe('no response within 2.5 s');
     expect(describeFailure(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 1)).toBe('socket hang up (ECONNRESET)');
     expect(describeFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }), 1)).toBe('connect ECONNREFUSED 127.0.0.1:9');
-  });
-
-  it('stays quiet about clean deliveries and speaks once per problem', () => {
-    expect(describeReport({ kind: 'delivered', entry: 'h', id: 'd1', status: 200, attempts: 1 }, 1)).toBeUndefined();
-    expect(describeReport({ kind: 'delivered', entry: 'h', id: 'd1', status: 200, attempts: 2 }, 1)?.message).toBe('webhook "h": delivery d1 succeeded on attempt 2');
-    expect(describeReport({ kind: 'failed', entry: 'h', id: 'd1', attempts: 0, error: new RangeError('Invalid time value') }, 1)?.message).toBe(
-      'webhook "h": delivery d1 could not be built: Invalid time value',
-    );
-    expect(describeReport({ kind: 'overflow_ended', entry: 'h', dropped: 1 }, 1)?.message).toBe('webhook "h": receiver caught up; 1 delivery was dropped');
   });
 
   it('names an invalid entry and everything wrong with it', () => {

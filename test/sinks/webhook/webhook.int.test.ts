@@ -97,18 +97,25 @@ describe('webhooks against a real receiver', () => {
     const ids = new Set(receiver.received.map((r) => r.headers['x-agentwatch-delivery']));
     expect(ids.size).toBe(1);
     expect(new Set(receiver.received.map((r) => r.raw.toString('utf8'))).size).toBe(1);
-    expect(lines).toEqual([expect.stringMatching(/^info webhook "flaky": delivery \S+ succeeded on attempt 3$/)]);
+    expect(lines).toEqual([
+      'warn webhook "flaky": receiver unavailable (HTTP 503 Service Unavailable); holding its deliveries and retrying the oldest in 20 ms',
+      expect.stringMatching(/^info webhook "flaky": delivery \S+ succeeded on attempt 3$/),
+      expect.stringMatching(/^info webhook "flaky": receiver is back after \d+ ms; sending 0 queued deliveries in order$/),
+    ]);
   });
 
-  it('gives up after 4 attempts on a receiver that keeps failing', async () => {
+  it('keeps retrying a receiver that keeps failing (one line), and keeps the delivery queued at shutdown', async () => {
     receiver.on('/down', { status: 500, body: 'database on fire' });
     const { ctx, lines } = testCtx({ webhooks: [{ name: 'down', url: receiver.url('/down') }] });
     const stop = startWebhooks(transitions$, ctx, FAST);
     transitions$.next(transition());
-    await receiver.waitFor(4);
+    await receiver.waitFor(6);
     await stop();
-    expect(receiver.received).toHaveLength(4);
-    expect(lines).toEqual([expect.stringMatching(/^warn webhook "down": delivery \S+ failed after 4 attempts: HTTP 500 Internal Server Error: database on fire$/)]);
+    expect(new Set(receiver.received.map((r) => r.headers['x-agentwatch-delivery'])).size).toBe(1);
+    expect(lines).toEqual([
+      'warn webhook "down": receiver unavailable (HTTP 500 Internal Server Error); holding its deliveries and retrying the oldest in 20 ms',
+      expect.stringMatching(/^warn webhooks: 1 delivery still queued at shutdown \(down: 1\); kept in .*webhooks\.db for the next start$/),
+    ]);
   });
 
   it('does not retry a 4xx and logs the status with a body snippet', async () => {
@@ -129,7 +136,10 @@ describe('webhooks against a real receiver', () => {
     const stop = startWebhooks(transitions$, ctx, FAST);
     transitions$.next(transition());
     await stop();
-    expect(lines).toEqual([expect.stringMatching(/^warn webhook "nobody": delivery \S+ failed after 4 attempts: .*ECONNREFUSED/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn webhook "nobody": receiver unavailable \(connect ECONNREFUSED .*\); holding its deliveries/),
+      expect.stringMatching(/^warn webhooks: 1 delivery still queued at shutdown \(nobody: 1\)/),
+    ]);
     receiver = await startReceiver();
   });
 
@@ -144,10 +154,10 @@ describe('webhooks against a real receiver', () => {
     const stop = startWebhooks(transitions$, ctx, { ...FAST, timeoutMs: 60_000 });
     transitions$.next(transition({ sessionId: 'a' }));
     transitions$.next(transition({ sessionId: 'b' }));
-    await receiver.waitFor(3);
-    // The live receiver has both while the hanging one still holds its first request.
+    await receiver.waitFor(4);
+    // The live receiver has both while the hanging one still holds its requests.
     expect(receiver.received.filter((r) => r.path === '/live')).toHaveLength(2);
-    expect(receiver.received.filter((r) => r.path === '/hang')).toHaveLength(1);
+    expect(receiver.received.filter((r) => r.path === '/hang')).toHaveLength(2);
     receiver.on('/hang', { status: 200 });
     receiver.release();
     await stop();
@@ -167,23 +177,24 @@ describe('webhooks against a real receiver', () => {
     scheduler.flush();
     await stopped;
     expect(scheduler.now()).toBe(3_000);
-    expect(lines).toEqual(['warn webhooks: deliveries still pending after 3 s at shutdown were abandoned']);
+    expect(lines).toEqual([expect.stringMatching(/^warn webhooks: 1 delivery still queued at shutdown \(hang: 1\); kept in .*webhooks\.db for the next start$/)]);
     await receiver.waitForAbandoned();
   });
 
-  it('bounds the queue per entry: drops are counted and logged once per burst', async () => {
+  it('bounds the queue per entry: the oldest are dropped first, counted, and logged once per burst', async () => {
     receiver.on('/gate', 'hang');
     const { ctx, lines } = testCtx({ webhooks: [{ name: 'gate', url: receiver.url('/gate') }] });
-    const stop = startWebhooks(transitions$, ctx, { ...FAST, timeoutMs: 60_000, queueCapacity: 2 });
-    for (const id of ['a', 'b', 'c', 'd', 'e']) transitions$.next(transition({ sessionId: id }));
+    const stop = startWebhooks(transitions$, ctx, { ...FAST, timeoutMs: 60_000, concurrency: 1, maxQueued: 3 });
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) transitions$.next(transition({ sessionId: id }));
     await receiver.waitFor(1);
-    expect(lines).toEqual(['warn webhook "gate": queue full (2 waiting); dropping new deliveries until the receiver catches up']);
+    // a is in flight; b and c were the oldest waiting when d, e and f arrived.
+    expect(lines).toEqual(['warn webhook "gate": dropped 1 delivery, the oldest first (the queue is at its size or age limit)']);
     receiver.on('/gate', { status: 200 });
     receiver.release();
-    await receiver.waitFor(3);
+    await receiver.waitFor(4);
     await stop();
-    expect(receiver.received.map((r) => (r.json as { session_id: string }).session_id)).toEqual(['a', 'b', 'c']);
-    expect(lines.slice(1)).toEqual(['warn webhook "gate": receiver caught up; 2 deliveries were dropped']);
+    expect(receiver.received.map((r) => (r.json as { session_id: string }).session_id)).toEqual(['a', 'd', 'e', 'f']);
+    expect(lines.slice(1)).toEqual(['warn webhook "gate": 2 more deliveries were dropped (the queue is at its size or age limit)']);
   });
 
   it('flushes queued deliveries on shutdown', async () => {

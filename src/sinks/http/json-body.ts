@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** Above any id a route accepts (512), so the route answers with its own message. */
+export const MAX_PARAM_LENGTH = 2_048;
+
+/** A clear, short message for what the router refuses before any route runs (URLs can be huge). */
+export const frameworkMessage = (error: FastifyError): string => {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return `path parameter too long (at most ${MAX_PARAM_LENGTH} characters)`;
+  if (error.code === 'FST_ERR_BAD_URL') return 'malformed URL (bad percent-encoding)';
+  return error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message;
+};
+
+export class BodyError extends Error {
+  readonly statusCode = 400;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * JSON bodies: bytes that are not UTF-8 are refused (400) rather than stored as replacement
+ * characters, and `__proto__` / `constructor.prototype` keys are removed (they can only be an
+ * attack on the parsed object, and removing them lets the rest of a body be answered normally
+ * instead of a misleading "Body is not valid JSON").
+ */
+export const installJsonParser = (app: FastifyInstance): void => {
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      done(new BodyError('body is not valid UTF-8'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+};

@@ -1,0 +1,249 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { cacheDir, type Env } from '../../config/paths.js';
+
+/**
+ * The durable delivery queue and log: `$XDG_CACHE_HOME/agentwatch/webhooks.db` (0600), beside
+ * the discovery cache. Every delivery is a row from the moment its transition is accepted until
+ * it ages out of the log, so neither an outage nor a restart loses it. Bounded per webhook:
+ * at most `maxQueued` waiting and none older than `maxAgeMs`; the oldest are dropped first and
+ * counted (state `dropped`, with the reason). All calls are synchronous (better-sqlite3).
+ */
+
+export const DEFAULT_MAX_QUEUED = 10_000;
+export const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** Finished deliveries kept per webhook for `webhooks log` and the API. */
+export const DEFAULT_HISTORY = 1_000;
+
+export type DeliveryState = 'queued' | 'delivered' | 'refused' | 'dropped';
+
+/** One delivery as stored and as listed by `webhooks log` and `GET /api/webhooks/deliveries`. */
+export interface DeliveryRecord {
+  readonly id: string;
+  readonly webhook: string;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  /** HTTP status of the last answer, or null when none came (network error, timeout). */
+  readonly status: number | null;
+  /** Why the last attempt failed, or why the delivery was dropped. */
+  readonly error: string | null;
+  /** Duration of the last attempt, ms. */
+  readonly latency_ms: number | null;
+  /** RFC 3339 UTC. */
+  readonly created_at: string;
+  readonly last_attempt_at: string | null;
+  readonly body: string;
+}
+
+export interface QueuedDelivery {
+  readonly seq: number;
+  readonly id: string;
+  readonly webhook: string;
+  readonly body: string;
+  readonly attempts: number;
+  readonly createdAt: number;
+}
+
+export interface AttemptResult {
+  readonly at: number;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly latencyMs: number;
+}
+
+export interface DeliveryStore {
+  /** Where the queue lives (`:memory:` when the file could not be used). */
+  readonly file: string;
+  /** Queue one delivery; returns how many of this webhook's oldest were dropped to make room or for age. */
+  readonly enqueue: (delivery: { id: string; webhook: string; body: string; createdAt: number }) => number;
+  /** The oldest waiting deliveries of `webhook`, in order, skipping `exclude` (in flight). */
+  readonly nextQueued: (webhook: string, limit: number, exclude: ReadonlySet<string>) => QueuedDelivery[];
+  readonly markDelivered: (id: string, result: AttemptResult) => void;
+  readonly markRefused: (id: string, result: AttemptResult) => void;
+  /** A failed attempt worth retrying: counted, and the delivery stays queued. */
+  readonly recordRetry: (id: string, result: AttemptResult) => void;
+  /** Drops deliveries queued longer than the age bound; returns how many per webhook. */
+  readonly expire: (now: number) => Map<string, number>;
+  readonly queuedCounts: () => Map<string, number>;
+  readonly recent: (query: { webhook?: string | undefined; limit: number }) => DeliveryRecord[];
+  /** A delivery by id, or by a unique prefix of at least 8 characters. */
+  readonly find: (idOrPrefix: string) => DeliveryRecord | undefined | 'ambiguous';
+  /** Puts a finished delivery back in the queue (replay), attempts kept. */
+  readonly requeue: (id: string) => boolean;
+  readonly close: () => void;
+}
+
+export interface StoreOptions {
+  readonly maxQueued?: number;
+  readonly maxAgeMs?: number;
+  readonly history?: number;
+  readonly readonly?: boolean;
+}
+
+export const webhookQueuePath = (env: Env): string => path.join(cacheDir(env), 'webhooks.db');
+
+const SCHEMA_VERSION = 1;
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS deliveries (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  webhook TEXT NOT NULL,
+  body TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  status INTEGER,
+  error TEXT,
+  latency_ms INTEGER,
+  created_at INTEGER NOT NULL,
+  last_attempt_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS deliveries_queue ON deliveries (webhook, state, seq);
+CREATE INDEX IF NOT EXISTS deliveries_age ON deliveries (state, created_at);
+PRAGMA user_version = ${SCHEMA_VERSION};`;
+
+interface Row {
+  readonly seq: number;
+  readonly id: string;
+  readonly webhook: string;
+  readonly body: string;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly latency_ms: number | null;
+  readonly created_at: number;
+  readonly last_attempt_at: number | null;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const toRecord = (row: Row): DeliveryRecord => ({
+  id: row.id,
+  webhook: row.webhook,
+  state: row.state,
+  attempts: row.attempts,
+  status: row.status,
+  error: row.error,
+  latency_ms: row.latency_ms,
+  created_at: new Date(row.created_at).toISOString(),
+  last_attempt_at: iso(row.last_attempt_at),
+  body: row.body,
+});
+
+const openDatabase = (file: string, readonly: boolean): Database.Database => {
+  if (file !== ':memory:' && !readonly) {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  }
+  const db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : {});
+  try {
+    db.pragma('busy_timeout = 2000');
+    if (!readonly) {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+      db.exec(SCHEMA);
+      if (file !== ':memory:') {
+        db.pragma('journal_mode = WAL');
+        chmodSync(file, 0o600);
+      }
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+};
+
+export const openDeliveryStore = (file: string, options: StoreOptions = {}): DeliveryStore => {
+  const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
+  const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+  const history = options.history ?? DEFAULT_HISTORY;
+  const db = openDatabase(file, options.readonly ?? false);
+  const writable = !(options.readonly ?? false);
+
+  const statements = writable
+    ? {
+        insert: db.prepare(`INSERT OR IGNORE INTO deliveries (id, webhook, body, state, created_at) VALUES (?, ?, ?, 'queued', ?)`),
+        countQueued: db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE webhook = ? AND state = 'queued'`),
+        dropOldest: db.prepare(
+          `UPDATE deliveries SET state = 'dropped', error = ? WHERE seq IN (SELECT seq FROM deliveries WHERE webhook = ? AND state = 'queued' ORDER BY seq LIMIT ?)`,
+        ),
+        expired: db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND created_at <= ? GROUP BY webhook`),
+        expire: db.prepare(`UPDATE deliveries SET state = 'dropped', error = ? WHERE state = 'queued' AND created_at <= ?`),
+        next: db.prepare(`SELECT seq, id, webhook, body, attempts, created_at FROM deliveries WHERE webhook = ? AND state = 'queued' ORDER BY seq LIMIT ?`),
+        finish: db.prepare(`UPDATE deliveries SET state = ?, attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ?`),
+        retry: db.prepare(`UPDATE deliveries SET attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ? AND state = 'queued'`),
+        trim: db.prepare(
+          `DELETE FROM deliveries WHERE webhook = ? AND state != 'queued' AND seq <= (SELECT seq FROM deliveries WHERE webhook = ? AND state != 'queued' ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+        ),
+        requeue: db.prepare(`UPDATE deliveries SET state = 'queued', error = NULL WHERE id = ? AND state != 'queued'`),
+      }
+    : undefined;
+  const queuedCounts = db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' GROUP BY webhook`);
+  const recentAll = db.prepare(`SELECT * FROM deliveries ORDER BY seq DESC LIMIT ?`);
+  const recentOne = db.prepare(`SELECT * FROM deliveries WHERE webhook = ? ORDER BY seq DESC LIMIT ?`);
+  const byPrefix = db.prepare(`SELECT * FROM deliveries WHERE id >= ? AND id < ? ORDER BY seq LIMIT 2`);
+
+  const write = (): NonNullable<typeof statements> => {
+    if (!statements) throw new Error(`${file} is open read-only`);
+    return statements;
+  };
+
+  const expire = (now: number): Map<string, number> => {
+    const s = write();
+    const cutoff = now - maxAgeMs;
+    const counts = new Map((s.expired.all(cutoff) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
+    if (counts.size > 0) s.expire.run(`queued longer than ${Math.round(maxAgeMs / 3_600_000)} h`, cutoff);
+    return counts;
+  };
+
+  const finish = (state: DeliveryState, id: string, result: AttemptResult, webhook?: string): void => {
+    const s = write();
+    s.finish.run(state, result.status, result.error, Math.round(result.latencyMs), result.at, id);
+    if (webhook) s.trim.run(webhook, webhook, history);
+  };
+
+  const webhookOf = (id: string): string | undefined =>
+    (db.prepare('SELECT webhook FROM deliveries WHERE id = ?').get(id) as { webhook: string } | undefined)?.webhook;
+
+  return {
+    file,
+    enqueue: (delivery) => {
+      const s = write();
+      return db.transaction(() => {
+        const aged = expire(delivery.createdAt).get(delivery.webhook) ?? 0;
+        const queued = (s.countQueued.get(delivery.webhook) as { n: number }).n;
+        const over = Math.max(0, queued + 1 - maxQueued);
+        if (over > 0) s.dropOldest.run(`queue full (${maxQueued} waiting)`, delivery.webhook, over);
+        s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt);
+        return aged + over;
+      })();
+    },
+    nextQueued: (webhook, limit, exclude) => {
+      const rows = write().next.all(webhook, limit + exclude.size) as (Omit<QueuedDelivery, 'createdAt'> & { created_at: number })[];
+      return rows
+        .filter((row) => !exclude.has(row.id))
+        .slice(0, limit)
+        .map((row) => ({ seq: row.seq, id: row.id, webhook: row.webhook, body: row.body, attempts: row.attempts, createdAt: row.created_at }));
+    },
+    markDelivered: (id, result) => finish('delivered', id, result, webhookOf(id)),
+    markRefused: (id, result) => finish('refused', id, result, webhookOf(id)),
+    recordRetry: (id, result) => {
+      write().retry.run(result.status, result.error, Math.round(result.latencyMs), result.at, id);
+    },
+    expire,
+    queuedCounts: () => new Map((queuedCounts.all() as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n])),
+    recent: ({ webhook, limit }) =>
+      ((webhook === undefined ? recentAll.all(limit) : recentOne.all(webhook, limit)) as Row[]).map(toRecord),
+    find: (idOrPrefix) => {
+      const exact = db.prepare('SELECT * FROM deliveries WHERE id = ?').get(idOrPrefix) as Row | undefined;
+      if (exact) return toRecord(exact);
+      if (idOrPrefix.length < 8) return undefined;
+      const rows = byPrefix.all(idOrPrefix, `${idOrPrefix}\uffff`) as Row[];
+      if (rows.length > 1) return 'ambiguous';
+      return rows[0] ? toRecord(rows[0]) : undefined;
+    },
+    requeue: (id) => write().requeue.run(id).changes > 0,
+    close: () => db.close(),
+  };
+};
