@@ -32,8 +32,22 @@ const result = (id: string, agoMs: number, toolId: string) => ({
 const sessionsById: Record<string, object[]> = {
   // A title-summary at the top of an active file is a title, never "compacting".
   'aaaaaaaa-0000-4000-8000-000000000001': [
-    { type: 'summary', summary: 'Token bucket limiter', leafUuid: 'x' },
-    prompt('aaaaaaaa-0000-4000-8000-000000000001', 8_000, 'Add a limiter'),
+    { type: 'summary', summary: 'Token bucket limiter', leafUuid: 'leaf-0001' },
+    { ...prompt('aaaaaaaa-0000-4000-8000-000000000001', 8_000, 'Add a limiter'), uuid: 'leaf-0001' },
+  ],
+  // A summary of another session (its leaf is not in this file) names nothing here.
+  'aaaaaaaa-0000-4000-8000-000000000004': [
+    { type: 'summary', summary: 'Cleared conversation history', leafUuid: 'elsewhere' },
+    { ...prompt('aaaaaaaa-0000-4000-8000-000000000004', 8_000, 'Fix the flaky test'), uuid: 'own-0004' },
+  ],
+  // Claude Code 1.0.x: sub-agent turns inline with isSidechain; the file is still a main session.
+  'aaaaaaaa-0000-4000-8000-000000000005': [
+    prompt('aaaaaaaa-0000-4000-8000-000000000005', 90_000, 'Find the config'),
+    answer('aaaaaaaa-0000-4000-8000-000000000005', 88_000, 'msg_5a', [{ type: 'tool_use', id: 'toolu_task', name: 'Task', input: { prompt: 'search' } }]),
+    { ...prompt('aaaaaaaa-0000-4000-8000-000000000005', 87_000, 'search'), isSidechain: true },
+    { ...answer('aaaaaaaa-0000-4000-8000-000000000005', 86_000, 'msg_5s', [{ type: 'text', text: 'found it' }]), isSidechain: true },
+    result('aaaaaaaa-0000-4000-8000-000000000005', 85_000, 'toolu_task'),
+    answer('aaaaaaaa-0000-4000-8000-000000000005', 80_000, 'msg_5b', [{ type: 'text', text: 'It is in config.yaml.' }]),
   ],
   // A compact_boundary 5 s ago: compacting.
   'aaaaaaaa-0000-4000-8000-000000000002': [
@@ -71,6 +85,12 @@ const byId = (suffix: string): SessionDetail | undefined => list.find((s) => s.s
 describe('PRODUCT.md section 6, end to end', () => {
   it('a summary line is a title, not a compaction', () => {
     expect(byId('0001')).toMatchObject({ activity: 'thinking', agent_name: 'Token bucket limiter' });
+  });
+  it('a summary of another session names nothing here', () => {
+    expect(byId('0004')).toMatchObject({ agent_name: '', activity: 'thinking' });
+  });
+  it('a Claude 1.0.x transcript with inline sidechain lines is listed and read by its own lines', () => {
+    expect(byId('0005')).toMatchObject({ activity: 'waiting', user_messages: 1, assistant_messages: 2, output_tokens: 15 });
   });
   it('a recent compact_boundary means compacting', () => {
     expect(byId('0002')?.activity).toBe('compacting');

@@ -83,6 +83,11 @@ export type SessionEvent =
       /** Cost the agent itself recorded, in USD (claude costUSD, pi, opencode/kilo). */
       readonly costUsd?: number;
     })
+  /**
+   * The model is working but has not answered yet (a claude line holding only a thinking block):
+   * activity that shows "thinking" and moves the last activity, not a message.
+   */
+  | (SessionRef & { readonly type: 'thinking'; readonly at: number })
   /** Context compaction started (or, for agents that log one record, happened) / ended. */
   | (SessionRef & { readonly type: 'compaction'; readonly at: number; readonly phase: 'start' | 'end' })
   /** The source re-reads the session from scratch (document rewritten, file truncated): drop derived state. */
@@ -107,6 +112,10 @@ export type SessionEvent =
       readonly code: DiagnosticCode;
       readonly message: string;
       readonly path?: string;
+      /** 1-based line of `path` the diagnostic is about, when it is about one record. */
+      readonly line?: number;
+      /** The agent version that wrote the record, when known (unknown records are counted per version). */
+      readonly version?: string;
     };
 
 export type DiagnosticCode =
@@ -118,7 +127,9 @@ export type DiagnosticCode =
   | 'E_DB_SCHEMA'
   | 'E_DB_CORRUPT'
   | 'E_WATCH'
-  | 'E_CACHE';
+  | 'E_CACHE'
+  /** A record type or field shape this parser does not know (a newer or older agent version): counted, never an error. */
+  | 'E_UNKNOWN_RECORD';
 
 export interface FileCheckpoint {
   readonly path: string;
@@ -130,6 +141,14 @@ export interface FileCheckpoint {
 }
 
 export type SessionEventType = SessionEvent['type'];
+
+export interface SubagentUsage {
+  readonly sessions: number;
+  readonly tokens: TokenCounts;
+  readonly costUsd: number;
+}
+
+export const NO_SUBAGENTS: SubagentUsage = { sessions: 0, tokens: ZERO_TOKENS, costUsd: 0 };
 
 export interface ToolUse {
   readonly name: string;
@@ -146,7 +165,7 @@ export interface RecentMessage {
 }
 
 /** What the last meaningful record was; drives the activity state machine. */
-export type LastTurn = 'none' | 'user' | 'assistant' | 'tool_call' | 'tool_result';
+export type LastTurn = 'none' | 'user' | 'assistant' | 'tool_call' | 'tool_result' | 'thinking';
 
 /** The folded state of one session. Plain JSON so the discovery cache can persist it. */
 export interface SessionState {
@@ -173,6 +192,11 @@ export interface SessionState {
   /** Per-message usage already counted, so split responses count once (bounded, newest kept). */
   readonly usageByMessage: Readonly<Record<string, TokenCounts>>;
   readonly recordedCostUsd: number;
+  /**
+   * Usage of the session's sub-agent transcripts (claude), kept by the fold from the children's
+   * own states: the user paid for it in this session, so views add it to the totals and show it.
+   */
+  readonly subagents: SubagentUsage;
   /** Tool calls still waiting for their result, oldest first. */
   readonly pendingTools: readonly ToolUse[];
   /** Last 20 tool calls, newest last. */
@@ -227,6 +251,15 @@ export interface SessionDetail extends SessionSummary {
   readonly recent_tools: readonly { readonly name: string; readonly timestamp: string }[];
   readonly recent_messages: readonly { readonly role: 'user' | 'assistant'; readonly text: string; readonly timestamp: string }[];
   readonly resume_command: string;
+  /** How much of the totals above came from sub-agent transcripts (already included in them). */
+  readonly subagents: {
+    readonly sessions: number;
+    readonly input_tokens: number;
+    readonly output_tokens: number;
+    readonly cache_creation_tokens: number;
+    readonly cache_read_tokens: number;
+    readonly cost_usd: number;
+  };
 }
 
 /** An activity change of one session (first sight emits none). Webhooks, notifier and SSE subscribe. */

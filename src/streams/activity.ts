@@ -30,7 +30,7 @@ const isCompacting = (s: SessionState, now: number): boolean => {
   const start = s.compactionStartedAt;
   if (!within(now, start, COMPACTION_TIMEOUT_MS)) return false;
   if (s.compactionEndedAt >= start) return false;
-  const movedOn = (s.lastTurn === 'assistant' || s.lastTurn === 'tool_call') && s.lastTurnAt > start;
+  const movedOn = (s.lastTurn === 'assistant' || s.lastTurn === 'tool_call' || s.lastTurn === 'thinking') && s.lastTurnAt > start;
   return !movedOn;
 };
 
@@ -49,6 +49,7 @@ const pendingActivity = (tool: ToolUse, now: number): ResolvedActivity | undefin
  * | (any)        | "compacting" first, while a compaction runs (see isCompacting)                  |
  * | answer       | "thinking" for 10 s (grace: a tool call may follow), "waiting" until 2 min, then "idle" |
  * | prompt       | "thinking" for 30 s, then "idle"                                                |
+ * | thinking     | (a thinking block, no answer yet) "thinking" for 30 s, then "idle"              |
  * | tool call    | newest pending call: its activity (spawning 20 min, others 30 s), then "idle"   |
  * | tool result  | a still-pending call as above; else the just-finished tool's activity for 30 s   |
  * |              | after its call (a burst of Reads reads "reading", not flicker); else "thinking"  |
@@ -67,6 +68,7 @@ export const resolveActivity = (s: SessionState, now: number): ResolvedActivity 
       if (within(now, s.lastTurnAt, WAITING_GRACE_MS)) return plain('thinking');
       return within(now, s.lastTurnAt, WAITING_TIMEOUT_MS) ? plain('waiting') : IDLE;
     case 'user':
+    case 'thinking':
       return within(now, s.lastTurnAt, THINKING_TIMEOUT_MS) ? plain('thinking') : IDLE;
     case 'tool_call':
     case 'tool_result': {

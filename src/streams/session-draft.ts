@@ -208,6 +208,11 @@ export const applyToDraft = (d: SessionDraft, e: Exclude<DraftEvent, { type: 're
       return applyToolResult(d, e);
     case 'usage':
       return applyUsage(d, e);
+    case 'thinking':
+      d.state.lastTurn = 'thinking';
+      d.state.lastTurnAt = e.at;
+      d.state.lastActivityAt = later(d.state.lastActivityAt, e.at);
+      return;
     case 'compaction':
       if (e.phase === 'start') {
         d.state.compactionStartedAt = e.at;

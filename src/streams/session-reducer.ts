@@ -1,5 +1,5 @@
 import type { AgentKind } from '../core/agents.js';
-import { ZERO_TOKENS, type SessionEvent, type SessionState } from '../core/session.js';
+import { NO_SUBAGENTS, ZERO_TOKENS, type SessionEvent, type SessionState } from '../core/session.js';
 import { applyToDraft, closeDraft, openDraft } from './session-draft.js';
 
 /** Events that belong to one session (everything except `ready` and `diagnostic`). */
@@ -28,6 +28,7 @@ export const emptySession = (agent: AgentKind, sessionId: string): SessionState 
   tokens: ZERO_TOKENS,
   usageByMessage: {},
   recordedCostUsd: 0,
+  subagents: NO_SUBAGENTS,
   pendingTools: [],
   recentTools: [],
   recentMessages: [],

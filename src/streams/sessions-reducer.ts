@@ -3,6 +3,7 @@ import type { SessionsState } from '../core/contracts.js';
 import { sessionKey, type SessionEvent, type SessionKey, type SessionState } from '../core/session.js';
 import { applyToDraft, closeDraft, openDraft, type SessionDraft } from './session-draft.js';
 import { emptySession, type SessionScopedEvent } from './session-reducer.js';
+import { rollUpSubagents } from './subagent-usage.js';
 
 /** `SessionsState` plus what the fold needs to decide `ready`. */
 export interface FoldState extends SessionsState {
@@ -10,6 +11,8 @@ export interface FoldState extends SessionsState {
   readonly readyAgents: readonly AgentKind[];
   /** Agents that must be ready before `ready` turns true (the enabled sources). */
   readonly expectedAgents: readonly AgentKind[];
+  /** Parent session -> its sub-agent sessions whose usage rolls up into it (subagent-usage.ts). */
+  readonly children: ReadonlyMap<SessionKey, ReadonlySet<SessionKey>>;
 }
 
 export const initialFoldState = (expectedAgents: readonly AgentKind[]): FoldState => ({
@@ -18,6 +21,7 @@ export const initialFoldState = (expectedAgents: readonly AgentKind[]): FoldStat
   ready: expectedAgents.length === 0,
   readyAgents: [],
   expectedAgents,
+  children: new Map(),
 });
 
 /** Result of folding a batch: the new state and the keys of the sessions it touched. */
@@ -79,6 +83,12 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     last = { agent: scoped.agent, sessionId: scoped.sessionId, draft };
   }
   for (const draft of drafts.values()) closeDraft(draft);
+  let children = state.children;
+  if (sessions) {
+    const rolled = rollUpSubagents(sessions, state.children, changed);
+    children = rolled.children;
+    for (const parent of rolled.parents) changed.add(parent);
+  }
   if (!sessions && !diagnostics && !readyAgents) return { state, changed };
   const nextReady = readyAgents ?? state.readyAgents;
   return {
@@ -87,6 +97,7 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
       diagnostics: diagnostics ?? state.diagnostics,
       readyAgents: nextReady,
       expectedAgents: state.expectedAgents,
+      children,
       ready: state.ready || state.expectedAgents.every((agent) => nextReady.includes(agent)),
     },
     changed,

@@ -63,7 +63,7 @@ const summaryWith = (s: SessionState, options: ViewOptions, activity: Activity):
     is_active: isActiveActivity(activity),
     model: s.model,
     git_branch: s.gitBranch,
-    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd)),
+    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd) + s.subagents.costUsd),
     last_activity: rfc3339(s.lastActivityAt),
     total_messages: s.userMessages + s.assistantMessages,
   };
@@ -73,15 +73,17 @@ const summaryWith = (s: SessionState, options: ViewOptions, activity: Activity):
 export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail => {
   const worktree = options.worktree ?? NOT_A_WORKTREE;
   const resolved = resolveActivity(s, options.now);
+  const sub = s.subagents;
   return {
     ...summaryWith(s, options, resolved.activity),
     version: s.version,
     is_worktree: worktree.isWorktree,
     main_repo: worktree.mainRepo,
-    input_tokens: s.tokens.input,
-    output_tokens: s.tokens.output,
-    cache_creation_tokens: s.tokens.cacheCreation,
-    cache_read_tokens: s.tokens.cacheRead,
+    // Totals include the sub-agents' usage (PRODUCT.md section 6); `subagents` says how much.
+    input_tokens: s.tokens.input + sub.tokens.input,
+    output_tokens: s.tokens.output + sub.tokens.output,
+    cache_creation_tokens: s.tokens.cacheCreation + sub.tokens.cacheCreation,
+    cache_read_tokens: s.tokens.cacheRead + sub.tokens.cacheRead,
     user_messages: s.userMessages,
     assistant_messages: s.assistantMessages,
     current_tool: resolved.tool,
@@ -90,5 +92,13 @@ export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail =
     recent_tools: s.recentTools.map((tool) => ({ name: tool.name, timestamp: rfc3339(tool.at) })),
     recent_messages: s.recentMessages.map((m) => ({ role: m.role, text: m.text, timestamp: rfc3339(m.at) })),
     resume_command: resumeCommand(s),
+    subagents: {
+      sessions: sub.sessions,
+      input_tokens: sub.tokens.input,
+      output_tokens: sub.tokens.output,
+      cache_creation_tokens: sub.tokens.cacheCreation,
+      cache_read_tokens: sub.tokens.cacheRead,
+      cost_usd: roundUsd(sub.costUsd),
+    },
   };
 };

@@ -11,6 +11,7 @@ import type { CachedFile } from '../../src/sources/internal/cache.js';
 import type { FileParser } from '../../src/sources/internal/file-parser.js';
 import type { SourceCtx } from '../../src/sources/internal/options.js';
 import { reduceSession, type SessionScopedEvent } from '../../src/streams/session-reducer.js';
+import { initialFoldState, reduceSessions } from '../../src/streams/sessions-reducer.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 /**
@@ -40,14 +41,9 @@ export const makeCtx = (env: Record<string, string>, extra: Partial<SourceCtx> =
 
 /** Folds events per session id with the real reducer (removed sessions are absent). */
 export const foldById = (events: readonly SessionEvent[]): Map<string, SessionState> => {
-  const map = new Map<string, SessionState>();
-  for (const event of events) {
-    if (event.type === 'ready' || event.type === 'diagnostic') continue;
-    const next = reduceSession(map.get(event.sessionId), event as SessionScopedEvent);
-    if (next) map.set(event.sessionId, next);
-    else map.delete(event.sessionId);
-  }
-  return map;
+  // The pipeline's own fold (sub-agent usage rolls up into parents there), keyed by session id.
+  const { state } = reduceSessions(initialFoldState([]), events);
+  return new Map([...state.sessions.values()].map((s) => [s.sessionId, s]));
 };
 
 /** Folds the events of one session with the real reducer (pure; for records-in, activity-out tests). */

@@ -14,7 +14,14 @@ const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 const TOOL_USE_ID = jsonKey('tool_use_id');
 const TIMESTAMP = jsonKey('timestamp');
+const UUID = jsonKey('uuid');
 const IS_ERROR = Buffer.from('"is_error":true');
+/** A raw key can only be a key (inside a JSON string its quotes would be escaped). */
+const SIDECHAIN = Buffer.from('"isSidechain":true');
+/** Record types this parser reads; any other is counted once per file as an unknown record. */
+const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'custom-title', 'summary', ...IGNORED_TYPES]);
+/** Message uuids remembered per file for summaries written after their leaf (newest kept). */
+const SEEN_UUIDS_MAX = 4096;
 
 /**
  * Fast path for the bulk of a transcript: a user line carrying tool results (file contents,
@@ -71,9 +78,25 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     ...(restored?.model ? { model: restored.model } : {}),
   };
   let sawCustomTitle = false;
-  let sawSidechain = kind.kind !== 'main' || restored?.isSidechain === true;
+  // A file is a sub-agent transcript by its path, or when its FIRST message line is a sidechain.
+  // Claude Code 1.0.x also wrote sub-agent turns inline in the main transcript (isSidechain on
+  // those lines): they never make the file a sub-agent, and they do not decide its activity.
+  let sidechainFile: boolean | undefined = kind.kind !== 'main' || restored?.isSidechain === true ? true : resumed ? false : undefined;
   let sawTimestamp = resumed;
   let lastAssistantId: string | undefined;
+  // A summary names this session only when its leafUuid is a message of this same file.
+  const pendingSummaries = new Map<string, string>();
+  const seenUuids = new Set<string>();
+  const unknownTypes = new Set<string>();
+  const rememberUuid = (uuid: string | undefined): SessionEvent[] => {
+    if (!uuid) return [];
+    seenUuids.add(uuid);
+    if (seenUuids.size > SEEN_UUIDS_MAX) for (const old of seenUuids) { seenUuids.delete(old); break; }
+    const summary = pendingSummaries.get(uuid);
+    if (summary === undefined) return [];
+    pendingSummaries.delete(uuid);
+    return sawCustomTitle ? [] : [{ type: 'meta', ...ref, patch: { agentName: summary } }];
+  };
 
   const metaOf = (record: ClaudeRecord, at: number): SessionEvent[] => {
     const patch: { -readonly [K in keyof SessionMetaPatch]: SessionMetaPatch[K] } = {};
@@ -87,10 +110,12 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
       sawTimestamp = true;
       patch.createdAt = at;
     }
-    if (record.isSidechain === true && !sawSidechain) {
-      sawSidechain = true;
-      patch.isSidechain = true;
-      if (record.sessionId && record.sessionId !== sessionId) patch.parentId = record.sessionId;
+    if (sidechainFile === undefined && (record.type === 'user' || record.type === 'assistant')) {
+      sidechainFile = record.isSidechain === true;
+      if (sidechainFile) {
+        patch.isSidechain = true;
+        if (record.sessionId && record.sessionId !== sessionId) patch.parentId = record.sessionId;
+      }
     }
     return Object.keys(patch).length > 0 ? [{ type: 'meta', ...ref, at, patch }] : [];
   };
@@ -116,7 +141,9 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     // A block of extended thinking is written when it ends, long before the answer: the model is
     // still working, so it is not an answer (the session stays "thinking"); only its usage counts.
     const thinkingOnly = blocks.length > 0 && blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
-    if (!thinkingOnly) {
+    // ...but it is activity: the model is working (thinking), and the last activity moves.
+    if (thinkingOnly) events.push({ type: 'thinking', ...ref, at });
+    else {
       // One response is written as one line per content block, all with the same message id.
       const firstLine = message.id === undefined || message.id !== lastAssistantId;
       lastAssistantId = message.id;
@@ -145,8 +172,18 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     return events;
   };
 
+  /** An inline sub-agent line of a main transcript: only its usage counts (the user paid for it). */
+  const inlineSidechainEvents = (record: ClaudeRecord, at: number): SessionEvent[] =>
+    record.type === 'assistant' ? assistantEvents(record, at).filter((event) => event.type === 'usage') : [];
+
   const recordEvents = (record: ClaudeRecord): SessionEvent[] => {
-    const at = epochMs(record.timestamp);
+    const named = rememberUuid(record.uuid);
+    const events = typedEvents(record, epochMs(record.timestamp));
+    return named.length > 0 ? [...named, ...events] : events;
+  };
+
+  const typedEvents = (record: ClaudeRecord, at: number): SessionEvent[] => {
+    if (record.isSidechain === true && sidechainFile === false) return inlineSidechainEvents(record, at);
     switch (record.type) {
       case 'user':
         return [...metaOf(record, at), ...userEvents(record, at)];
@@ -158,13 +195,31 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
         if (!record.customTitle) return [];
         sawCustomTitle = true;
         return [{ type: 'meta', ...ref, patch: { agentName: record.customTitle } }];
-      case 'summary':
-        // A title for /resume (sometimes copied from another session); a user's rename wins.
-        return record.summary && !sawCustomTitle ? [{ type: 'meta', ...ref, patch: { agentName: record.summary } }] : [];
-      default:
+      case 'summary': {
+        // A title for /resume, but Claude Code also writes summaries of OTHER sessions into a file:
+        // it names this one only when its leaf is a message of this file. A user's rename wins.
+        if (!record.summary || sawCustomTitle) return [];
+        if (!record.leafUuid) return [];
+        if (seenUuids.has(record.leafUuid)) return [{ type: 'meta', ...ref, patch: { agentName: record.summary } }];
+        pendingSummaries.set(record.leafUuid, record.summary);
         return [];
+      }
+      default:
+        if (IGNORED_TYPES.has(record.type) || unknownTypes.has(record.type)) return [];
+        unknownTypes.add(record.type);
+        return [unknownRecord(record.type, record.version ?? known.version)];
     }
   };
+
+  const unknownRecord = (type: string, version: string | undefined): SessionEvent => ({
+    type: 'diagnostic',
+    agent,
+    sessionId,
+    path: file,
+    code: 'E_UNKNOWN_RECORD',
+    message: `record type "${type}" is not known to this version of agentwatch${version ? ` (written by Claude Code ${version})` : ''}; skipped`,
+    ...(version ? { version } : {}),
+  });
 
   return {
     sessionId: () => sessionId,
@@ -181,9 +236,14 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     line: (bytes) => {
       const type = skimType(bytes);
       if (type && IGNORED_TYPES.has(type.value)) return [];
-      if (type?.value === 'user' && bytes.length > FAST_PATH_MIN_BYTES) {
+      if (type?.value === 'user' && bytes.length > FAST_PATH_MIN_BYTES && sidechainFile !== undefined) {
         const skimmed = skimToolResults(bytes);
-        if (skimmed) return skimmed.results.map((r) => ({ type: 'tool_result', ...ref, at: skimmed.at, callId: r.callId, isError: r.isError }));
+        if (skimmed) {
+          // The record's own uuid is its last raw `uuid` key (nested tool output never has raw keys).
+          const named = rememberUuid(skimString(bytes, UUID, { last: true })?.value);
+          if (!sidechainFile && bytes.includes(SIDECHAIN)) return named;
+          return [...named, ...skimmed.results.map((r): SessionEvent => ({ type: 'tool_result', ...ref, at: skimmed.at, callId: r.callId, isError: r.isError }))];
+        }
       }
       const decoded = decodeLine(agent, claudeRecordSchema, bytes, where);
       if (!decoded.ok) return decoded.event ? [decoded.event] : [];

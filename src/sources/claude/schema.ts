@@ -48,6 +48,9 @@ export const claudeRecordSchema = z.object({
   costUSD: count,
   customTitle: optionalString,
   summary: optionalString,
+  /** `summary` records: the message the summary ends at (often in another session's file). */
+  leafUuid: optionalString,
+  uuid: optionalString,
   message: claudeMessageSchema.optional(),
 });
 

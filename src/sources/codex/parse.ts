@@ -16,7 +16,7 @@ const agent = 'codex';
 export const codexResumeCommand = (sessionId: string): string => `codex resume ${sessionId}`;
 
 /** `event_msg` kinds that matter; the rest (deltas, reasoning, duplicated messages, command output) is skipped unparsed. */
-const USED_EVENT_MSGS = new Set(['token_count', 'context_compacted']);
+const USED_EVENT_MSGS = new Set(['token_count', 'context_compacted', 'user_message']);
 /** `response_item` kinds skipped unparsed (reasoning carries large encrypted blobs). */
 const SKIPPED_ITEMS = new Set(['reasoning']);
 /** Context Codex injects as "user" messages: turns for state, not messages a person wrote. */
@@ -54,6 +54,15 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
   let sawMeta = resumed;
   let started = resumed;
   const known: { cwd?: string; model?: string; gitBranch?: string } = {};
+  // The CLI records a prompt twice (response_item message + event_msg user_message); Codex
+  // Desktop 0.128 only as event_msg. A prompt counts once, from whichever record comes first.
+  let lastPrompt: { readonly text: string; readonly from: 'item' | 'event' } | undefined;
+  const isRepeat = (text: string, from: 'item' | 'event'): boolean => {
+    const key = text.trim();
+    const repeat = lastPrompt !== undefined && lastPrompt.from !== from && lastPrompt.text === key;
+    lastPrompt = repeat ? undefined : { text: key, from };
+    return repeat;
+  };
 
   const ref = (): { agent: 'codex'; sessionId: string } => ({ agent, sessionId });
   const startEvents = (extra: SessionMetaPatch = {}, at?: number): SessionEvent[] => {
@@ -82,6 +91,8 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     const parentId = sidechain ? parentThreadOf(m.source) : undefined;
     return startEvents(
       {
+        // Codex Desktop writes the same rollouts; its originator says so.
+        ...(m.originator && /desktop/i.test(m.originator) ? { source: 'desktop' as const } : {}),
         ...contextPatch(m.cwd, undefined, m.git?.branch),
         ...(m.cli_version ? { version: m.cli_version } : {}),
         ...(epochMs(m.timestamp) || at ? { createdAt: epochMs(m.timestamp) || at } : {}),
@@ -101,6 +112,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         if (item.role !== 'user' && item.role !== 'assistant') return [];
         const text = (item.content ?? []).map((c) => c.text ?? '').join('\n');
         const injected = item.role === 'user' && INJECTED_PREFIXES.some((p) => text.trimStart().startsWith(p));
+        if (item.role === 'user' && !injected && isRepeat(text, 'item')) return [];
         return [{ type: 'turn', ...ref(), at, role: item.role, text: clip(text), ...(injected ? { counts: false } : {}) }];
       }
       case 'function_call':
@@ -130,6 +142,10 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     const parsed = codexEventMsgSchema.safeParse(payload);
     if (!parsed.success) return [];
     if (parsed.data.type === 'context_compacted') return [{ type: 'compaction', ...ref(), at, phase: 'start' }];
+    if (parsed.data.type === 'user_message') {
+      const text = parsed.data.message ?? '';
+      return isRepeat(text, 'event') ? [] : [{ type: 'turn', ...ref(), at, role: 'user', text: clip(text) }];
+    }
     const total = parsed.data.info?.total_token_usage;
     if (parsed.data.type !== 'token_count' || !total) return [];
     const input = total.input_tokens ?? 0;

@@ -16,6 +16,8 @@ export const codexSessionMetaSchema = z.object({
   timestamp: optionalString,
   cwd: optionalString,
   cli_version: optionalString,
+  /** Which client wrote the rollout: `codex_cli_rs`, `codex_vscode`, `Codex Desktop`... */
+  originator: optionalString,
   agent_nickname: z.string().nullish(),
   source: z.unknown().optional(),
   git: z.object({ branch: optionalString }).nullish(),
@@ -49,6 +51,8 @@ export const codexTokenUsageSchema = z.object({
 
 export const codexEventMsgSchema = z.object({
   type: z.string(),
+  /** `user_message`: the prompt as typed (Codex Desktop 0.128 records prompts only this way). */
+  message: z.string().optional(),
   info: z.object({ total_token_usage: codexTokenUsageSchema.optional() }).nullish(),
 });
 

@@ -30,6 +30,10 @@ const millisOf = (value: string | number | null | undefined): number | undefined
   return undefined;
 };
 
+/** A bubble's own time: when its answer ended, else when it started, else its createdAt (older versions). */
+export const bubbleTime = (bubble: Bubble): number | undefined =>
+  millisOf(bubble.timingInfo?.clientEndTime) ?? millisOf(bubble.timingInfo?.clientStartTime) ?? millisOf(bubble.createdAt);
+
 const firstWorkspace = (bubbles: readonly Bubble[]): string | undefined => {
   for (const bubble of bubbles) {
     const uri = bubble.workspaceUris?.[0];
@@ -61,8 +65,12 @@ export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer
 
   const timeline: SessionEvent[] = [];
   let at = composer.createdAt ?? 0;
+  // Bubbles without a time of their own take the previous one; those after the last timed bubble
+  // (a prompt just sent) happened at the composer's last update, never at its creation.
+  const lastTimed = bubbles.findLastIndex((bubble) => bubbleTime(bubble) !== undefined);
   for (const [index, bubble] of bubbles.entries()) {
-    at = millisOf(bubble.createdAt) ?? at;
+    const own = bubbleTime(bubble);
+    at = own !== undefined ? Math.max(at, own) : index > lastTimed ? Math.max(at, composer.lastUpdatedAt ?? 0) : at;
     const bubbleId = bubble.bubbleId ?? records[index]?.bubbleId ?? String(index);
     const text = bubble.text?.trim() ? bubble.text : undefined;
     const tool = bubble.toolFormerData;

@@ -3,7 +3,7 @@ import type { SessionEvent } from '../../core/session.js';
 import { selectList } from '../sqlite/columns.js';
 import type { DbReader, SessionListing } from '../sqlite/reader.js';
 import { parseJsonValue, textOf, type JsonResult } from '../sqlite/values.js';
-import { mapCursorComposer, type BubbleRecord } from './map.js';
+import { bubbleTime, mapCursorComposer, type BubbleRecord } from './map.js';
 import { bubbleSchema, composerSchema, type Composer } from './schema.js';
 
 /** Composers whose last activity is older than this are not read (AGENT-FORMATS §9.3). */
@@ -55,15 +55,13 @@ export const openCursorReader = (db: Database, dbPath: string): DbReader => {
 
   const bubblePrefix = (composerId: string): string => `bubbleId:${composerId}:`;
 
-  /** Last activity of a composer without `lastUpdatedAt`: its last bubble's `createdAt`. */
+  /** Its last bubble's own time (timingInfo.clientEndTime, or createdAt in older versions). */
   const lastBubbleAt = (composerId: string, composer: Composer): number => {
     const lastId = composer.fullConversationHeadersOnly?.at(-1)?.bubbleId;
     if (!lastId) return 0;
     const json = parseJsonValue(valueOf.get(`${bubblePrefix(composerId)}${lastId}`));
     const bubble = json.ok ? bubbleSchema.safeParse(json.value) : undefined;
-    const createdAt = bubble?.success ? bubble.data.createdAt : undefined;
-    const ms = typeof createdAt === 'string' ? Date.parse(createdAt) : createdAt;
-    return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
+    return (bubble?.success ? bubbleTime(bubble.data) : undefined) ?? 0;
   };
 
   const readComposer = (composerId: string, stamp: string, now: number, diagnostics: SessionEvent[]): CachedComposer => {
@@ -75,7 +73,9 @@ export const openCursorReader = (db: Database, dbPath: string): DbReader => {
       return { stamp, composer: undefined, recency: 0 };
     }
     const composer = parsed.data;
-    const recency = composer.lastUpdatedAt || lastBubbleAt(composerId, composer) || composer.createdAt || 0;
+    // The newest of the composer's last update and its last bubble's time; creation only when
+    // neither exists (then it bounds the 48 h window, it is never shown as activity).
+    const recency = Math.max(composer.lastUpdatedAt ?? 0, lastBubbleAt(composerId, composer)) || composer.createdAt || 0;
     // An old composer is only remembered by its stamp; it is read again when Cursor rewrites it.
     if (recency > 0 && now - recency > CURSOR_WINDOW_MS) return { stamp, composer: undefined, recency };
     return { stamp, composer: slim(composer), recency };

@@ -27,6 +27,8 @@ export const bubbleSchema = z.looseObject({
   type: z.number(),
   text: z.string().nullish(),
   createdAt: z.union([z.string(), z.number()]).nullish(),
+  /** Composer `_v` 9 bubbles carry no createdAt; their real times are here (epoch ms). */
+  timingInfo: z.looseObject({ clientStartTime: millis, clientEndTime: millis }).nullish(),
   workspaceUris: z.array(z.unknown()).nullish(),
   tokenCount: z.looseObject({ inputTokens: millis, outputTokens: millis }).nullish(),
   toolFormerData: z

@@ -12,6 +12,8 @@ interface Tracked {
   ino: number;
   size: number;
   mtimeMs: number;
+  /** Lines consumed so far, when read from the start in this process (a warm start resumes mid-file: unknown). */
+  line: number | undefined;
 }
 
 export interface FileTrackerDeps {
@@ -61,6 +63,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return patch !== undefined;
   };
 
+  /** A parser's diagnostic names the file and, when known, the line (doctor shows both). */
+  const located = (event: SessionEvent, t: Tracked): SessionEvent =>
+    event.type !== 'diagnostic' ? event : { ...event, path: event.path ?? t.file, ...(t.line !== undefined && event.line === undefined ? { line: t.line } : {}) };
+
   const forget = (t: Tracked): void => {
     tracked.delete(t.file);
     const sessionId = t.parser.sessionId();
@@ -68,7 +74,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
 
   const openFresh = (file: string, sessionId: string, ino: number): Tracked => {
-    const t: Tracked = { file, parser: deps.createParser(file, sessionId, false), offset: 0, ino, size: 0, mtimeMs: 0 };
+    const t: Tracked = { file, parser: deps.createParser(file, sessionId, false), offset: 0, ino, size: 0, mtimeMs: 0, line: 0 };
     for (const event of t.parser.start()) emit(event);
     return t;
   };
@@ -82,7 +88,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     if (cached && !rewritten && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
       emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
       const parser = deps.createParser(file, cached.sessionId, true, cached.state);
-      return { t: { file, parser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs }, restored: true };
+      return { t: { file, parser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined }, restored: true };
     }
     // The file shrank or was replaced while nobody watched: whatever the cache said about it is void.
     if (cached) emit({ type: 'reset', agent, sessionId: cached.sessionId });
@@ -98,11 +104,12 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       size,
       (items, consumed) => {
         for (const item of items) {
+          if (t.line !== undefined) t.line += 1;
           if (item.kind === 'line') {
-            for (const event of t.parser.line(item.bytes)) emit(event);
+            for (const event of t.parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
           } else {
             const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; skipped`;
-            emit(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: t.parser.sessionId(), path: t.file }));
+            emit(located(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: t.parser.sessionId(), path: t.file }), t));
           }
         }
         t.offset = consumed;

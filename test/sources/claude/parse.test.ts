@@ -76,20 +76,32 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
     expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'x.jsonl'))).toBeUndefined();
   });
 
-  it('skips unknown and bulky record types without a diagnostic', () => {
+  it('skips bulky record types silently and counts an unknown type once per file, with the version that wrote it', () => {
     const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
     expect(parser.line(Buffer.from('{"type":"progress","data":{"type":"hook"}}'))).toEqual([]);
     expect(parser.line(Buffer.from('{"type":"queue-operation","operation":"enqueue"}'))).toEqual([]);
-    expect(parser.line(Buffer.from('{"type":"something-new","x":1}'))).toEqual([]);
+    expect(parser.line(Buffer.from('{"type":"something-new","version":"2.3.0","x":1}'))).toEqual([
+      {
+        type: 'diagnostic',
+        agent: 'claude',
+        sessionId: 's',
+        path: '/p.jsonl',
+        code: 'E_UNKNOWN_RECORD',
+        message: 'record type "something-new" is not known to this version of agentwatch (written by Claude Code 2.3.0); skipped',
+        version: '2.3.0',
+      },
+    ]);
+    expect(parser.line(Buffer.from('{"type":"something-new","version":"2.3.0","x":2}'))).toEqual([]);
     expect(parser.line(Buffer.from('   '))).toEqual([]);
   });
 
-  it('a thinking-only line is not an answer: the session keeps thinking until text or a tool call', () => {
+  it('a thinking-only line is not an answer but is activity: a thinking event, then the answer is the turn', () => {
     const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
     const line = (content: unknown[]): Buffer =>
       Buffer.from(JSON.stringify({ type: 'assistant', timestamp: '2026-03-10T09:00:00Z', message: { id: 'm1', model: 'm', content, usage: { input_tokens: 1, output_tokens: 2 } } }));
     const thinking = parser.line(line([{ type: 'thinking', thinking: 'hmm', signature: 'x' }]));
-    expect(thinking.map((e) => e.type)).toEqual(['meta', 'usage']);
+    expect(thinking.map((e) => e.type)).toEqual(['meta', 'thinking', 'usage']);
+    expect(thinking.find((e) => e.type === 'thinking')).toEqual({ type: 'thinking', agent: 'claude', sessionId: 's', at: Date.parse('2026-03-10T09:00:00Z') });
     const answer = parser.line(line([{ type: 'text', text: 'Done.' }]));
     expect(answer.filter((e) => e.type === 'turn')).toEqual([{ type: 'turn', agent: 'claude', sessionId: 's', at: Date.parse('2026-03-10T09:00:00Z'), role: 'assistant', text: 'Done.' }]);
   });

@@ -1,0 +1,95 @@
+import type { AgentKind } from '../core/agents.js';
+import { NO_SUBAGENTS, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage, type TokenCounts } from '../core/session.js';
+import { sessionCost } from './cost.js';
+
+/**
+ * Sub-agent spend rolled up into the parent session (PRODUCT.md section 6): claude writes each
+ * sub-agent's turns to its own transcript, and the user paid for them in the parent session, as
+ * ccusage counts them. Other agents' child sessions are not added: none is known to bill them to
+ * the parent the same way.
+ */
+const ROLLS_UP: ReadonlySet<AgentKind> = new Set(['claude']);
+
+export const parentKeyOf = (s: SessionState): SessionKey | undefined =>
+  s.isSidechain && s.parentId !== '' && ROLLS_UP.has(s.agent) ? `${s.agent}:${s.parentId}` : undefined;
+
+const add = (a: TokenCounts, b: TokenCounts): TokenCounts => ({
+  input: a.input + b.input,
+  output: a.output + b.output,
+  cacheCreation: a.cacheCreation + b.cacheCreation,
+  cacheRead: a.cacheRead + b.cacheRead,
+});
+
+/** The parent's sub-agent usage: the sum of its children's own usage (pure). */
+export const sumSubagents = (children: Iterable<SessionState>): SubagentUsage => {
+  let sessions = 0;
+  let tokens = ZERO_TOKENS;
+  let costUsd = 0;
+  for (const child of children) {
+    sessions += 1;
+    tokens = add(tokens, child.tokens);
+    costUsd += sessionCost(child.model, child.tokens, child.recordedCostUsd);
+  }
+  return sessions === 0 ? NO_SUBAGENTS : { sessions, tokens, costUsd };
+};
+
+const sameUsage = (a: SubagentUsage, b: SubagentUsage): boolean =>
+  a.sessions === b.sessions &&
+  a.costUsd === b.costUsd &&
+  a.tokens.input === b.tokens.input &&
+  a.tokens.output === b.tokens.output &&
+  a.tokens.cacheCreation === b.tokens.cacheCreation &&
+  a.tokens.cacheRead === b.tokens.cacheRead;
+
+/**
+ * After a batch: keep the parent -> children index current for the `changed` sessions, and give
+ * every parent whose children (or itself) changed its recomputed `subagents`. `sessions` is the
+ * batch's own copy of the map (written in place); `children` is copied on write. Returns the
+ * index to publish and the parents whose `subagents` it replaced (they changed too).
+ */
+export const rollUpSubagents = (
+  sessions: Map<SessionKey, SessionState>,
+  children: ReadonlyMap<SessionKey, ReadonlySet<SessionKey>>,
+  changed: ReadonlySet<SessionKey>,
+): { readonly children: ReadonlyMap<SessionKey, ReadonlySet<SessionKey>>; readonly parents: ReadonlySet<SessionKey> } => {
+  let index: Map<SessionKey, ReadonlySet<SessionKey>> | undefined;
+  const parents = new Set<SessionKey>();
+  for (const key of changed) {
+    const session = sessions.get(key);
+    const parent = session ? parentKeyOf(session) : undefined;
+    if (parent !== undefined) {
+      parents.add(parent);
+      if (!children.get(parent)?.has(key)) {
+        index ??= new Map(children);
+        index.set(parent, new Set([...(index.get(parent) ?? []), key]));
+      }
+    } else if (children.has(key)) {
+      // The parent itself changed (or appeared after its children): give it their usage.
+      parents.add(key);
+    }
+    if (!session) {
+      // A removed child leaves every parent's list.
+      for (const [p, kids] of index ?? children) {
+        if (!kids.has(key)) continue;
+        index ??= new Map(children);
+        index.set(p, new Set([...kids].filter((k) => k !== key)));
+        parents.add(p);
+      }
+    }
+  }
+  const current = index ?? children;
+  const updated = new Set<SessionKey>();
+  for (const parentKey of parents) {
+    const parent = sessions.get(parentKey);
+    if (!parent) continue;
+    const kids = [...(current.get(parentKey) ?? [])].flatMap((k) => {
+      const child = sessions.get(k);
+      return child ? [child] : [];
+    });
+    const usage = sumSubagents(kids);
+    if (sameUsage(usage, parent.subagents)) continue;
+    sessions.set(parentKey, { ...parent, subagents: usage });
+    updated.add(parentKey);
+  }
+  return { children: current, parents: updated };
+};
