@@ -152,9 +152,10 @@ export const run = async (io: CliIo): Promise<number> => {
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
     const { startWebhooks } = await import('../sinks/webhook/index.js');
     const { startNotifier } = await import('../sinks/notify/index.js');
-    background.push(startWebhooks(pipeline.transitions$, ctx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}) }));
+    // `--demo` never delivers webhooks or desktop notifications (PRODUCT.md 2).
+    if (!flags.demo) background.push(startWebhooks(pipeline.transitions$, ctx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}) }));
     // Desktop notifications belong to the headless and GUI processes (PRODUCT.md 2 and 7), not the TUI.
-    if (modes.includes('api') || modes.includes('gui')) background.push(startNotifier(pipeline.transitions$, ctx));
+    if (!flags.demo && (modes.includes('api') || modes.includes('gui'))) background.push(startNotifier(pipeline.transitions$, ctx));
     const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {

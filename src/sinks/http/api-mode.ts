@@ -13,6 +13,7 @@ import { listenOnFirstFree } from './listen.js';
 import { askNewPassphrase, saveNewPassphrase } from './passphrase-flow.js';
 import { watchSessionNames } from './names-watch.js';
 import { pipelineViews$ } from './pipeline-views.js';
+import { readRecentDeliveries } from '../webhook/delivery-store.js';
 import { buildServer, type ServerDeps } from './server.js';
 import { createSessionStore } from './store.js';
 import { deriveToken } from './token.js';
@@ -87,6 +88,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     config: () => loaded.config,
     allowedHosts: allowedHostsFor(host),
     scheduler: launch.scheduler,
+    deliveries: (query) => readRecentDeliveries(io.env, query),
     ...(launch.extend ? { extend: launch.extend } : {}),
   });
   let bound: ListenAddress;

@@ -247,3 +247,23 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     close: () => db.close(),
   };
 };
+
+/**
+ * The most recent deliveries from the queue file, read-only (the API and `webhooks log` read
+ * what the running sink writes); none when the file does not exist yet.
+ */
+export const readRecentDeliveries = (env: Env, query: { webhook?: string | undefined; limit: number }): DeliveryRecord[] => {
+  const file = webhookQueuePath(env);
+  let store: DeliveryStore;
+  try {
+    store = openDeliveryStore(file, { readonly: true });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_CANTOPEN') return [];
+    throw error;
+  }
+  try {
+    return store.recent(query);
+  } finally {
+    store.close();
+  }
+};
