@@ -191,11 +191,10 @@ describe('real receivers down, hanging and answering 500 for 10 virtual minutes'
     receiver.set('/five-hundred', 500);
     receiver.set('/hang', 'hang');
     receiver.set('/reset', 'reset');
-    // Requests to /hang may stay unanswered (until their timeout, on virtual time), even after it is
-    // back: the ones it held while down are never answered.
+    // Requests to /hang stay unanswered (until their timeout, on virtual time) while it hangs.
     const sink = virtualSink(
       paths.map((p) => ({ name: p.slice(1), url: receiver.url(p) })),
-      (url) => url.endsWith('/hang'),
+      (url) => url.endsWith('/hang') && receiver.mode('/hang') === 'hang',
     );
     const transitions$ = new Subject<Transition>();
     const stop = sink.start(transitions$);
@@ -208,6 +207,7 @@ describe('real receivers down, hanging and answering 500 for 10 virtual minutes'
     // While down: a handful of probes per receiver, not one request per transition.
     for (const p of paths) expect(receiver.hits.filter((h) => h.path === p).length).toBeLessThan(40);
     for (const p of paths) receiver.set(p, 200);
+    receiver.release();
     for (let second = 0; second < 120; second++) await sink.advance(1_000);
     await sink.stop(stop);
 

@@ -48,6 +48,12 @@ export const startFlakyReceiver = async () => {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     hits,
     set: (path: string, mode: Mode) => modes.set(path, mode),
+    mode: (path: string): Mode => modes.get(path) ?? 200,
+    /** Answers every held request now (200): a hanging receiver that recovers. */
+    release: () => {
+      for (const res of held) if (!res.destroyed) res.writeHead(200).end('late');
+      held.clear();
+    },
     /** Delivery ids a path answered with 2xx. */
     accepted: (path: string) =>
       hits.filter((hit) => hit.path === path && typeof hit.answered === 'number' && hit.answered < 300).map((hit) => String(hit.headers['x-agentwatch-delivery'])),
