@@ -1,3 +1,5 @@
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -157,6 +159,30 @@ describe('bounded queue', () => {
     expect(store.find('old')).toMatchObject({ state: 'dropped', error: 'queued longer than 24 h' });
     expect(store.nextQueued('h', 10, new Set()).map((d) => d.id)).toEqual(['new']);
     store.close();
+  });
+});
+
+describe('a damaged queue file', () => {
+  it('is moved aside (kept for the user) and a new queue started, said once', async () => {
+    const receiver = await startFlakyReceiver();
+    try {
+      const sink = virtualSink([{ name: 'r', url: receiver.url('/r') }], () => false);
+      const file = webhookQueuePath(sink.env);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, 'this is not a database, but it is the user\'s file');
+      const transitions$ = new Subject<Transition>();
+      const stop = sink.start(transitions$);
+      transitions$.next(transition());
+      await sink.advance(1_000);
+      await sink.stop(stop);
+      expect(receiver.accepted('/r')).toHaveLength(1);
+      expect(sink.lines).toEqual([expect.stringMatching(/^warn webhook queue .*webhooks\.db was unusable \(.*\); moved it to .*webhooks\.db\.corrupt-.* and started a new one$/)]);
+      const aside = (await readdir(path.dirname(file))).find((name) => name.startsWith('webhooks.db.corrupt-'));
+      expect(await readFile(path.join(path.dirname(file), aside ?? 'missing'), 'utf8')).toBe('this is not a database, but it is the user\'s file');
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

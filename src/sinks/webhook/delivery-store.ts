@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../../config/paths.js';
@@ -254,13 +254,8 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
  */
 export const readRecentDeliveries = (env: Env, query: { webhook?: string | undefined; limit: number }): DeliveryRecord[] => {
   const file = webhookQueuePath(env);
-  let store: DeliveryStore;
-  try {
-    store = openDeliveryStore(file, { readonly: true });
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'SQLITE_CANTOPEN') return [];
-    throw error;
-  }
+  if (!existsSync(file)) return [];
+  const store = openDeliveryStore(file, { readonly: true });
   try {
     return store.recent(query);
   } finally {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { filter, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
@@ -37,13 +38,29 @@ export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAge
   readonly store?: DeliveryStore;
 }
 
-/** The queue file, or an in-memory one (said once) when the file cannot be used. */
+/**
+ * The queue file. A damaged one is moved aside (never deleted: it may hold deliveries) and a new
+ * one started; when even that fails, an in-memory queue for this run. Either is said once.
+ */
 export const openQueue = (ctx: Pick<Ctx, 'env'>, log: Logger, options: StoreOptions = {}): DeliveryStore => {
   const file = webhookQueuePath(ctx.env);
   try {
     return openDeliveryStore(file, options);
   } catch (error) {
-    log.warn(`webhook queue ${file} is unusable (${(error as Error).message}); deliveries are kept in memory only for this run`);
+    const why = (error as Error).message;
+    if (existsSync(file)) {
+      const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      try {
+        renameSync(file, aside);
+        for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+        const store = openDeliveryStore(file, options);
+        log.warn(`webhook queue ${file} was unusable (${why}); moved it to ${aside} and started a new one`);
+        return store;
+      } catch {
+        // Fall through to memory.
+      }
+    }
+    log.warn(`webhook queue ${file} is unusable (${why}); deliveries are kept in memory only for this run`);
     return openDeliveryStore(':memory:', options);
   }
 };
