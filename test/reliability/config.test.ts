@@ -132,6 +132,49 @@ describe('symlinked config (dotfile managers)', () => {
   });
 });
 
+describe('corrupt configs are refused, named and left byte-identical', () => {
+  const corrupt: [string, string | Buffer][] = [
+    ['empty file', ''],
+    ['whitespace', '  \n\t'],
+    ['truncated object', '{ "window_minutes": 30, '],
+    ['trailing comma', '{ "window_minutes": 30, }'],
+    ['comment', '// mine\n{}'],
+    ['single quotes', "{ 'window_minutes': 30 }"],
+    ['top-level array', '[]'],
+    ['top-level string', '"config"'],
+    ['top-level null', 'null'],
+    ['NaN', '{ "window_minutes": NaN }'],
+    ['wrong type', '{ "window_minutes": "30" }'],
+    ['out of range', '{ "window_minutes": 0 }'],
+    ['negative', '{ "notify_after_sec": -5 }'],
+    ['agents not an object', '{ "agents": true }'],
+    ['agent switch not a boolean', '{ "agents": { "claude": "yes" } }'],
+    ['webhooks not an array', '{ "webhooks": {} }'],
+    ['short passphrase', '{ "api_passphrase": "short" }'],
+    ['unknown filter', '{ "default_filter": "busy" }'],
+    ['theme typo', '{ "tui": { "theme": "dim" } }'],
+    ['binary', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x7b])],
+    ['UTF-16 file', Buffer.from('\ufeff{"window_minutes": 30}', 'utf16le')],
+    ['two documents', '{}{}'],
+    ['deep nesting', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    ['huge number', '{ "window_minutes": 1e400 }'],
+  ];
+
+  it.each(corrupt)('%s', async (_name, content) => {
+    const file = configPath(temp.env);
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await writeFile(file, content);
+    const before = await readFile(file);
+    const error = (await loadConfig(temp.env, { write: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error | undefined;
+    expect(error?.message).toContain(file);
+    expect(await readFile(file)).toEqual(before);
+    expect(await readdir(configDir(temp.env))).toEqual(['config.json']);
+  });
+});
+
 describe('concurrent writers', () => {
   it('20 loads back-filling at once and 10 renames: one salt, every name kept, no temp files', async () => {
     await writeConfig('{ "window_minutes": 45 }\n');
