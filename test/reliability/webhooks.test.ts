@@ -13,6 +13,7 @@ import { BACKOFF_MS } from '../../src/sinks/webhook/retry.js';
 import { createSinkLog } from '../../src/sinks/webhook/sink-log.js';
 import { standardSignature } from '../../src/sinks/webhook/standard-webhooks.js';
 import { runCli } from '../helpers/cli.js';
+import { makeTempHome } from '../helpers/temp-home.js';
 import { transition } from '../sinks/webhook/transitions.js';
 import { startFlakyReceiver, verifyStandard, type FlakyReceiver } from './helpers/flaky-receiver.js';
 import { virtualSink } from './helpers/virtual-sink.js';
@@ -284,6 +285,49 @@ describe('real receivers down, hanging and answering 500 for 10 virtual minutes'
     const text = await runCli(['webhooks', 'log'], { env, cwd: sink.root });
     expect(text.stdout.split('\n')[0]).toMatch(/^2026-11-21 12:\d\d:\d\dZ {2}r {2}delivered {2}200 {2}1 attempt {4}\d+ ms +[0-9a-f-]{36}$/);
   }, 60_000);
+});
+
+describe('agentwatch webhooks replay ID', () => {
+  it('sends the recorded delivery again (same id and body), records it; a failure queues it again; bad ids are clear', async () => {
+    const receiver = await startFlakyReceiver();
+    const temp = await makeTempHome('agentwatch-rel-replay-');
+    try {
+      await mkdir(path.join(temp.env.XDG_CONFIG_HOME ?? '', 'agentwatch'), { recursive: true });
+      await writeFile(
+        path.join(temp.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json'),
+        JSON.stringify({ api_salt: 'x', webhooks: [{ name: 'r', url: receiver.url('/r'), secret: 'shh' }] }),
+      );
+      const store = openDeliveryStore(webhookQueuePath(temp.env));
+      const body = '{"id":"0b6f7c1e-3f7a-4c55-9d8e-5b7f0c2a9e41","event":"state_transition"}';
+      store.enqueue({ id: '0b6f7c1e-3f7a-4c55-9d8e-5b7f0c2a9e41', webhook: 'r', body, createdAt: Date.UTC(2026, 10, 21) });
+      store.markRefused('0b6f7c1e-3f7a-4c55-9d8e-5b7f0c2a9e41', { at: Date.UTC(2026, 10, 21), status: 400, error: 'HTTP 400', latencyMs: 3 });
+      store.close();
+
+      const ok = await runCli(['webhooks', 'replay', '0b6f7c1e'], { env: temp.env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toMatch(/^ok {6}r {2}HTTP 200 OK \(\d+ ms\) {2}delivery 0b6f7c1e-3f7a-4c55-9d8e-5b7f0c2a9e41\n$/);
+      expect(receiver.hits).toHaveLength(1);
+      expect(receiver.hits[0]?.body).toBe(body);
+      expect(receiver.hits[0]?.headers['x-agentwatch-delivery']).toBe('0b6f7c1e-3f7a-4c55-9d8e-5b7f0c2a9e41');
+
+      receiver.set('/r', 503);
+      const failed = await runCli(['webhooks', 'replay', '0b6f7c1e-3f7a-4c55-9d8e-5b7f0c2a9e41'], { env: temp.env });
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain('is queued again; agentwatch retries it while it runs');
+      const after = openDeliveryStore(webhookQueuePath(temp.env), { readonly: true });
+      expect(after.find('0b6f7c1e-3f7a-4c55-9d8e-5b7f0c2a9e41')).toMatchObject({ state: 'queued', attempts: 3, status: 503 });
+      after.close();
+
+      const unknown = await runCli(['webhooks', 'replay', 'ffffffff-nope'], { env: temp.env });
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/no delivery "ffffffff-nope" in .*webhooks\.db \(agentwatch webhooks log lists them\)/);
+      const missing = await runCli(['webhooks', 'replay'], { env: temp.env });
+      expect(missing.code).toBe(2);
+    } finally {
+      await receiver.close();
+      await temp.cleanup();
+    }
+  });
 });
 
 describe('signature: "standard-webhooks"', () => {
