@@ -143,7 +143,10 @@ const openDatabase = (file: string, readonly: boolean): Database.Database => {
       if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
       db.exec(SCHEMA);
       if (file !== ':memory:') {
+        // WAL + NORMAL: a commit is not fsynced (no disk flush per transition on the pipeline's
+        // path); it survives the process crashing or being killed, not the machine losing power.
         db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
         chmodSync(file, 0o600);
       }
     }
@@ -172,6 +175,9 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
         expire: db.prepare(`UPDATE deliveries SET state = 'dropped', error = ? WHERE state = 'queued' AND created_at <= ?`),
         next: db.prepare(`SELECT seq, id, webhook, body, attempts, created_at FROM deliveries WHERE webhook = ? AND state = 'queued' ORDER BY seq LIMIT ?`),
         finish: db.prepare(`UPDATE deliveries SET state = ?, attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ?`),
+        finishQueued: db.prepare(
+          `UPDATE deliveries SET state = ?, attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ? AND state = 'queued'`,
+        ),
         retry: db.prepare(`UPDATE deliveries SET attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ? AND state = 'queued'`),
         trim: db.prepare(
           `DELETE FROM deliveries WHERE webhook = ? AND state != 'queued' AND seq <= (SELECT seq FROM deliveries WHERE webhook = ? AND state != 'queued' ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
@@ -184,6 +190,22 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
   const recentOne = db.prepare(`SELECT * FROM deliveries WHERE webhook = ? ORDER BY seq DESC LIMIT ?`);
   const byPrefix = db.prepare(`SELECT * FROM deliveries WHERE id >= ? AND id < ? ORDER BY seq LIMIT 2`);
 
+  // Waiting deliveries per webhook, counted here rather than by COUNT(*) on every insert (which
+  // made accepting a transition cost O(queue length)). Loaded per webhook on first use.
+  const queued = new Map<string, number>();
+  let lastExpiry = Number.NEGATIVE_INFINITY;
+  const queuedOf = (webhook: string): number => {
+    let count = queued.get(webhook);
+    if (count === undefined) {
+      count = (write().countQueued.get(webhook) as { n: number }).n;
+      queued.set(webhook, count);
+    }
+    return count;
+  };
+  const adjust = (webhook: string, delta: number): void => {
+    queued.set(webhook, Math.max(0, queuedOf(webhook) + delta));
+  };
+
   const write = (): NonNullable<typeof statements> => {
     if (!statements) throw new Error(`${file} is open read-only`);
     return statements;
@@ -194,12 +216,19 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     const cutoff = now - maxAgeMs;
     const counts = new Map((s.expired.all(cutoff) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
     if (counts.size > 0) s.expire.run(`queued longer than ${Math.round(maxAgeMs / 3_600_000)} h`, cutoff);
+    for (const [webhook, n] of counts) adjust(webhook, -n);
     return counts;
   };
 
   const finish = (state: DeliveryState, id: string, result: AttemptResult, webhook?: string): void => {
     const s = write();
-    s.finish.run(state, result.status, result.error, Math.round(result.latencyMs), result.at, id);
+    const args = [state, result.status, result.error, Math.round(result.latencyMs), result.at, id] as const;
+    if (s.finishQueued.run(...args).changes > 0) {
+      if (webhook) adjust(webhook, -1);
+    } else {
+      // Dropped (or replayed) while in flight: record the answer all the same.
+      s.finish.run(...args);
+    }
     if (webhook) s.trim.run(webhook, webhook, history);
   };
 
@@ -211,11 +240,15 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     enqueue: (delivery) => {
       const s = write();
       return db.transaction(() => {
-        const aged = expire(delivery.createdAt).get(delivery.webhook) ?? 0;
-        const queued = (s.countQueued.get(delivery.webhook) as { n: number }).n;
-        const over = Math.max(0, queued + 1 - maxQueued);
-        if (over > 0) s.dropOldest.run(`queue full (${maxQueued} waiting)`, delivery.webhook, over);
-        s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt);
+        // The age bound is checked at most once a second: it is hours, and the check is a query.
+        let aged = 0;
+        if (delivery.createdAt - lastExpiry >= 1_000 || delivery.createdAt < lastExpiry) {
+          lastExpiry = delivery.createdAt;
+          aged = expire(delivery.createdAt).get(delivery.webhook) ?? 0;
+        }
+        const over = Math.max(0, queuedOf(delivery.webhook) + 1 - maxQueued);
+        if (over > 0) adjust(delivery.webhook, -s.dropOldest.run(`queue full (${maxQueued} waiting)`, delivery.webhook, over).changes);
+        if (s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt).changes > 0) adjust(delivery.webhook, 1);
         return aged + over;
       })();
     },
@@ -243,7 +276,12 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
       if (rows.length > 1) return 'ambiguous';
       return rows[0] ? toRecord(rows[0]) : undefined;
     },
-    requeue: (id) => write().requeue.run(id).changes > 0,
+    requeue: (id) => {
+      const webhook = webhookOf(id);
+      const done = write().requeue.run(id).changes > 0;
+      if (done && webhook) adjust(webhook, 1);
+      return done;
+    },
     close: () => db.close(),
   };
 };
