@@ -1,4 +1,4 @@
-import { catchError, defaultIfEmpty, forkJoin, of, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, defaultIfEmpty, forkJoin, of, tap, type Observable, type OperatorFunction } from 'rxjs';
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitsCtx } from './context.js';
 import { runProvider } from './provider.js';
@@ -7,6 +7,8 @@ import { codexProvider } from './providers/codex.js';
 import { cursorProvider } from './providers/cursor.js';
 import { grokProvider } from './providers/grok.js';
 import { kimiProvider } from './providers/kimi.js';
+import { recordLimitsRead } from './last-read.js';
+import { limitsJson } from './render-json.js';
 import type { Outcome, Outcomes } from './types.js';
 
 /** One cold outcome$ per agent; a new agent is a compile error until it is wired here. */
@@ -42,4 +44,7 @@ export const collectOutcomes = (providers: Partial<Record<LimitAgent, Observable
  * TUI's limits modal subscribes on entry and on `r`); never polls.
  */
 export const fetchLimits = (ctx: LimitsCtx, agents: readonly LimitAgent[]): Observable<Outcomes> =>
-  collectOutcomes(Object.fromEntries(agents.map((agent) => [agent, PROVIDERS[agent](ctx)])));
+  collectOutcomes(Object.fromEntries(agents.map((agent) => [agent, PROVIDERS[agent](ctx)]))).pipe(
+    // Every on-demand read is what /metrics reports as "the last read" (metrics never poll).
+    tap((outcomes) => recordLimitsRead(limitsJson(outcomes, ctx.now()), ctx.now())),
+  );

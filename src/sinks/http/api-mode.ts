@@ -14,6 +14,7 @@ import { askNewPassphrase, saveNewPassphrase } from './passphrase-flow.js';
 import { watchSessionNames } from './names-watch.js';
 import { pipelineViews$ } from './pipeline-views.js';
 import { readRecentDeliveries } from '../webhook/delivery-store.js';
+import { startMetrics } from '../metrics/index.js';
 import { buildServer, type ServerDeps } from './server.js';
 import { createSessionStore } from './store.js';
 import { deriveToken } from './token.js';
@@ -80,8 +81,17 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     },
   });
 
+  const metrics = startMetrics({
+    frame$: pipeline.frame$,
+    transitions$: pipeline.transitions$,
+    visibility: () => pipeline.visibility,
+    notifyAfterSec: () => loaded.config.notify_after_sec,
+    now: () => launch.scheduler.now(),
+    scheduler: launch.scheduler,
+  });
   const host = launch.address?.host ?? DEFAULT_HOST;
   const app = await buildServer({
+    metrics,
     store,
     token: launch.token,
     salt: launch.salt,
@@ -96,6 +106,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     bound = await listenOnFirstFree(app, host, launch.address ? [launch.address.port] : FALLBACK_PORTS);
   } catch (error) {
     store.close();
+    metrics.stop();
     await app.close();
     throw new RuntimeError((error as Error).message);
   }
@@ -110,6 +121,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     close: async () => {
       await app.close();
       store.close();
+      metrics.stop();
     },
   };
 };

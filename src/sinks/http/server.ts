@@ -4,6 +4,8 @@ import type { Config } from '../../config/effective.js';
 import { installAuth } from './auth.js';
 import { createFailureLimiter, DEFAULT_FAILURE_LIMIT } from './auth-throttle.js';
 import { isAllowedHost } from './host-check.js';
+import type { Metrics } from '../metrics/index.js';
+import { registerMetricsRoute } from './metrics-route.js';
 import { frameworkMessage, installJsonParser, MAX_PARAM_LENGTH } from './json-body.js';
 import { registerPlayground } from './playground.js';
 import { registerRoutes } from './routes.js';
@@ -31,6 +33,8 @@ export interface ServerDeps {
   readonly authLimit?: { readonly maxFailures: number; readonly windowMs: number };
   /** `GET /api/webhooks/deliveries`: recent deliveries of the durable webhook queue. */
   readonly deliveries?: (query: { webhook?: string | undefined; limit: number }) => readonly DeliveryRecord[];
+  /** Serves `GET /metrics` when given. */
+  readonly metrics?: Metrics;
   /**
    * More routes on the same server (the web dashboard at `/`), registered after the API's, under
    * the same host check and auth (`config: { access: 'public' }` for static assets).
@@ -85,6 +89,7 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
   registerRoutes(app, { store: deps.store, salt: deps.salt, config: deps.config, deliveries: deps.deliveries });
   const { maxBacklogBytes, ...timing } = deps.sse ?? {};
   registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...timing }, scheduler, ...(maxBacklogBytes ? { maxBacklogBytes } : {}) });
+  if (deps.metrics) registerMetricsRoute(app, deps.metrics);
   await deps.extend?.(app);
   return app;
 };

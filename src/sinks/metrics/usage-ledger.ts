@@ -1,0 +1,90 @@
+import type { AgentKind } from '../../core/agents.js';
+import type { SessionKey, SessionState, TokenCounts } from '../../core/session.js';
+import { sessionCost } from '../../streams/cost.js';
+
+/**
+ * Tokens and estimated cost for `agentwatch_tokens_total` / `agentwatch_cost_usd_total`, fed by
+ * NEW usage only: what the first discovery found (history, the warm-start cache) is the
+ * baseline and counts nothing, so a restart never counts a session's past usage again. After
+ * that, every growth of a session's totals is added under its agent and current model. A
+ * session that appears after the first discovery starts from zero (all of it is new). A total
+ * that shrinks (a transcript rewritten from scratch) moves the baseline without counting.
+ */
+export type TokenKind = 'input' | 'output' | 'cache_read' | 'cache_creation';
+
+const KINDS: readonly (readonly [TokenKind, keyof TokenCounts])[] = [
+  ['input', 'input'],
+  ['output', 'output'],
+  ['cache_read', 'cacheRead'],
+  ['cache_creation', 'cacheCreation'],
+];
+
+interface Seen {
+  readonly state: SessionState;
+  readonly cost: number;
+}
+
+export interface UsageTotals {
+  readonly tokens: ReadonlyMap<string, { readonly agent: AgentKind; readonly model: string; readonly kind: TokenKind; readonly value: number }>;
+  readonly cost: ReadonlyMap<string, { readonly agent: AgentKind; readonly model: string; readonly value: number }>;
+}
+
+export interface UsageLedger {
+  /** The state at the end of the first discovery: everything in it is history. */
+  readonly baseline: (sessions: ReadonlyMap<SessionKey, SessionState>, counts: (s: SessionState) => boolean) => void;
+  /** A later state: add what grew since the last observation. */
+  readonly observe: (sessions: ReadonlyMap<SessionKey, SessionState>, counts: (s: SessionState) => boolean) => void;
+  readonly totals: () => UsageTotals;
+}
+
+const modelLabel = (s: SessionState): string => (s.model === '' ? 'unknown' : s.model);
+const costOf = (s: SessionState): number => sessionCost(s.model, s.tokens, s.recordedCostUsd);
+
+export const createUsageLedger = (): UsageLedger => {
+  const seen = new Map<SessionKey, Seen>();
+  const tokens = new Map<string, { agent: AgentKind; model: string; kind: TokenKind; value: number }>();
+  const cost = new Map<string, { agent: AgentKind; model: string; value: number }>();
+  let baselined = false;
+
+  const add = (s: SessionState, previous: Seen | undefined): void => {
+    const before = previous?.state.tokens;
+    const deltas = KINDS.map(([kind, field]) => [kind, s.tokens[field] - (before?.[field] ?? 0)] as const);
+    // A shrinking total is a re-read from scratch, not negative usage: move the baseline only.
+    if (deltas.some(([, delta]) => delta < 0)) return;
+    const model = modelLabel(s);
+    for (const [kind, delta] of deltas) {
+      if (delta === 0) continue;
+      const key = `${s.agent}\u0000${model}\u0000${kind}`;
+      const entry = tokens.get(key) ?? { agent: s.agent, model, kind, value: 0 };
+      entry.value += delta;
+      tokens.set(key, entry);
+    }
+    const costDelta = costOf(s) - (previous?.cost ?? 0);
+    if (costDelta > 0) {
+      const key = `${s.agent}\u0000${model}`;
+      const entry = cost.get(key) ?? { agent: s.agent, model, value: 0 };
+      entry.value += costDelta;
+      cost.set(key, entry);
+    }
+  };
+
+  return {
+    baseline: (sessions, counts) => {
+      if (baselined) return;
+      baselined = true;
+      for (const [key, s] of sessions) if (counts(s)) seen.set(key, { state: s, cost: costOf(s) });
+    },
+    observe: (sessions, counts) => {
+      if (!baselined) return;
+      for (const [key, s] of sessions) {
+        const previous = seen.get(key);
+        // Folded states are immutable: the same object means nothing changed.
+        if (previous?.state === s || !counts(s)) continue;
+        add(s, previous);
+        seen.set(key, { state: s, cost: costOf(s) });
+      }
+      for (const key of seen.keys()) if (!sessions.has(key)) seen.delete(key);
+    },
+    totals: () => ({ tokens, cost }),
+  };
+};

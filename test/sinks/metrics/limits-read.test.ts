@@ -1,0 +1,50 @@
+import { firstValueFrom, Subject, VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SessionsState } from '../../../src/core/contracts.js';
+import type { Transition } from '../../../src/core/session.js';
+import { fetchLimits } from '../../../src/limits/fetch-limits.js';
+import { clearLimitsRead } from '../../../src/limits/last-read.js';
+import { startMetrics } from '../../../src/sinks/metrics/index.js';
+import { REF_NOW, testCtx } from '../../limits/helpers/limits-ctx.js';
+import { makeTempHome } from '../../limits/helpers/temp-home.js';
+import { startVendorServer } from '../../limits/helpers/vendor-server.js';
+import { parseExposition, sample } from './exposition.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  clearLimitsRead();
+});
+
+describe('limits in /metrics', () => {
+  it('an on-demand read (as the TUI and GET /api/limits do) is what the limits gauges show, with its time', async () => {
+    const vendor = await startVendorServer({ claude: { fixture: 'claude/usage.json' } });
+    cleanups.push(() => vendor.close());
+    const home = await makeTempHome({ claude: 'claude/credentials.json' }, vendor.url);
+    cleanups.push(() => home.remove());
+    const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+    const metrics = startMetrics({
+      frame$: new Subject<{ state: SessionsState }>(),
+      transitions$: new Subject<Transition>(),
+      visibility: () => ({ windowMinutes: 30, excludeCwdSubstrings: [], agents: new Set(['claude']) }),
+      notifyAfterSec: () => 30,
+      now: () => scheduler.now(),
+      scheduler,
+      processMetrics: false,
+    });
+    cleanups.push(() => metrics.stop());
+
+    const before = parseExposition(await metrics.render());
+    expect([...before.keys()].some((key) => key.startsWith('agentwatch_limit_used_percent{'))).toBe(false);
+    expect(vendor.requests).toHaveLength(0);
+
+    await firstValueFrom(fetchLimits(testCtx(home.env), ['claude']));
+    const values = parseExposition(await metrics.render());
+    const used = [...values.entries()].filter(([key]) => key.startsWith('agentwatch_limit_used_percent{agent="claude"'));
+    expect(used.length).toBeGreaterThan(0);
+    expect(sample(values, 'agentwatch_limit_read_timestamp_seconds')).toBe(REF_NOW / 1000);
+    // Scraping again reads nothing from the vendor: metrics never poll.
+    await metrics.render();
+    expect(vendor.requests).toHaveLength(1);
+  });
+});
