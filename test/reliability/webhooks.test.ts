@@ -255,16 +255,25 @@ describe('real receivers down, hanging and answering 500 for 10 virtual minutes'
   it('a restart in the middle of an outage loses nothing: the queue is kept and sent by the next run', async () => {
     receiver.set('/r', 500);
     const sink = virtualSink([{ name: 'r', url: receiver.url('/r') }], () => false);
+    const counted = { delivered: 0, refused: 0, failed: 0, dropped: 0, retries: 0, depth: -1 };
+    const metrics = {
+      delivery: (_: string, outcome: 'delivered' | 'refused' | 'failed' | 'dropped') => (counted[outcome] += 1),
+      retry: () => (counted.retries += 1),
+      queueDepth: (_: string, depth: number) => (counted.depth = depth),
+    };
     const first$ = new Subject<Transition>();
-    const first = sink.start(first$);
+    const first = sink.start(first$, { metrics });
     for (let i = 1; i <= 50; i++) first$.next(transition({ sessionId: `s${i}` }));
     await sink.advance(10_000);
     await sink.stop(first);
     expect(sink.lines.at(-1)).toBe(`warn webhooks: 50 deliveries still queued at shutdown (r: 50); kept in ${webhookQueuePath(sink.env)} for the next start`);
 
+    expect(counted).toMatchObject({ delivered: 0, depth: 50 });
+    expect(counted.retries).toBeGreaterThan(1);
+
     receiver.set('/r', 200);
     const second$ = new Subject<Transition>();
-    const second = sink.start(second$);
+    const second = sink.start(second$, { metrics });
     second$.next(transition({ sessionId: 's51' }));
     for (let i = 0; i < 5; i++) await sink.advance(1_000);
     await sink.stop(second);
@@ -272,6 +281,7 @@ describe('real receivers down, hanging and answering 500 for 10 virtual minutes'
     expect(new Set(sessions).size).toBe(51);
     expect(sink.lines).toContain('info webhooks: resuming deliveries queued by an earlier run (r: 50)');
     expect(sink.lines.filter((l) => l.includes('still queued'))).toHaveLength(1);
+    expect(counted).toMatchObject({ delivered: 51, refused: 0, failed: 0, dropped: 0, depth: 0 });
 
     // The log lists them, newest first, with status, attempts and latency.
     const env = { ...sink.env, PATH: process.env.PATH ?? '/usr/bin:/bin' } as Record<string, string>;

@@ -66,6 +66,8 @@ export interface DeliveryStore {
   /** Drops deliveries queued longer than the age bound; returns how many per webhook. */
   readonly expire: (now: number) => Map<string, number>;
   readonly queuedCounts: () => Map<string, number>;
+  /** Deliveries of `webhook` waiting (kept in memory: cheap enough to call per delivery). */
+  readonly queued: (webhook: string) => number;
   readonly recent: (query: { webhook?: string | undefined; limit: number }) => DeliveryRecord[];
   /** A delivery by id, or by a unique prefix of at least 8 characters. */
   readonly find: (idOrPrefix: string) => DeliveryRecord | undefined | 'ambiguous';
@@ -265,6 +267,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
       write().retry.run(result.status, result.error, Math.round(result.latencyMs), result.at, id);
     },
     expire,
+    queued: queuedOf,
     queuedCounts: () => new Map((queuedCounts.all() as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n])),
     recent: ({ webhook, limit }) =>
       ((webhook === undefined ? recentAll.all(limit) : recentOne.all(webhook, limit)) as Row[]).map(toRecord),

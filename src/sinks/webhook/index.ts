@@ -5,7 +5,8 @@ import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
 import type { Ctx, Logger, Sink, Teardown } from '../../core/contracts.js';
 import type { Transition } from '../../core/session.js';
-import { createBreaker, type Breaker } from './breaker.js';
+import type { WebhookMetrics } from '../metrics/index.js';
+import { createBreaker, type Breaker, type BreakerEvent } from './breaker.js';
 import { coalesceDuplicates, COALESCE_WINDOW_MS } from './coalesce.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore, type StoreOptions } from './delivery-store.js';
 import { isDeliverable, matchesWebhook } from './filter.js';
@@ -36,6 +37,8 @@ export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAge
   readonly flushMs?: number;
   /** The durable queue; by default `webhooks.db` in the cache directory. */
   readonly store?: DeliveryStore;
+  /** Told every outcome, retry and queue depth (the Prometheus counters of GET /metrics). */
+  readonly metrics?: WebhookMetrics;
 }
 
 /**
@@ -91,6 +94,18 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   let stopping: Promise<void> | undefined;
   let checkDrained = (): void => undefined;
 
+  const metrics = options.metrics;
+  const report = (event: BreakerEvent): void => {
+    if (!metrics) return;
+    if (event.kind === 'delivered' || event.kind === 'refused') metrics.delivery(event.webhook, event.kind);
+    if (event.kind === 'opened' || event.kind === 'retrying') metrics.retry(event.webhook);
+    metrics.queueDepth(event.webhook, store.queued(event.webhook));
+  };
+  const dropped = (webhook: string, count: number, why: string): void => {
+    log.dropped(webhook, count, why);
+    for (let i = 0; i < count; i++) metrics?.delivery(webhook, 'dropped');
+  };
+
   const breakers = new Map<string, Breaker>(
     entries.map((entry: WebhookEntry) => [
       entry.name,
@@ -106,15 +121,17 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
         backoff: options.delays ?? BACKOFF_MS,
         onEvent: (event) => {
           log.event(event);
+          report(event);
           checkDrained();
         },
       }),
     ]),
   );
 
-  for (const [name, count] of store.expire(ctx.now())) log.dropped(name, count, 'queued longer than the age limit');
+  for (const [name, count] of store.expire(ctx.now())) dropped(name, count, 'queued longer than the age limit');
   const resumed = new Map([...store.queuedCounts()].filter(([name]) => breakers.has(name)));
   if (resumed.size > 0) ctx.log.info(`webhooks: resuming deliveries queued by an earlier run (${listCounts(resumed)})`);
+  for (const name of breakers.keys()) metrics?.queueDepth(name, store.queued(name));
   for (const breaker of breakers.values()) breaker.kick();
 
   const accept = (transition: Transition): void => {
@@ -129,8 +146,9 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
         log.unbuildable(entry.name, id, error);
         continue;
       }
-      const dropped = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now() });
-      if (dropped > 0) log.dropped(entry.name, dropped, 'the queue is at its size or age limit');
+      const over = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now() });
+      if (over > 0) dropped(entry.name, over, 'the queue is at its size or age limit');
+      metrics?.queueDepth(entry.name, store.queued(entry.name));
       breakers.get(entry.name)?.kick();
     }
   };
