@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { runCli } from '../helpers/cli.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 import { transition } from '../sinks/webhook/transitions.js';
 import { startFlakyReceiver, verifyStandard, type FlakyReceiver } from './helpers/flaky-receiver.js';
-import { virtualSink } from './helpers/virtual-sink.js';
+import { EPOCH, virtualSink } from './helpers/virtual-sink.js';
 
 /**
  * Webhooks that lose nothing (issue 17 item 5): a durable queue, a circuit breaker per receiver,
@@ -187,6 +188,28 @@ describe('a damaged queue file', () => {
   });
 });
 
+describe('a queue written by the first version (no owners)', () => {
+  it('is migrated in place: its waiting deliveries are adopted by the next run, none lost', async () => {
+    const temp = await makeTempHome('agentwatch-rel-migrate-');
+    try {
+      const file = webhookQueuePath(temp.env);
+      await mkdir(path.dirname(file), { recursive: true });
+      const v1 = new BetterSqlite3(file);
+      v1.exec(`CREATE TABLE deliveries (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, webhook TEXT NOT NULL, body TEXT NOT NULL,
+        state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, status INTEGER, error TEXT, latency_ms INTEGER, created_at INTEGER NOT NULL, last_attempt_at INTEGER);
+        CREATE INDEX deliveries_queue ON deliveries (webhook, state, seq); CREATE INDEX deliveries_age ON deliveries (state, created_at); PRAGMA user_version = 1;`);
+      v1.prepare(`INSERT INTO deliveries (id, webhook, body, state, attempts, created_at) VALUES ('old', 'r', '{}', 'queued', 3, ?)`).run(Date.now());
+      v1.close();
+      const store = openDeliveryStore(file, { owner: 'next-run' });
+      expect(store.claim(Date.now())).toEqual(new Map([['r', 1]]));
+      expect(store.nextQueued('r', 10, new Set()).map((d) => [d.id, d.attempts])).toEqual([['old', 3]]);
+      store.close();
+    } finally {
+      await temp.cleanup();
+    }
+  });
+});
+
 describe('log lines', () => {
   it('365 refused deliveries in a burst make two lines, not 365', () => {
     const rx = new TestScheduler(() => undefined);
@@ -295,6 +318,46 @@ describe('real receivers down, hanging and answering 500 for 10 virtual minutes'
     const text = await runCli(['webhooks', 'log'], { env, cwd: sink.root });
     expect(text.stdout.split('\n')[0]).toMatch(/^2026-11-21 12:\d\d:\d\dZ {2}r {2}delivered {2}200 {2}1 attempt {4}\d+ ms +[0-9a-f-]{36}$/);
   }, 60_000);
+});
+
+describe('two agentwatch processes sharing the queue', () => {
+  it('never send each other\'s deliveries; a stopped or silent one\'s are taken over', async () => {
+    const receiver = await startFlakyReceiver();
+    try {
+      const sink = virtualSink([{ name: 'r', url: receiver.url('/r') }], () => false);
+      const file = webhookQueuePath(sink.env);
+      const queueOf = (owner: string, ids: string[], heartbeatAt: number) => {
+        const other = openDeliveryStore(file, { owner });
+        other.claim(heartbeatAt);
+        for (const id of ids) other.enqueue({ id, webhook: 'r', body: `{"id":"${id}"}`, createdAt: EPOCH });
+        return other;
+      };
+      // A process that crashed (never released) and one still running, both with work queued.
+      queueOf('run-crashed', ['c1', 'c2', 'c3'], EPOCH).close();
+      const live = queueOf('run-live', ['l1', 'l2'], EPOCH);
+
+      const stop = sink.start(new Subject<Transition>());
+      for (let s = 0; s < 50; s += 10) await sink.advance(10_000);
+      live.claim(EPOCH + 50_000);
+      expect(receiver.hits).toEqual([]);
+      // The crashed run has been silent for over a minute at 70 s: its deliveries are taken over.
+      await sink.advance(10_000);
+      await sink.advance(10_000);
+      expect(receiver.accepted('/r').sort()).toEqual(['c1', 'c2', 'c3']);
+      // The live one stops cleanly: what it leaves is taken over at the next heartbeat.
+      live.release();
+      live.close();
+      await sink.advance(10_000);
+      await sink.stop(stop);
+      expect(receiver.accepted('/r').sort()).toEqual(['c1', 'c2', 'c3', 'l1', 'l2']);
+      expect(sink.lines).toEqual([
+        'info webhook "r": took over 3 queued deliveries from a stopped agentwatch or a replay',
+        'info webhook "r": took over 2 queued deliveries from a stopped agentwatch or a replay',
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 describe('agentwatch webhooks replay ID', () => {

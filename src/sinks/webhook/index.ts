@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { filter, timer, type Observable } from 'rxjs';
+import { filter, interval, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
 import type { Ctx, Logger, Sink, Teardown } from '../../core/contracts.js';
@@ -22,6 +22,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONCURRENCY = 4;
 /** How long shutdown lets a healthy receiver drain before leaving the rest queued for the next start. */
 export const DEFAULT_FLUSH_MS = 3_000;
+/** How often a running sink says it is alive (and adopts orphaned deliveries). */
+export const HEARTBEAT_MS = 10_000;
 
 export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAgeMs'> {
   /** `Effective.invalidWebhooks`: reported once, here, at startup. */
@@ -85,7 +87,8 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   const entries = ctx.config.webhooks.filter((entry) => entry.enabled);
   if (entries.length === 0) return () => undefined;
 
-  const store = options.store ?? openQueue(ctx, ctx.log, options);
+  // This run's id: the deliveries it queues are its own until it stops (delivery-store.ts `claim`).
+  const store = options.store ?? openQueue(ctx, ctx.log, { ...options, owner: randomUUID() });
   const version = options.version ?? packageVersion();
   const makeId = options.makeId ?? randomUUID;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -129,8 +132,18 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   );
 
   for (const [name, count] of store.expire(ctx.now())) dropped(name, count, 'queued longer than the age limit');
-  const resumed = new Map([...store.queuedCounts()].filter(([name]) => breakers.has(name)));
+  const resumed = new Map([...store.claim(ctx.now())].filter(([name]) => breakers.has(name)));
   if (resumed.size > 0) ctx.log.info(`webhooks: resuming deliveries queued by an earlier run (${listCounts(resumed)})`);
+  // Alive for other agentwatch processes sharing the queue; and adopt what a stopped one (or a
+  // replay) left waiting.
+  const heartbeat = interval(HEARTBEAT_MS, ctx.scheduler).subscribe(() => {
+    for (const [name, count] of store.claim(ctx.now())) {
+      const breaker = breakers.get(name);
+      if (!breaker) continue;
+      ctx.log.info(`webhook "${name}": took over ${count} queued deliver${count === 1 ? 'y' : 'ies'} from a stopped agentwatch or a replay`);
+      breaker.kick();
+    }
+  });
   for (const name of breakers.keys()) metrics?.queueDepth(name, store.queued(name));
   for (const breaker of breakers.values()) breaker.kick();
 
@@ -172,6 +185,7 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   return () => {
     stopping ??= new Promise<void>((resolve) => {
       subscription.unsubscribe();
+      heartbeat.unsubscribe();
       let finished = false;
       const finish = (): void => {
         if (finished) return;
@@ -190,7 +204,10 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
             `webhooks: ${total} deliver${total === 1 ? 'y' : 'ies'} still queued at shutdown (${listCounts(left)}); kept in ${store.file === ':memory:' ? 'memory (lost: the queue file was unusable)' : store.file} for the next start`,
           );
         }
-        if (!options.store) store.close();
+        if (!options.store) {
+          store.release();
+          store.close();
+        }
         resolve();
       };
       const deadline = timer(flushMs, ctx.scheduler).subscribe(finish);
