@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionNamesPath } from '../../src/config/paths.js';
@@ -177,6 +177,13 @@ describe('GET /api/webhooks/deliveries', () => {
         body: '{"n":1}',
       },
     ]);
+    const damaged = webhookQueuePath(temp.env);
+    await rm(`${damaged}-wal`, { force: true });
+    await rm(`${damaged}-shm`, { force: true });
+    await writeFile(damaged, 'not a database');
+    const unreadable = await app.inject({ url: '/api/webhooks/deliveries', headers: right });
+    expect(unreadable.statusCode).toBe(503);
+    expect(unreadable.json().error).toMatch(/^the webhook delivery log cannot be read: /);
     const bad = await app.inject({ url: '/api/webhooks/deliveries?limit=0', headers: right });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'limit must be at least 1' });

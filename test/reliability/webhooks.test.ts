@@ -188,6 +188,30 @@ describe('a damaged queue file', () => {
   });
 });
 
+describe('the age bound, through the sink', () => {
+  it('a receiver down longer than the bound: the expired deliveries are dropped, counted and said once', async () => {
+    const receiver = await startFlakyReceiver();
+    try {
+      receiver.set('/r', 503);
+      const sink = virtualSink([{ name: 'r', url: receiver.url('/r') }], () => false);
+      const transitions$ = new Subject<Transition>();
+      const stop = sink.start(transitions$, { maxAgeMs: 60_000 });
+      for (let i = 1; i <= 3; i++) transitions$.next(transition({ sessionId: `s${i}` }));
+      for (let s = 0; s < 8; s++) await sink.advance(10_000);
+      await sink.stop(stop);
+      expect(sink.lines).toEqual([
+        expect.stringMatching(/receiver unavailable \(HTTP 503 Service Unavailable\)/),
+        'warn webhook "r": dropped 3 deliveries, the oldest first (queued longer than the age limit)',
+      ]);
+      const log = openDeliveryStore(webhookQueuePath(sink.env), { readonly: true });
+      expect(log.recent({ limit: 10 }).map((r) => [r.state, r.error])).toEqual(Array(3).fill(['dropped', 'queued longer than 1 min']));
+      log.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('a queue written by the first version (no owners)', () => {
   it('is migrated in place: its waiting deliveries are adopted by the next run, none lost', async () => {
     const temp = await makeTempHome('agentwatch-rel-migrate-');

@@ -97,6 +97,10 @@ export const registerRoutes = (
   app.get('/api/webhooks/deliveries', async (request, reply) => {
     const query = deliveriesQuerySchema.safeParse(request.query);
     if (!query.success) return badRequest(reply, query.error);
-    return deps.deliveries?.({ webhook: query.data.webhook, limit: query.data.limit }) ?? [];
+    try {
+      return deps.deliveries?.({ webhook: query.data.webhook, limit: query.data.limit }) ?? [];
+    } catch (error) {
+      return reply.code(503).send({ error: `the webhook delivery log cannot be read: ${(error as Error).message}` });
+    }
   });
 };

@@ -55,7 +55,7 @@ export interface AttemptResult {
 export interface DeliveryStore {
   /** Where the queue lives (`:memory:` when the file could not be used). */
   readonly file: string;
-  /** Queue one delivery; returns how many of this webhook's oldest were dropped to make room or for age. */
+  /** Queue one delivery; returns how many of this webhook's oldest were dropped to make room. */
   readonly enqueue: (delivery: { id: string; webhook: string; body: string; createdAt: number }) => number;
   /** The oldest waiting deliveries of `webhook`, in order, skipping `exclude` (in flight). */
   readonly nextQueued: (webhook: string, limit: number, exclude: ReadonlySet<string>) => QueuedDelivery[];
@@ -63,7 +63,7 @@ export interface DeliveryStore {
   readonly markRefused: (id: string, result: AttemptResult) => void;
   /** A failed attempt worth retrying: counted, and the delivery stays queued. */
   readonly recordRetry: (id: string, result: AttemptResult) => void;
-  /** Drops deliveries queued longer than the age bound; returns how many per webhook. */
+  /** Drops deliveries queued longer than the age bound (the sink calls it every few seconds); returns how many per webhook. */
   readonly expire: (now: number) => Map<string, number>;
   readonly queuedCounts: () => Map<string, number>;
   /** Deliveries of `webhook` waiting (kept in memory: cheap enough to call per delivery). */
@@ -143,6 +143,9 @@ interface Row {
   readonly created_at: number;
   readonly last_attempt_at: number | null;
 }
+
+const ageText = (ms: number): string =>
+  ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -234,7 +237,6 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
   // Waiting deliveries per webhook, counted here rather than by COUNT(*) on every insert (which
   // made accepting a transition cost O(queue length)). Loaded per webhook on first use.
   const queued = new Map<string, number>();
-  let lastExpiry = Number.NEGATIVE_INFINITY;
   const queuedOf = (webhook: string): number => {
     let count = queued.get(webhook);
     if (count === undefined) {
@@ -256,7 +258,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     const s = write();
     const cutoff = now - maxAgeMs;
     const counts = new Map((s.expired.all(cutoff, owner) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
-    if (counts.size > 0) s.expire.run(`queued longer than ${Math.round(maxAgeMs / 3_600_000)} h`, cutoff, owner);
+    if (counts.size > 0) s.expire.run(`queued longer than ${ageText(maxAgeMs)}`, cutoff, owner);
     for (const [webhook, n] of counts) adjust(webhook, -n);
     return counts;
   };
@@ -281,16 +283,10 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     enqueue: (delivery) => {
       const s = write();
       return db.transaction(() => {
-        // The age bound is checked at most once a second: it is hours, and the check is a query.
-        let aged = 0;
-        if (delivery.createdAt - lastExpiry >= 1_000 || delivery.createdAt < lastExpiry) {
-          lastExpiry = delivery.createdAt;
-          aged = expire(delivery.createdAt).get(delivery.webhook) ?? 0;
-        }
         const over = Math.max(0, queuedOf(delivery.webhook) + 1 - maxQueued);
         if (over > 0) adjust(delivery.webhook, -s.dropOldest.run(`queue full (${maxQueued} waiting)`, delivery.webhook, owner, over).changes);
         if (s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt, owner).changes > 0) adjust(delivery.webhook, 1);
-        return aged + over;
+        return over;
       })();
     },
     nextQueued: (webhook, limit, exclude) => {

@@ -137,6 +137,7 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   // Alive for other agentwatch processes sharing the queue; and adopt what a stopped one (or a
   // replay) left waiting.
   const heartbeat = interval(HEARTBEAT_MS, ctx.scheduler).subscribe(() => {
+    for (const [name, count] of store.expire(ctx.now())) dropped(name, count, 'queued longer than the age limit');
     for (const [name, count] of store.claim(ctx.now())) {
       const breaker = breakers.get(name);
       if (!breaker) continue;
@@ -160,7 +161,7 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
         continue;
       }
       const over = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now() });
-      if (over > 0) dropped(entry.name, over, 'the queue is at its size or age limit');
+      if (over > 0) dropped(entry.name, over, 'the queue is at its size limit');
       metrics?.queueDepth(entry.name, store.queued(entry.name));
       breakers.get(entry.name)?.kick();
     }
