@@ -58,7 +58,7 @@ export const runLog = (io: CliIo, name: string | undefined, options: { limit: nu
       return 0;
     }
     io.stdout.write(renderLog(records));
-    const queued = store.queuedCounts();
+    const queued = store.queuedCounts('all');
     const waiting = name === undefined ? [...queued.values()].reduce((sum, n) => sum + n, 0) : (queued.get(name) ?? 0);
     if (waiting > 0) io.stderr.write(`agentwatch: ${waiting} deliver${waiting === 1 ? 'y' : 'ies'} still queued\n`);
     return 0;

@@ -224,10 +224,17 @@ describe('a queue written by the first version (no owners)', () => {
         CREATE INDEX deliveries_queue ON deliveries (webhook, state, seq); CREATE INDEX deliveries_age ON deliveries (state, created_at); PRAGMA user_version = 1;`);
       v1.prepare(`INSERT INTO deliveries (id, webhook, body, state, attempts, created_at) VALUES ('old', 'r', '{}', 'queued', 3, ?)`).run(Date.now());
       v1.close();
+      // Listing it before any sink has migrated it works (read-only), waiting deliveries counted.
+      const listed = await runCli(['webhooks', 'log'], { env: temp.env });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/ r {2}queued +- +3 attempts +- +old\n$/);
+      expect(listed.stderr).toBe('agentwatch: 1 delivery still queued\n');
       const store = openDeliveryStore(file, { owner: 'next-run' });
       expect(store.claim(Date.now())).toEqual(new Map([['r', 1]]));
       expect(store.nextQueued('r', 10, new Set()).map((d) => [d.id, d.attempts])).toEqual([['old', 3]]);
       store.close();
+      // Owned by a run now, it is still counted by the log.
+      expect((await runCli(['webhooks', 'log', 'r'], { env: temp.env })).stderr).toBe('agentwatch: 1 delivery still queued\n');
     } finally {
       await temp.cleanup();
     }

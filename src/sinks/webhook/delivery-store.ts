@@ -65,7 +65,8 @@ export interface DeliveryStore {
   readonly recordRetry: (id: string, result: AttemptResult) => void;
   /** Drops deliveries queued longer than the age bound (the sink calls it every few seconds); returns how many per webhook. */
   readonly expire: (now: number) => Map<string, number>;
-  readonly queuedCounts: () => Map<string, number>;
+  /** Waiting deliveries per webhook: this run's (default), or every run's (`'all'`, for the log). */
+  readonly queuedCounts: (scope?: 'mine' | 'all') => Map<string, number>;
   /** Deliveries of `webhook` waiting (kept in memory: cheap enough to call per delivery). */
   readonly queued: (webhook: string) => number;
   readonly recent: (query: { webhook?: string | undefined; limit: number }) => DeliveryRecord[];
@@ -229,7 +230,10 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
       }
     : undefined;
   const owner = options.owner ?? '';
-  const queuedCounts = db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND owner = ? GROUP BY webhook`);
+  // NOTE: prepared on first use: a read-only open of a version-1 file (no owner column, not
+  // migrated until a sink opens it) can still list its deliveries.
+  let queuedCounts: Database.Statement | undefined;
+  let queuedCountsAll: Database.Statement | undefined;
   const recentAll = db.prepare(`SELECT * FROM deliveries ORDER BY seq DESC LIMIT ?`);
   const recentOne = db.prepare(`SELECT * FROM deliveries WHERE webhook = ? ORDER BY seq DESC LIMIT ?`);
   const byPrefix = db.prepare(`SELECT * FROM deliveries WHERE id >= ? AND id < ? ORDER BY seq LIMIT 2`);
@@ -303,7 +307,13 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     },
     expire,
     queued: queuedOf,
-    queuedCounts: () => new Map((queuedCounts.all(owner) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n])),
+    queuedCounts: (scope = 'mine') => {
+      const rows =
+        scope === 'all'
+          ? (queuedCountsAll ??= db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' GROUP BY webhook`)).all()
+          : (queuedCounts ??= db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND owner = ? GROUP BY webhook`)).all(owner);
+      return new Map((rows as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
+    },
     recent: ({ webhook, limit }) =>
       ((webhook === undefined ? recentAll.all(limit) : recentOne.all(webhook, limit)) as Row[]).map(toRecord),
     find: (idOrPrefix) => {
