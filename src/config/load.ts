@@ -172,15 +172,26 @@ export const updateConfig = async (
   change: (stored: StoredConfig) => StoredConfig,
 ): Promise<Loaded> => {
   const file = configPath(env);
-  await ensureConfigDir(env);
-  return withFileLock(configLockPath(env), async () => {
-    const text = await readText(file);
-    const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
-    const seeded = current.api_salt === '' ? { ...current, api_salt: newSalt() } : current;
-    const next = validateStored(file, change(seeded));
-    await writeFileAtomic(file, serialize(next));
-    return { ...toEffective(next, env), path: file, stored: next, created: text === undefined };
-  });
+  // A config the user made read-only is theirs to unlock: say so rather than replace it.
+  const target = await resolveTarget(file);
+  const mode = await fileMode(target);
+  if (mode !== undefined && (mode & 0o200) === 0) {
+    throw new ConfigError('E_CONFIG_IO', `${target}: cannot save the change: the file is read-only (mode 0${mode.toString(8)}); make it writable first`);
+  }
+  try {
+    await ensureConfigDir(env);
+    return await withFileLock(configLockPath(env), async () => {
+      const text = await readText(file);
+      const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
+      const seeded = current.api_salt === '' ? { ...current, api_salt: newSalt() } : current;
+      const next = validateStored(file, change(seeded));
+      await writeFileAtomic(file, serialize(next));
+      return { ...toEffective(next, env), path: file, stored: next, created: text === undefined };
+    });
+  } catch (error) {
+    if (!isReadOnlyError(error)) throw error;
+    throw new ConfigError('E_CONFIG_IO', `${configDir(env)}: cannot save the change: ${(error as Error).message}`);
+  }
 };
 
 /** Why a passphrase is refused, or undefined when it is acceptable. */

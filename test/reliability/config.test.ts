@@ -60,6 +60,14 @@ describe('read-only config (0400 file)', () => {
     expect(await readdir(configDir(temp.env))).toEqual(['config.json']);
   });
 
+  it('an explicit change (passphrase, settings) to a 0400 config is refused with a clear message, file untouched', async () => {
+    const file = await writeConfig(complete(), 0o400);
+    const error = (await updateConfig(temp.env, (stored) => ({ ...stored, api_passphrase: 'a long enough passphrase' })).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`${file}: cannot save the change: the file is read-only (mode 0400); make it writable first`);
+    expect(await readFile(file, 'utf8')).toBe(complete());
+    expect(await mode(file)).toBe(0o400);
+  });
+
   it('a complete 0400 config loads without a warning and stays 0400', async () => {
     const file = await writeConfig(complete(), 0o400);
     const loaded = await loadConfig(temp.env, { write: true });
