@@ -49,10 +49,11 @@ describe('circuit breaker (marbles, virtual time)', () => {
       timeoutMs: 10_000,
       concurrency,
       backoff: BACKOFF_MS,
+      maxAttempts: 4,
       onEvent: (event) => events.push(event),
     });
 
-  it('down for 10 minutes: the head alone is retried at 1 s, 5 s, then every 30 s; then the rest drain in order', () => {
+  it('down for 10 minutes: one delivery is retried at 1 s, 5 s, then every 30 s; the rest are held, then drain in order', () => {
     const sent: [number, string][] = [];
     const events: BreakerEvent[] = [];
     rx.run(({ cold }) => {
@@ -65,25 +66,42 @@ describe('circuit breaker (marbles, virtual time)', () => {
       }, events);
       breaker.kick();
     });
-    const expectedProbes = [0, 1_000, 6_000];
+    const expectedProbes = [1_000, 6_000];
     for (let at = 36_000; ; at += 30_000) {
       expectedProbes.push(at);
       if (at >= 600_000) break;
     }
-    const headTimes = sent.filter(([, id]) => id === 'd1').map(([at]) => at);
-    expect(headTimes).toEqual(expectedProbes);
-    // Four went out together before the first answer; then nothing but the head while the receiver
-    // was down; then all, in order, at once.
-    expect(sent.filter(([, id]) => id !== 'd1')).toEqual([
-      [0, 'd2'],
-      [0, 'd3'],
-      [0, 'd4'],
-      ...Array.from({ length: 9 }, (_, i) => [606_000, `d${i + 2}`]),
-    ]);
+    // Four went out together before the first answer; d1's failure opened the breaker, so the
+    // probes use d2 (the oldest delivery not itself under suspicion); nothing else goes out.
+    expect(sent.filter(([at]) => at === 0)).toEqual([[0, 'd1'], [0, 'd2'], [0, 'd3'], [0, 'd4']]);
+    const probes = sent.filter(([at]) => at > 0 && at < expectedProbes.at(-1)!);
+    expect(probes.map(([at]) => at)).toEqual(expectedProbes.slice(0, -1));
+    expect(new Set(probes.map(([, id]) => id))).toEqual(new Set(['d2']));
+    // Back at 606 s: the probe goes through, then every other delivery, in order, at once.
+    expect(sent.filter(([at]) => at === 606_000).map(([, id]) => id)).toEqual(['d2', 'd1', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9', 'd10']);
     expect(store.queuedCounts().get('h') ?? 0).toBe(0);
     expect(store.recent({ limit: 20 }).map((r) => r.state)).toEqual(Array(10).fill('delivered'));
-    expect(store.find('d1')).toMatchObject({ attempts: expectedProbes.length, status: 200 });
+    expect(store.find('d2')).toMatchObject({ attempts: expectedProbes.length + 1, status: 200 });
     expect(events.filter((e) => e.kind === 'opened' || e.kind === 'closed').map((e) => e.kind)).toEqual(['opened', 'closed']);
+  });
+
+  it('a receiver that refuses one delivery with 500 but takes the others: that one is given up after 4 attempts, nothing else waits long', () => {
+    const sent: [number, string][] = [];
+    const events: BreakerEvent[] = [];
+    rx.run(({ cold }) => {
+      queue(6);
+      breakerWith((request) => {
+        sent.push([rx.now(), request.id]);
+        return cold('(r|)', { r: answer(request.id === 'd1' ? 500 : 200) });
+      }, events, 1).kick();
+    });
+    expect(store.find('d1')).toMatchObject({ state: 'failed', attempts: 4, status: 500 });
+    expect(store.recent({ limit: 10 }).filter((r) => r.id !== 'd1').map((r) => r.state)).toEqual(Array(5).fill('delivered'));
+    expect(sent.filter(([, id]) => id === 'd1')).toHaveLength(4);
+    expect(Math.max(...sent.map(([at]) => at))).toBeLessThanOrEqual(3_000);
+    expect(events.filter((e) => e.kind === 'failed')).toEqual([
+      { kind: 'failed', webhook: 'h', id: 'd1', reason: 'HTTP 500 Internal Server Error', attempts: 4 },
+    ]);
   });
 
   it('healthy: several in flight (4), taken in queue order', () => {
@@ -103,7 +121,7 @@ describe('circuit breaker (marbles, virtual time)', () => {
     ]);
   });
 
-  it('hanging: each attempt times out at 10 s; only the head is retried (11 s, 26 s, 66 s ...); nothing is lost', () => {
+  it('hanging: each attempt times out at 10 s; one delivery is retried (11 s, 26 s, 66 s ...); nothing is lost', () => {
     const sent: [number, string][] = [];
     rx.run(({ cold }) => {
       const hang = cold<PostResponse>('-');
@@ -114,13 +132,14 @@ describe('circuit breaker (marbles, virtual time)', () => {
         return rx.now() < 100_000 ? hang : up;
       }, [], 1).kick();
     });
+    // d1 timed out while the receiver looked up, so the probes use d2.
     expect(sent).toEqual([
       [0, 'd1'],
-      [11_000, 'd1'],
-      [26_000, 'd1'],
-      [66_000, 'd1'],
-      [106_000, 'd1'],
+      [11_000, 'd2'],
+      [26_000, 'd2'],
+      [66_000, 'd2'],
       [106_000, 'd2'],
+      [106_000, 'd1'],
       [106_000, 'd3'],
     ]);
   });

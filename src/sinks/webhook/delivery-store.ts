@@ -16,7 +16,7 @@ export const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Finished deliveries kept per webhook for `webhooks log` and the API. */
 export const DEFAULT_HISTORY = 1_000;
 
-export type DeliveryState = 'queued' | 'delivered' | 'refused' | 'dropped';
+export type DeliveryState = 'queued' | 'delivered' | 'refused' | 'failed' | 'dropped';
 
 /** One delivery as stored and as listed by `webhooks log` and `GET /api/webhooks/deliveries`. */
 export interface DeliveryRecord {
@@ -61,6 +61,8 @@ export interface DeliveryStore {
   readonly nextQueued: (webhook: string, limit: number, exclude: ReadonlySet<string>) => QueuedDelivery[];
   readonly markDelivered: (id: string, result: AttemptResult) => void;
   readonly markRefused: (id: string, result: AttemptResult) => void;
+  /** Given up: it kept failing while the receiver accepted other deliveries. */
+  readonly markFailed: (id: string, result: AttemptResult) => void;
   /** A failed attempt worth retrying: counted, and the delivery stays queued. */
   readonly recordRetry: (id: string, result: AttemptResult) => void;
   /** Drops deliveries queued longer than the age bound (the sink calls it every few seconds); returns how many per webhook. */
@@ -302,6 +304,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     },
     markDelivered: (id, result) => finish('delivered', id, result, webhookOf(id)),
     markRefused: (id, result) => finish('refused', id, result, webhookOf(id)),
+    markFailed: (id, result) => finish('failed', id, result, webhookOf(id)),
     recordRetry: (id, result) => {
       write().retry.run(result.status, result.error, Math.round(result.latencyMs), result.at, id);
     },

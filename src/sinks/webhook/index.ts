@@ -100,7 +100,7 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   const metrics = options.metrics;
   const report = (event: BreakerEvent): void => {
     if (!metrics) return;
-    if (event.kind === 'delivered' || event.kind === 'refused') metrics.delivery(event.webhook, event.kind);
+    if (event.kind === 'delivered' || event.kind === 'refused' || event.kind === 'failed') metrics.delivery(event.webhook, event.kind);
     if (event.kind === 'opened' || event.kind === 'retrying') metrics.retry(event.webhook);
     metrics.queueDepth(event.webhook, store.queued(event.webhook));
   };
@@ -122,6 +122,7 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
         timeoutMs,
         concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
         backoff: options.delays ?? BACKOFF_MS,
+        maxAttempts: (options.delays ?? BACKOFF_MS).length + 1,
         onEvent: (event) => {
           log.event(event);
           report(event);
