@@ -153,6 +153,17 @@ describe('agentwatch --api (spawned)', () => {
       api: { session_url: `${api.base}/api/sessions/${SESSION}` },
     });
     expect(received[0]?.headers['x-agentwatch-event']).toBe('state_transition');
+    // The durable queue's log and the Prometheus counters both saw it.
+    const auth = { authorization: `Bearer ${await deriveToken(PASSPHRASE, (await configOf(home)).api_salt)}` };
+    const waitDelivered = Date.now() + 5_000;
+    let log: { webhook: string; state: string; status: number }[] = [];
+    while (Date.now() < waitDelivered && log[0]?.state !== 'delivered') {
+      log = (await (await fetch(`${api.base}/api/webhooks/deliveries`, { headers: auth })).json()) as typeof log;
+    }
+    expect(log).toEqual([expect.objectContaining({ webhook: 'local', state: 'delivered', status: 204 })]);
+    const metrics = await (await fetch(`${api.base}/metrics`, { headers: auth })).text();
+    expect(metrics).toMatch(/agentwatch_webhook_deliveries_total\{webhook="local",outcome="delivered"\} 1/);
+    expect(metrics).toMatch(/agentwatch_webhook_queue_depth\{webhook="local"\} 0/);
     api.child.kill('SIGTERM');
     expect(await api.exited).toBe(0);
   });

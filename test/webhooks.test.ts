@@ -163,7 +163,7 @@ describe('agentwatch webhooks test', () => {
   it('bad arguments are usage errors (exit 2)', async () => {
     const missing = await runCli(['webhooks'], { env: home.env });
     expect(missing.code, `stdout: ${missing.stdout}\nstderr: ${missing.stderr}`).toBe(2);
-    expect(missing.stderr).toMatch(/^agentwatch: Missing subcommand: agentwatch webhooks test \[NAME\]\n/);
+    expect(missing.stderr).toMatch(/^agentwatch: Missing subcommand: agentwatch webhooks test \[NAME\] \| log \[NAME\] \| replay ID\n/);
     const unknown = await runCli(['webhooks', 'send'], { env: home.env });
     expect(unknown.code, `stdout: ${unknown.stdout}\nstderr: ${unknown.stderr}`).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown subcommand "send"/);

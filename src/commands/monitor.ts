@@ -5,6 +5,7 @@ import type { Loaded } from '../config/load.js';
 import { AGENT_KINDS } from '../core/agents.js';
 import type { Ctx, Teardown } from '../core/contracts.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
+import type { WebhookMetrics } from '../sinks/metrics/index.js';
 import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
 
 /**
@@ -44,6 +45,8 @@ export interface RunningMode {
   readonly stop: () => Promise<void>;
   /** Set by the API: its base URL, which webhook payloads link to. */
   readonly apiBaseUrl?: string;
+  /** Set by the API: where the webhook sink reports for GET /metrics. */
+  readonly webhookMetrics?: WebhookMetrics;
 }
 
 export interface ModeRunner {
@@ -69,7 +72,7 @@ const apiMode = (): ModeRunner => {
       const { startApi } = await import('../sinks/http/api-mode.js');
       if (!secret) throw new Error('API mode started before prepare');
       const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
-      return { done: new Promise<number>(() => undefined), stop: api.close, apiBaseUrl: api.baseUrl };
+      return { done: new Promise<number>(() => undefined), stop: api.close, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics };
     },
   };
 };
@@ -150,11 +153,17 @@ export const run = async (io: CliIo): Promise<number> => {
       running.push(started);
     }
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
+    const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;
     const { startWebhooks } = await import('../sinks/webhook/index.js');
     const { startNotifier } = await import('../sinks/notify/index.js');
-    background.push(startWebhooks(pipeline.transitions$, ctx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}) }));
+    // `--demo` never delivers webhooks or desktop notifications (PRODUCT.md 2).
+    if (!flags.demo) {
+      background.push(
+        startWebhooks(pipeline.transitions$, ctx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}), ...(webhookMetrics ? { metrics: webhookMetrics } : {}) }),
+      );
+    }
     // Desktop notifications belong to the headless and GUI processes (PRODUCT.md 2 and 7), not the TUI.
-    if (modes.includes('api') || modes.includes('gui')) background.push(startNotifier(pipeline.transitions$, ctx));
+    if (!flags.demo && (modes.includes('api') || modes.includes('gui'))) background.push(startNotifier(pipeline.transitions$, ctx));
     const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {

@@ -7,9 +7,11 @@ import { shouldColor } from '../limits/palette.js';
 import { gotPost } from '../sinks/webhook/post.js';
 import { probeWebhook, type ProbeResult } from '../sinks/webhook/probe.js';
 import { describeInvalidWebhook } from '../sinks/webhook/report.js';
+import { DEFAULT_LOG_LIMIT, runLog, runReplay } from './webhooks-log.js';
 
 const COMMAND = 'agentwatch webhooks';
-const FLAGS = { timeout: { type: 'number', min: 1 } } as const;
+const FLAGS = { timeout: { type: 'number', min: 1 }, limit: { type: 'number', integer: true, min: 1 }, json: { type: 'boolean' } } as const;
+const SUBCOMMANDS = 'test [NAME] | log [NAME] | replay ID';
 const DEFAULT_TIMEOUT_SEC = 10;
 
 /** Scheme, host and port only: webhook paths often carry a token that has no place on a screen. */
@@ -34,11 +36,13 @@ const pickTargets = (entries: readonly WebhookEntry[], invalidNames: ReadonlyMap
 
 const resultLine = (result: ProbeResult, width: number, color: ReturnType<typeof createColors>): string => {
   const verdict = result.ok ? color.green('ok    ') : color.red('failed');
-  const how = `${result.entry.secret ? 'signed' : 'unsigned'}, ${result.ms} ms`;
+  const how = `${result.entry.secret ? (result.entry.signature === 'standard-webhooks' ? 'signed, standard-webhooks' : 'signed') : 'unsigned'}, ${result.ms} ms`;
   return `${verdict}  ${result.entry.name.padEnd(width)}  ${result.detail} ${color.gray(`(${how}, ${originOf(result.entry.url)})`)}`;
 };
 
 /**
+ * `agentwatch webhooks log [NAME]` and `replay ID`: webhooks-log.ts.
+ *
  * `agentwatch webhooks test [NAME]`: one signed sample delivery to each enabled entry (or to
  * NAME, enabled or not), the receiver's answer printed per entry. Reads the config without ever
  * writing it. Exit 1 when a delivery failed, NAME is unknown or invalid, or (without NAME) the
@@ -47,9 +51,16 @@ const resultLine = (result: ProbeResult, width: number, color: ReturnType<typeof
 export const run = async (io: CliIo): Promise<number> => {
   const { flags, input } = parseFlags(io.argv, FLAGS, COMMAND);
   const [subcommand, name, extra] = input;
-  if (subcommand === undefined) throw new UsageError(`Missing subcommand: ${COMMAND} test [NAME]`, `Run ${COMMAND} --help`);
-  if (subcommand !== 'test') throw new UsageError(`Unknown subcommand "${subcommand}" for ${COMMAND} (expected: test)`, `Run ${COMMAND} --help`);
-  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}" for ${COMMAND} test`, `Run ${COMMAND} --help`);
+  if (subcommand === undefined) throw new UsageError(`Missing subcommand: ${COMMAND} ${SUBCOMMANDS}`, `Run ${COMMAND} --help`);
+  if (subcommand !== 'test' && subcommand !== 'log' && subcommand !== 'replay') {
+    throw new UsageError(`Unknown subcommand "${subcommand}" for ${COMMAND} (expected: test, log or replay)`, `Run ${COMMAND} --help`);
+  }
+  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}" for ${COMMAND} ${subcommand}`, `Run ${COMMAND} --help`);
+  if (subcommand === 'log') return runLog(io, name, { limit: flags.limit ?? DEFAULT_LOG_LIMIT, json: flags.json });
+  if (subcommand === 'replay') {
+    if (name === undefined) throw new UsageError(`Missing delivery id: ${COMMAND} replay ID`, `Run ${COMMAND} log to list deliveries`);
+    return runReplay(io, name, { timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_SEC) * 1000 });
+  }
 
   const loaded = await loadConfig(io.env, { write: false });
   const invalidNames = new Map(loaded.invalidWebhooks.map((invalid) => [invalid.name, describeInvalidWebhook(invalid)]));

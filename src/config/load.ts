@@ -92,17 +92,20 @@ const fileMode = async (file: string): Promise<number | undefined> => {
 
 interface Plan {
   readonly text: string | undefined;
+  /** The document as read (back-filled in memory, no salt generated). */
+  readonly read: StoredConfig;
+  /** What the file should hold: `read` plus a generated `api_salt` when it has none. */
   readonly stored: StoredConfig;
-  /** Why the file must be written (created, salt, back-fill), or undefined when it is complete. */
+  /** True when the file must be written (created, salt, back-fill). */
   readonly write: boolean;
 }
 
 const plan = (file: string, text: string | undefined): Plan => {
   const raw = text === undefined ? {} : parseJsonFile(file, text);
-  let stored = validateStored(file, raw);
-  const needsSalt = stored.api_salt === '';
-  if (needsSalt) stored = { ...stored, api_salt: newSalt() };
-  return { text, stored, write: text === undefined || needsSalt || missingKeys(raw as Record<string, unknown>, stored) };
+  const read = validateStored(file, raw);
+  const needsSalt = read.api_salt === '';
+  const stored = needsSalt ? { ...read, api_salt: newSalt() } : read;
+  return { text, read, stored, write: text === undefined || needsSalt || missingKeys(raw as Record<string, unknown>, stored) };
 };
 
 const result = (env: Env, file: string, stored: StoredConfig, created: boolean, extraWarning?: string): Loaded => {
@@ -133,7 +136,7 @@ const cannotWrite = (target: string, why: string): string =>
 export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded> => {
   const file = configPath(env);
   const first = plan(file, await readText(file));
-  if (!options.write) return result(env, file, first.stored, false);
+  if (!options.write) return result(env, file, first.read, false);
   if (!first.write) {
     // Tightening is best effort: a file owned by someone else stays as it is.
     await tightenFileMode(file).catch(() => undefined);
@@ -169,15 +172,26 @@ export const updateConfig = async (
   change: (stored: StoredConfig) => StoredConfig,
 ): Promise<Loaded> => {
   const file = configPath(env);
-  await ensureConfigDir(env);
-  return withFileLock(configLockPath(env), async () => {
-    const text = await readText(file);
-    const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
-    const seeded = current.api_salt === '' ? { ...current, api_salt: newSalt() } : current;
-    const next = validateStored(file, change(seeded));
-    await writeFileAtomic(file, serialize(next));
-    return { ...toEffective(next, env), path: file, stored: next, created: text === undefined };
-  });
+  // A config the user made read-only is theirs to unlock: say so rather than replace it.
+  const target = await resolveTarget(file);
+  const mode = await fileMode(target);
+  if (mode !== undefined && (mode & 0o200) === 0) {
+    throw new ConfigError('E_CONFIG_IO', `${target}: cannot save the change: the file is read-only (mode 0${mode.toString(8)}); make it writable first`);
+  }
+  try {
+    await ensureConfigDir(env);
+    return await withFileLock(configLockPath(env), async () => {
+      const text = await readText(file);
+      const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
+      const seeded = current.api_salt === '' ? { ...current, api_salt: newSalt() } : current;
+      const next = validateStored(file, change(seeded));
+      await writeFileAtomic(file, serialize(next));
+      return { ...toEffective(next, env), path: file, stored: next, created: text === undefined };
+    });
+  } catch (error) {
+    if (!isReadOnlyError(error)) throw error;
+    throw new ConfigError('E_CONFIG_IO', `${configDir(env)}: cannot save the change: ${(error as Error).message}`);
+  }
 };
 
 /** Why a passphrase is refused, or undefined when it is acceptable. */

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionNamesPath } from '../../src/config/paths.js';
 import { allowedHostsFor } from '../../src/sinks/http/host-check.js';
 import { buildServer } from '../../src/sinks/http/server.js';
+import { openDeliveryStore, readRecentDeliveries, webhookQueuePath } from '../../src/sinks/webhook/delivery-store.js';
 import { defaultConfig, detail, makeStore, makeTempEnv, viewsOf } from '../sinks/http/helpers.js';
 
 /**
@@ -22,7 +23,15 @@ beforeEach(async () => {
   temp = await makeTempEnv();
   const { store } = await makeStore(temp.env, viewsOf([detail({ session_id: 's1' })]));
   now = 0;
-  app = await buildServer({ store, token: TOKEN, salt: 's', config: () => defaultConfig(), allowedHosts: allowedHostsFor('127.0.0.1'), now: () => now });
+  app = await buildServer({
+    store,
+    token: TOKEN,
+    salt: 's',
+    config: () => defaultConfig(),
+    allowedHosts: allowedHostsFor('127.0.0.1'),
+    now: () => now,
+    deliveries: (query) => readRecentDeliveries(temp.env, query),
+  });
 });
 
 afterEach(async () => {
@@ -139,5 +148,44 @@ describe('bad bodies and paths', () => {
       expect(Object.keys(res.json())).toEqual(['error']);
       expect(res.json().error.length).toBeLessThan(120);
     }
+  });
+});
+
+describe('GET /api/webhooks/deliveries', () => {
+  it('is [] before any delivery, needs the token, and lists recent deliveries (filter by webhook, bounded limit)', async () => {
+    expect((await app.inject({ url: '/api/webhooks/deliveries' })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/api/webhooks/deliveries', headers: right })).json()).toEqual([]);
+    const queue = openDeliveryStore(webhookQueuePath(temp.env));
+    queue.enqueue({ id: 'a1', webhook: 'ci', body: '{"n":1}', createdAt: Date.UTC(2026, 10, 21) });
+    queue.enqueue({ id: 'b1', webhook: 'chat', body: '{"n":2}', createdAt: Date.UTC(2026, 10, 21) });
+    queue.markDelivered('a1', { at: Date.UTC(2026, 10, 21, 0, 0, 1), status: 204, error: null, latencyMs: 12 });
+    queue.close();
+    const all = (await app.inject({ url: '/api/webhooks/deliveries', headers: right })).json() as { id: string }[];
+    expect(all.map((d) => d.id)).toEqual(['b1', 'a1']);
+    const ci = await app.inject({ url: '/api/webhooks/deliveries?webhook=ci', headers: right });
+    expect(ci.json()).toEqual([
+      {
+        id: 'a1',
+        webhook: 'ci',
+        state: 'delivered',
+        attempts: 1,
+        status: 204,
+        error: null,
+        latency_ms: 12,
+        created_at: '2026-11-21T00:00:00.000Z',
+        last_attempt_at: '2026-11-21T00:00:01.000Z',
+        body: '{"n":1}',
+      },
+    ]);
+    const damaged = webhookQueuePath(temp.env);
+    await rm(`${damaged}-wal`, { force: true });
+    await rm(`${damaged}-shm`, { force: true });
+    await writeFile(damaged, 'not a database');
+    const unreadable = await app.inject({ url: '/api/webhooks/deliveries', headers: right });
+    expect(unreadable.statusCode).toBe(503);
+    expect(unreadable.json().error).toMatch(/^the webhook delivery log cannot be read: /);
+    const bad = await app.inject({ url: '/api/webhooks/deliveries?limit=0', headers: right });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: 'limit must be at least 1' });
   });
 });

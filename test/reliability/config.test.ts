@@ -60,6 +60,14 @@ describe('read-only config (0400 file)', () => {
     expect(await readdir(configDir(temp.env))).toEqual(['config.json']);
   });
 
+  it('an explicit change (passphrase, settings) to a 0400 config is refused with a clear message, file untouched', async () => {
+    const file = await writeConfig(complete(), 0o400);
+    const error = (await updateConfig(temp.env, (stored) => ({ ...stored, api_passphrase: 'a long enough passphrase' })).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`${file}: cannot save the change: the file is read-only (mode 0400); make it writable first`);
+    expect(await readFile(file, 'utf8')).toBe(complete());
+    expect(await mode(file)).toBe(0o400);
+  });
+
   it('a complete 0400 config loads without a warning and stays 0400', async () => {
     const file = await writeConfig(complete(), 0o400);
     const loaded = await loadConfig(temp.env, { write: true });
@@ -129,6 +137,49 @@ describe('symlinked config (dotfile managers)', () => {
     await chmod(target, 0o200);
     await updateConfig(temp.env, (stored) => stored);
     expect(await mode(target)).toBe(0o200);
+  });
+});
+
+describe('corrupt configs are refused, named and left byte-identical', () => {
+  const corrupt: [string, string | Buffer][] = [
+    ['empty file', ''],
+    ['whitespace', '  \n\t'],
+    ['truncated object', '{ "window_minutes": 30, '],
+    ['trailing comma', '{ "window_minutes": 30, }'],
+    ['comment', '// mine\n{}'],
+    ['single quotes', "{ 'window_minutes': 30 }"],
+    ['top-level array', '[]'],
+    ['top-level string', '"config"'],
+    ['top-level null', 'null'],
+    ['NaN', '{ "window_minutes": NaN }'],
+    ['wrong type', '{ "window_minutes": "30" }'],
+    ['out of range', '{ "window_minutes": 0 }'],
+    ['negative', '{ "notify_after_sec": -5 }'],
+    ['agents not an object', '{ "agents": true }'],
+    ['agent switch not a boolean', '{ "agents": { "claude": "yes" } }'],
+    ['webhooks not an array', '{ "webhooks": {} }'],
+    ['short passphrase', '{ "api_passphrase": "short" }'],
+    ['unknown filter', '{ "default_filter": "busy" }'],
+    ['theme typo', '{ "tui": { "theme": "dim" } }'],
+    ['binary', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x7b])],
+    ['UTF-16 file', Buffer.from('\ufeff{"window_minutes": 30}', 'utf16le')],
+    ['two documents', '{}{}'],
+    ['deep nesting', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    ['huge number', '{ "window_minutes": 1e400 }'],
+  ];
+
+  it.each(corrupt)('%s', async (_name, content) => {
+    const file = configPath(temp.env);
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await writeFile(file, content);
+    const before = await readFile(file);
+    const error = (await loadConfig(temp.env, { write: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error | undefined;
+    expect(error?.message).toContain(file);
+    expect(await readFile(file)).toEqual(before);
+    expect(await readdir(configDir(temp.env))).toEqual(['config.json']);
   });
 });
 

@@ -13,7 +13,8 @@ import { listenOnFirstFree } from './listen.js';
 import { askNewPassphrase, saveNewPassphrase } from './passphrase-flow.js';
 import { watchSessionNames } from './names-watch.js';
 import { pipelineViews$ } from './pipeline-views.js';
-import { startMetrics } from '../metrics/index.js';
+import { readRecentDeliveries } from '../webhook/delivery-store.js';
+import { startMetrics, type WebhookMetrics } from '../metrics/index.js';
 import { buildServer, type ServerDeps } from './server.js';
 import { createSessionStore } from './store.js';
 import { deriveToken } from './token.js';
@@ -60,6 +61,8 @@ export interface RunningApi {
   readonly address: ListenAddress;
   /** `http://host:port`, for webhook payloads and messages. */
   readonly baseUrl: string;
+  /** Where the webhook sink reports (the webhook series of GET /metrics). */
+  readonly webhookMetrics: WebhookMetrics;
   readonly close: () => Promise<void>;
 }
 
@@ -97,6 +100,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     config: () => loaded.config,
     allowedHosts: allowedHostsFor(host),
     scheduler: launch.scheduler,
+    deliveries: (query) => readRecentDeliveries(io.env, query),
     ...(launch.extend ? { extend: launch.extend } : {}),
   });
   let bound: ListenAddress;
@@ -116,6 +120,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   return {
     address: bound,
     baseUrl,
+    webhookMetrics: metrics.webhooks,
     close: async () => {
       await app.close();
       store.close();

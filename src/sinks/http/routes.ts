@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../config/effective.js';
 import { publicConfig } from '../../config/effective.js';
 import { isEmptyQuery, listQuerySchema, matchesQuery } from './query.js';
+import type { DeliveryRecord } from '../webhook/delivery-store.js';
 import type { SessionStore } from './store.js';
 import { TOKEN_DERIVATION } from './token.js';
 
@@ -20,6 +21,11 @@ const renameBodySchema = z.object(
   { error: 'expected a JSON object { "name": "..." }' },
 );
 
+const deliveriesQuerySchema = z.object({
+  webhook: z.string().min(1, 'webhook must not be empty').optional(),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(1000, 'limit must be at most 1000').default(50),
+});
+
 const idParamsSchema = z.object({ id: z.string().min(1, 'session id must not be empty').max(512, 'session id must be at most 512 characters') });
 
 const badRequest = (reply: FastifyReply, error: z.ZodError): FastifyReply =>
@@ -29,7 +35,13 @@ const notFound = (reply: FastifyReply, id: string): FastifyReply => reply.code(4
 
 export const registerRoutes = (
   app: FastifyInstance,
-  deps: { readonly store: SessionStore; readonly salt: string; readonly config: () => Config },
+  deps: {
+    readonly store: SessionStore;
+    readonly salt: string;
+    readonly config: () => Config;
+    /** Recent webhook deliveries (the durable queue's log), newest first. */
+    readonly deliveries?: ((query: { webhook?: string | undefined; limit: number }) => readonly DeliveryRecord[]) | undefined;
+  },
 ): void => {
   app.get('/api/auth', { config: { access: 'public' } }, async () => ({
     salt: deps.salt,
@@ -81,4 +93,14 @@ export const registerRoutes = (
   app.get('/api/stats', async () => deps.store.current().stats);
 
   app.get('/api/config', async () => publicConfig(deps.config()));
+
+  app.get('/api/webhooks/deliveries', async (request, reply) => {
+    const query = deliveriesQuerySchema.safeParse(request.query);
+    if (!query.success) return badRequest(reply, query.error);
+    try {
+      return deps.deliveries?.({ webhook: query.data.webhook, limit: query.data.limit }) ?? [];
+    } catch (error) {
+      return reply.code(503).send({ error: `the webhook delivery log cannot be read: ${(error as Error).message}` });
+    }
+  });
 };

@@ -11,6 +11,7 @@ import { registerPlayground } from './playground.js';
 import { registerRoutes } from './routes.js';
 import { registerEvents } from './sse.js';
 import { DEFAULT_SSE_TIMING, type SseTiming } from './sse-frames.js';
+import type { DeliveryRecord } from '../webhook/delivery-store.js';
 import type { SessionStore } from './store.js';
 
 /** Request bodies are a rename at most: a few KB is plenty, more is refused with 413. */
@@ -30,6 +31,8 @@ export interface ServerDeps {
   readonly now?: () => number;
   readonly sse?: Partial<SseTiming> & { readonly maxBacklogBytes?: number };
   readonly authLimit?: { readonly maxFailures: number; readonly windowMs: number };
+  /** `GET /api/webhooks/deliveries`: recent deliveries of the durable webhook queue. */
+  readonly deliveries?: (query: { webhook?: string | undefined; limit: number }) => readonly DeliveryRecord[];
   /** Serves `GET /metrics` when given. */
   readonly metrics?: Metrics;
   /**
@@ -83,7 +86,7 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
   await installAuth(app, { token: deps.token, limiter });
 
   registerPlayground(app);
-  registerRoutes(app, { store: deps.store, salt: deps.salt, config: deps.config });
+  registerRoutes(app, { store: deps.store, salt: deps.salt, config: deps.config, deliveries: deps.deliveries });
   const { maxBacklogBytes, ...timing } = deps.sse ?? {};
   registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...timing }, scheduler, ...(maxBacklogBytes ? { maxBacklogBytes } : {}) });
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);

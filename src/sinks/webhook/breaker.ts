@@ -11,7 +11,8 @@ import type { Post, PostResponse } from './post.js';
  *   everything behind it is held; the head alone is retried after `backoff[0]`, `backoff[1]`, ...
  *   (the last wait repeats) until the receiver answers;
  * - the first success closes it and the queue drains in order, `concurrency` at a time;
- * - a 4xx is the receiver refusing this delivery: recorded, never retried, the queue moves on.
+ * - a 4xx is the receiver refusing this delivery: recorded, never retried, the queue moves on;
+ * - a delivery that fails `maxAttempts` times while other deliveries go through is given up.
  *
  * Nothing is dropped here: only the store's size and age bounds drop deliveries. Timers run on
  * `scheduler`, so marble tests drive hours of outage in virtual time.
@@ -28,6 +29,7 @@ export type BreakerEvent =
       readonly body: string;
       readonly attempts: number;
     }
+  | { readonly kind: 'failed'; readonly webhook: string; readonly id: string; readonly reason: string; readonly attempts: number }
   | { readonly kind: 'opened'; readonly webhook: string; readonly id: string; readonly reason: string; readonly retryInMs: number }
   | { readonly kind: 'retrying'; readonly webhook: string; readonly id: string; readonly reason: string; readonly attempts: number; readonly retryInMs: number }
   | { readonly kind: 'closed'; readonly webhook: string; readonly downForMs: number; readonly queued: number };
@@ -45,6 +47,13 @@ export interface BreakerDeps {
   readonly concurrency: number;
   /** Waits before each retry of the head while the receiver is down; the last repeats. */
   readonly backoff: readonly number[];
+  /**
+   * A delivery that fails this many times while the receiver is otherwise up (each failure with
+   * the breaker closed, i.e. after some delivery went through) is given up: PRODUCT.md's "4
+   * attempts" for a receiver that refuses one delivery with 5xx, without losing anything to an
+   * outage (failures while the breaker is open do not count).
+   */
+  readonly maxAttempts: number;
   readonly onEvent: (event: BreakerEvent) => void;
 }
 
@@ -81,6 +90,9 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
   let open = false;
   let openedAt = 0;
   let failuresInRow = 0;
+  // Deliveries that failed while the receiver was up, with how often: probes avoid them, and one
+  // that reaches maxAttempts is given up.
+  const suspects = new Map<string, number>();
   let probeTimer: Subscription | undefined;
   let stopped = false;
   const idleWaiters: (() => void)[] = [];
@@ -107,7 +119,10 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
 
   const probe = (): void => {
     if (stopped || flying.size > 0) return;
-    const [head] = deps.store.nextQueued(deps.webhook, 1, new Set());
+    // The oldest delivery not under suspicion proves the receiver best; a suspect one only when
+    // nothing else waits.
+    const waiting = deps.store.nextQueued(deps.webhook, 64, new Set());
+    const head = waiting.find((delivery) => !suspects.has(delivery.id)) ?? waiting[0];
     if (!head) {
       // Nothing left to prove the receiver with (it aged out): start healthy next time.
       open = false;
@@ -123,6 +138,8 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
     const latencyMs = deps.scheduler.now() - started;
     const attempts = delivery.attempts + 1;
     const status = outcome.response?.status ?? null;
+    // An answer below 500 (delivered or refused) ends any suspicion of this delivery.
+    if (status !== null && status < 500) suspects.delete(delivery.id);
     if (status !== null && status >= 200 && status <= 299) {
       deps.store.markDelivered(delivery.id, { at, status, error: null, latencyMs });
       deps.onEvent({ kind: 'delivered', webhook: deps.webhook, id: delivery.id, status, attempts, latencyMs });
@@ -147,16 +164,25 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
       }
     } else {
       const reason = failureReason(outcome, deps.timeoutMs);
-      deps.store.recordRetry(delivery.id, { at, status, error: reason, latencyMs });
-      if (!open) {
+      const healthyFailures = open ? 0 : (suspects.get(delivery.id) ?? 0) + 1;
+      if (healthyFailures >= deps.maxAttempts) {
+        suspects.delete(delivery.id);
+        deps.store.markFailed(delivery.id, { at, status, error: reason, latencyMs });
+        deps.onEvent({ kind: 'failed', webhook: deps.webhook, id: delivery.id, reason, attempts });
+      } else if (!open) {
+        suspects.set(delivery.id, healthyFailures);
+        deps.store.recordRetry(delivery.id, { at, status, error: reason, latencyMs });
         open = true;
         openedAt = deps.scheduler.now();
         failuresInRow = 0;
         const retryInMs = stopped ? 0 : scheduleProbe();
         deps.onEvent({ kind: 'opened', webhook: deps.webhook, id: delivery.id, reason, retryInMs });
-      } else if (!probeTimer && !stopped && flying.size === 0) {
-        const retryInMs = scheduleProbe();
-        deps.onEvent({ kind: 'retrying', webhook: deps.webhook, id: delivery.id, reason, attempts, retryInMs });
+      } else {
+        deps.store.recordRetry(delivery.id, { at, status, error: reason, latencyMs });
+        if (!probeTimer && !stopped && flying.size === 0) {
+          const retryInMs = scheduleProbe();
+          deps.onEvent({ kind: 'retrying', webhook: deps.webhook, id: delivery.id, reason, attempts, retryInMs });
+        }
       }
     }
     fill();

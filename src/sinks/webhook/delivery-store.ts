@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../../config/paths.js';
@@ -16,7 +16,7 @@ export const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Finished deliveries kept per webhook for `webhooks log` and the API. */
 export const DEFAULT_HISTORY = 1_000;
 
-export type DeliveryState = 'queued' | 'delivered' | 'refused' | 'dropped';
+export type DeliveryState = 'queued' | 'delivered' | 'refused' | 'failed' | 'dropped';
 
 /** One delivery as stored and as listed by `webhooks log` and `GET /api/webhooks/deliveries`. */
 export interface DeliveryRecord {
@@ -55,22 +55,34 @@ export interface AttemptResult {
 export interface DeliveryStore {
   /** Where the queue lives (`:memory:` when the file could not be used). */
   readonly file: string;
-  /** Queue one delivery; returns how many of this webhook's oldest were dropped to make room or for age. */
+  /** Queue one delivery; returns how many of this webhook's oldest were dropped to make room. */
   readonly enqueue: (delivery: { id: string; webhook: string; body: string; createdAt: number }) => number;
   /** The oldest waiting deliveries of `webhook`, in order, skipping `exclude` (in flight). */
   readonly nextQueued: (webhook: string, limit: number, exclude: ReadonlySet<string>) => QueuedDelivery[];
   readonly markDelivered: (id: string, result: AttemptResult) => void;
   readonly markRefused: (id: string, result: AttemptResult) => void;
+  /** Given up: it kept failing while the receiver accepted other deliveries. */
+  readonly markFailed: (id: string, result: AttemptResult) => void;
   /** A failed attempt worth retrying: counted, and the delivery stays queued. */
   readonly recordRetry: (id: string, result: AttemptResult) => void;
-  /** Drops deliveries queued longer than the age bound; returns how many per webhook. */
+  /** Drops deliveries queued longer than the age bound (the sink calls it every few seconds); returns how many per webhook. */
   readonly expire: (now: number) => Map<string, number>;
-  readonly queuedCounts: () => Map<string, number>;
+  /** Waiting deliveries per webhook: this run's (default), or every run's (`'all'`, for the log). */
+  readonly queuedCounts: (scope?: 'mine' | 'all') => Map<string, number>;
+  /** Deliveries of `webhook` waiting (kept in memory: cheap enough to call per delivery). */
+  readonly queued: (webhook: string) => number;
   readonly recent: (query: { webhook?: string | undefined; limit: number }) => DeliveryRecord[];
   /** A delivery by id, or by a unique prefix of at least 8 characters. */
   readonly find: (idOrPrefix: string) => DeliveryRecord | undefined | 'ambiguous';
-  /** Puts a finished delivery back in the queue (replay), attempts kept. */
+  /** Puts a finished delivery back in the queue (replay), attempts kept, for any run to adopt. */
   readonly requeue: (id: string) => boolean;
+  /**
+   * Says this run is alive (at `now`) and adopts the waiting deliveries of runs that stopped or
+   * went silent for `RUN_STALE_MS`, and unowned ones (replays); returns how many per webhook.
+   */
+  readonly claim: (now: number) => Map<string, number>;
+  /** This run stops: its waiting deliveries are left for the next run to adopt at once. */
+  readonly release: () => void;
   readonly close: () => void;
 }
 
@@ -79,11 +91,23 @@ export interface StoreOptions {
   readonly maxAgeMs?: number;
   readonly history?: number;
   readonly readonly?: boolean;
+  /**
+   * The id of the sink run using this store: its deliveries are its own, so two agentwatch
+   * processes sharing the file never send each other's (see `claim`). Without one, the store
+   * works on unowned deliveries (one-shot commands, tests).
+   */
+  readonly owner?: string;
 }
+
+/** A run that has not said it is alive for this long has stopped: its deliveries are adopted. */
+export const RUN_STALE_MS = 60_000;
 
 export const webhookQueuePath = (env: Env): string => path.join(cacheDir(env), 'webhooks.db');
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
+/** Version 1 had no owners: every waiting delivery becomes unowned, for the next run to adopt. */
+const MIGRATE_FROM_1 = `
+ALTER TABLE deliveries ADD COLUMN owner TEXT NOT NULL DEFAULT '';`;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -96,9 +120,16 @@ CREATE TABLE IF NOT EXISTS deliveries (
   error TEXT,
   latency_ms INTEGER,
   created_at INTEGER NOT NULL,
-  last_attempt_at INTEGER
+  last_attempt_at INTEGER,
+  owner TEXT NOT NULL DEFAULT ''
 );
-CREATE INDEX IF NOT EXISTS deliveries_queue ON deliveries (webhook, state, seq);
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  pid INTEGER NOT NULL,
+  heartbeat_at INTEGER NOT NULL
+);
+DROP INDEX IF EXISTS deliveries_queue;
+CREATE INDEX IF NOT EXISTS deliveries_owned ON deliveries (webhook, state, owner, seq);
 CREATE INDEX IF NOT EXISTS deliveries_age ON deliveries (state, created_at);
 PRAGMA user_version = ${SCHEMA_VERSION};`;
 
@@ -115,6 +146,9 @@ interface Row {
   readonly created_at: number;
   readonly last_attempt_at: number | null;
 }
+
+const ageText = (ms: number): string =>
+  ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -140,10 +174,16 @@ const openDatabase = (file: string, readonly: boolean): Database.Database => {
     db.pragma('busy_timeout = 2000');
     if (!readonly) {
       const version = db.pragma('user_version', { simple: true }) as number;
-      if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
-      db.exec(SCHEMA);
+      if (version !== 0 && version !== 1 && version !== SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
+      db.transaction(() => {
+        if (version === 1) db.exec(MIGRATE_FROM_1);
+        db.exec(SCHEMA);
+      })();
       if (file !== ':memory:') {
+        // WAL + NORMAL: a commit is not fsynced (no disk flush per transition on the pipeline's
+        // path); it survives the process crashing or being killed, not the machine losing power.
         db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
         chmodSync(file, 0o600);
       }
     }
@@ -163,26 +203,57 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
 
   const statements = writable
     ? {
-        insert: db.prepare(`INSERT OR IGNORE INTO deliveries (id, webhook, body, state, created_at) VALUES (?, ?, ?, 'queued', ?)`),
-        countQueued: db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE webhook = ? AND state = 'queued'`),
+        insert: db.prepare(`INSERT OR IGNORE INTO deliveries (id, webhook, body, state, created_at, owner) VALUES (?, ?, ?, 'queued', ?, ?)`),
+        countQueued: db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE webhook = ? AND state = 'queued' AND owner = ?`),
         dropOldest: db.prepare(
-          `UPDATE deliveries SET state = 'dropped', error = ? WHERE seq IN (SELECT seq FROM deliveries WHERE webhook = ? AND state = 'queued' ORDER BY seq LIMIT ?)`,
+          `UPDATE deliveries SET state = 'dropped', error = ? WHERE seq IN (SELECT seq FROM deliveries WHERE webhook = ? AND state = 'queued' AND owner = ? ORDER BY seq LIMIT ?)`,
         ),
-        expired: db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND created_at <= ? GROUP BY webhook`),
-        expire: db.prepare(`UPDATE deliveries SET state = 'dropped', error = ? WHERE state = 'queued' AND created_at <= ?`),
-        next: db.prepare(`SELECT seq, id, webhook, body, attempts, created_at FROM deliveries WHERE webhook = ? AND state = 'queued' ORDER BY seq LIMIT ?`),
+        expired: db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND created_at <= ? AND owner = ? GROUP BY webhook`),
+        expire: db.prepare(`UPDATE deliveries SET state = 'dropped', error = ? WHERE state = 'queued' AND created_at <= ? AND owner = ?`),
+        next: db.prepare(
+          `SELECT seq, id, webhook, body, attempts, created_at FROM deliveries WHERE webhook = ? AND state = 'queued' AND owner = ? ORDER BY seq LIMIT ?`,
+        ),
         finish: db.prepare(`UPDATE deliveries SET state = ?, attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ?`),
+        finishQueued: db.prepare(
+          `UPDATE deliveries SET state = ?, attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ? AND state = 'queued'`,
+        ),
         retry: db.prepare(`UPDATE deliveries SET attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ? AND state = 'queued'`),
         trim: db.prepare(
           `DELETE FROM deliveries WHERE webhook = ? AND state != 'queued' AND seq <= (SELECT seq FROM deliveries WHERE webhook = ? AND state != 'queued' ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
         ),
-        requeue: db.prepare(`UPDATE deliveries SET state = 'queued', error = NULL WHERE id = ? AND state != 'queued'`),
+        requeue: db.prepare(`UPDATE deliveries SET state = 'queued', error = NULL, owner = '' WHERE id = ? AND state != 'queued'`),
+        heartbeat: db.prepare(`INSERT INTO runs (id, pid, heartbeat_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`),
+        forgetStale: db.prepare(`DELETE FROM runs WHERE heartbeat_at < ? AND id != ?`),
+        adoptable: db.prepare(
+          `SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND owner != ? AND (owner = '' OR owner NOT IN (SELECT id FROM runs)) GROUP BY webhook`,
+        ),
+        adopt: db.prepare(`UPDATE deliveries SET owner = ? WHERE state = 'queued' AND owner != ? AND (owner = '' OR owner NOT IN (SELECT id FROM runs))`),
+        forget: db.prepare(`DELETE FROM runs WHERE id = ?`),
       }
     : undefined;
-  const queuedCounts = db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' GROUP BY webhook`);
+  const owner = options.owner ?? '';
+  // NOTE: prepared on first use: a read-only open of a version-1 file (no owner column, not
+  // migrated until a sink opens it) can still list its deliveries.
+  let queuedCounts: Database.Statement | undefined;
+  let queuedCountsAll: Database.Statement | undefined;
   const recentAll = db.prepare(`SELECT * FROM deliveries ORDER BY seq DESC LIMIT ?`);
   const recentOne = db.prepare(`SELECT * FROM deliveries WHERE webhook = ? ORDER BY seq DESC LIMIT ?`);
   const byPrefix = db.prepare(`SELECT * FROM deliveries WHERE id >= ? AND id < ? ORDER BY seq LIMIT 2`);
+
+  // Waiting deliveries per webhook, counted here rather than by COUNT(*) on every insert (which
+  // made accepting a transition cost O(queue length)). Loaded per webhook on first use.
+  const queued = new Map<string, number>();
+  const queuedOf = (webhook: string): number => {
+    let count = queued.get(webhook);
+    if (count === undefined) {
+      count = (write().countQueued.get(webhook, owner) as { n: number }).n;
+      queued.set(webhook, count);
+    }
+    return count;
+  };
+  const adjust = (webhook: string, delta: number): void => {
+    queued.set(webhook, Math.max(0, queuedOf(webhook) + delta));
+  };
 
   const write = (): NonNullable<typeof statements> => {
     if (!statements) throw new Error(`${file} is open read-only`);
@@ -192,14 +263,21 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
   const expire = (now: number): Map<string, number> => {
     const s = write();
     const cutoff = now - maxAgeMs;
-    const counts = new Map((s.expired.all(cutoff) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
-    if (counts.size > 0) s.expire.run(`queued longer than ${Math.round(maxAgeMs / 3_600_000)} h`, cutoff);
+    const counts = new Map((s.expired.all(cutoff, owner) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
+    if (counts.size > 0) s.expire.run(`queued longer than ${ageText(maxAgeMs)}`, cutoff, owner);
+    for (const [webhook, n] of counts) adjust(webhook, -n);
     return counts;
   };
 
   const finish = (state: DeliveryState, id: string, result: AttemptResult, webhook?: string): void => {
     const s = write();
-    s.finish.run(state, result.status, result.error, Math.round(result.latencyMs), result.at, id);
+    const args = [state, result.status, result.error, Math.round(result.latencyMs), result.at, id] as const;
+    if (s.finishQueued.run(...args).changes > 0) {
+      if (webhook) adjust(webhook, -1);
+    } else {
+      // Dropped (or replayed) while in flight: record the answer all the same.
+      s.finish.run(...args);
+    }
     if (webhook) s.trim.run(webhook, webhook, history);
   };
 
@@ -211,16 +289,14 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     enqueue: (delivery) => {
       const s = write();
       return db.transaction(() => {
-        const aged = expire(delivery.createdAt).get(delivery.webhook) ?? 0;
-        const queued = (s.countQueued.get(delivery.webhook) as { n: number }).n;
-        const over = Math.max(0, queued + 1 - maxQueued);
-        if (over > 0) s.dropOldest.run(`queue full (${maxQueued} waiting)`, delivery.webhook, over);
-        s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt);
-        return aged + over;
+        const over = Math.max(0, queuedOf(delivery.webhook) + 1 - maxQueued);
+        if (over > 0) adjust(delivery.webhook, -s.dropOldest.run(`queue full (${maxQueued} waiting)`, delivery.webhook, owner, over).changes);
+        if (s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt, owner).changes > 0) adjust(delivery.webhook, 1);
+        return over;
       })();
     },
     nextQueued: (webhook, limit, exclude) => {
-      const rows = write().next.all(webhook, limit + exclude.size) as (Omit<QueuedDelivery, 'createdAt'> & { created_at: number })[];
+      const rows = write().next.all(webhook, owner, limit + exclude.size) as (Omit<QueuedDelivery, 'createdAt'> & { created_at: number })[];
       return rows
         .filter((row) => !exclude.has(row.id))
         .slice(0, limit)
@@ -228,11 +304,19 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     },
     markDelivered: (id, result) => finish('delivered', id, result, webhookOf(id)),
     markRefused: (id, result) => finish('refused', id, result, webhookOf(id)),
+    markFailed: (id, result) => finish('failed', id, result, webhookOf(id)),
     recordRetry: (id, result) => {
       write().retry.run(result.status, result.error, Math.round(result.latencyMs), result.at, id);
     },
     expire,
-    queuedCounts: () => new Map((queuedCounts.all() as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n])),
+    queued: queuedOf,
+    queuedCounts: (scope = 'mine') => {
+      const rows =
+        scope === 'all'
+          ? (queuedCountsAll ??= db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' GROUP BY webhook`)).all()
+          : (queuedCounts ??= db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND owner = ? GROUP BY webhook`)).all(owner);
+      return new Map((rows as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
+    },
     recent: ({ webhook, limit }) =>
       ((webhook === undefined ? recentAll.all(limit) : recentOne.all(webhook, limit)) as Row[]).map(toRecord),
     find: (idOrPrefix) => {
@@ -243,7 +327,45 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
       if (rows.length > 1) return 'ambiguous';
       return rows[0] ? toRecord(rows[0]) : undefined;
     },
-    requeue: (id) => write().requeue.run(id).changes > 0,
+    requeue: (id) => {
+      const webhook = webhookOf(id);
+      const done = write().requeue.run(id).changes > 0;
+      // Requeued rows are unowned: counted by whichever run adopts them.
+      if (done && webhook && owner === '') adjust(webhook, 1);
+      return done;
+    },
+    claim: (now) => {
+      const s = write();
+      return db.transaction(() => {
+        if (owner !== '') {
+          s.heartbeat.run(owner, process.pid, now);
+          s.forgetStale.run(now - RUN_STALE_MS, owner);
+        }
+        const counts = new Map((s.adoptable.all(owner) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
+        if (counts.size > 0) s.adopt.run(owner, owner);
+        // Recounted from the table on next use (it now holds the adopted rows).
+        for (const webhook of counts.keys()) queued.delete(webhook);
+        return counts;
+      })();
+    },
+    release: () => {
+      if (owner !== '') write().forget.run(owner);
+    },
     close: () => db.close(),
   };
+};
+
+/**
+ * The most recent deliveries from the queue file, read-only (the API and `webhooks log` read
+ * what the running sink writes); none when the file does not exist yet.
+ */
+export const readRecentDeliveries = (env: Env, query: { webhook?: string | undefined; limit: number }): DeliveryRecord[] => {
+  const file = webhookQueuePath(env);
+  if (!existsSync(file)) return [];
+  const store = openDeliveryStore(file, { readonly: true });
+  try {
+    return store.recent(query);
+  } finally {
+    store.close();
+  }
 };

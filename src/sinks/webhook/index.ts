@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { filter, timer, type Observable } from 'rxjs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { filter, interval, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
 import type { Ctx, Logger, Sink, Teardown } from '../../core/contracts.js';
 import type { Transition } from '../../core/session.js';
-import { createBreaker, type Breaker } from './breaker.js';
+import type { WebhookMetrics } from '../metrics/index.js';
+import { createBreaker, type Breaker, type BreakerEvent } from './breaker.js';
 import { coalesceDuplicates, COALESCE_WINDOW_MS } from './coalesce.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore, type StoreOptions } from './delivery-store.js';
 import { isDeliverable, matchesWebhook } from './filter.js';
@@ -20,6 +22,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONCURRENCY = 4;
 /** How long shutdown lets a healthy receiver drain before leaving the rest queued for the next start. */
 export const DEFAULT_FLUSH_MS = 3_000;
+/** How often a running sink says it is alive (and adopts orphaned deliveries). */
+export const HEARTBEAT_MS = 10_000;
 
 export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAgeMs'> {
   /** `Effective.invalidWebhooks`: reported once, here, at startup. */
@@ -35,15 +39,33 @@ export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAge
   readonly flushMs?: number;
   /** The durable queue; by default `webhooks.db` in the cache directory. */
   readonly store?: DeliveryStore;
+  /** Told every outcome, retry and queue depth (the Prometheus counters of GET /metrics). */
+  readonly metrics?: WebhookMetrics;
 }
 
-/** The queue file, or an in-memory one (said once) when the file cannot be used. */
+/**
+ * The queue file. A damaged one is moved aside (never deleted: it may hold deliveries) and a new
+ * one started; when even that fails, an in-memory queue for this run. Either is said once.
+ */
 export const openQueue = (ctx: Pick<Ctx, 'env'>, log: Logger, options: StoreOptions = {}): DeliveryStore => {
   const file = webhookQueuePath(ctx.env);
   try {
     return openDeliveryStore(file, options);
   } catch (error) {
-    log.warn(`webhook queue ${file} is unusable (${(error as Error).message}); deliveries are kept in memory only for this run`);
+    const why = (error as Error).message;
+    if (existsSync(file)) {
+      const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      try {
+        renameSync(file, aside);
+        for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+        const store = openDeliveryStore(file, options);
+        log.warn(`webhook queue ${file} was unusable (${why}); moved it to ${aside} and started a new one`);
+        return store;
+      } catch {
+        // Fall through to memory.
+      }
+    }
+    log.warn(`webhook queue ${file} is unusable (${why}); deliveries are kept in memory only for this run`);
     return openDeliveryStore(':memory:', options);
   }
 };
@@ -65,7 +87,8 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   const entries = ctx.config.webhooks.filter((entry) => entry.enabled);
   if (entries.length === 0) return () => undefined;
 
-  const store = options.store ?? openQueue(ctx, ctx.log, options);
+  // This run's id: the deliveries it queues are its own until it stops (delivery-store.ts `claim`).
+  const store = options.store ?? openQueue(ctx, ctx.log, { ...options, owner: randomUUID() });
   const version = options.version ?? packageVersion();
   const makeId = options.makeId ?? randomUUID;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -73,6 +96,18 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   const log = createSinkLog(ctx.log, ctx.scheduler);
   let stopping: Promise<void> | undefined;
   let checkDrained = (): void => undefined;
+
+  const metrics = options.metrics;
+  const report = (event: BreakerEvent): void => {
+    if (!metrics) return;
+    if (event.kind === 'delivered' || event.kind === 'refused' || event.kind === 'failed') metrics.delivery(event.webhook, event.kind);
+    if (event.kind === 'opened' || event.kind === 'retrying') metrics.retry(event.webhook);
+    metrics.queueDepth(event.webhook, store.queued(event.webhook));
+  };
+  const dropped = (webhook: string, count: number, why: string): void => {
+    log.dropped(webhook, count, why);
+    for (let i = 0; i < count; i++) metrics?.delivery(webhook, 'dropped');
+  };
 
   const breakers = new Map<string, Breaker>(
     entries.map((entry: WebhookEntry) => [
@@ -87,17 +122,31 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
         timeoutMs,
         concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
         backoff: options.delays ?? BACKOFF_MS,
+        maxAttempts: (options.delays ?? BACKOFF_MS).length + 1,
         onEvent: (event) => {
           log.event(event);
+          report(event);
           checkDrained();
         },
       }),
     ]),
   );
 
-  for (const [name, count] of store.expire(ctx.now())) log.dropped(name, count, 'queued longer than the age limit');
-  const resumed = new Map([...store.queuedCounts()].filter(([name]) => breakers.has(name)));
+  for (const [name, count] of store.expire(ctx.now())) dropped(name, count, 'queued longer than the age limit');
+  const resumed = new Map([...store.claim(ctx.now())].filter(([name]) => breakers.has(name)));
   if (resumed.size > 0) ctx.log.info(`webhooks: resuming deliveries queued by an earlier run (${listCounts(resumed)})`);
+  // Alive for other agentwatch processes sharing the queue; and adopt what a stopped one (or a
+  // replay) left waiting.
+  const heartbeat = interval(HEARTBEAT_MS, ctx.scheduler).subscribe(() => {
+    for (const [name, count] of store.expire(ctx.now())) dropped(name, count, 'queued longer than the age limit');
+    for (const [name, count] of store.claim(ctx.now())) {
+      const breaker = breakers.get(name);
+      if (!breaker) continue;
+      ctx.log.info(`webhook "${name}": took over ${count} queued deliver${count === 1 ? 'y' : 'ies'} from a stopped agentwatch or a replay`);
+      breaker.kick();
+    }
+  });
+  for (const name of breakers.keys()) metrics?.queueDepth(name, store.queued(name));
   for (const breaker of breakers.values()) breaker.kick();
 
   const accept = (transition: Transition): void => {
@@ -112,8 +161,9 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
         log.unbuildable(entry.name, id, error);
         continue;
       }
-      const dropped = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now() });
-      if (dropped > 0) log.dropped(entry.name, dropped, 'the queue is at its size or age limit');
+      const over = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now() });
+      if (over > 0) dropped(entry.name, over, 'the queue is at its size limit');
+      metrics?.queueDepth(entry.name, store.queued(entry.name));
       breakers.get(entry.name)?.kick();
     }
   };
@@ -137,6 +187,7 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   return () => {
     stopping ??= new Promise<void>((resolve) => {
       subscription.unsubscribe();
+      heartbeat.unsubscribe();
       let finished = false;
       const finish = (): void => {
         if (finished) return;
@@ -155,7 +206,10 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
             `webhooks: ${total} deliver${total === 1 ? 'y' : 'ies'} still queued at shutdown (${listCounts(left)}); kept in ${store.file === ':memory:' ? 'memory (lost: the queue file was unusable)' : store.file} for the next start`,
           );
         }
-        if (!options.store) store.close();
+        if (!options.store) {
+          store.release();
+          store.close();
+        }
         resolve();
       };
       const deadline = timer(flushMs, ctx.scheduler).subscribe(finish);

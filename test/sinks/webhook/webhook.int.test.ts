@@ -188,13 +188,13 @@ describe('webhooks against a real receiver', () => {
     for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) transitions$.next(transition({ sessionId: id }));
     await receiver.waitFor(1);
     // a is in flight; b and c were the oldest waiting when d, e and f arrived.
-    expect(lines).toEqual(['warn webhook "gate": dropped 1 delivery, the oldest first (the queue is at its size or age limit)']);
+    expect(lines).toEqual(['warn webhook "gate": dropped 1 delivery, the oldest first (the queue is at its size limit)']);
     receiver.on('/gate', { status: 200 });
     receiver.release();
     await receiver.waitFor(4);
     await stop();
     expect(receiver.received.map((r) => (r.json as { session_id: string }).session_id)).toEqual(['a', 'd', 'e', 'f']);
-    expect(lines.slice(1)).toEqual(['warn webhook "gate": 2 more deliveries were dropped (the queue is at its size or age limit)']);
+    expect(lines.slice(1)).toEqual(['warn webhook "gate": 2 more deliveries were dropped (the queue is at its size limit)']);
   });
 
   it('flushes queued deliveries on shutdown', async () => {
