@@ -83,6 +83,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   // those lines): they never make the file a sub-agent, and they do not decide its activity.
   let sidechainFile: boolean | undefined = kind.kind !== 'main' || restored?.isSidechain === true ? true : resumed ? false : undefined;
   let sawTimestamp = resumed;
+  let sawParent = resumed;
   let lastAssistantId: string | undefined;
   // A summary names this session only when its leafUuid is a message of this same file.
   const pendingSummaries = new Map<string, string>();
@@ -109,6 +110,11 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     if (!sawTimestamp && at > 0) {
       sawTimestamp = true;
       patch.createdAt = at;
+    }
+    // An `agent-*.jsonl` beside the transcripts (2.0.x) names its parent in every record's sessionId.
+    if (kind.kind === 'legacy-agent' && !sawParent && record.sessionId && record.sessionId !== sessionId) {
+      sawParent = true;
+      patch.parentId = record.sessionId;
     }
     if (sidechainFile === undefined && (record.type === 'user' || record.type === 'assistant')) {
       sidechainFile = record.isSidechain === true;

@@ -54,6 +54,8 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
   let sawMeta = resumed;
   let started = resumed;
   const known: { cwd?: string; model?: string; gitBranch?: string } = {};
+  const unknownTypes = new Set<string>();
+  let version: string | undefined;
   // The CLI records a prompt twice (response_item message + event_msg user_message); Codex
   // Desktop 0.128 only as event_msg. A prompt counts once, from whichever record comes first.
   let lastPrompt: { readonly text: string; readonly from: 'item' | 'event' } | undefined;
@@ -86,6 +88,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     // Forked rollouts repeat their parent's session_meta later on: the first one is this file's.
     if (sawMeta) return [];
     sawMeta = true;
+    version = m.cli_version;
     if (!started) sessionId = m.id;
     const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source);
     const parentId = sidechain ? parentThreadOf(m.source) : undefined;
@@ -184,8 +187,22 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         return [...startEvents(), ...responseItem(payload, at)];
       case 'event_msg':
         return [...startEvents(), ...eventMsg(payload, at)];
-      default:
-        return [];
+      default: {
+        // A record type of a newer (or older) Codex: counted once per file, with the version.
+        if (unknownTypes.has(type)) return [];
+        unknownTypes.add(type);
+        return [
+          {
+            type: 'diagnostic',
+            agent,
+            sessionId,
+            path: file,
+            code: 'E_UNKNOWN_RECORD',
+            message: `record type "${type}" is not known to this version of agentwatch${version ? ` (written by Codex ${version})` : ''}; skipped`,
+            ...(version ? { version } : {}),
+          },
+        ];
+      }
     }
   };
 

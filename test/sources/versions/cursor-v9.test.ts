@@ -74,7 +74,7 @@ const database = (): { file: string; db: Database.Database } => {
 };
 
 describe('Cursor composer _v 9: times from timingInfo and lastUpdatedAt', () => {
-  it('a chat created days ago and answered 14 s ago is listed, with that answer as its last activity (thinking within the grace)', () => {
+  it('a chat created days ago and answered 14 s ago is listed, with that answer as its last activity (waiting, not idle)', () => {
     const { file, db } = database();
     const poller = createSqlitePoller({ agent: 'cursor', dbPath: file, openReader: openCursorReader });
     try {
