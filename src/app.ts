@@ -21,10 +21,10 @@
  * `state$` emits on every batch of events and on every tick, so time-derived activities
  * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
-import { catchError, connectable, EMPTY, endWith, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, type Observable } from 'rxjs';
+import { catchError, connectable, EMPTY, endWith, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, tap, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
-import type { SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
+import type { DiagnosticEvent, SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
 import type { SessionNames } from './config/session-names.js';
 import { demoSource } from './demo/source.js';
 import { batchSync } from './streams/batch.js';
@@ -65,6 +65,11 @@ export interface Pipeline {
   readonly state$: Observable<SessionsState>;
   /** Activity changes (first sight emits none; nothing during the first discovery pass). */
   readonly transitions$: Observable<Transition>;
+  /**
+   * Every diagnostic the sources reported, with file and line (the fold keeps only counts).
+   * Replays the latest DIAGNOSTICS_KEPT to late subscribers: `doctor`, one-shot commands, the UIs.
+   */
+  readonly diagnostics$: Observable<DiagnosticEvent>;
   /** The agents whose sources run (enabled and registered, or every enabled agent in demo mode). */
   readonly agents: readonly AgentKind[];
   /** Default listing options from the config: window, exclusions, enabled agents. */
@@ -98,10 +103,19 @@ const sourceEvents = (ctx: Ctx, options: PipelineOptions, agents: readonly Agent
   }));
 };
 
+/** Diagnostics kept for late readers; counts are unbounded in the state, details are not. */
+export const DIAGNOSTICS_KEPT = 1_000;
+
 /** Start the pipeline at once (sources subscribe now) and keep it running until `dispose()`. */
 export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   const agents = options.demo ? [...options.agents] : options.agents.filter((agent) => options.sources[agent] !== undefined);
-  const events$ = sourceEvents(ctx, options, agents).pipe(batchSync(ctx.scheduler));
+  const diagnostics = new ReplaySubject<DiagnosticEvent>(DIAGNOSTICS_KEPT);
+  const events$ = sourceEvents(ctx, options, agents).pipe(
+    tap((event) => {
+      if (event.type === 'diagnostic') diagnostics.next(event);
+    }),
+    batchSync(ctx.scheduler),
+  );
   const inputs$: Observable<FoldInput> = merge(
     events$.pipe(map((events) => ({ events, now: ctx.now() }))),
     interval(TICK_MS, ctx.scheduler).pipe(map(() => ({ events: [], now: ctx.now() }))),
@@ -140,5 +154,5 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     details: (state, options) =>
       listed(state, options).map((s) => toDetail(s, { now: options.now, customNames: options.customNames ?? {}, worktree: options.worktree(s.cwd) })),
   };
-  return { frame$, state$, transitions$, agents, visibility, views, dispose };
+  return { frame$, state$, transitions$, diagnostics$: diagnostics.asObservable(), agents, visibility, views, dispose };
 };

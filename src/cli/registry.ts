@@ -80,6 +80,24 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     ].join('\n'),
     load: () => import('../commands/sessions.js'),
   },
+  doctor: {
+    summary: 'Where each agent was looked for, what was found, and every problem with file and line',
+    usage: [
+      'Usage: agentwatch doctor [--json]',
+      '',
+      'Reads every enabled agent\'s sessions once from the start (no cache, nothing written) and reports,',
+      'per agent: the places looked in (found, not found, unreadable), the files, sessions and agent',
+      'versions found, and every diagnostic with its file and line (junk or cut lines, record types of',
+      'another agent version, unreadable directories, locked, corrupt or unknown databases). Then the',
+      'config (invalid values, unknown keys with the closest known one), the API passphrase and the webhooks.',
+      '',
+      'Options',
+      '  --json   the report as one JSON document',
+      '',
+      'Exit codes: 0 healthy, 1 something needs your attention (listed at the end), 2 bad flags.',
+    ].join('\n'),
+    load: () => import('../commands/doctor.js'),
+  },
   passphrase: {
     summary: 'Set or rotate the API passphrase (asked twice, hidden); --show prints the current API token',
     usage: [

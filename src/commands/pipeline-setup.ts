@@ -58,12 +58,14 @@ export interface SourcePipelineOptions {
   /** `false`: one discovery pass, then every source completes (one-shot commands). */
   readonly watch: boolean;
   readonly log: Logger;
+  /** `false`: read every file from its start (doctor must see every record's diagnostic). */
+  readonly cache?: boolean;
 }
 
 export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: SourcePipelineOptions): Promise<SourcePipeline> => {
   const registry = options.demo ? undefined : await import('../sources/index.js');
   // The discovery cache makes warm starts read only what was appended; losing it is always safe.
-  const cache = registry?.openDiscoveryCache(io.env, options.log);
+  const cache = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log);
   const ctx: SourceCtx = {
     config: loaded.config,
     env: io.env,

@@ -4,6 +4,8 @@ import { parseFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
 import { loadSessionNames } from '../config/session-names.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
+import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
+import type { DiagnosticEvent } from '../core/session.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail } from '../streams/views.js';
@@ -58,6 +60,15 @@ const discover = async (frame$: Observable<PipelineFrame>, io: CliIo): Promise<P
   }
 };
 
+/** The diagnostics that need the user, one line each (duplicates folded), plus a pointer to doctor. */
+const attentionLines = (diagnostics$: Observable<DiagnosticEvent>): string[] => {
+  const lines = new Set<string>();
+  diagnostics$.subscribe((d) => {
+    if (severityOf(d.code) === 'attention') lines.add(describeDiagnostic(d));
+  }).unsubscribe();
+  return lines.size === 0 ? [] : [...lines, 'run agentwatch doctor for details'];
+};
+
 const describeScope = (dir: string | undefined, windowMinutes: number | undefined, agents: readonly AgentKind[]): string =>
   [
     dir === undefined ? 'in any directory' : `in ${dir} (or below)`,
@@ -88,6 +99,8 @@ export const run = async (io: CliIo): Promise<number> => {
   } finally {
     await stop();
   }
+  // Silence is a bug: what kept sessions from being read is said, once each (PRODUCT.md 9: doctor has the rest).
+  for (const line of attentionLines(pipeline.diagnostics$)) io.stderr.write(`agentwatch: ${line}\n`);
 
   const now = ctx.now();
   const visibility: VisibilityOptions = {

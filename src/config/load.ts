@@ -6,6 +6,7 @@ import { toEffective, type Effective } from './effective.js';
 import { ConfigError, parseJsonFile } from './errors.js';
 import { configDir, configLockPath, configPath, type Env } from './paths.js';
 import { configSchema, MIN_PASSPHRASE_LENGTH, type StoredConfig } from './schema.js';
+import { findUnknownKeys, unknownKeyWarning } from './unknown-keys.js';
 
 export interface LoadOptions {
   /**
@@ -110,9 +111,12 @@ const plan = (file: string, text: string | undefined): Plan => {
 
 const result = (env: Env, file: string, stored: StoredConfig, created: boolean, extraWarning?: string): Loaded => {
   const effective = toEffective(stored, env);
+  // The stored document keeps unknown keys (schemas are loose), so typos can be named here.
+  const unknown = findUnknownKeys(stored).map(unknownKeyWarning);
+  const warnings = [...effective.warnings, ...unknown, ...(extraWarning ? [extraWarning] : [])];
   return {
     ...effective,
-    ...(extraWarning ? { warnings: [...effective.warnings, extraWarning] } : {}),
+    warnings,
     path: file,
     stored,
     created,

@@ -118,6 +118,8 @@ export type SessionEvent =
       readonly version?: string;
     };
 
+export type DiagnosticEvent = Extract<SessionEvent, { readonly type: 'diagnostic' }>;
+
 export type DiagnosticCode =
   | 'E_JUNK_LINE'
   | 'E_SCHEMA'

@@ -33,7 +33,8 @@ export const renderTitle = (
   ];
   if (view.search !== '' && view.prompt?.kind !== 'search') parts.push([3, seg(`  search "${ellipsize(view.search, 20)}"`, 'title')]);
   if (!ready) parts.push([0, seg(`  ${spinnerAt(now)} discovering sessions…`, 'titleAccent')]);
-  if (diagnostics > 0) parts.push([7, seg(`  ${diagnostics} unreadable records skipped`, 'title')]);
+  // Where and why: `agentwatch doctor` lists each one with its file and line.
+  if (diagnostics > 0) parts.push([4, seg(`  ${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}: agentwatch doctor`, 'title')]);
   const kept = [...parts];
   while (kept.length > 1 && lineWidth(kept.map(([, s]) => s)) > width) {
     const worst = kept.reduce((a, b) => (b[0] >= a[0] ? b : a));

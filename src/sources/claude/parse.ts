@@ -18,8 +18,6 @@ const UUID = jsonKey('uuid');
 const IS_ERROR = Buffer.from('"is_error":true');
 /** A raw key can only be a key (inside a JSON string its quotes would be escaped). */
 const SIDECHAIN = Buffer.from('"isSidechain":true');
-/** Record types this parser reads; any other is counted once per file as an unknown record. */
-const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'custom-title', 'summary', ...IGNORED_TYPES]);
 /** Message uuids remembered per file for summaries written after their leaf (newest kept). */
 const SEEN_UUIDS_MAX = 4096;
 

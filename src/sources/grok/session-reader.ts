@@ -21,6 +21,8 @@ interface Tracked {
   size: number;
   mtimeMs: number;
   formatReported: boolean;
+  /** Lines read so far when read from the start in this process (unknown after a warm start). */
+  line?: number;
 }
 
 export interface GrokReader {
@@ -91,14 +93,17 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     const fromStart = t.offset === 0;
     const batch: SessionEvent[] = [];
     const problems: SessionEvent[] = [];
+    if (fromStart) t.line = 0;
+    const at = (): { line?: number } => (t.line !== undefined ? { line: t.line } : {});
     const outcome = await readLinesFrom(
       chat,
       t.offset,
       info.size,
       (items) => {
         for (const item of items) {
+          if (t.line !== undefined) t.line += 1;
           if (item.kind === 'oversized') {
-            problems.push(diagnostic('grok', 'E_OVERSIZED_LINE', `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; skipped`, { sessionId: t.sessionId, path: chat }));
+            problems.push({ ...diagnostic('grok', 'E_OVERSIZED_LINE', `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; skipped`, { sessionId: t.sessionId, path: chat }), ...at() });
             continue;
           }
           const skimmed = skimGrokLine(item.bytes, t.sessionId);
@@ -110,7 +115,7 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
           if (!text.trim()) continue;
           const result = parseGrokLine(text, t.sessionId);
           if (result.ok) batch.push(...result.events);
-          else problems.push(diagnostic('grok', result.code, result.message, { sessionId: t.sessionId, path: chat }));
+          else problems.push({ ...diagnostic('grok', result.code, result.message, { sessionId: t.sessionId, path: chat }), ...at() });
         }
       },
       read,
@@ -120,8 +125,8 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     t.size = info.size;
     t.ino = info.ino;
     t.mtimeMs = info.mtimeMs;
-    const at = fromStart && t.summaryTime > 0 ? t.summaryTime : Math.max(t.summaryTime, Math.floor(info.mtimeMs));
-    return [...stampGrokBatch(batch, at), ...problems];
+    const stamp = fromStart && t.summaryTime > 0 ? t.summaryTime : Math.max(t.summaryTime, Math.floor(info.mtimeMs));
+    return [...stampGrokBatch(batch, stamp), ...problems];
   };
 
   const syncOnce = async (dir: string): Promise<void> => {

@@ -111,10 +111,13 @@ export const createJsonlSource =
         );
       };
 
+      const unreadableDir = (dir: string, error: NodeJS.ErrnoException): void =>
+        emit(diagnostic(agent, 'E_READ', `cannot read directory ${dir}: ${error.code ?? error.message} (its sessions are not shown)`, { path: dir }));
+
       const scan = async (root: WatchRoot, dir = root.dir): Promise<void> => {
         const depth = root.depth - levelsBelow(root.dir, dir);
         if (depth < 0) return;
-        const files = await walkFiles(dir, depth, skipDir);
+        const files = await walkFiles(dir, depth, skipDir, unreadableDir);
         await runPool(files, SCAN_CONCURRENCY, syncPath);
       };
 

@@ -3,16 +3,24 @@ import path from 'node:path';
 
 /**
  * Every file below `dir` down to `depth` directory levels (0: only `dir` itself), skipping
- * directories `skipDir` names. Missing or unreadable directories yield nothing: a source whose
- * agent is not installed simply finds no sessions.
+ * directories `skipDir` names. A missing directory yields nothing (the agent is not installed);
+ * one that exists but cannot be read (permissions, a file where a directory belongs below the
+ * root) is told to `onError` so the user hears of it: silence would look like "no sessions".
  */
-export const walkFiles = async (dir: string, depth: number, skipDir: (name: string) => boolean = () => false): Promise<string[]> => {
+export const walkFiles = async (
+  dir: string,
+  depth: number,
+  skipDir: (name: string) => boolean = () => false,
+  onError: (dir: string, error: NodeJS.ErrnoException) => void = () => undefined,
+): Promise<string[]> => {
   const found: string[] = [];
   const visit = async (current: string, level: number): Promise<void> => {
     let entries;
     try {
       entries = await readdir(current, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') onError(current, error as NodeJS.ErrnoException);
       return;
     }
     const subdirs: Promise<void>[] = [];

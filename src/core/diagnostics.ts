@@ -1,0 +1,25 @@
+import type { DiagnosticCode, DiagnosticEvent } from './session.js';
+
+/**
+ * What a diagnostic asks of the user. `attention`: something they can and should fix, whose
+ * sessions are missing meanwhile (an unreadable directory, a locked, corrupt or unknown database,
+ * a watch that failed). `info`: records skipped inside otherwise readable files (junk or cut
+ * lines, shapes or record types of another agent version); the rest of the session is read.
+ */
+export type DiagnosticSeverity = 'attention' | 'info';
+
+const ATTENTION: ReadonlySet<DiagnosticCode> = new Set(['E_READ', 'E_DB_LOCKED', 'E_DB_SCHEMA', 'E_DB_CORRUPT', 'E_WATCH']);
+
+export const severityOf = (code: DiagnosticCode): DiagnosticSeverity => (ATTENTION.has(code) ? 'attention' : 'info');
+
+/** The name users read: `unknown_record` for E_UNKNOWN_RECORD, `junk_line` for E_JUNK_LINE... */
+export const diagnosticName = (code: DiagnosticCode): string => code.replace(/^E_/, '').toLowerCase();
+
+/** Where: `file:line` when the line is known, the file, or nothing. */
+export const locationOf = (d: Pick<DiagnosticEvent, 'path' | 'line'>): string => (d.path ? `${d.path}${d.line !== undefined ? `:${d.line}` : ''}` : '');
+
+/** One line for stderr: `claude: cannot read directory /x: EACCES (its sessions are not shown)`. */
+export const describeDiagnostic = (d: DiagnosticEvent): string => {
+  const where = locationOf(d);
+  return `${d.agent}: ${d.message}${where && !d.message.includes(d.path ?? '\u0000') ? ` (${where})` : ''}`;
+};

@@ -1,0 +1,44 @@
+import type { DoctorReport } from './report.js';
+
+const STATE_WORD = { found: 'ok', missing: 'not found (agent not installed or no sessions yet)', unreadable: 'UNREADABLE', 'wrong type': 'WRONG TYPE' } as const;
+
+/** The human report of `agentwatch doctor`: where each agent was looked for, what was found, what needs the user. */
+export const renderDoctor = (report: DoctorReport): string => {
+  const out: string[] = [];
+  out.push(`Config  ${report.config.path}${report.config.valid ? '' : '  INVALID'}`);
+  if (report.config.error) out.push(`  ${report.config.error}`);
+  for (const warning of report.config.warnings) out.push(`  warning: ${warning}`);
+  out.push('');
+  for (const a of report.agents) {
+    if (!a.enabled) {
+      out.push(`${a.agent}: disabled in the config`);
+      continue;
+    }
+    const versions = a.versions.length > 0 ? `, versions ${a.versions.join(', ')}` : '';
+    const subagents = a.subagent_sessions > 0 ? ` (+${a.subagent_sessions} sub-agent)` : '';
+    out.push(`${a.agent}: ${a.sessions} session${a.sessions === 1 ? '' : 's'}${subagents} in ${a.files} file${a.files === 1 ? '' : 's'}${versions}`);
+    for (const l of a.locations) out.push(`  looked in ${l.path}: ${STATE_WORD[l.state]}${l.detail && l.state !== 'missing' ? ` (${l.detail})` : ''}`);
+    const counts = Object.entries(a.diagnostic_counts);
+    if (counts.length > 0) out.push(`  diagnostics: ${counts.map(([name, n]) => `${n} ${name}`).join(', ')}`);
+    for (const d of a.diagnostics) {
+      const where = d.path ? `${d.path}${d.line !== undefined ? `:${d.line}` : ''}: ` : '';
+      out.push(`    ${d.severity === 'attention' ? '!' : '-'} ${d.name}: ${where}${d.message}`);
+    }
+    const listed = a.diagnostics.length;
+    const total = counts.reduce((sum, [, n]) => sum + n, 0);
+    if (total > listed) out.push(`    ... and ${total - listed} more (agentwatch doctor --json lists the first ${listed})`);
+  }
+  out.push('');
+  out.push(`API: passphrase ${report.api.passphrase}; ${report.api.note}`);
+  if (report.webhooks.length === 0) out.push('Webhooks: none configured');
+  for (const w of report.webhooks) {
+    out.push(`Webhook "${w.name}": ${w.valid ? (w.enabled ? 'ok' : 'disabled') : `INVALID: ${w.problems.join('; ')}`}${w.target ? ` -> ${w.target}` : ''}`);
+  }
+  out.push('');
+  if (report.healthy) out.push('Healthy: nothing needs your attention.');
+  else {
+    out.push(`${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} need${report.problems.length === 1 ? 's' : ''} your attention:`);
+    for (const problem of report.problems) out.push(`  - ${problem}`);
+  }
+  return `${out.join('\n')}\n`;
+};

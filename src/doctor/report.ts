@@ -1,0 +1,102 @@
+import type { AgentKind } from '../core/agents.js';
+import { diagnosticName, severityOf, type DiagnosticSeverity } from '../core/diagnostics.js';
+import type { DiagnosticEvent, SessionState } from '../core/session.js';
+import type { UnknownKey } from '../config/unknown-keys.js';
+import type { LocationCheck } from './locations.js';
+
+/** `agentwatch doctor --json` (PRODUCT.md section 9). */
+export interface DoctorReport {
+  readonly healthy: boolean;
+  /** Everything that needs the user, one line each; empty when healthy. */
+  readonly problems: readonly string[];
+  readonly config: {
+    readonly path: string;
+    readonly valid: boolean;
+    readonly error?: string;
+    readonly warnings: readonly string[];
+    readonly unknown_keys: readonly UnknownKey[];
+  };
+  readonly agents: readonly AgentReport[];
+  readonly api: { readonly passphrase: 'set' | 'from AGENTWATCH_API_PASSPHRASE' | 'not set' | 'too short'; readonly note: string };
+  readonly webhooks: readonly { readonly name: string; readonly valid: boolean; readonly enabled: boolean; readonly target: string; readonly problems: readonly string[] }[];
+}
+
+export interface AgentReport {
+  readonly agent: AgentKind;
+  readonly enabled: boolean;
+  readonly locations: readonly LocationCheck[];
+  /** Transcript files or databases the sessions came from. */
+  readonly files: number;
+  /** Sessions found (sub-agent transcripts not counted). */
+  readonly sessions: number;
+  readonly subagent_sessions: number;
+  /** Agent versions that wrote the sessions, newest-looking last. */
+  readonly versions: readonly string[];
+  readonly diagnostics: readonly DoctorDiagnostic[];
+  /** Counts per diagnostic name, including those beyond the listed ones. */
+  readonly diagnostic_counts: Readonly<Record<string, number>>;
+}
+
+export interface DoctorDiagnostic {
+  readonly code: string;
+  readonly name: string;
+  readonly severity: DiagnosticSeverity;
+  readonly message: string;
+  readonly path?: string;
+  readonly line?: number;
+  readonly version?: string;
+}
+
+/** At most this many diagnostics are listed per agent; the counts cover all of them. */
+export const LISTED_PER_AGENT = 50;
+
+const byVersion = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
+
+/** Pure: one agent's part of the report from what its source found. */
+export const agentReport = (
+  agent: AgentKind,
+  enabled: boolean,
+  locations: readonly LocationCheck[],
+  sessions: readonly SessionState[],
+  diagnostics: readonly DiagnosticEvent[],
+): AgentReport => {
+  const own = sessions.filter((s) => s.agent === agent);
+  const mine = diagnostics.filter((d) => d.agent === agent);
+  const counts: Record<string, number> = {};
+  for (const d of mine) counts[diagnosticName(d.code)] = (counts[diagnosticName(d.code)] ?? 0) + 1;
+  return {
+    agent,
+    enabled,
+    locations,
+    files: new Set(own.map((s) => s.path).filter((p) => p !== '')).size,
+    sessions: own.filter((s) => !s.isSidechain).length,
+    subagent_sessions: own.filter((s) => s.isSidechain).length,
+    versions: [...new Set(own.map((s) => s.version).filter((v) => v !== ''))].sort(byVersion),
+    diagnostics: mine.slice(0, LISTED_PER_AGENT).map((d) => ({
+      code: d.code,
+      name: diagnosticName(d.code),
+      severity: severityOf(d.code),
+      message: d.message,
+      ...(d.path ? { path: d.path } : {}),
+      ...(d.line !== undefined ? { line: d.line } : {}),
+      ...(d.version ? { version: d.version } : {}),
+    })),
+    diagnostic_counts: counts,
+  };
+};
+
+/** Pure: the lines that need the user, from every part of the report. */
+export const problemsOf = (report: Omit<DoctorReport, 'healthy' | 'problems'>): string[] => [
+  ...(report.config.valid ? [] : [`config: ${report.config.error ?? 'invalid'}`]),
+  ...report.config.unknown_keys.map((k) => `config: unknown key "${k.path}"${k.suggestion ? ` (did you mean "${k.suggestion}"?)` : ''}`),
+  ...report.agents.flatMap((a) =>
+    a.enabled
+      ? [
+          ...a.locations.filter((l) => l.state === 'unreadable' || l.state === 'wrong type').map((l) => `${a.agent}: ${l.path}: ${l.state}${l.detail ? ` (${l.detail})` : ''}`),
+          ...[...new Set(a.diagnostics.filter((d) => d.severity === 'attention').map((d) => `${a.agent}: ${d.message}`))],
+        ]
+      : [],
+  ),
+  ...(report.api.passphrase === 'too short' ? [`api: ${report.api.note}`] : []),
+  ...report.webhooks.filter((w) => !w.valid).map((w) => `webhook "${w.name}": ${w.problems.join('; ')}`),
+];

@@ -1,0 +1,141 @@
+import { cp, mkdir, readdir, writeFile, chmod } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAgentKind } from '../../src/core/agents.js';
+import type { DoctorReport } from '../../src/doctor/report.js';
+import { cursorDbPath } from '../../src/sources/cursor/paths.js';
+import { kiloDbPath } from '../../src/sources/kilo/paths.js';
+import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
+import { runCli } from '../helpers/cli.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { canDropPrivileges, giveToNobody, runCliUnprivileged } from '../reliability/helpers/unprivileged.js';
+import { buildFixtureDb, type SqliteFixture } from '../sources/sqlite/helpers.js';
+
+/** `agentwatch doctor` as a user runs it: the built CLI on a temp HOME. */
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+const DB_PATHS: Readonly<Record<SqliteFixture, (env: Record<string, string>) => string>> = {
+  opencode: (env) => opencodeDbPath(env),
+  kilo: (env) => kiloDbPath(env),
+  cursor: (env) => cursorDbPath(env, 'linux'),
+};
+
+let home: TempHome | undefined;
+afterEach(async () => {
+  await home?.cleanup();
+  home = undefined;
+});
+
+const fresh = async (): Promise<TempHome> => {
+  home = await makeTempHome('agentwatch-doctor-');
+  return home;
+};
+
+const installAll = async (t: TempHome): Promise<void> => {
+  for (const name of await readdir(FIXTURES)) {
+    if (!isAgentKind(name)) continue;
+    if (name in DB_PATHS) {
+      const file = DB_PATHS[name as SqliteFixture](t.env);
+      await mkdir(path.dirname(file), { recursive: true });
+      buildFixtureDb(file, name as SqliteFixture).close();
+    } else await cp(path.join(FIXTURES, name), t.home, { recursive: true });
+  }
+};
+
+const doctorJson = async (t: TempHome): Promise<{ code: number | null; report: DoctorReport }> => {
+  const run = await runCli(['doctor', '--json'], { env: t.env, timeoutMs: 60_000 });
+  return { code: run.code, report: JSON.parse(run.stdout) as DoctorReport };
+};
+
+describe('agentwatch doctor', () => {
+  it('on an empty HOME: healthy, exit 0, every agent with where it looked, nothing written', async () => {
+    const t = await fresh();
+    const { code, report } = await doctorJson(t);
+    expect(code).toBe(0);
+    expect(report.healthy).toBe(true);
+    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi']);
+    expect(report.agents.find((a) => a.agent === 'claude')?.locations).toEqual([{ path: path.join(t.home, '.claude', 'projects'), state: 'missing' }]);
+    expect(await readdir(t.home)).toEqual([]);
+    const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
+    expect(text.stdout).toContain('Healthy: nothing needs your attention.');
+  });
+
+  it('on the corpus of every agent: sessions, files and versions per agent; junk lines with file and line', async () => {
+    const t = await fresh();
+    await installAll(t);
+    const { report } = await doctorJson(t);
+    const claude = report.agents.find((a) => a.agent === 'claude');
+    expect(claude?.sessions).toBeGreaterThan(0);
+    expect(claude?.versions).toContain('2.0.31');
+    for (const agent of ['amp', 'claude', 'codex', 'grok', 'kilo', 'kimi', 'opencode', 'pi']) {
+      expect(report.agents.find((a) => a.agent === agent)?.sessions, agent).toBeGreaterThan(0);
+    }
+    const junk = report.agents.flatMap((a) => a.diagnostics.filter((d) => d.name === 'junk_line'));
+    expect(junk.length).toBeGreaterThan(0);
+    for (const d of junk) expect(d.path).toMatch(/\.jsonl?$/);
+    // Line-based transcripts name the line.
+    const inJsonl = junk.filter((d) => d.path?.endsWith('.jsonl'));
+    expect(inJsonl.length).toBeGreaterThan(0);
+    for (const d of inJsonl) expect(d.line).toBeGreaterThan(0);
+    // Junk inside readable transcripts is worth knowing, not a problem to fix.
+    expect(report.problems.filter((p) => p.includes('junk'))).toEqual([]);
+  });
+
+  it('a HOME with junk, a locked database and a file where a directory belongs: exit 1 naming each', async () => {
+    const t = await fresh();
+    await installAll(t);
+    // ~/.codex/sessions is a file: codex sessions cannot be read.
+    await cp(path.join(FIXTURES, 'codex'), path.join(t.root, 'spare'), { recursive: true });
+    await mkdir(path.join(t.home, '.codex'), { recursive: true });
+    await import('node:fs/promises').then((fs) => fs.rm(path.join(t.home, '.codex', 'sessions'), { recursive: true, force: true }));
+    await writeFile(path.join(t.home, '.codex', 'sessions'), 'not a directory\n');
+    // kilo's database held under an exclusive lock by another process (here: this test).
+    const lock = new Database(kiloDbPath(t.env));
+    lock.pragma('journal_mode = DELETE');
+    lock.exec('BEGIN EXCLUSIVE');
+    try {
+      const { code, report } = await doctorJson(t);
+      expect(code).toBe(1);
+      expect(report.healthy).toBe(false);
+      expect(report.problems.some((p) => p.startsWith('codex:') && p.includes('wrong type'))).toBe(true);
+      expect(report.problems.some((p) => p.startsWith('kilo:') && /lock/i.test(p))).toBe(true);
+      expect(report.agents.find((a) => a.agent === 'kilo')?.diagnostics.map((d) => d.name)).toContain('db_locked');
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+  });
+
+  it.skipIf(!canDropPrivileges())('an unreadable agent directory is a problem in doctor and on the stderr of sessions (as an ordinary user)', async () => {
+    const t = await fresh();
+    await cp(path.join(FIXTURES, 'claude'), t.home, { recursive: true });
+    const projects = path.join(t.home, '.claude', 'projects');
+    await giveToNobody(t.root);
+    await chmod(projects, 0o000);
+    const env = { ...t.env, HOME: t.home };
+    const doctor = await runCliUnprivileged(['doctor', '--json'], env, 60_000);
+    const report = JSON.parse(doctor.stdout) as DoctorReport;
+    expect(doctor.code).toBe(1);
+    expect(report.agents.find((a) => a.agent === 'claude')?.locations[0]).toMatchObject({ path: projects, state: 'unreadable' });
+    const sessions = await runCliUnprivileged(['sessions', '--all'], env, 60_000);
+    expect(sessions.code).toBe(0);
+    expect(sessions.stderr).toContain(`claude: cannot read directory ${projects}: EACCES`);
+    expect(sessions.stderr).toContain('agentwatch doctor');
+  });
+
+  it('config typos: unknown keys with the closest known key, exit 1, the file left as it is', async () => {
+    const t = await fresh();
+    const file = path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    const text = `${JSON.stringify({ window_minuts: 60, agents: { claud: false } }, null, 2)}\n`;
+    await writeFile(file, text);
+    const { code, report } = await doctorJson(t);
+    expect(code).toBe(1);
+    expect(report.config.unknown_keys).toEqual([
+      { path: 'window_minuts', key: 'window_minuts', suggestion: 'window_minutes' },
+      { path: 'agents.claud', key: 'claud', suggestion: 'claude' },
+    ]);
+    expect(await import('node:fs/promises').then((fs) => fs.readFile(file, 'utf8'))).toBe(text);
+  });
+});
