@@ -2,7 +2,7 @@
  * The composition root of the session pipeline:
  *
  *   sources (one per enabled agent, or the demo) -> merge -> batch -> fold (pure) -> frames
- *   tick$ (1 s, ctx.scheduler) ------------------------------^        |-> state$, transitions$
+ *   wake$ (next deadline, ctx.scheduler) --------------------^        |-> state$, transitions$
  *
  * How a sink uses it (API, TUI, webhooks, notifier, discovery cache):
  *
@@ -18,17 +18,35 @@
  * monitor do, or `sinks: [(streams, ctx) => persistCache(streams.state$, cache, ctx.scheduler)]`);
  * its warm-start `restore` events come out of the sources (`SourceCtx.cache`).
  *
- * `state$` emits on every batch of events and on every tick, so time-derived activities
+ * `state$` emits on every batch of events and whenever a session's deadline passes, so time-derived activities
  * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
-import { catchError, connectable, EMPTY, endWith, interval, map, merge, mergeMap, of, ReplaySubject, scan, startWith, tap, type Observable } from 'rxjs';
+import {
+  catchError,
+  connectable,
+  distinctUntilChanged,
+  EMPTY,
+  endWith,
+  map,
+  merge,
+  mergeMap,
+  NEVER,
+  of,
+  ReplaySubject,
+  scan,
+  startWith,
+  Subject,
+  switchMap,
+  tap,
+  timer,
+  type Observable,
+} from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
 import type { DiagnosticEvent, SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
 import type { SessionNames } from './config/session-names.js';
 import { demoSource } from './demo/source.js';
 import { batchSync } from './streams/batch.js';
-import { TICK_MS } from './streams/constants.js';
 import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from './streams/frames.js';
 import { toDetail, toSummary } from './streams/views.js';
 import { selectVisible, type VisibilityOptions } from './streams/visibility.js';
@@ -61,7 +79,7 @@ export interface PipelineViews {
 export interface Pipeline {
   /** Every fold result: state, activities at `now`, transitions. Replays the latest to late subscribers. */
   readonly frame$: Observable<PipelineFrame>;
-  /** The folded sessions; emits on every batch of events and every tick (1 s). Replays the latest. */
+  /** The folded sessions; emits on every batch of events and at every deadline. Replays the latest. */
   readonly state$: Observable<SessionsState>;
   /** Activity changes (first sight emits none; nothing during the first discovery pass). */
   readonly transitions$: Observable<Transition>;
@@ -116,13 +134,23 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     }),
     batchSync(ctx.scheduler),
   );
-  const inputs$: Observable<FoldInput> = merge(
-    events$.pipe(map((events) => ({ events, now: ctx.now() }))),
-    interval(TICK_MS, ctx.scheduler).pipe(map(() => ({ events: [], now: ctx.now() }))),
+  // Time enters only at deadlines: one timer, set to the earliest instant at which time alone can
+  // change a session (deadlines.ts), re-armed after every frame. A quiet monitor sleeps.
+  const wakeAt$ = new Subject<number>();
+  const wakes$ = wakeAt$.pipe(
+    distinctUntilChanged(),
+    switchMap((at) => (Number.isFinite(at) ? timer(Math.max(0, at - ctx.now()), ctx.scheduler) : NEVER)),
+    map((): FoldInput => ({ events: [], now: ctx.now() })),
   );
+  const inputs$: Observable<FoldInput> = merge(events$.pipe(map((events) => ({ events, now: ctx.now() }))), wakes$);
+  const frameOptions = { windowMs: ctx.config.window_minutes * 60_000 };
   // NOTE: the first frame is emitted synchronously so `state$` has a value before any source speaks.
   const first = initialFrame(agents, ctx.now());
-  const frames = connectable(inputs$.pipe(scan(stepFrame, first), startWith(first)), {
+  const stepped$ = inputs$.pipe(
+    scan((frame: PipelineFrame, input: FoldInput) => stepFrame(frame, input, frameOptions), first),
+    tap((frame) => wakeAt$.next(frame.nextWakeAt)),
+  );
+  const frames = connectable(stepped$.pipe(startWith(first)), {
     connector: () => new ReplaySubject<PipelineFrame>(1),
     resetOnDisconnect: false,
   });
@@ -138,7 +166,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   const teardowns: Teardown[] = (options.sinks ?? []).map((sink) => sink({ state$, transitions$ }, ctx));
   let disposed: Promise<void> | undefined;
   // NOTE: sinks are told first (they already hold the latest state), then the sources and the
-  // tick stop synchronously, so virtual-time tests end; only the sinks' own teardowns are awaited.
+  // wake timer stop synchronously, so virtual-time tests end; only the sinks' own teardowns are awaited.
   const dispose = (): Promise<void> => {
     if (disposed) return disposed;
     const settled = Promise.allSettled(teardowns.map(async (teardown) => teardown()));
