@@ -59,6 +59,14 @@ const startApi = (home: TempHome, args: string[], extraEnv: Record<string, strin
     void exited.then((code) => reject(new Error(`agentwatch exited (${code}) before listening: ${stderr}`)));
   });
 
+/** Polls GET /api/stats until the first discovery is done (the server answers before that). */
+const waitReady = async (base: string, headers: Record<string, string>): Promise<void> => {
+  for (let tries = 0; !((await (await fetch(`${base}/api/stats`, { headers })).json()) as { ready: boolean }).ready; tries += 1) {
+    if (tries > 400) throw new Error('discovery never became ready');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+
 const configOf = async (home: TempHome): Promise<{ api_salt: string; api_passphrase: string }> =>
   JSON.parse(await readFile(path.join(home.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json'), 'utf8')) as { api_salt: string; api_passphrase: string };
 
@@ -77,7 +85,8 @@ describe('agentwatch --api (spawned)', () => {
     const headers = { authorization: `Bearer ${token}` };
 
     expect((await fetch(`${api.base}/api/sessions`)).status).toBe(401);
-    // First discovery completed before listening: the very first answer has the session.
+    // The server listens while the first discovery runs; once stats say ready, the list is complete.
+    await waitReady(api.base, headers);
     const sessions = await (await fetch(`${api.base}/api/sessions`, { headers })).json();
     expect(sessions).toMatchObject([{ session_id: SESSION, agent: 'claude', cwd: '/home/dev/shop', short_name: 'shop', activity: 'thinking' }]);
 
@@ -112,6 +121,39 @@ describe('agentwatch --api (spawned)', () => {
     expect(await api.exited).toBe(0);
   });
 
+  it('?format=patch: one snapshot, then patch events carrying only the changed session', async () => {
+    const home = await makeTempHome();
+    cleanups.push(home.cleanup);
+    const transcript = await writeTranscript(home);
+    const api = await startApi(home, ['--api', '--host', '127.0.0.1:0', '--agent', 'claude'], { AGENTWATCH_API_PASSPHRASE: PASSPHRASE });
+    const token = await deriveToken(PASSPHRASE, (await configOf(home)).api_salt);
+    await waitReady(api.base, { authorization: `Bearer ${token}` });
+    const source = new EventSource(`${api.base}/api/events?format=patch&token=${token}`);
+    cleanups.push(() => source.close());
+    const events: { type: string; data: { sessions?: { session_id: string }[]; changed?: { session_id: string; activity: string }[]; removed?: string[] } }[] = [];
+    for (const type of ['snapshot', 'patch', 'update']) source.addEventListener(type, (event) => events.push({ type, data: JSON.parse(event.data) }));
+    const until = async (predicate: () => boolean): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    await until(() => events.length > 0);
+    expect(events[0]).toMatchObject({ type: 'snapshot', data: { sessions: [{ session_id: SESSION }] } });
+    await appendFile(
+      transcript,
+      line({
+        type: 'assistant',
+        message: { id: 'msg_p', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_p', name: 'Read', input: { file_path: '/home/dev/shop/a.ts' } }], usage: { input_tokens: 1, output_tokens: 1 } },
+        timestamp: new Date().toISOString(),
+      }),
+    );
+    await until(() => events.some((e) => e.type === 'patch' && e.data.changed?.some((s) => s.activity === 'reading')));
+    const patch = events.find((e) => e.type === 'patch' && e.data.changed?.some((s) => s.activity === 'reading'));
+    expect(patch?.data).toMatchObject({ changed: [{ session_id: SESSION, activity: 'reading' }], removed: [] });
+    expect(events.some((e) => e.type === 'update')).toBe(false);
+    api.child.kill('SIGTERM');
+    expect(await api.exited).toBe(0);
+  });
+
   it('delivers webhooks for transitions, linking back to the API', async () => {
     const received: { headers: Record<string, unknown>; body: Record<string, unknown> }[] = [];
     const receiver = createServer((req, res) => {
@@ -133,6 +175,7 @@ describe('agentwatch --api (spawned)', () => {
     await writeFile(file, JSON.stringify({ webhooks: [{ name: 'local', url: hookUrl, events: ['writing'] }] }));
     const transcript = await writeTranscript(home);
     const api = await startApi(home, ['--api', '--host', '127.0.0.1:0', '--agent', 'claude'], { AGENTWATCH_API_PASSPHRASE: PASSPHRASE });
+    await waitReady(api.base, { authorization: `Bearer ${await deriveToken(PASSPHRASE, (await configOf(home)).api_salt)}` });
 
     await appendFile(
       transcript,

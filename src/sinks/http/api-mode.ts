@@ -1,4 +1,4 @@
-import { filter, firstValueFrom, type SchedulerLike } from 'rxjs';
+import type { SchedulerLike } from 'rxjs';
 import type { Pipeline } from '../../app.js';
 import type { CliIo } from '../../cli/io.js';
 import { RuntimeError } from '../../cli/io.js';
@@ -21,8 +21,8 @@ import { deriveToken } from './token.js';
 
 /**
  * The `--api` interface: the token first (asking for a passphrase on a terminal's first run,
- * refusing to serve without one), then the server over the shared pipeline, listening only after
- * the first discovery so the first answer is complete.
+ * refusing to serve without one), then the server over the shared pipeline, listening at once
+ * (the first discovery goes on behind it).
  */
 
 /** The effective passphrase's token; on a terminal with none configured, asks for one and saves it. */
@@ -68,7 +68,8 @@ export interface RunningApi {
 
 export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const { io, loaded, pipeline } = launch;
-  await firstValueFrom(pipeline.state$.pipe(filter((state) => state.ready)));
+  // Serve at once: /api/auth and the dashboard answer while the first discovery runs; lists hold
+  // what is known so far with stats.ready false, and SSE sends `ready` when it completes.
 
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);

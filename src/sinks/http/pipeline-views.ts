@@ -1,5 +1,6 @@
 import { map, type Observable } from 'rxjs';
-import type { SessionState } from '../../core/session.js';
+import type { SessionDetail, SessionState } from '../../core/session.js';
+import { resolveActivity } from '../../streams/activity.js';
 import type { PipelineFrame } from '../../streams/frames.js';
 import { toDetail } from '../../streams/views.js';
 import { isVisible, selectVisible, type VisibilityOptions } from '../../streams/visibility.js';
@@ -7,28 +8,39 @@ import type { WorktreeLookup } from '../../streams/worktree.js';
 import type { SessionViews } from './store.js';
 
 /**
- * The adapter from the pipeline to the API store: every frame (events or a 1 s tick) becomes the
- * visible details at the frame's own `now`. The detail route may also name a session outside the
- * window, but never one that is hidden for good (sub-agent, excluded directory, disabled agent).
+ * The adapter from the pipeline to the API store: every frame (events or a deadline) becomes the
+ * visible details at the frame's own `now`. A session's detail is built once per version of its
+ * state and activity (folded states are immutable, so the object is the version), so a frame
+ * costs work for the sessions that changed, not for all of them. The detail route may also name
+ * a session outside the window, but never one hidden for good (sub-agent, excluded directory,
+ * disabled agent).
  */
 export const pipelineViews$ = (
   frame$: Observable<PipelineFrame>,
   options: { readonly visibility: VisibilityOptions; readonly worktree: WorktreeLookup },
 ): Observable<SessionViews> => {
   const anyAge: VisibilityOptions = { ...options.visibility, windowMinutes: undefined };
+  const built = new WeakMap<SessionState, { readonly activity: string; readonly tool: string; readonly detail: SessionDetail }>();
+  const detailAt = (session: SessionState, now: number): SessionDetail => {
+    const { activity, tool } = resolveActivity(session, now);
+    const cached = built.get(session);
+    if (cached && cached.activity === activity && cached.tool === tool) return cached.detail;
+    const detail = toDetail(session, { now, worktree: options.worktree(session.cwd) });
+    built.set(session, { activity, tool, detail });
+    return detail;
+  };
   return frame$.pipe(
-    map((frame): SessionViews => {
-      const view = (session: SessionState) => toDetail(session, { now: frame.now, worktree: options.worktree(session.cwd) });
-      return {
-        visible: selectVisible(frame.state.sessions.values(), frame.now, options.visibility).map(view),
-        lookup: (sessionId) => {
-          for (const session of frame.state.sessions.values()) {
-            if (session.sessionId === sessionId && isVisible(session, frame.now, anyAge)) return view(session);
-          }
-          return undefined;
-        },
-        windowMinutes: options.visibility.windowMinutes ?? 0,
-      };
-    }),
+    map((frame): SessionViews => ({
+      visible: selectVisible(frame.state.sessions.values(), frame.now, options.visibility).map((session) => detailAt(session, frame.now)),
+      lookup: (sessionId) => {
+        for (const session of frame.state.sessions.values()) {
+          if (session.sessionId === sessionId && isVisible(session, frame.now, anyAge)) return detailAt(session, frame.now);
+        }
+        return undefined;
+      },
+      windowMinutes: options.visibility.windowMinutes ?? 0,
+      ready: frame.state.ready,
+      diagnostics: Object.values(frame.state.diagnostics).reduce((sum, n) => sum + n, 0),
+    })),
   );
 };

@@ -54,9 +54,11 @@ export const registerRoutes = (
   app.get('/api/sessions', async (request, reply) => {
     const query = listQuerySchema.safeParse(request.query);
     if (!query.success) return badRequest(reply, query.error);
-    const { sessions, summaries } = deps.store.current();
-    // The unfiltered list (what clients poll) is the snapshot's shared summaries, built once per change.
-    if (isEmptyQuery(query.data)) return summaries;
+    const snapshot = deps.store.current();
+    const { sessions, summaries } = snapshot;
+    // The unfiltered list (what clients poll) is sent as the snapshot's JSON text, joined once per
+    // change from each session's cached JSON: no serialisation per request.
+    if (isEmptyQuery(query.data)) return reply.type('application/json; charset=utf-8').send(snapshot.summariesJson);
     return summaries.filter((_, index) => {
       const session = sessions[index];
       return session !== undefined && matchesQuery(session, query.data);

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Subscription, type SchedulerLike } from 'rxjs';
-import { connectionFrames, sharedUpdateFrames, type SseTiming } from './sse-frames.js';
+import { connectionFrames, patchConnectionFrames, sharedPatches, sharedUpdateFrames, type SseTiming } from './sse-frames.js';
 import type { SessionStore } from './store.js';
+
+const isPatchFormat = (query: unknown): boolean =>
+  typeof query === 'object' && query !== null && 'format' in query && (query as { format: unknown }).format === 'patch';
 
 /** A client that stops reading is dropped once this much is queued for it, instead of growing memory. */
 export const DEFAULT_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 /**
- * `GET /api/events`: the shell around `sse-frames.ts`. Each connection subscribes to the shared
+ * `GET /api/events[?format=patch]`: the shell around `sse-frames.ts`. Each connection subscribes to the shared
  * frames; `preClose` ends every open stream so `app.close()` completes (an open SSE response
  * would otherwise keep the server alive).
  */
@@ -17,6 +20,7 @@ export const registerEvents = (
 ): void => {
   const maxBacklog = deps.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
   const updates$ = sharedUpdateFrames(deps.store.snapshot$, deps.timing, deps.scheduler);
+  const patches$ = sharedPatches(deps.store.snapshot$, deps.timing, deps.scheduler);
   const open = new Set<() => void>();
 
   app.addHook('preClose', (done) => {
@@ -47,7 +51,11 @@ export const registerEvents = (
       if (!raw.writableEnded) raw.end();
     };
     subscription.add(
-      connectionFrames(deps.store.current, updates$, deps.timing, deps.scheduler).subscribe({
+      // `?format=patch`: a snapshot, then only what changed (PRODUCT.md section 8); default: lazyagent's `update`.
+      (isPatchFormat(request.query)
+        ? patchConnectionFrames(deps.store.current, patches$, deps.timing, deps.scheduler)
+        : connectionFrames(deps.store.current, updates$, deps.timing, deps.scheduler)
+      ).subscribe({
         next: (frame) => {
           if (closed) return;
           raw.write(frame);

@@ -7,6 +7,10 @@ export interface ApiStats {
   readonly total_sessions: number;
   readonly active_sessions: number;
   readonly window_minutes: number;
+  /** False while the first discovery runs (the server answers at once with what is known so far). */
+  readonly ready: boolean;
+  /** Diagnostics counted so far (`agentwatch doctor` lists them with file and line). */
+  readonly diagnostics: number;
 }
 
 /** What the pipeline hands the API on every change (names not yet applied). */
@@ -16,6 +20,9 @@ export interface SessionViews {
   /** Any known (not hidden) session by id, visible or not: the detail route answers for both. */
   readonly lookup: (sessionId: string) => SessionDetail | undefined;
   readonly windowMinutes: number;
+  /** Defaults to true (views built after the first discovery). */
+  readonly ready?: boolean;
+  readonly diagnostics?: number;
 }
 
 /** One consistent picture, custom names applied. */
@@ -23,6 +30,8 @@ export interface SessionsSnapshot {
   readonly sessions: readonly SessionDetail[];
   /** `sessions` as summaries, same order; computed once per snapshot, on first use. */
   readonly summaries: readonly SessionSummary[];
+  /** `summaries` as JSON text, built once per snapshot from each session's cached JSON: what GET /api/sessions sends. */
+  readonly summariesJson: string;
   readonly stats: ApiStats;
   readonly find: (sessionId: string) => SessionDetail | undefined;
 }
@@ -49,16 +58,23 @@ const withName = (detail: SessionDetail, names: SessionNames): SessionDetail => 
 export const toSnapshot = (views: SessionViews, names: SessionNames): SessionsSnapshot => {
   const sessions = views.visible.map((detail) => withName(detail, names));
   let summaries: readonly SessionSummary[] | undefined;
+  let summariesJson: string | undefined;
   return {
     sessions,
     get summaries() {
       summaries ??= sessions.map(summaryOf);
       return summaries;
     },
+    get summariesJson() {
+      summariesJson ??= `[${sessions.map(summaryJsonOf).join(',')}]`;
+      return summariesJson;
+    },
     stats: {
       total_sessions: sessions.length,
       active_sessions: sessions.filter((s) => s.is_active).length,
       window_minutes: views.windowMinutes,
+      ready: views.ready ?? true,
+      diagnostics: views.diagnostics ?? 0,
     },
     find: (sessionId) => {
       const found = views.lookup(sessionId);
@@ -67,8 +83,27 @@ export const toSnapshot = (views: SessionViews, names: SessionNames): SessionsSn
   };
 };
 
+/**
+ * A detail's summary and its JSON text, cached per detail object: details are rebuilt only when
+ * their session changes (pipeline-views.ts), so an unchanged session is serialised once, and the
+ * list route, SSE `update` and `patch` frames reuse the same text.
+ */
+const summaries = new WeakMap<SessionDetail, { readonly summary: SessionSummary; readonly json: string }>();
+const cachedSummary = (d: SessionDetail): { readonly summary: SessionSummary; readonly json: string } => {
+  let entry = summaries.get(d);
+  if (!entry) {
+    const summary = buildSummary(d);
+    entry = { summary, json: JSON.stringify(summary) };
+    summaries.set(d, entry);
+  }
+  return entry;
+};
+
 /** The summary fields of a detail, in wire order (the list and SSE carry summaries only). */
-export const summaryOf = (d: SessionDetail): SessionSummary => ({
+export const summaryOf = (d: SessionDetail): SessionSummary => cachedSummary(d).summary;
+export const summaryJsonOf = (d: SessionDetail): string => cachedSummary(d).json;
+
+const buildSummary = (d: SessionDetail): SessionSummary => ({
   session_id: d.session_id,
   agent: d.agent,
   cwd: d.cwd,

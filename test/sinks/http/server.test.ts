@@ -254,7 +254,7 @@ describe('routes with a valid token', () => {
   });
 
   it('GET /api/stats counts visible and active sessions', async () => {
-    expect((await app.inject({ url: '/api/stats', headers: auth() })).json()).toEqual({ total_sessions: 2, active_sessions: 1, window_minutes: 30 });
+    expect((await app.inject({ url: '/api/stats', headers: auth() })).json()).toEqual({ total_sessions: 2, active_sessions: 1, window_minutes: 30, ready: true, diagnostics: 0 });
   });
 
   it('GET /api/config returns the effective config without secrets', async () => {

@@ -20,7 +20,7 @@ describe('updateFrame', () => {
     expect(frame.startsWith('event: update\ndata: ')).toBe(true);
     expect(frame.endsWith('\n\n')).toBe(true);
     const data = JSON.parse(frame.slice('event: update\ndata: '.length));
-    expect(data.stats).toEqual({ total_sessions: 1, active_sessions: 1, window_minutes: 30 });
+    expect(data.stats).toEqual({ total_sessions: 1, active_sessions: 1, window_minutes: 30, ready: true, diagnostics: 0 });
     expect(data.sessions[0]).toMatchObject({ session_id: 's1', activity: 'writing' });
     expect(data.sessions[0]).not.toHaveProperty('recent_messages');
   });

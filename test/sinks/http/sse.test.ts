@@ -155,7 +155,7 @@ describe('GET /api/events over a real socket', () => {
 
     // Another client is served normally afterwards.
     const res = await fetch(`http://127.0.0.1:${port}/api/stats`, { headers: { authorization: `Bearer ${token}` } });
-    expect(await res.json()).toEqual({ total_sessions: 2000, active_sessions: 0, window_minutes: 30 });
+    expect(await res.json()).toEqual({ total_sessions: 2000, active_sessions: 0, window_minutes: 30, ready: true, diagnostics: 0 });
   });
 
   it('closes open streams on shutdown so app.close() completes', async () => {
