@@ -1,14 +1,20 @@
-import { Observable, type SchedulerAction } from 'rxjs';
+import { Observable, type SchedulerAction, type Subscription } from 'rxjs';
 import type { Ctx } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import type { SourceCtx } from '../internal/options.js';
 import { createSqlitePoller, type PollerOptions } from './poller.js';
+import { watchDatabase } from './watch-db.js';
 
 /** Agents write their databases continuously; 3 s matches what users of lazyagent expect. */
 export const DEFAULT_POLL_INTERVAL_MS = 3_000;
 
+/** A burst of writes (a message and its parts) is read once, a few ms after it settles. */
+export const WATCH_SETTLE_MS = 15;
+
 export interface PollSourceOptions extends PollerOptions {
   readonly intervalMs?: number;
+  /** Poll at once when the database or its WAL changes (default true while watching). */
+  readonly watchFiles?: boolean;
 }
 
 /**
@@ -29,13 +35,31 @@ export const pollDatabase = (ctx: Ctx | SourceCtx, options: PollSourceOptions): 
       return undefined;
     }
     const interval = options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-    const tick = ctx.scheduler.schedule(function (this: SchedulerAction<undefined>) {
+    const poll = (): void => {
       for (const event of poller.poll(ctx.now())) subscriber.next(event);
+    };
+    const tick = ctx.scheduler.schedule(function (this: SchedulerAction<undefined>) {
+      poll();
       // A replay cut short by its budget continues at once (after other work had its turn).
       if (!subscriber.closed) this.schedule(undefined, poller.hasMore() ? 0 : interval);
     }, 0);
+    // Every commit is read, not only the state every `interval` shows: a tool that starts and
+    // ends between two periodic polls would otherwise never be seen (nor its transitions).
+    let soon: Subscription | undefined;
+    const unwatch =
+      options.watchFiles === false
+        ? undefined
+        : watchDatabase(options.dbPath, () => {
+            if (soon || subscriber.closed) return;
+            soon = ctx.scheduler.schedule(() => {
+              soon = undefined;
+              poll();
+            }, WATCH_SETTLE_MS);
+          });
     return () => {
       tick.unsubscribe();
+      soon?.unsubscribe();
+      unwatch?.();
       poller.close();
     };
   });

@@ -110,6 +110,25 @@ describe.each([
   });
 });
 
+describe('every committed change is read (the database and its WAL are watched)', () => {
+  it('19 changes in a row, each seen by the source on its own, with the periodic poll 10 minutes away', async () => {
+    const file = opencodeDbPath(home.env);
+    const writer = await build(file, 'opencode');
+    // The periodic poll is the fallback only: it would not come within this test.
+    const run = start(makeOpencodeSource({ intervalMs: 600_000 }));
+    await waitFor(isReady(run), 'ready');
+    let seen = 0;
+    for (let n = 1; n <= 19; n += 1) {
+      await addOpencodeTurn(writer, 'ses_tests', `rapid${n}`, 1773140000000 + n * 1_000, `change ${n}`);
+      await waitFor(hasTurn(run, `change ${n}`), `change ${n}`);
+      seen += 1;
+    }
+    expect(seen).toBe(19);
+    expect(dbDiagnostics(run)).toEqual([]);
+    expect(run.errors).toEqual([]);
+  });
+});
+
 describe('cursor: live WAL database', () => {
   it('sees a new bubble committed by Cursor and closes its connection on unsubscribe', async () => {
     const file = cursorDbPath(home.env, 'linux');
