@@ -15,6 +15,9 @@ const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const TOOL_USE_ID = jsonKey('tool_use_id');
 const TIMESTAMP = jsonKey('timestamp');
 const UUID = jsonKey('uuid');
+const ID = jsonKey('id');
+const NAME = jsonKey('name');
+const TOOL_USE = Buffer.from('"type":"tool_use"');
 const IS_ERROR = Buffer.from('"is_error":true');
 /** A raw key can only be a key (inside a JSON string its quotes would be escaped). */
 const SIDECHAIN = Buffer.from('"isSidechain":true');
@@ -225,8 +228,37 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     ...(version ? { version } : {}),
   });
 
+  /**
+   * A record over the line cap (a pasted log, a huge Write): its type and ids sit in its first
+   * bytes, its timestamp in its last (the record's last key), so the session still moves.
+   */
+  const oversized = (head: Buffer, tail: Buffer): SessionEvent[] => {
+    if (sidechainFile === false && head.includes(SIDECHAIN)) return [];
+    const type = skimType(head)?.value;
+    const at = epochMs(skimString(tail, TIMESTAMP, { last: true })?.value);
+    if (at <= 0) return [];
+    if (type === 'user') {
+      const results: SessionEvent[] = [];
+      for (let id = skimString(head, TOOL_USE_ID); id; id = skimString(head, TOOL_USE_ID, { from: id.end })) {
+        results.push({ type: 'tool_result', ...ref, at, callId: id.value, isError: false });
+      }
+      return results.length > 0 ? results : [{ type: 'turn', ...ref, at, role: 'user', text: '' }];
+    }
+    if (type === 'assistant') {
+      const call = head.indexOf(TOOL_USE);
+      if (call !== -1) {
+        const id = skimString(head, ID, { from: call });
+        const name = skimString(head, NAME, { from: call });
+        if (name) return [{ type: 'tool_call', ...ref, at, name: name.value, ...(id ? { callId: id.value } : {}) }];
+      }
+      return [{ type: 'turn', ...ref, at, role: 'assistant', text: '' }];
+    }
+    return [];
+  };
+
   return {
     sessionId: () => sessionId,
+    oversized,
     start: () => {
       const patch: SessionMetaPatch = {
         path: file,

@@ -23,6 +23,7 @@ const SKIPPED_ITEMS = new Set(['reasoning']);
 const INJECTED_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>', '<INSTRUCTIONS>', '<turn_aborted>'];
 
 const CALL_ID = jsonKey('call_id');
+const ASSISTANT_ROLE = Buffer.from('"role":"assistant"');
 /** Tool outputs are most of a rollout's bytes; their call id and timestamp are all that matters. */
 const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output']);
 
@@ -206,5 +207,20 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     }
   };
 
-  return { sessionId: () => sessionId, start: () => [], line };
+  /** A record over the line cap: codex writes the timestamp and kinds first, so the head says it all. */
+  const oversized = (head: Buffer): SessionEvent[] => {
+    const top = skimType(head);
+    if (top?.value !== 'response_item') return [];
+    const inner = skimType(head, top.end)?.value;
+    const at = epochMs(skimTimestamp(head));
+    if (at <= 0 || inner === undefined) return [];
+    if (OUTPUT_ITEMS.has(inner)) {
+      const callId = skimString(head, CALL_ID);
+      return [...startEvents(), { type: 'tool_result', ...ref(), at, ...(callId ? { callId: callId.value } : {}) }];
+    }
+    if (inner === 'message') return [...startEvents(), { type: 'turn', ...ref(), at, role: head.includes(ASSISTANT_ROLE) ? 'assistant' : 'user', text: '' }];
+    return [];
+  };
+
+  return { sessionId: () => sessionId, start: () => [], line, oversized };
 };

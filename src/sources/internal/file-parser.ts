@@ -13,6 +13,11 @@ export interface FileParser {
   readonly start: () => SessionEvent[];
   /** Events of one complete line (no newline). Bad records come back as `diagnostic` events. */
   readonly line: (bytes: Buffer) => SessionEvent[];
+  /**
+   * Events of a record too large to parse (over the line cap), from its first and last bytes
+   * only: its type, role, timestamp and tool ids, so the session still moves. Optional.
+   */
+  readonly oversized?: (head: Buffer, tail: Buffer) => SessionEvent[];
 }
 
 /** A directory tree a source scans and watches. `depth` counts directory levels below `dir`. */

@@ -108,7 +108,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
           if (item.kind === 'line') {
             for (const event of t.parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
           } else {
-            const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; skipped`;
+            const skimmed = t.parser.oversized?.(item.head, item.tail) ?? [];
+            for (const event of skimmed) emit(event);
+            const what = skimmed.length > 0 ? 'read from its first and last bytes only (type, time, tool ids)' : 'skipped';
+            const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; ${what}`;
             emit(located(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: t.parser.sessionId(), path: t.file }), t));
           }
         }

@@ -12,7 +12,14 @@ export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 export type LineItem =
   /** `bytes` excludes the newline (and a trailing `\r`); `end` is the file offset just after the newline. */
   | { readonly kind: 'line'; readonly bytes: Buffer; readonly end: number }
-  | { readonly kind: 'oversized'; readonly length: number; readonly end: number };
+  /**
+   * A line over the cap: never held whole, but its first and last OVERSIZED_KEEP_BYTES are kept,
+   * where a record's type, role, ids (head) and timestamp (tail, often its last key) sit.
+   */
+  | { readonly kind: 'oversized'; readonly length: number; readonly end: number; readonly head: Buffer; readonly tail: Buffer };
+
+/** Bytes kept of each end of an oversized line. */
+export const OVERSIZED_KEEP_BYTES = 64 * 1024;
 
 export interface LineSplitter {
   /** Feeds the next chunk (whose first byte sits at the current position) and returns the complete lines in it. */
@@ -37,8 +44,13 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
   // Bytes of the current unfinished line (only while it stays under the cap).
   let pending: Buffer[] = [];
   let pendingLength = 0;
-  // True once the current line passed the cap: its bytes are counted, not kept.
+  // True once the current line passed the cap: its bytes are counted, not kept (but its ends are).
   let oversized = false;
+  let head = Buffer.alloc(0);
+  let tail = Buffer.alloc(0);
+  const keepTail = (bytes: Buffer): void => {
+    tail = bytes.length >= OVERSIZED_KEEP_BYTES ? Buffer.from(bytes.subarray(bytes.length - OVERSIZED_KEEP_BYTES)) : Buffer.concat([tail, bytes]).subarray(-OVERSIZED_KEEP_BYTES);
+  };
 
   const push = (chunk: Buffer): LineItem[] => {
     const items: LineItem[] = [];
@@ -49,7 +61,16 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
       const length = pendingLength + (nl - from);
       const end = consumed + length + 1;
       if (oversized || length > maxLineBytes) {
-        items.push({ kind: 'oversized', length, end });
+        const last = chunk.subarray(from, nl);
+        if (!oversized) {
+          // Crossed the cap inside this chunk: its pending bytes are the head.
+          const whole = Buffer.concat([...pending, last]);
+          head = Buffer.from(whole.subarray(0, OVERSIZED_KEEP_BYTES));
+          tail = Buffer.from(whole.subarray(-OVERSIZED_KEEP_BYTES));
+        } else keepTail(last);
+        items.push({ kind: 'oversized', length, end, head, tail: withoutCr(tail) });
+        head = Buffer.alloc(0);
+        tail = Buffer.alloc(0);
       } else {
         const tail = chunk.subarray(from, nl);
         // NOTE: the common case (line inside one chunk) is a view into the chunk, no copy.
@@ -67,6 +88,12 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
     if (rest > 0) {
       pendingLength += rest;
       if (oversized || pendingLength > maxLineBytes) {
+        const bytes = chunk.subarray(from);
+        if (!oversized) {
+          const whole = Buffer.concat([...pending, bytes]);
+          head = Buffer.from(whole.subarray(0, OVERSIZED_KEEP_BYTES));
+          tail = Buffer.from(whole.subarray(-OVERSIZED_KEEP_BYTES));
+        } else keepTail(bytes);
         oversized = true;
         pending = [];
       } else {

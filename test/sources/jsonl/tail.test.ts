@@ -117,6 +117,36 @@ describe('JSONL engine on real files with real chokidar (claude layout)', () => 
   });
 });
 
+describe('a record over 8 MiB still moves its session', () => {
+  const fx = useFixtureHome('agentwatch-oversized-', 'claude');
+
+  it('claude: a 9 MiB tool result answers its call, and its timestamp is the last activity', async () => {
+    const main = path.join(fx.home.home, '.claude/projects/-home-dev-acme-api', `${SID}.jsonl`);
+    const run = await fx.ready(claude);
+    await appendFile(main, '"}}\n');
+    const call = line({
+      type: 'assistant',
+      cwd: '/home/dev/acme-api',
+      message: { id: 'msg_big', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_big', name: 'Read', input: { file_path: '/var/log/huge.log' } }] },
+      timestamp: '2026-03-10T14:00:00.000Z',
+    });
+    // The real shape: the result's ids first, the output, then the record's own timestamp last.
+    const result = line({
+      type: 'user',
+      message: { role: 'user', content: [{ tool_use_id: 'toolu_big', type: 'tool_result', content: 'y'.repeat(9 * 1024 * 1024) }] },
+      uuid: 'u-big',
+      timestamp: '2026-03-10T14:00:05.000Z',
+    });
+    await appendFile(main, call + result);
+    await waitFor('the oversized diagnostic', () => diagnosticsOf(run.events).some((d) => d.code === 'E_OVERSIZED_LINE'), 10_000);
+    const state = run.sessions().get(SID);
+    expect(state?.lastActivityAt).toBe(Date.parse('2026-03-10T14:00:05.000Z'));
+    expect(state?.lastTurn).toBe('tool_result');
+    expect(state?.pendingTools).toEqual([]);
+    expect(diagnosticsOf(run.events).find((d) => d.code === 'E_OVERSIZED_LINE')?.message).toContain('read from its first and last bytes only');
+  });
+});
+
 describe('codex and pi on real files', () => {
   const fx = useFixtureHome('agentwatch-tail-');
 
