@@ -3,6 +3,7 @@ import { parseFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
 import { AGENT_KINDS } from '../core/agents.js';
+import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import type { Ctx, Teardown } from '../core/contracts.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
@@ -141,6 +142,16 @@ export const run = async (io: CliIo): Promise<number> => {
   const signal = onStopSignal();
   const running: RunningMode[] = [];
   const background: Teardown[] = [];
+  // Silence is a bug: what keeps sessions from being read (an unreadable directory, a locked or
+  // corrupt database) is logged once per distinct problem; `agentwatch doctor` lists the rest.
+  const reported = new Set<string>();
+  const attention = pipeline.diagnostics$.subscribe((d) => {
+    const line = describeDiagnostic(d);
+    if (severityOf(d.code) !== 'attention' || reported.has(line)) return;
+    reported.add(line);
+    ctx.log.warn(`${line} (agentwatch doctor for details)`);
+  });
+  background.push(() => attention.unsubscribe());
   try {
     for (const runner of runners) {
       // NOTE: a start may wait for the first discovery; a signal meanwhile must not be swallowed.

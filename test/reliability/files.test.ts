@@ -15,8 +15,9 @@ import { fixtureSql } from '../sources/sqlite/helpers.js';
  * The probe's file cases, end to end: junk, a 50 MB line, a 1 GB sparse file, corrupt and locked
  * databases (the one-shot CLI), and delete / truncate / rename under a live watch. Each asserts
  * no crash, nothing lost of the healthy data, bounded memory, and nothing written to the agents'
- * files. What the user is told about unreadable directories, corrupt databases and oversized
- * records (issue 17 items 6, 8 and 9) is asserted by the formats and sources suites, not here.
+ * files, and that a corrupt or locked database is said on stderr. Unreadable directories, oversized
+ * records and every committed SQLite change are asserted by test/commands/doctor.test.ts,
+ * test/sources/jsonl/tail.test.ts and test/sources/sqlite/live.test.ts.
  */
 
 const line = (record: Record<string, unknown>): string => `${JSON.stringify(record)}\n`;
@@ -127,6 +128,11 @@ describe('corrupt and locked databases (one-shot CLI)', () => {
       expect(agents).toContain('claude');
       expect(agents).not.toContain('opencode');
       expect(await readFile(corrupt)).toEqual(garbage);
+      // Silence is a bug (issue 17 item 6): both are said on stderr, with a pointer to doctor.
+      expect(locked.stderr).toMatch(/opencode: .*opencode\.db/);
+      // kilo: either read (a reader may still see the last commit) or said to be locked, never silent.
+      if (!agents.includes('kilo')) expect(locked.stderr, locked.stderr).toMatch(/kilo: .*(lock|busy)/i);
+      expect(locked.stderr).toContain('agentwatch doctor');
 
       locker.exec('ROLLBACK');
       locker.close();
