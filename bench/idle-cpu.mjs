@@ -1,0 +1,95 @@
+/**
+ * Idle cost of `agentwatch --api` (issue 11): CPU % and RSS of the running process over a quiet
+ * period on a generated corpus with a 7-day window (every session listed), next to anchors
+ * measured in the same run on the same files: chokidar alone watching the same trees, and, when
+ * BENCH_BASE_CLI names another build's dist/cli.js (e.g. the wave-1 build), that build.
+ *
+ *   node bench/idle-cpu.mjs [--sessions N] [--seconds S]
+ *
+ * Prints a table, then one JSON object as the last line (bench/run.mjs collects it).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pbkdf2Sync } from 'node:crypto';
+import { ensureCorpus } from './corpus.mjs';
+import { configHome, dataHome } from './corpus-agents.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+};
+const sessions = arg('sessions', 3000);
+const seconds = arg('seconds', 60);
+const root = path.join(here, '.corpus-idle');
+const corpus = ensureCorpus({ root, sessions, meanKb: 20 });
+const env = {
+  HOME: corpus.home,
+  XDG_CONFIG_HOME: configHome(corpus.home),
+  XDG_CACHE_HOME: path.join(root, 'xdg-cache'),
+  XDG_DATA_HOME: dataHome(corpus.home),
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  NO_COLOR: '1',
+  AGENTWATCH_API_PASSPHRASE: 'idle benchmark passphrase',
+};
+const configDir = path.join(env.XDG_CONFIG_HOME, 'agentwatch');
+mkdirSync(configDir, { recursive: true });
+const salt = 'idle-bench-salt';
+writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: salt }));
+const token = pbkdf2Sync(env.AGENTWATCH_API_PASSPHRASE, salt, 600000, 32, 'sha256').toString('base64url');
+const TICK = 100; // USER_HZ on Linux
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const cpuTicks = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/** Starts `args`, waits for `isReady`, lets it settle, then measures CPU and RSS over `seconds`. */
+const idleOf = async (label, args, isReady) => {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const started = Date.now();
+  try {
+    await isReady(() => stderr);
+    const readyMs = Date.now() - started;
+    await sleep(5_000);
+    const t0 = cpuTicks(child.pid);
+    await sleep(seconds * 1000);
+    const used = cpuTicks(child.pid) - t0;
+    return { label, cpuPercent: (used / TICK / seconds) * 100, rssMiB: rssMiB(child.pid), readyMs };
+  } finally {
+    child.kill('SIGTERM');
+  }
+};
+
+const apiReady = async (stderr) => {
+  let base;
+  while (!(base = /listening on (http:\/\/\S+)/.exec(stderr())?.[1])) await sleep(50);
+  for (;;) {
+    const stats = await fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()).catch(() => ({}));
+    if (stats.ready !== false && stats.total_sessions > 0) return;
+    await sleep(100);
+  }
+};
+
+const roots = [path.join(corpus.home, '.claude', 'projects'), path.join(corpus.home, '.codex', 'sessions'), path.join(corpus.home, '.pi', 'agent', 'sessions')];
+const chokidarOnly = `import('chokidar').then(({ watch }) => { const w = watch(${JSON.stringify(roots)}, { ignoreInitial: true, depth: 5 }); w.on('ready', () => process.stderr.write('watching\\n')); })`;
+
+const results = [];
+results.push(await idleOf('agentwatch --api (this build)', [path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0'], apiReady));
+if (process.env.BENCH_BASE_CLI) results.push(await idleOf('agentwatch --api (BENCH_BASE_CLI)', [process.env.BENCH_BASE_CLI, '--api', '--host', '127.0.0.1:0'], apiReady));
+results.push(
+  await idleOf('chokidar alone, same trees', ['--input-type=module', '-e', chokidarOnly], async (stderr) => {
+    while (!stderr().includes('watching')) await sleep(50);
+  }),
+);
+
+const listed = Object.values(corpus.expected ?? {}).reduce((a, b) => a + b, 0) || sessions;
+console.log(`Idle ${seconds} s, ${listed} sessions in a 7-day window`);
+for (const r of results) console.log(`  ${r.label.padEnd(36)} CPU ${r.cpuPercent.toFixed(2).padStart(6)} %   RSS ${r.rssMiB.toFixed(0).padStart(5)} MiB   ready after ${r.readyMs} ms`);
+console.log(JSON.stringify({ name: 'idle-cpu', figures: results[0], anchors: Object.fromEntries(results.slice(1).map((r) => [r.label, r])) }));
