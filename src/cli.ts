@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { overview } from './cli/help.js';
 import type { CliIo } from './cli/io.js';
 import { COMMANDS, MONITOR } from './cli/registry.js';
+import { closest } from './util/closest.js';
 
 const readVersion = (): string => {
   try {
@@ -32,7 +33,8 @@ const main = async (argv: readonly string[]): Promise<number> => {
   const entry = command === undefined ? undefined : COMMANDS[command];
 
   if (command !== undefined && !entry) {
-    fail(`unknown command "${command}"`, 'Run agentwatch --help');
+    const guess = closest(command, Object.keys(COMMANDS));
+    fail(`unknown command "${command}"${guess ? ` (did you mean "agentwatch ${guess}"?)` : ''}`, 'Run agentwatch --help');
     return 2;
   }
   const rest = command === undefined ? argv : argv.slice(1);

@@ -1,5 +1,6 @@
 import meow from 'meow';
 import { UsageError } from './io.js';
+import { closest } from '../util/closest.js';
 
 /**
  * One flag of a command. `choices` and `integer` are checked here so every command reports bad
@@ -47,7 +48,8 @@ export const parseFlags = <S extends FlagSpecs>(
     const [bare = '', ...assigned] = token.replace(/^--?/, '').split('=');
     const entry = known.get(bare) ?? (bare.startsWith('no-') ? known.get(bare.slice(3)) : undefined);
     if (!entry || (bare.startsWith('no-') && !known.has(bare) && entry.spec.type !== 'boolean')) {
-      throw new UsageError(`Unknown flag ${token.split('=')[0]} for ${command}`, `Run ${command} --help`);
+      const guess = closest(bare, [...known.keys()].filter((name) => name.length > 1));
+      throw new UsageError(`Unknown flag ${token.split('=')[0]} for ${command}${guess ? ` (did you mean --${guess}?)` : ''}`, `Run ${command} --help`);
     }
     if (token.startsWith('-') && !token.startsWith('--') && bare.length > 1) {
       throw new UsageError(`Unknown flag ${token} for ${command}`, `Run ${command} --help`);

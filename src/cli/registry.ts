@@ -17,7 +17,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   limits: {
     summary: 'Rate-limit and billing windows of claude, codex, grok, kimi and cursor (on demand)',
     usage: [
-      'Usage: agentwatch limits [--agent claude|codex|grok|kimi|cursor|all] [--detailed] [--json]',
+      'Usage: agentwatch limits [--agent claude|codex|grok|kimi|cursor|all] [--detailed] [--json] [--demo]',
       '',
       'Queries each agent\'s usage endpoint once (concurrently) with the login the agent already has,',
       'and prints a summary table of its 5-hour and weekly (or monthly) windows.',
@@ -26,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       '  --agent NAME   claude, codex, grok, kimi, cursor or all (default all; agents without a login are skipped)',
       '  --detailed     one block per window: Used, Elapsed, Resets, Pace, Source and Note',
       '  --json         the same windows as a JSON document for scripts and status bars',
+      '  --demo         generated sample windows of all five agents, marked as sample (no login, no request)',
       '',
       'Exit codes: 0 every requested agent answered, 1 at least one failed (details on stderr), 2 bad flags.',
       'The endpoints are undocumented and may change; run it on demand, never in a polling loop.',

@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { Pipeline } from '../app.js';
 import { parseFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
@@ -130,6 +132,14 @@ export const run = async (io: CliIo): Promise<number> => {
   if (flags.host !== undefined) {
     const parsed = parseHostFlag(flags.host);
     if ('error' in parsed) throw new UsageError(parsed.error);
+    // A name that does not resolve is a typo, said as one (not a raw getaddrinfo error at listen).
+    if (isIP(parsed.host) === 0) {
+      try {
+        await lookup(parsed.host);
+      } catch {
+        throw new UsageError(`Invalid value for --host: ${JSON.stringify(flags.host)} (no such host name: ${parsed.host})`, 'Use an address of this machine, e.g. --host 127.0.0.1:7421');
+      }
+    }
     address = parsed;
   }
 
@@ -173,8 +183,9 @@ export const run = async (io: CliIo): Promise<number> => {
         startWebhooks(pipeline.transitions$, ctx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}), ...(webhookMetrics ? { metrics: webhookMetrics } : {}) }),
       );
     }
-    // Desktop notifications belong to the headless and GUI processes (PRODUCT.md 2 and 7), not the TUI.
-    if (!flags.demo && (modes.includes('api') || modes.includes('gui'))) background.push(startNotifier(pipeline.transitions$, ctx));
+    // Desktop notifications come from every long-running mode when `notifications` is on (PRODUCT.md 7).
+    if (!flags.demo) background.push(startNotifier(pipeline.transitions$, ctx));
+    else ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
     const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {

@@ -11,7 +11,8 @@ import { gotGet } from './http.js';
 import { securityKeychainRead } from './keychain.js';
 import { shouldColor } from './palette.js';
 import { renderDetailed } from './render-detailed.js';
-import { renderJson } from './render-json.js';
+import { limitsJson, renderJson } from './render-json.js';
+import { SAMPLE_NOTE, sampleOutcomes } from './sample.js';
 import { renderTable } from './render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from './rows.js';
 
@@ -19,6 +20,7 @@ const FLAGS = {
   agent: { type: 'string', choices: [...LIMIT_AGENTS, 'all'] },
   detailed: { type: 'boolean' },
   json: { type: 'boolean' },
+  demo: { type: 'boolean' },
 } as const;
 
 const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
@@ -73,10 +75,18 @@ export const run = async (io: CliIo): Promise<number> => {
   const agents: readonly LimitAgent[] = explicit ? [flags.agent as LimitAgent] : enabled;
   if (agents.length === 0) throw new RuntimeError(`nothing to query: ${LIMIT_AGENTS.join(', ')} are all disabled in ${loaded.path}`);
 
-  const outcomes = resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io), agents)), explicit);
-  const options = { color: shouldColor(io.env, io.stdout.isTTY), now: Date.now(), width: widthOf(io) };
+  const now = Date.now();
+  // --demo: generated sample windows, no request to any vendor, marked as sample everywhere.
+  const outcomes = flags.demo ? sampleOutcomes(now, agents) : resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io), agents)), explicit);
+  const options = { color: shouldColor(io.env, io.stdout.isTTY), now, width: widthOf(io) };
 
-  const report = flags.json ? renderJson(outcomes, options.now) : flags.detailed ? renderDetailed(outcomes, options) : renderTable(outcomes, options);
+  const report = flags.json
+    ? flags.demo
+      ? `${JSON.stringify({ ...limitsJson(outcomes, now), sample: true }, null, 2)}\n`
+      : renderJson(outcomes, now)
+    : flags.detailed
+      ? renderDetailed(outcomes, options)
+      : `${renderTable(outcomes, options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
   if (report) io.stdout.write(report);
   const errors = errorLines(outcomes);
   if (errors.length > 0) io.stderr.write(`${errors.join('\n')}\n`);

@@ -43,6 +43,13 @@ export const skimToolResults = (line: Buffer): { readonly at: number; readonly r
   return { at: epochMs(skimString(line, TIMESTAMP, { last: true })?.value), results };
 };
 
+/** FNV-1a, 32 bits: message uuids compared within one file, where a collision is negligible. */
+const fnv1a = (text: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+};
+
 export const claudeResumeCommand = (sessionId: string): string => `claude --resume ${sessionId}`;
 
 const textOf = (content: string | readonly ClaudeBlock[] | undefined): string => {
@@ -88,11 +95,12 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   let lastAssistantId: string | undefined;
   // A summary names this session only when its leafUuid is a message of this same file.
   const pendingSummaries = new Map<string, string>();
-  const seenUuids = new Set<string>();
+  // 32-bit hashes, not the strings: a few bytes per message of every watched transcript.
+  const seenUuids = new Set<number>();
   const unknownTypes = new Set<string>();
   const rememberUuid = (uuid: string | undefined): SessionEvent[] => {
     if (!uuid) return [];
-    seenUuids.add(uuid);
+    seenUuids.add(fnv1a(uuid));
     if (seenUuids.size > SEEN_UUIDS_MAX) for (const old of seenUuids) { seenUuids.delete(old); break; }
     const summary = pendingSummaries.get(uuid);
     if (summary === undefined) return [];
@@ -207,7 +215,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
         // it names this one only when its leaf is a message of this file. A user's rename wins.
         if (!record.summary || sawCustomTitle) return [];
         if (!record.leafUuid) return [];
-        if (seenUuids.has(record.leafUuid)) return [{ type: 'meta', ...ref, patch: { agentName: record.summary } }];
+        if (seenUuids.has(fnv1a(record.leafUuid))) return [{ type: 'meta', ...ref, patch: { agentName: record.summary } }];
         pendingSummaries.set(record.leafUuid, record.summary);
         return [];
       }
@@ -276,7 +284,9 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
         const skimmed = skimToolResults(bytes);
         if (skimmed) {
           // The record's own uuid is its last raw `uuid` key (nested tool output never has raw keys).
-          const named = rememberUuid(skimString(bytes, UUID, { last: true })?.value);
+          // Scanning a multi-MB result for it costs a pass over the line: done only while a summary
+          // waits for its leaf (a summary written after a tool-result leaf then names nothing).
+          const named = pendingSummaries.size > 0 ? rememberUuid(skimString(bytes, UUID, { last: true })?.value) : [];
           if (!sidechainFile && bytes.includes(SIDECHAIN)) return named;
           return [...named, ...skimmed.results.map((r): SessionEvent => ({ type: 'tool_result', ...ref, at: skimmed.at, callId: r.callId, isError: r.isError }))];
         }

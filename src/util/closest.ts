@@ -1,0 +1,27 @@
+/**
+ * "Did you mean": the closest of `known` to `word` when it is close enough to be a typo
+ * (edit distance with swaps, case-insensitive, at most a third of the word and at least 2).
+ * Dependency-free: the CLI's error path uses it without loading anything else.
+ */
+const distance = (a: string, b: string): number => {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const row = rows[i] as number[];
+      const prev = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number;
+};
+
+export const closest = (word: string, known: Iterable<string>): string | undefined => {
+  let best: { readonly name: string; readonly d: number } | undefined;
+  for (const name of known) {
+    const d = distance(word.toLowerCase(), name.toLowerCase());
+    if (!best || d < best.d) best = { name, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;
+};
