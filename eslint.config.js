@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.dist-*/**', 'node_modules/**', 'coverage/**', 'bench/.corpus/**', '.tmp/**', 'src/sinks/dashboard/**/*.js'] },
+  { ignores: ['dist/**', '.dist-*/**', 'node_modules/**', 'coverage/**', 'bench/.corpus/**', 'bench/.corpus-*/**', '.tmp/**', 'src/sinks/dashboard/**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,6 +14,6 @@ export default tseslint.config(
   },
   {
     files: ['bench/**/*.mjs', 'test/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', fetch: 'readonly' } },
   },
 );
