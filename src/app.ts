@@ -60,6 +60,8 @@ export interface PipelineOptions {
   /** Generated sessions instead of the real sources (`--demo`). */
   readonly demo?: boolean;
   readonly sinks?: readonly Sink[];
+  /** Sees every source event before the fold (the search index takes turn texts from here). */
+  readonly tap?: (event: SessionEvent) => void;
 }
 
 /** What a listing needs besides the state: the time, the user's names, and optionally other visibility. */
@@ -131,6 +133,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   const events$ = sourceEvents(ctx, options, agents).pipe(
     tap((event) => {
       if (event.type === 'diagnostic') diagnostics.next(event);
+      options.tap?.(event);
     }),
     batchSync(ctx.scheduler),
   );

@@ -6,7 +6,9 @@ import { UsageError, type CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
 import { AGENT_KINDS } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
+import { asyncScheduler } from 'rxjs';
 import type { Ctx, Teardown } from '../core/contracts.js';
+import type { LiveIndex } from '../search/live.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
 import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
@@ -40,6 +42,8 @@ export interface MonitorLaunch {
   readonly pipeline: Pipeline;
   /** From `--host`; undefined when absent (127.0.0.1 with the port fallback). */
   readonly address: ListenAddress | undefined;
+  /** The live search index the API answers GET /api/search from (not in --demo). */
+  readonly search?: LiveIndex;
 }
 
 /** A running interface. `done` resolves (with an exit code) when it ends on its own, e.g. the TUI quits. */
@@ -147,7 +151,10 @@ export const run = async (io: CliIo): Promise<number> => {
   const agents = pickAgents(io, loaded, flags.agent, 'refuse');
   for (const runner of runners) await runner.prepare?.(io, loaded);
 
-  const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log: stderrLogger(io, { info: true }) });
+  const log = stderrLogger(io, { info: true });
+  // The search index follows what the sources read (no second read of any file); the API serves it.
+  const search = !flags.demo && modes.includes('api') ? (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log) : undefined;
+  const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;
   const signal = onStopSignal();
   const running: RunningMode[] = [];
@@ -165,7 +172,7 @@ export const run = async (io: CliIo): Promise<number> => {
   try {
     for (const runner of runners) {
       // NOTE: a start may wait for the first discovery; a signal meanwhile must not be swallowed.
-      const starting = runner.start({ io, loaded, ctx, pipeline, address });
+      const starting = runner.start({ io, loaded, ctx, pipeline, address, ...(search ? { search } : {}) });
       const started = await Promise.race([starting, signal.stopped.then(() => undefined)]);
       if (!started) {
         void starting.then((mode) => mode.stop()).catch(() => undefined);
@@ -195,5 +202,6 @@ export const run = async (io: CliIo): Promise<number> => {
     await Promise.allSettled(running.map((mode) => mode.stop()));
     await Promise.allSettled(background.map(async (teardown) => teardown()));
     await sources.stop();
+    search?.close();
   }
 };

@@ -5,6 +5,7 @@ import { loadConfig, type Loaded } from '../config/load.js';
 import { configNotices } from '../config/notices.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
+import type { SessionEvent } from '../core/session.js';
 import type { SourceCtx } from '../sources/index.js';
 
 /**
@@ -60,12 +61,16 @@ export interface SourcePipelineOptions {
   readonly log: Logger;
   /** `false`: read every file from its start (doctor must see every record's diagnostic). */
   readonly cache?: boolean;
+  /** Another discovery-cache file (search keeps its own offsets: what it has indexed). */
+  readonly cacheFile?: string;
+  /** Sees every source event (PipelineOptions.tap). */
+  readonly tap?: (event: SessionEvent) => void;
 }
 
 export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: SourcePipelineOptions): Promise<SourcePipeline> => {
   const registry = options.demo ? undefined : await import('../sources/index.js');
   // The discovery cache makes warm starts read only what was appended; losing it is always safe.
-  const cache = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log);
+  const cache = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
   const ctx: SourceCtx = {
     config: loaded.config,
     env: io.env,
@@ -76,7 +81,7 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
     ...(options.watch ? {} : { watch: false }),
     ...(cache ? { cache } : {}),
   };
-  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents: options.agents, demo: options.demo });
+  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents: options.agents, demo: options.demo, ...(options.tap ? { tap: options.tap } : {}) });
   const persist = cache && registry ? registry.persistCache(pipeline.state$, cache, ctx.scheduler) : undefined;
   const stop = async (): Promise<void> => {
     try {

@@ -55,6 +55,7 @@ export interface ApiLaunch {
   readonly scheduler: SchedulerLike;
   /** Extra routes on the same server (buildServer `extend`), e.g. the web dashboard. */
   readonly extend?: ServerDeps['extend'];
+  readonly search?: ServerDeps['search'];
 }
 
 export interface RunningApi {
@@ -95,6 +96,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const host = launch.address?.host ?? DEFAULT_HOST;
   const app = await buildServer({
     metrics,
+    ...(launch.search ? { search: launch.search } : {}),
     store,
     token: launch.token,
     salt: launch.salt,

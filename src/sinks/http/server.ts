@@ -6,6 +6,8 @@ import { createFailureLimiter, DEFAULT_FAILURE_LIMIT } from './auth-throttle.js'
 import { isAllowedHost } from './host-check.js';
 import type { Metrics } from '../metrics/index.js';
 import { registerMetricsRoute } from './metrics-route.js';
+import type { LiveIndex } from '../../search/live.js';
+import { registerSearchRoute } from './search-route.js';
 import { frameworkMessage, installJsonParser, MAX_PARAM_LENGTH } from './json-body.js';
 import { registerPlayground } from './playground.js';
 import { registerRoutes } from './routes.js';
@@ -35,6 +37,8 @@ export interface ServerDeps {
   readonly deliveries?: (query: { webhook?: string | undefined; limit: number }) => readonly DeliveryRecord[];
   /** Serves `GET /metrics` when given. */
   readonly metrics?: Metrics;
+  /** Serves `GET /api/search` when given. */
+  readonly search?: LiveIndex;
   /**
    * More routes on the same server (the web dashboard at `/`), registered after the API's, under
    * the same host check and auth (`config: { access: 'public' }` for static assets).
@@ -90,6 +94,7 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
   const { maxBacklogBytes, ...timing } = deps.sse ?? {};
   registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...timing }, scheduler, ...(maxBacklogBytes ? { maxBacklogBytes } : {}) });
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);
+  if (deps.search) registerSearchRoute(app, deps.search);
   await deps.extend?.(app);
   return app;
 };

@@ -173,7 +173,8 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
       metaChanged = true;
     }
     const grew = info !== undefined && (info.size !== t.size || info.mtimeMs !== t.mtimeMs);
-    if (info && info.size > t.offset) out.push(...(await readNewLines(dir, t, info)));
+    // Bytes past the offset with an unchanged file are an unfinished last line: not read again.
+    if (info && info.size > t.offset && (grew || t.offset === 0)) out.push(...(await readNewLines(dir, t, info)));
     else if (info) Object.assign(t, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
     for (const event of out) emit(event);
     if (info && (metaChanged || grew)) {

@@ -161,7 +161,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     tracked.set(file, t);
     fileOfSession.set(t.parser.sessionId(), file);
     const changed = info.size !== t.size || info.mtimeMs !== t.mtimeMs;
-    if (info.size > t.offset) await readNew(t, info.size, info.mtimeMs);
+    // Bytes past the offset are an unfinished last line: read them again only once the file
+    // changed (a warm start, or a re-stat, of an untouched file reads nothing).
+    if (info.size > t.offset && (changed || (opened && !restored))) await readNew(t, info.size, info.mtimeMs);
     else {
       t.size = info.size;
       t.mtimeMs = info.mtimeMs;

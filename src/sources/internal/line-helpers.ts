@@ -4,8 +4,8 @@ import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from './file-parser.js';
 import { elideLongStrings, parseJson } from './skim.js';
 
-/** Characters of message text kept on events (the fold keeps 300; a little slack for trimming). */
-export const TEXT_KEEP = 400;
+/** Characters of message text kept on events: the fold keeps 300, the search index all of these. */
+export const TEXT_KEEP = 1024;
 
 /** Epoch ms of an ISO timestamp, 0 when absent or unparseable. */
 export const epochMs = (value: unknown): number => {

@@ -78,6 +78,6 @@ describe('fast paths give the same events as a full parse', () => {
     const prompt = `Please ${'refactor the parser '.repeat(300)}`;
     const line = Buffer.from(JSON.stringify({ type: 'user', message: { role: 'user', content: prompt }, timestamp: '2026-03-10T09:00:00Z' }));
     const [turn] = createClaudeParser('/f.jsonl', { kind: 'main', sessionId: 's' }, true).line(line);
-    expect(turn).toMatchObject({ type: 'turn', role: 'user', text: prompt.slice(0, 400) });
+    expect(turn).toMatchObject({ type: 'turn', role: 'user', text: prompt.slice(0, 1024) });
   });
 });

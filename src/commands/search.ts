@@ -1,0 +1,77 @@
+import { createColors } from 'picocolors';
+import { parseFlags } from '../cli/flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
+import { shouldColor } from '../limits/palette.js';
+import { excludedBy, openCaughtUpIndex } from '../search/catch-up.js';
+import { QuerySyntaxError, searchIndex, type SearchResult } from '../search/query.js';
+import { loadConfigWithNotices, stderrLogger } from './pipeline-setup.js';
+
+/**
+ * `agentwatch search QUERY [--agent LIST] [--limit N] [--json] [--reindex]` (PRODUCT.md 9):
+ * catch the index up (only what was appended since the last search is read), then the sessions
+ * ranked by bm25 with their best snippets. The query may come from stdin (`-`, or no argument
+ * with a pipe). Exit 0 (also with no hits), 2 for a malformed query or bad flags.
+ */
+const COMMAND = 'agentwatch search';
+const FLAGS = {
+  agent: { type: 'string' },
+  limit: { type: 'number', integer: true, min: 1 },
+  json: { type: 'boolean' },
+  reindex: { type: 'boolean' },
+} as const;
+export const DEFAULT_LIMIT = 10;
+
+const readStdin = async (io: CliIo): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').trim();
+};
+
+/** `--agent claude,codex`: each must be an agent kind. */
+export const parseAgentList = (value: string | undefined): AgentKind[] | undefined => {
+  if (value === undefined || value === 'all') return undefined;
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const bad = names.find((name) => !isAgentKind(name));
+  if (bad !== undefined || names.length === 0) throw new UsageError(`Invalid value for --agent: ${JSON.stringify(value)} (a comma-separated list of ${AGENT_KINDS.join(', ')})`);
+  return names as AgentKind[];
+};
+
+const render = (results: readonly SearchResult[], color: boolean): string => {
+  const c = createColors(color);
+  const mark = (text: string): string => text.replace(/\[([^\]]*)\]/g, (_, hit: string) => c.bold(c.yellow(hit)));
+  return results
+    .map((r) => {
+      const head = `${c.bold(r.title || r.cwd.split('/').at(-1) || r.session_id)}  ${c.dim(`${r.agent} · ${r.cwd} · ${r.last_activity.replace('T', ' ').slice(0, 16)}`)}`;
+      const lines = r.snippets.map((s) => `  ${c.dim(s.role === 'user' ? 'you  ' : 'agent')} ${mark(color ? s.text : s.text)}`);
+      return [head, ...lines, `  ${c.cyan(r.resume_command)}`].join('\n');
+    })
+    .join('\n\n');
+};
+
+export const run = async (io: CliIo): Promise<number> => {
+  const { flags, input } = parseFlags(io.argv, FLAGS, COMMAND);
+  const fromStdin = input.length === 0 || (input.length === 1 && input[0] === '-');
+  if (fromStdin && io.stdin.isTTY) throw new UsageError('search needs a query', `Run ${COMMAND} --help`);
+  const query = fromStdin ? await readStdin(io) : input.join(' ').trim();
+  if (query === '') throw new UsageError('search needs a query', `Run ${COMMAND} --help`);
+  const asked = parseAgentList(flags.agent);
+
+  const loaded = await loadConfigWithNotices(io);
+  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
+  const agents = asked ? asked.filter((agent) => enabled.includes(agent)) : enabled;
+  const log = stderrLogger(io, { info: false });
+  const { db } = await openCaughtUpIndex(io, loaded, enabled, { reindex: flags.reindex, log });
+  try {
+    const results = searchIndex(db, query, { agents: new Set(agents), limit: flags.limit ?? DEFAULT_LIMIT, excluded: excludedBy(loaded.config.exclude_cwd_substrings) });
+    if (flags.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    else if (results.length === 0) io.stdout.write(`No session mentions ${JSON.stringify(query)}.\n`);
+    else io.stdout.write(`${render(results, shouldColor(io.env, io.stdout.isTTY))}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof QuerySyntaxError) throw new UsageError(error.message, 'Quote phrases ("..."), end a prefix with *, combine with AND / OR / NOT');
+    throw error instanceof Error ? new RuntimeError(error.message) : error;
+  } finally {
+    db.close();
+  }
+};
