@@ -179,6 +179,21 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
   });
 
+  it('s searches what was said and jumps to the session (content search over the index)', async () => {
+    await writeClaudeTranscript();
+    const name = 'content';
+    launch(name, ['--agent', 'claude']);
+    await waitText(name, 'acme-api');
+    keys(name, 's');
+    await waitText(name, 'Search messages:');
+    typeText(name, 'login');
+    keys(name, 'Enter');
+    const screen = await waitText(name, '"login": acme-api');
+    expect(screen).not.toContain('Search messages:');
+    keys(name, 'q');
+    await waitText(name, 'EXITED 0');
+  });
+
   it('a fixture HOME with a real Claude transcript: the session is listed with its details', async () => {
     const id = await writeClaudeTranscript();
     const name = 'fixture';

@@ -17,7 +17,7 @@ import { keyToAction, type KeyMode } from './keys.js';
 import { modalRect } from './layout.js';
 import { watchNames } from './names.js';
 import { render, scrollBounds } from './render.js';
-import { initialView, pinSelection, reduceView, type Action, type Effect, type LimitsText, type ViewState } from './state.js';
+import { initialView, pinSelection, reduceView, type Action, type ContentHit, type Effect, type LimitsText, type ViewState } from './state.js';
 import type { Screen } from './terminal.js';
 import type { Theme } from './theme.js';
 
@@ -42,6 +42,8 @@ export interface TuiOptions {
   readonly namesProblem?: string;
   /** One read of every limits provider, rendered for a modal `width` cells wide. */
   readonly readLimits: (width: number) => Promise<LimitsText>;
+  /** Full-text search over what was said (the search index), best session first; absent in --demo. */
+  readonly searchContent?: (query: string) => Promise<readonly ContentHit[]>;
   /** Writes a crash message once the terminal is restored (stderr, past any capture). */
   readonly report: (message: string) => void;
   readonly exit: (code: number) => void;
@@ -163,6 +165,18 @@ export const runTui = (options: TuiOptions): RunningTui => {
           void options.readLimits(width).then(
             (text) => dispatch({ type: 'limitsLoaded', request: effect.request, text }),
             (error: unknown) => dispatch({ type: 'limitsFailed', request: effect.request, message: messageOf(error) }),
+          );
+          return;
+        }
+        case 'searchContent': {
+          if (!options.searchContent) {
+            notify('Searching messages needs the search index: run agentwatch search', 'error');
+            return;
+          }
+          notify(`Searching messages for ${JSON.stringify(effect.query)}…`);
+          void options.searchContent(effect.query).then(
+            (hits) => dispatch({ type: 'contentResults', query: effect.query, hits }),
+            (error: unknown) => notify(messageOf(error), 'error'),
           );
           return;
         }

@@ -6,9 +6,28 @@ import { makeLimitsCtx } from '../../limits/command.js';
 import { detectTheme, queryBackground } from './detect-theme.js';
 import { runTui } from './index.js';
 import { captureStderr } from './stderr-capture.js';
-import { readLimits } from './limits.js';
+import { limitsText, readLimits } from './limits.js';
 import { openScreen } from './terminal.js';
 import { pickTheme } from './theme.js';
+import { sampleOutcomes } from '../../limits/sample.js';
+import type { AgentKind } from '../../core/agents.js';
+import type { Loaded } from '../../config/load.js';
+import type { ContentHit } from './state.js';
+
+/** `s` in the TUI: catch the search index up, then the matching sessions, best first (loaded on first use). */
+const searchContent = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], query: string): Promise<ContentHit[]> => {
+  const [{ openCaughtUpIndex, excludedBy }, { searchIndex }] = await Promise.all([import('../../search/catch-up.js'), import('../../search/query.js')]);
+  const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const { db } = await openCaughtUpIndex(io, loaded, agents, { reindex: false, log: silent });
+  try {
+    return searchIndex(db, query, { agents: new Set(agents), limit: 50, excluded: excludedBy(loaded.config.exclude_cwd_substrings) }).map((r) => ({
+      key: `${r.agent}:${r.session_id}`,
+      label: r.title || r.cwd.split('/').at(-1) || r.session_id,
+    }));
+  } finally {
+    db.close();
+  }
+};
 
 /** NO_COLOR (any non-empty value) turns colors off; the TUI keeps its layout and attributes. */
 const colorsWanted = (env: CliIo['env']): boolean => !env.NO_COLOR;
@@ -53,7 +72,9 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     searched: demo ? [] : pipeline.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform)),
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
-    readLimits: (width) => readLimits(limitsCtx, width),
+    // --demo: generated sample windows, marked as sample, and no request to any vendor.
+    readLimits: (width) => (demo ? Promise.resolve(limitsText(sampleOutcomes(Date.now()), Date.now(), width)) : readLimits(limitsCtx, width)),
+    ...(demo ? {} : { searchContent: (query: string) => searchContent(io, launch.loaded, pipeline.agents, query) }),
     // A crash message must not be held like a warning: release the capture, then write.
     report: (message) => {
       const lines = [...held.release(), message];

@@ -61,8 +61,8 @@ const keysFor = (view: ViewState, width: number): Segment[] => {
 export const renderHelp = (view: ViewState, now: number, width: number): Line => {
   const { prompt } = view;
   if (prompt) {
-    const label = prompt.kind === 'search' ? 'Search path: ' : `Rename ${prompt.label}: `;
-    const hint = prompt.kind === 'search' ? '  enter keep · esc cancel' : '  enter save (empty clears) · esc cancel';
+    const label = prompt.kind === 'search' ? 'Search path: ' : prompt.kind === 'content' ? 'Search messages: ' : `Rename ${prompt.label}: `;
+    const hint = prompt.kind === 'search' ? '  enter keep · esc cancel' : prompt.kind === 'content' ? '  enter search · esc cancel' : '  enter save (empty clears) · esc cancel';
     return fitLine([seg(label, 'prompt'), seg(prompt.text, 'value'), seg('▏', 'cursor'), seg(hint, 'help')], width);
   }
   if (view.notice && now - view.notice.at < NOTICE_MS) {

@@ -14,7 +14,9 @@ export type Focus = 'list' | 'detail';
 
 export type Prompt =
   | { readonly kind: 'search'; readonly text: string; /** Restored on Esc. */ readonly before: string }
-  | { readonly kind: 'rename'; readonly text: string; readonly sessionId: string; readonly label: string };
+  | { readonly kind: 'rename'; readonly text: string; readonly sessionId: string; readonly label: string }
+  /** `s`: full-text search in what was said (the search index); Enter jumps to the best hit. */
+  | { readonly kind: 'content'; readonly text: string };
 
 /** What the limits modal shows: the lines `agentwatch limits` prints, without colors. */
 export interface LimitsText {
@@ -80,6 +82,8 @@ export type Action =
   | { readonly type: 'widen'; readonly minutes: number }
   | { readonly type: 'cycleFilter' }
   | { readonly type: 'startSearch' }
+  | { readonly type: 'startContentSearch' }
+  | { readonly type: 'contentResults'; readonly query: string; readonly hits: readonly ContentHit[] }
   | { readonly type: 'startRename' }
   | { readonly type: 'openEditor' }
   | { readonly type: 'copyResume' }
@@ -103,7 +107,14 @@ export type Effect =
   | { readonly type: 'openEditor'; readonly cwd: string }
   | { readonly type: 'copy'; readonly text: string }
   | { readonly type: 'rename'; readonly sessionId: string; readonly name: string }
-  | { readonly type: 'loadLimits'; readonly request: number };
+  | { readonly type: 'loadLimits'; readonly request: number }
+  | { readonly type: 'searchContent'; readonly query: string };
+
+/** A session whose messages match a content search, best first. */
+export interface ContentHit {
+  readonly key: SessionKey;
+  readonly label: string;
+}
 
 /** What the reducer may look at besides the view: the rows on screen and scroll bounds. */
 export interface ReduceContext {
@@ -164,6 +175,7 @@ const reducePrompt = (view: ViewState, prompt: Prompt, action: Action): Reduced 
     case 'promptSubmit': {
       const { prompt: _closed, ...rest } = view;
       if (prompt.kind === 'search') return only({ ...rest, search: prompt.text.trim() });
+      if (prompt.kind === 'content') return prompt.text.trim() === '' ? only(rest) : { view: rest, effects: [{ type: 'searchContent', query: prompt.text.trim() }] };
       return { view: rest, effects: [{ type: 'rename', sessionId: prompt.sessionId, name: prompt.text.trim() }] };
     }
     default:
@@ -222,6 +234,19 @@ export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext):
       return only({ ...view, filter: nextFilter(view.filter) });
     case 'startSearch':
       return only({ ...view, prompt: { kind: 'search', text: view.search, before: view.search } });
+    case 'startContentSearch':
+      return only({ ...view, prompt: { kind: 'content', text: '' } });
+    case 'contentResults': {
+      const shown = action.hits.findIndex((hit) => ctx.rows.some((row) => row.key === hit.key));
+      const quoted = JSON.stringify(action.query);
+      if (action.hits.length === 0) return only(notice(view, `No session mentions ${quoted}`, 'info', ctx.now));
+      if (shown === -1) {
+        return only(notice(view, `${quoted}: ${action.hits.length} session(s), none in this list (widen with +, or agentwatch search ${quoted})`, 'info', ctx.now));
+      }
+      const hit = action.hits[shown] as ContentHit;
+      const index = ctx.rows.findIndex((row) => row.key === hit.key);
+      return only(notice(select(view, ctx.rows, index), `${quoted}: ${hit.label}${action.hits.length > 1 ? ` (best of ${action.hits.length})` : ''}`, 'info', ctx.now));
+    }
     case 'startRename':
       if (!row) return only(notice(view, 'No session selected to rename', 'error', ctx.now));
       return only({ ...view, prompt: { kind: 'rename', text: row.summary.custom_name, sessionId: row.summary.session_id, label: row.summary.short_name || row.summary.session_id } });

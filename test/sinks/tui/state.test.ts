@@ -161,3 +161,31 @@ describe('keyToAction', () => {
     expect(keyToAction({ name, isCharacter }, mode)).toEqual(expected);
   });
 });
+
+describe('content search (s)', () => {
+  it('s opens a prompt; Enter asks the shell to search; the results select the best listed hit', () => {
+    const typed = run([{ type: 'startContentSearch' }, { type: 'promptInput', text: 'oauth refresh' }, { type: 'promptSubmit' }]);
+    expect(typed.effects).toEqual([{ type: 'searchContent', query: 'oauth refresh' }]);
+    expect(typed.view.prompt).toBeUndefined();
+    // The list filter by path/name is untouched: `/` keeps doing that.
+    expect(typed.view.search).toBe('');
+    const rows = ctxOf(typed.view).rows;
+    const target = rows.at(-1);
+    const hits = [{ key: 'codex:not-listed' as const, label: 'elsewhere' }, { key: target?.key ?? 'claude:x', label: 'the hit' }];
+    const found = run([{ type: 'contentResults', query: 'oauth refresh', hits }], typed.view);
+    expect(selectedRow(found.view, ctxOf(found.view).rows)?.key).toBe(target?.key);
+    expect(found.view.notice?.text).toBe('"oauth refresh": the hit (best of 2)');
+  });
+
+  it('says so when nothing matches, or when the matches are not in this list', () => {
+    expect(run([{ type: 'contentResults', query: 'nothing', hits: [] }]).view.notice?.text).toBe('No session mentions "nothing"');
+    const outside = run([{ type: 'contentResults', query: 'old', hits: [{ key: 'codex:gone', label: 'old one' }] }]).view;
+    expect(outside.notice?.text).toContain('none in this list');
+    expect(selectedName(outside)).toBe('terraform');
+  });
+
+  it('the s key starts it in the list, and is a character inside a prompt', () => {
+    expect(keyToAction({ name: 's', isCharacter: true }, 'normal')).toEqual({ type: 'startContentSearch' });
+    expect(keyToAction({ name: 's', isCharacter: true }, 'prompt')).toEqual({ type: 'promptInput', text: 's' });
+  });
+});
