@@ -160,38 +160,24 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     keys(name, 'Escape');
     await waitFor(name, (s) => !s.includes('search "acme-api"'), 'the search cleared');
 
-    // Limits: read from the vendor stand-in on open, Detailed tab, closed with Esc.
+    // Limits under --demo: generated sample windows marked as sample, no request to any vendor;
+    // Detailed tab, closed with Esc.
     const before = vendor.requests.length;
     keys(name, 'l');
-    screen = await waitText(name, '61.0% used');
+    screen = await waitText(name, 'Sample data (--demo)');
     expect(screen).toContain('Limits');
-    expect(vendor.requests.length - before).toBe(1);
+    expect(vendor.requests.length - before).toBe(0);
     keys(name, 'Tab');
     await waitFor(name, (s) => /Used/.test(s) && s.includes('Detailed'), 'the detailed tab');
     keys(name, 'Escape');
     await waitFor(name, (s) => !s.includes('┌─ Limits'), 'the modal closed');
-    expect(vendor.requests.length - before).toBe(1);
+    expect(vendor.requests.length - before).toBe(0);
 
     // q: the program exits 0 and the shell's screen is back (alternate screen left, cursor shown).
     keys(name, 'q');
     screen = await waitText(name, 'EXITED 0');
     expect(screen).not.toContain('sessions ·');
     expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
-  });
-
-  it('s searches what was said and jumps to the session (content search over the index)', async () => {
-    await writeClaudeTranscript();
-    const name = 'content';
-    launch(name, ['--agent', 'claude']);
-    await waitText(name, 'acme-api');
-    keys(name, 's');
-    await waitText(name, 'Search messages:');
-    typeText(name, 'login');
-    keys(name, 'Enter');
-    const screen = await waitText(name, '"login": acme-api');
-    expect(screen).not.toContain('Search messages:');
-    keys(name, 'q');
-    await waitText(name, 'EXITED 0');
   });
 
   it('a fixture HOME with a real Claude transcript: the session is listed with its details', async () => {
@@ -263,4 +249,19 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     await waitText(name, 'EXITED');
     expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
   });
+  it('s searches what was said and jumps to the session (content search over the index)', async () => {
+    await writeClaudeTranscript();
+    const name = 'content';
+    launch(name, ['--agent', 'claude']);
+    await waitText(name, 'acme-api');
+    keys(name, 's');
+    await waitText(name, 'Search messages:');
+    typeText(name, 'login');
+    keys(name, 'Enter');
+    const screen = await waitText(name, '"login": acme-api');
+    expect(screen).not.toContain('Search messages:');
+    keys(name, 'q');
+    await waitText(name, 'EXITED 0');
+  });
+
 });

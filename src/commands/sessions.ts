@@ -122,7 +122,18 @@ export const run = async (io: CliIo): Promise<number> => {
     const where = flags.demo
       ? ['  (demo sessions)']
       : agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform).map((place) => `  ${agent.padEnd(9)}${place}`));
-    const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...(where.length > 0 ? ['Looked in:', ...where] : [])].join('\n');
+    // Lead somewhere: what exists outside this scope or window, and the command that shows it.
+    const anywhere = selectVisible(frame.state.sessions.values(), now, { ...visibility, windowMinutes: undefined, dir: undefined }).length;
+    const inScopeAnyAge = selectVisible(frame.state.sessions.values(), now, { ...visibility, windowMinutes: undefined }).length;
+    const next =
+      flags.window !== undefined && inScopeAnyAge > 0
+        ? [`${inScopeAnyAge} session${inScopeAnyAge === 1 ? '' : 's'} here are older than ${flags.window} min: run it without --window.`]
+        : dir !== undefined && anywhere > 0
+          ? [`${anywhere} session${anywhere === 1 ? '' : 's'} in other directories: agentwatch sessions --all`]
+          : flags.demo || anywhere > 0
+            ? []
+            : ['No agent has written a session here yet. To see what agentwatch shows: agentwatch sessions --demo (or agentwatch --demo)'];
+    const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...next, ...(where.length > 0 ? ['Looked in:', ...where] : [])].join('\n');
     (flags.json ? io.stderr : io.stdout).write(`${message}\n`);
   }
   return 0;

@@ -3,6 +3,7 @@ import type { SessionsState } from '../../core/contracts.js';
 import type { SessionNames } from '../../config/session-names.js';
 import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
+import { selectVisible } from '../../streams/visibility.js';
 import { selectRows } from './model.js';
 import type { FrameInput } from './render.js';
 import { selectedRow, type ViewState } from './state.js';
@@ -30,5 +31,8 @@ export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameCont
     ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE })
     : undefined;
   const diagnostics = Object.values(state.diagnostics).reduce((sum, n) => sum + n, 0);
-  return { view, rows, counts, ...(detail ? { detail } : {}), ready: state.ready, diagnostics, now, searched: ctx.searched };
+  // Only when nothing is listed: how many sessions the window hides (the empty screen says so).
+  const older =
+    counts.total === 0 ? selectVisible(state.sessions.values(), now, { windowMinutes: undefined, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents }).length : 0;
+  return { view, rows, counts, ...(detail ? { detail } : {}), ready: state.ready, diagnostics, now, searched: ctx.searched, olderSessions: older };
 };

@@ -9,10 +9,16 @@ import { captureStderr } from './stderr-capture.js';
 import { limitsText, readLimits } from './limits.js';
 import { openScreen } from './terminal.js';
 import { pickTheme } from './theme.js';
-import { sampleOutcomes } from '../../limits/sample.js';
+import { SAMPLE_NOTE, sampleOutcomes } from '../../limits/sample.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { Loaded } from '../../config/load.js';
 import type { ContentHit } from './state.js';
+
+/** The limits modal under --demo: generated windows, said to be sample on the Summary tab too. */
+const sampleLimitsText = (width: number) => {
+  const text = limitsText(sampleOutcomes(Date.now()), Date.now(), width);
+  return { ...text, summary: [...text.summary, '', SAMPLE_NOTE] };
+};
 
 /** `s` in the TUI: catch the search index up, then the matching sessions, best first (loaded on first use). */
 const searchContent = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], query: string): Promise<ContentHit[]> => {
@@ -73,7 +79,7 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
     // --demo: generated sample windows, marked as sample, and no request to any vendor.
-    readLimits: (width) => (demo ? Promise.resolve(limitsText(sampleOutcomes(Date.now()), Date.now(), width)) : readLimits(limitsCtx, width)),
+    readLimits: (width) => (demo ? Promise.resolve(sampleLimitsText(width)) : readLimits(limitsCtx, width)),
     ...(demo ? {} : { searchContent: (query: string) => searchContent(io, launch.loaded, pipeline.agents, query) }),
     // A crash message must not be held like a warning: release the capture, then write.
     report: (message) => {

@@ -21,9 +21,11 @@ export interface FrameInput {
   readonly now: number;
   /** Where the sources looked, said when nothing is listed (PRODUCT.md 1). */
   readonly searched: readonly string[];
+  /** Sessions outside the window (counted only when the list is empty, for the empty screen). */
+  readonly olderSessions?: number;
 }
 
-const emptyMessage = (input: FrameInput): Line[] => {
+const emptyMessage = (input: FrameInput, width: number): Line[] => {
   if (!input.ready) return [[seg('  Discovering sessions…', 'muted')]];
   const { view, counts } = input;
   if (counts.total > 0) {
@@ -32,12 +34,17 @@ const emptyMessage = (input: FrameInput): Line[] => {
       [seg('  f cycles the filter, esc clears the search.', 'muted')],
     ];
   }
+  const older = input.olderSessions ?? 0;
   return [
     [seg(`  No sessions active in the last ${view.windowMinutes} minutes.`, 'muted')],
-    [seg('  + widens the window. Looked in:', 'muted')],
-    ...input.searched.map((where): Line => [seg(`    ${where}`, 'muted')]),
+    older > 0 ? [seg(`  ${older} older session${older === 1 ? '' : 's'} outside the window: + widens it.`, 'muted')] : [seg('  + widens the window. A first look: agentwatch --demo', 'muted')],
+    [seg('  Looked in:', 'muted')],
+    // A long path keeps its end (the part that differs), with an ellipsis where it was cut.
+    ...input.searched.map((where): Line => [seg(`    ${ellipsizeStart(where, width - 4)}`, 'muted')]),
   ];
 };
+
+const ellipsizeStart = (text: string, width: number): string => (text.length <= width || width < 2 ? text : `…${text.slice(text.length - width + 1)}`);
 
 /**
  * The whole screen as `size.height` lines of exactly `size.width` cells, styled by role.
@@ -55,7 +62,7 @@ export const render = (input: FrameInput, size: Size): Line[] => {
   const layout = computeLayout(size);
   const index = selectedRowIndex(view, rows);
   const heading = ` Sessions${rows.length > 0 ? `  ${index + 1}/${rows.length}` : ''}`;
-  const list = renderList(rows, index, layout.list, now, view.focus === 'list', heading, emptyMessage(input));
+  const list = renderList(rows, index, layout.list, now, view.focus === 'list', heading, emptyMessage(input, layout.list.width));
   const detail = renderDetail(input.detail, layout.detail, now, view.focus === 'detail', view.detailScroll);
 
   const body: Line[] = [];
