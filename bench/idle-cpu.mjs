@@ -14,13 +14,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pbkdf2Sync } from 'node:crypto';
 import { ensureCorpus } from './corpus.mjs';
+import { arg, sleep } from './util.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-};
 const sessions = arg('sessions', 3000);
 const seconds = arg('seconds', 60);
 const root = path.join(here, '.corpus-idle');
@@ -40,7 +37,6 @@ const salt = 'idle-bench-salt';
 writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: salt }));
 const token = pbkdf2Sync(env.AGENTWATCH_API_PASSPHRASE, salt, 600000, 32, 'sha256').toString('base64url');
 const TICK = 100; // USER_HZ on Linux
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const cpuTicks = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

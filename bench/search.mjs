@@ -11,13 +11,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus } from './corpus.mjs';
+import { arg, percentile } from './util.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-};
 const sessions = arg('sessions', 3000);
 const queries = arg('queries', 15);
 const root = path.join(here, '.corpus-idle');
@@ -32,7 +29,6 @@ const time = (command, args) => {
   const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return { ms: performance.now() - start, status: result.status, stdout: result.stdout };
 };
-const pct = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length - 1) * p))];
 
 const build = time(process.execPath, [cli, 'search', '--reindex', '--json', 'state']);
 const dbBytes = ['', '-wal'].reduce((sum, suffix) => sum + (statSync(path.join(cache, 'agentwatch', `search.db${suffix}`), { throwIfNoEntry: false })?.size ?? 0), 0);
@@ -44,8 +40,8 @@ for (let i = 0; i < queries; i += 1) {
   ours.push(time(process.execPath, [cli, 'search', '--json', '--limit', '10', word]).ms);
   grep.push(time('grep', ['-r', '-l', '-i', word, path.join(corpus.home, '.claude'), path.join(corpus.home, '.codex'), path.join(corpus.home, '.pi')]).ms);
 }
-const figures = { buildMs: Math.round(build.ms), indexMiB: +(dbBytes / 1048576).toFixed(1), queryP50Ms: Math.round(pct(ours, 0.5)), queryP95Ms: Math.round(pct(ours, 0.95)) };
-const anchors = { grepP50Ms: Math.round(pct(grep, 0.5)), grepP95Ms: Math.round(pct(grep, 0.95)) };
+const figures = { buildMs: Math.round(build.ms), indexMiB: +(dbBytes / 1048576).toFixed(1), queryP50Ms: Math.round(percentile(ours, 0.5)), queryP95Ms: Math.round(percentile(ours, 0.95)) };
+const anchors = { grepP50Ms: Math.round(percentile(grep, 0.5)), grepP95Ms: Math.round(percentile(grep, 0.95)) };
 console.log(`search on ${sessions}-session corpus: index built in ${figures.buildMs} ms, ${figures.indexMiB} MiB`);
 console.log(`  agentwatch search (one-shot, catch-up included) p50 ${figures.queryP50Ms} ms, p95 ${figures.queryP95Ms} ms`);
 console.log(`  grep -r -l -i of the same transcripts             p50 ${anchors.grepP50Ms} ms, p95 ${anchors.grepP95Ms} ms`);

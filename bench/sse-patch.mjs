@@ -14,13 +14,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { EventSource } from 'eventsource';
 import { ensureCorpus } from './corpus.mjs';
+import { arg, sleep, percentile } from './util.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-};
 const sessions = arg('sessions', 3000);
 const appends = arg('appends', 200);
 const root = path.join(here, '.corpus-idle');
@@ -33,8 +30,6 @@ const salt = 'sse-bench-salt';
 mkdirSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch'), { recursive: true });
 writeFileSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch', 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: salt }));
 const token = pbkdf2Sync(env.AGENTWATCH_API_PASSPHRASE, salt, 600000, 32, 'sha256').toString('base64url');
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const pct = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length - 1) * p))];
 
 const child = spawn(process.execPath, [path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
 let stderr = '';
@@ -86,10 +81,10 @@ try {
     await sleep(300);
   }
   const summary = (format) => ({
-    p50: Math.round(pct(streams[format].latencies, 0.5)),
-    p95: Math.round(pct(streams[format].latencies, 0.95)),
-    p99: Math.round(pct(streams[format].latencies, 0.99)),
-    frameKiB: +(pct(streams[format].bytes, 0.5) / 1024).toFixed(1),
+    p50: Math.round(percentile(streams[format].latencies, 0.5)),
+    p95: Math.round(percentile(streams[format].latencies, 0.95)),
+    p99: Math.round(percentile(streams[format].latencies, 0.99)),
+    frameKiB: +(percentile(streams[format].bytes, 0.5) / 1024).toFixed(1),
     seen: streams[format].latencies.length,
   });
   const patch = summary('patch');

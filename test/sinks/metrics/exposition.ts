@@ -1,3 +1,9 @@
+import { Subject, VirtualAction, VirtualTimeScheduler, type SchedulerLike } from 'rxjs';
+import type { Pipeline } from '../../../src/app.js';
+import type { SessionsState } from '../../../src/core/contracts.js';
+import type { Transition } from '../../../src/core/session.js';
+import { startMetrics, type Metrics } from '../../../src/sinks/metrics/index.js';
+
 /** Reads Prometheus text exposition back into `name{labels}` -> value, for assertions. */
 export const parseExposition = (text: string): Map<string, number> => {
   const values = new Map<string, number>();
@@ -15,3 +21,29 @@ export const sample = (values: Map<string, number>, name: string, labels: Record
   const key = entries.length === 0 ? name : `${name}{${entries.map(([k, v]) => `${k}="${v}"`).join(',')}}`;
   return values.get(key);
 };
+
+/** Metrics over streams nobody feeds (route and limits tests): an idle pipeline on a virtual clock. */
+export const idleMetrics = (options: { readonly processMetrics?: boolean } = {}): Metrics => {
+  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+  return startMetrics({
+    frame$: new Subject<{ state: SessionsState }>(),
+    transitions$: new Subject<Transition>(),
+    visibility: () => ({ windowMinutes: 30, excludeCwdSubstrings: [], agents: new Set(['claude']) }),
+    notifyAfterSec: () => 30,
+    now: () => scheduler.now(),
+    scheduler,
+    ...options,
+  });
+};
+
+/** Metrics on a started pipeline (its frames, transitions and visibility), process metrics off. */
+export const pipelineMetrics = (pipeline: Pipeline, ctx: { readonly now: () => number; readonly scheduler: SchedulerLike; readonly config: { readonly notify_after_sec: number } }): Metrics =>
+  startMetrics({
+    frame$: pipeline.frame$,
+    transitions$: pipeline.transitions$,
+    visibility: () => pipeline.visibility,
+    notifyAfterSec: () => ctx.config.notify_after_sec,
+    now: ctx.now,
+    scheduler: ctx.scheduler,
+    processMetrics: false,
+  });

@@ -1,14 +1,11 @@
-import { firstValueFrom, Subject, VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionsState } from '../../../src/core/contracts.js';
-import type { Transition } from '../../../src/core/session.js';
 import { fetchLimits } from '../../../src/limits/fetch-limits.js';
 import { clearLimitsRead } from '../../../src/limits/last-read.js';
-import { startMetrics } from '../../../src/sinks/metrics/index.js';
 import { REF_NOW, testCtx } from '../../limits/helpers/limits-ctx.js';
 import { makeTempHome } from '../../limits/helpers/temp-home.js';
 import { startVendorServer } from '../../limits/helpers/vendor-server.js';
-import { parseExposition, sample } from './exposition.js';
+import { idleMetrics, parseExposition, sample } from './exposition.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -22,16 +19,7 @@ describe('limits in /metrics', () => {
     cleanups.push(() => vendor.close());
     const home = await makeTempHome({ claude: 'claude/credentials.json' }, vendor.url);
     cleanups.push(() => home.remove());
-    const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-    const metrics = startMetrics({
-      frame$: new Subject<{ state: SessionsState }>(),
-      transitions$: new Subject<Transition>(),
-      visibility: () => ({ windowMinutes: 30, excludeCwdSubstrings: [], agents: new Set(['claude']) }),
-      notifyAfterSec: () => 30,
-      now: () => scheduler.now(),
-      scheduler,
-      processMetrics: false,
-    });
+    const metrics = idleMetrics({ processMetrics: false });
     cleanups.push(() => metrics.stop());
 
     const before = parseExposition(await metrics.render());

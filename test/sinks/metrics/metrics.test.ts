@@ -4,9 +4,9 @@ import { startPipeline, type Pipeline } from '../../../src/app.js';
 import type { Config } from '../../../src/config/effective.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { clearLimitsRead, recordLimitsRead } from '../../../src/limits/last-read.js';
-import { startMetrics, type Metrics } from '../../../src/sinks/metrics/index.js';
+import type { Metrics } from '../../../src/sinks/metrics/index.js';
 import { EPOCH, testConfig, testCtx } from '../../helpers/marbles.js';
-import { parseExposition, sample } from './exposition.js';
+import { pipelineMetrics, parseExposition, sample } from './exposition.js';
 
 /**
  * Every metric's value on the real pipeline in virtual time: events are pushed at chosen
@@ -44,15 +44,7 @@ const harness = (config: Partial<Config> = {}, history: SessionEvent[] = []): Ha
     },
     agents: ['claude'],
   });
-  const metrics = startMetrics({
-    frame$: pipeline.frame$,
-    transitions$: pipeline.transitions$,
-    visibility: () => pipeline.visibility,
-    notifyAfterSec: () => ctx.config.notify_after_sec,
-    now: ctx.now,
-    scheduler,
-    processMetrics: false,
-  });
+  const metrics = pipelineMetrics(pipeline, { ...ctx, scheduler });
   running.push(() => {
     metrics.stop();
     void pipeline.dispose();
@@ -117,15 +109,7 @@ describe('metrics on the pipeline', () => {
     const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
     const ctx = testCtx(scheduler);
     const pipeline = startPipeline(ctx, { sources: { claude: () => new Subject<SessionEvent>() }, agents: ['claude'] });
-    const metrics = startMetrics({
-      frame$: pipeline.frame$,
-      transitions$: pipeline.transitions$,
-      visibility: () => pipeline.visibility,
-      notifyAfterSec: () => 30,
-      now: ctx.now,
-      scheduler,
-      processMetrics: false,
-    });
+    const metrics = pipelineMetrics(pipeline, { ...ctx, scheduler });
     running.push(() => {
       metrics.stop();
       void pipeline.dispose();

@@ -1,10 +1,7 @@
-import { Subject, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionsState } from '../../../src/core/contracts.js';
-import type { Transition } from '../../../src/core/session.js';
-import { startMetrics } from '../../../src/sinks/metrics/index.js';
 import { buildServer } from '../../../src/sinks/http/server.js';
 import { defaultConfig, makeStore, makeTempEnv, viewsOf } from '../http/helpers.js';
+import { idleMetrics } from './exposition.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -17,15 +14,7 @@ const server = async () => {
   const temp = await makeTempEnv();
   cleanups.push(temp.cleanup);
   const { store } = await makeStore(temp.env, viewsOf([]));
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-  const metrics = startMetrics({
-    frame$: new Subject<{ state: SessionsState }>(),
-    transitions$: new Subject<Transition>(),
-    visibility: () => ({ windowMinutes: 30, excludeCwdSubstrings: [], agents: new Set(['claude']) }),
-    notifyAfterSec: () => 30,
-    now: () => scheduler.now(),
-    scheduler,
-  });
+  const metrics = idleMetrics();
   const app = await buildServer({ store, token: TOKEN, salt: 's', config: () => defaultConfig(), allowedHosts: ['localhost', '127.0.0.1'], metrics });
   cleanups.push(async () => {
     await app.close();
