@@ -11,8 +11,8 @@ import type { Logger } from '../core/contracts.js';
  *
  * Tokenizer: `unicode61` (letters of every script, diacritics folded) with `_` as a token
  * character, so `snake_case_names` stay one word; prefix queries (`refre*`) reach camelCase
- * and partial words. `trigram` finds any substring but makes the index ~3x larger and ranks
- * worse on words; not measured on the benchmark corpus yet.
+ * and partial words. `trigram` also finds substrings inside words, at 2.4x the size, 3.8x the
+ * build time and 3.3x the query time on the benchmark corpus (bench/search-tokenizers.mjs).
  */
 export const SEARCH_DB_VERSION = 1;
 
