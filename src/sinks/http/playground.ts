@@ -59,12 +59,31 @@ $('detail').addEventListener('click', guard(async () => { need(); await call('GE
 $('rename').addEventListener('click', guard(async () => { need(); await call('PUT', sessionPath() + '/name', { name: $('name').value }); }));
 $('reset').addEventListener('click', guard(async () => { need(); await call('DELETE', sessionPath() + '/name'); }));
 let source;
+let following = false;
+let retry;
+let backoff = 1000;
+// An EventSource retries a dropped connection by itself, but gives up for good after an HTTP
+// error (429, 401, 5xx): then follow again with backoff (1 s, doubling to 30 s).
+const follow = () => {
+  source = new EventSource('/api/events?token=' + encodeURIComponent(token));
+  source.addEventListener('update', (e) => {
+    backoff = 1000;
+    show('update at ' + new Date().toLocaleTimeString(), JSON.parse(e.data));
+  });
+  source.onerror = () => {
+    if (source.readyState !== EventSource.CLOSED) { show('events', 'connection lost; the browser retries'); return; }
+    source.close();
+    show('events', 'stream refused; reconnecting in ' + backoff / 1000 + ' s');
+    retry = setTimeout(() => { if (following) follow(); }, backoff);
+    backoff = Math.min(backoff * 2, 30000);
+  };
+};
 $('events').addEventListener('click', guard(async () => {
   need();
-  if (source) { source.close(); source = undefined; $('events').textContent = 'Follow /api/events'; return; }
-  source = new EventSource('/api/events?token=' + encodeURIComponent(token));
-  source.addEventListener('update', (e) => show('update at ' + new Date().toLocaleTimeString(), JSON.parse(e.data)));
-  source.onerror = () => show('events', 'connection lost; the browser retries');
+  if (following) { following = false; clearTimeout(retry); source.close(); $('events').textContent = 'Follow /api/events'; return; }
+  following = true;
+  backoff = 1000;
+  follow();
   $('events').textContent = 'Stop following';
 }));
 `;
