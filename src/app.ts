@@ -21,26 +21,7 @@
  * `state$` emits on every batch of events and whenever a session's deadline passes, so time-derived activities
  * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
-import {
-  catchError,
-  connectable,
-  distinctUntilChanged,
-  EMPTY,
-  endWith,
-  map,
-  merge,
-  mergeMap,
-  NEVER,
-  of,
-  ReplaySubject,
-  scan,
-  startWith,
-  Subject,
-  switchMap,
-  tap,
-  timer,
-  type Observable,
-} from 'rxjs';
+import { catchError, EMPTY, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
 import type { DiagnosticEvent, SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
@@ -60,6 +41,11 @@ export interface PipelineOptions {
   /** Generated sessions instead of the real sources (`--demo`). */
   readonly demo?: boolean;
   readonly sinks?: readonly Sink[];
+  /**
+   * Do not subscribe the sources until `start()`: the monitor first brings its servers up, so they
+   * answer while the first discovery runs instead of waiting behind it.
+   */
+  readonly deferSources?: boolean;
   /** Sees every source event before the fold (the search index takes turn texts from here). */
   readonly tap?: (event: SessionEvent) => void;
 }
@@ -99,6 +85,8 @@ export interface Pipeline {
    * at once, so window-edge deadlines follow the new window and listeners get a fresh frame.
    */
   readonly setVisibility: (next: VisibilityOptions) => void;
+  /** Subscribes the sources (at once unless `deferSources`); later calls do nothing. */
+  readonly start: () => void;
   readonly views: PipelineViews;
   readonly dispose: () => Promise<void>;
 }
@@ -142,14 +130,23 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     }),
     batchSync(ctx.scheduler),
   );
-  // Time enters only at deadlines: one timer, set to the earliest instant at which time alone can
-  // change a session (deadlines.ts), re-armed after every frame. A quiet monitor sleeps.
-  const wakeAt$ = new Subject<number>();
-  const wakes$ = wakeAt$.pipe(
-    distinctUntilChanged(),
-    switchMap((at) => (Number.isFinite(at) ? timer(Math.max(0, at - ctx.now()), ctx.scheduler) : NEVER)),
-    map((): FoldInput => ({ events: [], now: ctx.now() })),
-  );
+  // Time enters only at deadlines: one timer, armed for the earliest instant at which time alone
+  // can change a session (`nextChangeAt`, window edges), re-armed after every frame. A quiet
+  // monitor sleeps. A timer that fired early (the wall clock lags the timer clock by a
+  // millisecond) finds nothing due, and the next frame arms it again for the same instant.
+  const wakes$ = new Subject<FoldInput>();
+  let armed: { readonly at: number; readonly timer: Subscription } | undefined;
+  const arm = (at: number): void => {
+    if (armed?.at === at) return;
+    armed?.timer.unsubscribe();
+    armed = undefined;
+    if (!Number.isFinite(at)) return;
+    const timer = ctx.scheduler.schedule(() => {
+      armed = undefined;
+      wakes$.next({ events: [], now: ctx.now() });
+    }, Math.max(0, at - ctx.now()));
+    armed = { at, timer };
+  };
   let visibility: VisibilityOptions = {
     windowMinutes: ctx.config.window_minutes,
     excludeCwdSubstrings: ctx.config.exclude_cwd_substrings,
@@ -166,18 +163,28 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
       return visibility.windowMinutes === undefined ? undefined : visibility.windowMinutes * 60_000;
     },
   };
-  // NOTE: the first frame is emitted synchronously so `state$` has a value before any source speaks.
+  // NOTE: the first frame is there at once, so `state$` has a value before any source speaks
+  // (and before the sources start, when the caller defers them until its servers listen).
   const first = initialFrame(agents, ctx.now());
-  const stepped$ = inputs$.pipe(
-    scan((frame: PipelineFrame, input: FoldInput) => stepFrame(frame, input, frameOptions), first),
-    tap((frame) => wakeAt$.next(frame.nextWakeAt)),
-  );
-  const frames = connectable(stepped$.pipe(startWith(first)), {
-    connector: () => new ReplaySubject<PipelineFrame>(1),
-    resetOnDisconnect: false,
+  const frames = new ReplaySubject<PipelineFrame>(1);
+  frames.next(first);
+  const connection = new Subscription(() => {
+    armed?.timer.unsubscribe();
+    armed = undefined;
   });
-  const connection = frames.connect();
-  const frame$: Observable<PipelineFrame> = frames;
+  let started = false;
+  const start = (): void => {
+    if (started || connection.closed) return;
+    started = true;
+    connection.add(
+      inputs$.pipe(scan((frame: PipelineFrame, input: FoldInput) => stepFrame(frame, input, frameOptions), first)).subscribe((frame) => {
+        frames.next(frame);
+        arm(frame.nextWakeAt);
+      }),
+    );
+  };
+  if (options.deferSources !== true) start();
+  const frame$: Observable<PipelineFrame> = frames.asObservable();
   const state$ = frame$.pipe(map((frame): SessionsState => frame.state));
   const transitions$ = frame$.pipe(mergeMap((frame) => frame.transitions));
   const teardowns: Teardown[] = (options.sinks ?? []).map((sink) => sink({ state$, transitions$ }, ctx));
@@ -213,6 +220,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
       return visibility;
     },
     setVisibility,
+    start,
     views,
     dispose,
   };

@@ -85,5 +85,30 @@ export const resolveActivity = (s: SessionState, now: number): ResolvedActivity 
   }
 };
 
+/**
+ * The next instant after `now` at which `resolveActivity(s, t)` may give another answer with no
+ * new record, or `Infinity` when time alone can no longer change it. Every window above ends at a
+ * record's time plus a constant, so the candidates are those ends: the earliest one after `now`
+ * is never later than a real change (it may be an instant at which nothing changes, a harmless
+ * extra look). The pipeline re-derives a session only at this instant or on its events. Pure.
+ */
+export const nextChangeAt = (s: SessionState, now: number): number => {
+  let next = Number.POSITIVE_INFINITY;
+  const consider = (at: number, limit: number): void => {
+    if (at <= 0) return;
+    const end = at + limit;
+    if (end > now && end < next) next = end;
+  };
+  consider(s.compactionStartedAt, COMPACTION_TIMEOUT_MS);
+  consider(s.lastTurnAt, WAITING_GRACE_MS);
+  consider(s.lastTurnAt, WAITING_TIMEOUT_MS);
+  consider(s.lastTurnAt, THINKING_TIMEOUT_MS);
+  const pending = s.pendingTools.at(-1);
+  if (pending) consider(pending.at, isSpawningTool(pending.name) ? SPAWNING_TIMEOUT_MS : ACTIVITY_TIMEOUT_MS);
+  const last = s.recentTools.at(-1);
+  if (last) consider(last.at, ACTIVITY_TIMEOUT_MS);
+  return next;
+};
+
 /** Just the activity (the common case for sinks and transitions). */
 export const deriveActivity = (s: SessionState, now: number): Activity => resolveActivity(s, now).activity;

@@ -1,39 +1,8 @@
 import type { SessionState } from '../core/session.js';
-import {
-  ACTIVITY_TIMEOUT_MS,
-  COMPACTION_TIMEOUT_MS,
-  SPAWNING_TIMEOUT_MS,
-  THINKING_TIMEOUT_MS,
-  WAITING_GRACE_MS,
-  WAITING_TIMEOUT_MS,
-} from './constants.js';
-import { isSpawningTool } from './tools.js';
+import { nextChangeAt } from './activity.js';
 
-/**
- * The next instant after `now` at which `resolveActivity(s, t)` may give another answer without
- * a new record: every window of the state machine (activity.ts) ends at a record's time plus a
- * constant, so the candidates are those ends. It may name an instant at which nothing changes
- * (a harmless extra look), never a later one than a real change: the pipeline re-derives a
- * session only when its deadline passes or it gets events. `Infinity` when time alone can no
- * longer change it (idle for good). Pure.
- */
-export const nextActivityChangeAt = (s: SessionState, now: number): number => {
-  let next = Number.POSITIVE_INFINITY;
-  const consider = (at: number, limit: number): void => {
-    if (at <= 0) return;
-    const end = at + limit;
-    if (end > now && end < next) next = end;
-  };
-  consider(s.compactionStartedAt, COMPACTION_TIMEOUT_MS);
-  consider(s.lastTurnAt, WAITING_GRACE_MS);
-  consider(s.lastTurnAt, WAITING_TIMEOUT_MS);
-  consider(s.lastTurnAt, THINKING_TIMEOUT_MS);
-  const pending = s.pendingTools.at(-1);
-  if (pending) consider(pending.at, isSpawningTool(pending.name) ? SPAWNING_TIMEOUT_MS : ACTIVITY_TIMEOUT_MS);
-  const last = s.recentTools.at(-1);
-  if (last) consider(last.at, ACTIVITY_TIMEOUT_MS);
-  return next;
-};
+/** The next instant time alone may change a session's activity (activity.ts `nextChangeAt`). */
+export const nextActivityChangeAt = nextChangeAt;
 
 /**
  * The next instant the session crosses the edge of a `windowMs` visibility window (it stops being

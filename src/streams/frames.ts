@@ -1,9 +1,11 @@
 import type { Activity } from '../core/activity.js';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionEvent, SessionKey, SessionState, Transition } from '../core/session.js';
-import { deriveActivity } from './activity.js';
-import { nextActivityChangeAt, windowEdgeAt } from './deadlines.js';
+import { deriveActivity, nextChangeAt } from './activity.js';
+import { windowEdgeAt } from './deadlines.js';
+import { PersistentMap } from './persistent-map.js';
 import { initialFoldState, reduceSessions, type FoldState } from './sessions-reducer.js';
+import { popWake, pushWake, type WakeQueue } from './wake-queue.js';
 
 /** One input of the fold: a batch of events (empty when a deadline passed) and the time it is folded at. */
 export interface FoldInput {
@@ -15,8 +17,11 @@ export interface FoldInput {
 
 /** What the step needs besides the input: the listing window, whose edge is a deadline too. */
 export interface FrameOptions {
-  readonly windowMs?: number;
+  readonly windowMs?: number | undefined;
 }
+
+/** Every session (the frame that turns ready, a new listing window). */
+export const ALL_SESSIONS = 'all';
 
 /** What the pipeline emits: the folded state, its activities at `now`, and the changes this frame caused. */
 export interface PipelineFrame {
@@ -29,28 +34,33 @@ export interface PipelineFrame {
    */
   readonly transitions: readonly Transition[];
   /**
+   * The sessions whose state, activity or place in the window may differ from the previous frame
+   * (events folded, a deadline passed, or `ALL_SESSIONS`): views need to look at these only.
+   */
+  readonly touched: ReadonlySet<SessionKey> | typeof ALL_SESSIONS;
+  /**
    * Per session, the next instant at which time alone may change what it shows (its activity, or
    * its place in the window); sessions that time can no longer change are absent. The pipeline
    * wakes at the earliest one, `nextWakeAt`, and re-derives only the sessions due then.
    */
   readonly deadlines: ReadonlyMap<SessionKey, number>;
   readonly nextWakeAt: number;
+  /** The deadlines earliest first (with superseded entries, skipped when they come up). */
+  readonly wakeQueue: WakeQueue | undefined;
 }
+
+const NOTHING: ReadonlySet<SessionKey> = new Set();
 
 export const initialFrame = (expectedAgents: readonly AgentKind[], now: number): PipelineFrame => ({
   state: initialFoldState(expectedAgents),
   now,
-  activities: new Map(),
+  activities: PersistentMap.empty(),
   transitions: [],
-  deadlines: new Map(),
+  touched: NOTHING,
+  deadlines: PersistentMap.empty(),
   nextWakeAt: Number.POSITIVE_INFINITY,
+  wakeQueue: undefined,
 });
-
-const earliest = (deadlines: ReadonlyMap<SessionKey, number>): number => {
-  let min = Number.POSITIVE_INFINITY;
-  for (const at of deadlines.values()) if (at < min) min = at;
-  return min;
-};
 
 const transition = (s: SessionState, from: Activity, to: Activity, at: number): Transition => ({
   agent: s.agent,
@@ -62,11 +72,35 @@ const transition = (s: SessionState, from: Activity, to: Activity, at: number): 
   isSidechain: s.isSidechain,
 });
 
+const asPersistent = <V>(map: ReadonlyMap<SessionKey, V>): PersistentMap<SessionKey, V> =>
+  map instanceof PersistentMap ? (map as PersistentMap<SessionKey, V>) : PersistentMap.from(map);
+
+/**
+ * The sessions due at `now` (their current deadline has passed), and the queue without them.
+ * Entries superseded by a later deadline of the same session are dropped on the way.
+ */
+const takeDue = (queue: WakeQueue | undefined, deadlines: ReadonlyMap<SessionKey, number>, now: number): { due: ReadonlySet<SessionKey>; queue: WakeQueue | undefined } => {
+  const due = new Set<SessionKey>();
+  while (queue && queue.at <= now) {
+    if (deadlines.get(queue.key) === queue.at) due.add(queue.key);
+    queue = popWake(queue);
+  }
+  return { due, queue };
+};
+
+/** The earliest live deadline (superseded entries at the front are dropped). */
+const settle = (queue: WakeQueue | undefined, deadlines: ReadonlyMap<SessionKey, number>): WakeQueue | undefined => {
+  while (queue && deadlines.get(queue.key) !== queue.at) queue = popWake(queue);
+  return queue;
+};
+
 /**
  * Pure step of the pipeline (used under `scan`). Activities are re-derived for the sessions the
- * batch touched and, when a deadline passed (an empty batch), for the sessions due at `now`:
- * nothing else changes with time (deadlines.ts), so a quiet monitor does no work per session.
- * Every session is derived once on the frame that turns `ready`.
+ * batch touched and for the sessions whose deadline has passed at `now` (nothing else changes
+ * with time, see `nextChangeAt`), so a frame costs work for what changed, not for every session:
+ * the maps are persistent (a frame shares everything it did not change with the previous one)
+ * and the deadlines sit in a queue, earliest first. Every session is derived once on the frame
+ * that turns `ready`, and on `rederive`.
  * NOTE: transitions are emitted only once the previous frame was ready: replaying history during
  * the first discovery pass must not announce changes that happened hours ago.
  */
@@ -74,30 +108,55 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
   const { state, changed } = reduceSessions(frame.state, input.events);
   // During the first discovery pass no transition is announced, so activities wait for `ready`
   // and are then derived once for every session (not once per batch for thousands of sessions).
-  if (!state.ready) return { ...frame, state, now: input.now, transitions: [] };
-  const keys: Iterable<SessionKey> = !frame.state.ready || input.rederive === true
-    ? state.sessions.keys()
-    : input.events.length === 0
-      ? [...frame.deadlines].filter(([, at]) => at <= input.now).map(([key]) => key)
-      : changed;
+  if (!state.ready) return { ...frame, state, now: input.now, transitions: [], touched: changed };
+  const everything = !frame.state.ready || input.rederive === true;
+  let activities = asPersistent(frame.activities);
+  let deadlines = asPersistent(frame.deadlines);
+  let queue = frame.wakeQueue;
+  let keys: Iterable<SessionKey>;
+  if (everything) {
+    keys = state.sessions.keys();
+    // Every deadline is computed afresh: the old queue is all superseded.
+    queue = undefined;
+    deadlines = PersistentMap.empty();
+  } else {
+    const taken = takeDue(queue, deadlines, input.now);
+    queue = taken.queue;
+    const all = new Set(changed);
+    for (const key of taken.due) all.add(key);
+    keys = all;
+  }
   const announce = frame.state.ready;
-  const activities = new Map(frame.activities);
-  const deadlines = new Map(frame.deadlines);
   const transitions: Transition[] = [];
+  const touched = new Set<SessionKey>();
   for (const key of keys) {
+    touched.add(key);
     const session = state.sessions.get(key);
     if (!session) {
-      activities.delete(key);
-      deadlines.delete(key);
+      activities = activities.delete(key);
+      deadlines = deadlines.delete(key);
       continue;
     }
     const to = deriveActivity(session, input.now);
     const from = frame.activities.get(key);
-    activities.set(key, to);
-    const due = Math.min(nextActivityChangeAt(session, input.now), windowEdgeAt(session, input.now, options.windowMs));
-    if (Number.isFinite(due)) deadlines.set(key, due);
-    else deadlines.delete(key);
+    activities = activities.set(key, to);
+    const due = Math.min(nextChangeAt(session, input.now), windowEdgeAt(session, input.now, options.windowMs));
+    if (!Number.isFinite(due)) deadlines = deadlines.delete(key);
+    else if (deadlines.get(key) !== due) {
+      deadlines = deadlines.set(key, due);
+      queue = pushWake(queue, due, key);
+    }
     if (announce && from !== undefined && from !== to) transitions.push(transition(session, from, to, input.now));
   }
-  return { state, now: input.now, activities, transitions, deadlines, nextWakeAt: earliest(deadlines) };
+  queue = settle(queue, deadlines);
+  return {
+    state,
+    now: input.now,
+    activities,
+    transitions,
+    touched: everything ? ALL_SESSIONS : touched,
+    deadlines,
+    nextWakeAt: queue?.at ?? Number.POSITIVE_INFINITY,
+    wakeQueue: queue,
+  };
 };

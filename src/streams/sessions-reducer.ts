@@ -1,6 +1,7 @@
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState } from '../core/contracts.js';
 import { sessionKey, type SessionEvent, type SessionKey, type SessionState } from '../core/session.js';
+import { PersistentMap } from './persistent-map.js';
 import { applyToDraft, closeDraft, openDraft, type SessionDraft } from './session-draft.js';
 import { emptySession, type SessionScopedEvent } from './session-reducer.js';
 import { rollUpSubagents } from './subagent-usage.js';
@@ -16,13 +17,16 @@ export interface FoldState extends SessionsState {
 }
 
 export const initialFoldState = (expectedAgents: readonly AgentKind[]): FoldState => ({
-  sessions: new Map(),
+  sessions: PersistentMap.empty(),
   diagnostics: {},
   ready: expectedAgents.length === 0,
   readyAgents: [],
   expectedAgents,
-  children: new Map(),
+  children: PersistentMap.empty(),
 });
+
+const asPersistent = (map: ReadonlyMap<SessionKey, SessionState>): PersistentMap<SessionKey, SessionState> =>
+  map instanceof PersistentMap ? (map as PersistentMap<SessionKey, SessionState>) : PersistentMap.from(map);
 
 /** Result of folding a batch: the new state and the keys of the sessions it touched. */
 export interface FoldResult {
@@ -31,13 +35,14 @@ export interface FoldResult {
 }
 
 /**
- * Pure fold of a batch of events into the sessions state. The map is copied once per batch (not
- * once per event), and so is each session the batch touches (a draft, see session-draft.ts): a
+ * Pure fold of a batch of events into the sessions state. The map is persistent (a batch sets only
+ * the sessions it touched, in O(log n) each), and so is each session the batch touches (a draft, see session-draft.ts): a
  * cold start replays millions of records into thousands of sessions. The input state and its
  * sessions are never modified. Returns the same state object when nothing changed.
  */
 export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]): FoldResult => {
-  let sessions: Map<SessionKey, SessionState> | undefined;
+  // Persistent: a batch sets the sessions it touched, sharing the rest with the previous state.
+  let sessions: PersistentMap<SessionKey, SessionState> | undefined;
   let diagnostics: Record<string, number> | undefined;
   let readyAgents: AgentKind[] | undefined;
   const changed = new Set<SessionKey>();
@@ -64,20 +69,20 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     }
     last = undefined;
     const key = sessionKey(scoped);
-    sessions ??= new Map(state.sessions);
+    sessions ??= asPersistent(state.sessions);
     changed.add(key);
     if (scoped.type === 'removed' || scoped.type === 'restore') {
       drafts.delete(key);
-      if (scoped.type === 'removed') sessions.delete(key);
+      if (scoped.type === 'removed') sessions = sessions.delete(key);
       // The restored object itself: the discovery cache knows it by identity (`isStored`).
-      else sessions.set(key, scoped.state);
+      else sessions = sessions.set(key, scoped.state);
       continue;
     }
     let draft = drafts.get(key);
     if (scoped.type === 'reset' || !draft) {
       draft = openDraft(scoped.type === 'reset' ? emptySession(scoped.agent, scoped.sessionId) : (sessions.get(key) ?? emptySession(scoped.agent, scoped.sessionId)));
       drafts.set(key, draft);
-      sessions.set(key, draft.state);
+      sessions = sessions.set(key, draft.state);
     }
     if (scoped.type !== 'reset') applyToDraft(draft, scoped);
     last = { agent: scoped.agent, sessionId: scoped.sessionId, draft };
@@ -86,6 +91,7 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
   let children = state.children;
   if (sessions) {
     const rolled = rollUpSubagents(sessions, state.children, changed);
+    sessions = rolled.sessions;
     children = rolled.children;
     for (const parent of rolled.parents) changed.add(parent);
   }

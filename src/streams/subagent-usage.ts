@@ -1,6 +1,7 @@
 import type { AgentKind } from '../core/agents.js';
 import { NO_SUBAGENTS, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage, type TokenCounts } from '../core/session.js';
 import { sessionCost } from './cost.js';
+import { PersistentMap } from './persistent-map.js';
 
 /**
  * Sub-agent spend rolled up into the parent session (PRODUCT.md section 6): claude writes each
@@ -43,16 +44,23 @@ const sameUsage = (a: SubagentUsage, b: SubagentUsage): boolean =>
 
 /**
  * After a batch: keep the parent -> children index current for the `changed` sessions, and give
- * every parent whose children (or itself) changed its recomputed `subagents`. `sessions` is the
- * batch's own copy of the map (written in place); `children` is copied on write. Returns the
- * index to publish and the parents whose `subagents` it replaced (they changed too).
+ * every parent whose children (or itself) changed its recomputed `subagents`. Both maps are
+ * persistent (updated by path copying). Returns the sessions and the index to publish, and the
+ * parents whose `subagents` it replaced (they changed too).
  */
 export const rollUpSubagents = (
-  sessions: Map<SessionKey, SessionState>,
+  given: PersistentMap<SessionKey, SessionState>,
   children: ReadonlyMap<SessionKey, ReadonlySet<SessionKey>>,
   changed: ReadonlySet<SessionKey>,
-): { readonly children: ReadonlyMap<SessionKey, ReadonlySet<SessionKey>>; readonly parents: ReadonlySet<SessionKey> } => {
-  let index: Map<SessionKey, ReadonlySet<SessionKey>> | undefined;
+): {
+  readonly sessions: PersistentMap<SessionKey, SessionState>;
+  readonly children: ReadonlyMap<SessionKey, ReadonlySet<SessionKey>>;
+  readonly parents: ReadonlySet<SessionKey>;
+} => {
+  let sessions = given;
+  let index: PersistentMap<SessionKey, ReadonlySet<SessionKey>> | undefined;
+  const copyIndex = (): PersistentMap<SessionKey, ReadonlySet<SessionKey>> =>
+    children instanceof PersistentMap ? (children as PersistentMap<SessionKey, ReadonlySet<SessionKey>>) : PersistentMap.from(children);
   const parents = new Set<SessionKey>();
   for (const key of changed) {
     const session = sessions.get(key);
@@ -60,8 +68,8 @@ export const rollUpSubagents = (
     if (parent !== undefined) {
       parents.add(parent);
       if (!children.get(parent)?.has(key)) {
-        index ??= new Map(children);
-        index.set(parent, new Set([...(index.get(parent) ?? []), key]));
+        index ??= copyIndex();
+        index = index.set(parent, new Set([...(index.get(parent) ?? []), key]));
       }
     } else if (children.has(key)) {
       // The parent itself changed (or appeared after its children): give it their usage.
@@ -71,8 +79,8 @@ export const rollUpSubagents = (
       // A removed child leaves every parent's list.
       for (const [p, kids] of index ?? children) {
         if (!kids.has(key)) continue;
-        index ??= new Map(children);
-        index.set(p, new Set([...kids].filter((k) => k !== key)));
+        index ??= copyIndex();
+        index = index.set(p, new Set([...kids].filter((k) => k !== key)));
         parents.add(p);
       }
     }
@@ -88,8 +96,8 @@ export const rollUpSubagents = (
     });
     const usage = sumSubagents(kids);
     if (sameUsage(usage, parent.subagents)) continue;
-    sessions.set(parentKey, { ...parent, subagents: usage });
+    sessions = sessions.set(parentKey, { ...parent, subagents: usage });
     updated.add(parentKey);
   }
-  return { children: current, parents: updated };
+  return { sessions, children: current, parents: updated };
 };

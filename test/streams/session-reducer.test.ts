@@ -149,7 +149,7 @@ describe('reduceSessions', () => {
       { agent: 'claude', sessionId: 'x', type: 'turn', at: 1, role: 'user' },
       { agent: 'codex', sessionId: 'x', type: 'turn', at: 2, role: 'user' },
     ]);
-    expect([...state.sessions.keys()]).toEqual(['claude:x', 'codex:x']);
+    expect([...state.sessions.keys()].sort()).toEqual(['claude:x', 'codex:x']);
     expect([...changed]).toEqual(['claude:x', 'codex:x']);
     expect(before.sessions.size).toBe(0);
   });

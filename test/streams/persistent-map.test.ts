@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { PersistentMap } from '../../src/streams/persistent-map.js';
+import { popWake, pushWake, type WakeQueue } from '../../src/streams/wake-queue.js';
+
+const mulberry32 = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+/** The map's hash (FNV-1a), to build keys that collide on purpose. */
+const fnv = (key: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+};
+
+/** Two distinct keys with the same 32-bit hash (found by a birthday search over `claude:<base36>`). */
+const collidingPair = (): [string, string] => ['claude:10wzx', 'claude:1f6cd'];
+
+const asSortedEntries = (map: ReadonlyMap<string, number>): [string, number][] => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+describe('PersistentMap', () => {
+  it('behaves like a Map under random sets and deletes, and every earlier version stays as it was', () => {
+    const rand = mulberry32(11);
+    const [c1, c2] = collidingPair();
+    // A small key space, so sets overwrite and deletes hit; two keys share a hash.
+    const keys = [...Array.from({ length: 300 }, (_, i) => `k${i}`), c1, c2];
+    let map = PersistentMap.empty<string, number>();
+    const reference = new Map<string, number>();
+    const versions: { map: PersistentMap<string, number>; entries: [string, number][] }[] = [];
+    for (let step = 0; step < 5_000; step += 1) {
+      const key = keys[Math.floor(rand() * keys.length)] as string;
+      if (rand() < 0.35) {
+        map = map.delete(key);
+        reference.delete(key);
+      } else {
+        const value = Math.floor(rand() * 10);
+        map = map.set(key, value);
+        reference.set(key, value);
+      }
+      if (step % 250 === 0) versions.push({ map, entries: asSortedEntries(reference) });
+      expect(map.size).toBe(reference.size);
+      expect(map.get(key)).toBe(reference.get(key));
+      expect(map.has(key)).toBe(reference.has(key));
+    }
+    expect(asSortedEntries(map)).toEqual(asSortedEntries(reference));
+    expect([...map.keys()].length).toBe(reference.size);
+    for (const version of versions) expect(asSortedEntries(version.map)).toEqual(version.entries);
+  });
+
+  it('keeps colliding keys apart and removes them one by one', () => {
+    const [a, b] = collidingPair();
+    expect(a).not.toBe(b);
+    expect(fnv(a)).toBe(fnv(b));
+    const both = PersistentMap.empty<string, number>().set(a, 1).set(b, 2).set('other', 3);
+    expect([both.get(a), both.get(b), both.get('other'), both.size]).toEqual([1, 2, 3, 3]);
+    const one = both.delete(a);
+    expect([one.get(a), one.get(b), one.size]).toEqual([undefined, 2, 2]);
+    expect(one.delete(b).delete('other').size).toBe(0);
+  });
+
+  it('returns itself for a set that changes nothing and a delete of an absent key', () => {
+    const map = PersistentMap.from<string, number>([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    expect(map.set('a', 1)).toBe(map);
+    expect(map.delete('zzz')).toBe(map);
+    let seen = 0;
+    map.forEach((value, key, self) => {
+      seen += value;
+      expect(self.get(key)).toBe(value);
+    });
+    expect(seen).toBe(3);
+  });
+});
+
+describe('wake queue', () => {
+  it('pops entries earliest first, and an older queue still holds what it held', () => {
+    const rand = mulberry32(5);
+    let queue: WakeQueue | undefined;
+    const ats: number[] = [];
+    for (let i = 0; i < 500; i += 1) {
+      const at = Math.floor(rand() * 1_000);
+      ats.push(at);
+      queue = pushWake(queue, at, `claude:${i}`);
+    }
+    const before = queue;
+    const popped: number[] = [];
+    while (queue) {
+      popped.push(queue.at);
+      queue = popWake(queue);
+    }
+    expect(popped).toEqual([...ats].sort((x, y) => x - y));
+    expect(before?.at).toBe(popped[0]);
+  });
+});
