@@ -50,7 +50,8 @@ export const resumeCommand = (s: SessionState): string => s.resumeCommand || (RE
 /** Summary object of `GET /api/sessions` (PRODUCT.md section 4). Pure. */
 export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now).activity);
 
-const summaryWith = (s: SessionState, options: ViewOptions, activity: Activity): SessionSummary => {
+/** The summary with an activity already resolved (the cached listing resolves it once). Pure. */
+export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customNames'>, activity: Activity): SessionSummary => {
   return {
     session_id: s.sessionId,
     agent: s.agent,

@@ -2,7 +2,7 @@ import { NEVER, concat, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { startPipeline } from '../../src/app.js';
 import type { SessionEvent } from '../../src/core/session.js';
-import { pipelineViews$ } from '../../src/sinks/http/pipeline-views.js';
+import { createSessionStore } from '../../src/sinks/http/store.js';
 import { NOT_A_WORKTREE } from '../../src/streams/worktree.js';
 import { EPOCH, rx, testCtx } from '../helpers/marbles.js';
 
@@ -27,8 +27,9 @@ describe('Pipeline.setVisibility', () => {
       const ctx = testCtx(scheduler);
       // The source stays open (a watching source), so only time and setVisibility move the pipeline.
       const pipeline = startPipeline(ctx, { sources: { claude: () => concat(of(...events), NEVER) }, agents: ['claude'] });
-      pipelineViews$(pipeline.frame$, { visibility: () => pipeline.visibility, worktree: () => NOT_A_WORKTREE }).subscribe((views) =>
-        seen.push({ at: scheduler.now(), ids: views.visible.map((d) => d.session_id), window: views.windowMinutes }),
+      const store = createSessionStore({ frame$: pipeline.frame$, visibility: () => pipeline.visibility, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
+      store.snapshot$.subscribe((snapshot) =>
+        seen.push({ at: scheduler.now(), ids: snapshot.summaries.map((d) => d.session_id), window: snapshot.stats.window_minutes }),
       );
       // t=1000: a 60-minute window lists `older` (40 min ago) until it is 60 minutes old.
       scheduler.schedule(() => pipeline.setVisibility({ ...pipeline.visibility, windowMinutes: 60 }), 1_000);

@@ -12,7 +12,6 @@ import { allowedHostsFor } from './host-check.js';
 import { listenOnFirstFree } from './listen.js';
 import { askNewPassphrase, saveNewPassphrase } from './passphrase-flow.js';
 import { watchSessionNames } from './names-watch.js';
-import { pipelineViews$ } from './pipeline-views.js';
 import { readRecentDeliveries } from '../webhook/delivery-store.js';
 import { startMetrics, type WebhookMetrics } from '../metrics/index.js';
 import { buildServer, type ServerDeps } from './server.js';
@@ -75,7 +74,9 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
   const store = createSessionStore({
-    views$: pipelineViews$(pipeline.frame$, { visibility: () => pipeline.visibility, worktree: createWorktreeLookup() }),
+    frame$: pipeline.frame$,
+    visibility: () => pipeline.visibility,
+    worktree: createWorktreeLookup(),
     names: names.names,
     namesChanged$: watchSessionNames(io.env, launch.scheduler),
     saveName: async (sessionId, name) => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ACTIVITY_FILTERS, matchesActivityFilter } from '../../core/activity.js';
-import type { SessionDetail } from '../../core/session.js';
+import type { SessionSummary } from '../../core/session.js';
 // The same path-segment-aware matching as `agentwatch sessions --dir`.
 import { isWithinDir } from '../../streams/visibility.js';
 
@@ -21,13 +21,13 @@ export const listQuerySchema = z.object({
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
-const matchesSearch = (session: SessionDetail, needle: string): boolean =>
+const matchesSearch = (session: SessionSummary, needle: string): boolean =>
   [session.cwd, session.short_name, session.agent_name, session.custom_name].some((field) => field.toLowerCase().includes(needle));
 
 export const isEmptyQuery = (query: ListQuery): boolean => query.search.trim() === '' && query.filter === '' && query.dir === '';
 
 /** Pure: does one session pass the query? */
-export const matchesQuery = (session: SessionDetail, query: ListQuery): boolean => {
+export const matchesQuery = (session: SessionSummary, query: ListQuery): boolean => {
   const needle = query.search.trim().toLowerCase();
   return (
     (needle === '' || matchesSearch(session, needle)) &&
@@ -37,5 +37,5 @@ export const matchesQuery = (session: SessionDetail, query: ListQuery): boolean 
 };
 
 /** Pure: the sessions a list query selects, order kept. */
-export const selectSessions = <S extends SessionDetail>(sessions: readonly S[], query: ListQuery): S[] =>
+export const selectSessions = <S extends SessionSummary>(sessions: readonly S[], query: ListQuery): S[] =>
   isEmptyQuery(query) ? [...sessions] : sessions.filter((session) => matchesQuery(session, query));

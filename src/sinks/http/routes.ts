@@ -55,14 +55,12 @@ export const registerRoutes = (
     const query = listQuerySchema.safeParse(request.query);
     if (!query.success) return badRequest(reply, query.error);
     const snapshot = deps.store.current();
-    const { sessions, summaries } = snapshot;
-    // The unfiltered list (what clients poll) is sent as the snapshot's JSON text, joined once per
-    // change from each session's cached JSON: no serialisation per request.
-    if (isEmptyQuery(query.data)) return reply.type('application/json; charset=utf-8').send(snapshot.summariesJson);
-    return summaries.filter((_, index) => {
-      const session = sessions[index];
-      return session !== undefined && matchesQuery(session, query.data);
-    });
+    reply.type('application/json; charset=utf-8');
+    // The unfiltered list (what clients poll) is the snapshot's bytes, joined once per change
+    // from each session's cached JSON: nothing is serialised per request.
+    if (isEmptyQuery(query.data)) return reply.send(snapshot.summariesBytes);
+    const selected = snapshot.sessions.filter((session) => matchesQuery(session.summary, query.data));
+    return reply.send(`[${selected.map((session) => session.json).join(',')}]`);
   });
 
   app.get('/api/sessions/:id', async (request, reply) => {

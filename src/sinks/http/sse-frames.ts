@@ -4,117 +4,148 @@ import {
   defer,
   distinctUntilChanged,
   filter,
+  finalize,
   interval,
   map,
   merge,
   mergeMap,
   of,
-  scan,
   share,
   throttleTime,
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import { summaryJsonOf, type SessionsSnapshot } from './store.js';
+import type { ApiStats, SessionsSnapshot, SessionStore, StoreChanges } from './store.js';
 
 /**
  * What goes down an SSE connection, as pure streams of text frames so the timing (throttle,
- * heartbeat) is marble-tested; `sse.ts` only writes these frames to sockets.
+ * heartbeat) is marble-tested; `sse.ts` only writes these frames to sockets. Frames are built
+ * once and shared by every connection, from each session's cached JSON text.
  */
 
 export interface SseTiming {
-  /** At most one update per this many ms per connection (leading and trailing edge). */
+  /** `update` stream: at most one full update per this many ms (leading and trailing edge). */
   readonly throttleMs: number;
   /** A comment line this often keeps proxies and idle timeouts from closing the stream. */
   readonly heartbeatMs: number;
+  /**
+   * `?format=patch` stream: at most one patch per this many ms (leading and trailing edge). The
+   * first change after a quiet spell goes out at once; a burst is folded into one patch.
+   */
+  readonly patchThrottleMs?: number;
 }
 
-export const DEFAULT_SSE_TIMING: SseTiming = { throttleMs: 250, heartbeatMs: 15_000 };
+const DEFAULT_PATCH_THROTTLE_MS = 50;
 
-/** The `update` event lazyagent's clients read: `{ sessions, stats }` (built from each session's cached JSON). */
-export const updateFrame = (snapshot: SessionsSnapshot): string =>
-  `event: update\ndata: {"sessions":${snapshot.summariesJson},"stats":${JSON.stringify(snapshot.stats)}}\n\n`;
+export const DEFAULT_SSE_TIMING: SseTiming = { throttleMs: 250, heartbeatMs: 15_000, patchThrottleMs: DEFAULT_PATCH_THROTTLE_MS };
 
 /** An SSE comment: ignored by clients, but traffic for proxies. */
 export const HEARTBEAT_FRAME = ': keep-alive\n\n';
 
+const updateFrames = new WeakMap<SessionsSnapshot, string>();
+
+/** The `update` event lazyagent's clients read: `{ sessions, stats }` (built once per snapshot from the cached JSON). */
+export const updateFrame = (snapshot: SessionsSnapshot): string => {
+  let frame = updateFrames.get(snapshot);
+  if (frame === undefined) {
+    frame = `event: update\ndata: {"sessions":${snapshot.summariesJson},"stats":${JSON.stringify(snapshot.stats)}}\n\n`;
+    updateFrames.set(snapshot, frame);
+  }
+  return frame;
+};
+
+/** A shared `update` frame and the snapshot it shows. */
+export interface SharedUpdate {
+  readonly snapshot: SessionsSnapshot;
+  readonly frame: string;
+}
+
 /**
- * Update frames shared by every connection: throttled, serialised once per change (fan-out cost
- * does not grow with the JSON size), and only when the content changed (the pipeline re-emits on
- * every tick even when nothing visible moved).
+ * Update frames shared by every connection: throttled, serialised once per snapshot (fan-out cost
+ * does not grow with the JSON size), and only for a new snapshot (one is made only when
+ * something listed changed).
  */
-export const sharedUpdateFrames = (snapshot$: Observable<SessionsSnapshot>, timing: SseTiming, scheduler: SchedulerLike = asyncScheduler): Observable<string> =>
+export const sharedUpdateFrames = (snapshot$: Observable<SessionsSnapshot>, timing: SseTiming, scheduler: SchedulerLike = asyncScheduler): Observable<SharedUpdate> =>
   snapshot$.pipe(
     throttleTime(timing.throttleMs, scheduler, { leading: true, trailing: true }),
-    map(updateFrame),
     distinctUntilChanged(),
+    map((snapshot) => ({ snapshot, frame: updateFrame(snapshot) })),
     share(),
   );
 
+const heartbeats = (timing: SseTiming, scheduler: SchedulerLike): Observable<string> => interval(timing.heartbeatMs, scheduler).pipe(map(() => HEARTBEAT_FRAME));
+
 /**
- * One connection: the snapshot at connect, then every shared update that differs from what this
- * client last got, with heartbeats in between.
+ * One connection: the snapshot at connect, then every shared update with a snapshot other than
+ * the one this client last got, with heartbeats in between.
  */
 export const connectionFrames = (
   snapshotNow: () => SessionsSnapshot,
-  updates$: Observable<string>,
+  updates$: Observable<SharedUpdate>,
   timing: SseTiming,
   scheduler: SchedulerLike = asyncScheduler,
 ): Observable<string> =>
   merge(
-    concat(of(null).pipe(map(() => updateFrame(snapshotNow()))), updates$).pipe(distinctUntilChanged()),
-    interval(timing.heartbeatMs, scheduler).pipe(map(() => HEARTBEAT_FRAME)),
+    defer(() => {
+      let last = snapshotNow();
+      return concat(
+        of(updateFrame(last)),
+        updates$.pipe(
+          filter((update) => update.snapshot !== last),
+          map((update) => {
+            last = update.snapshot;
+            return update.frame;
+          }),
+        ),
+      );
+    }),
+    heartbeats(timing, scheduler),
   );
 
 /** `?format=patch`, first frame: every listed session and the stats. */
 export const snapshotFrame = (snapshot: SessionsSnapshot): string =>
   `event: snapshot\ndata: {"sessions":${snapshot.summariesJson},"stats":${JSON.stringify(snapshot.stats)}}\n\n`;
 
-/** Sent once when the first discovery completes (clients that connected while it ran). */
-export const readyFrame = (snapshot: SessionsSnapshot): string => `event: ready\ndata: {"stats":${JSON.stringify(snapshot.stats)}}\n\n`;
+/** Sent once when the first discovery completes (to clients that connected while it ran). */
+export const readyFrame = (stats: ApiStats): string => `event: ready\ndata: {"stats":${JSON.stringify(stats)}}\n\n`;
 
-const keyOf = (s: { readonly agent: string; readonly session_id: string }): string => `${s.agent}:${s.session_id}`;
+/** `?format=patch`, later frames: the sessions added or changed (their cached JSON text) and the ids that left. */
+export const patchFrame = (changes: StoreChanges, stats: ApiStats): string =>
+  `event: patch\ndata: {"changed":[${changes.changed.map((s) => s.json).join(',')}],"removed":${JSON.stringify(changes.removed)},"stats":${JSON.stringify(stats)}}\n\n`;
 
-/**
- * `?format=patch`, later frames: only the sessions whose summary changed (or appeared) since
- * `prev`, and the ids that left; `undefined` when nothing did. Unchanged sessions keep their
- * cached JSON text, so the comparison is mostly by reference.
- */
-export const patchFrame = (prev: SessionsSnapshot, next: SessionsSnapshot): string | undefined => {
-  const before = new Map<string, string>();
-  prev.sessions.forEach((session) => before.set(keyOf(session), summaryJsonOf(session)));
-  const changed: string[] = [];
-  for (const session of next.sessions) {
-    const key = keyOf(session);
-    const json = summaryJsonOf(session);
-    if (before.get(key) !== json) changed.push(json);
-    before.delete(key);
-  }
-  const removed = [...before.keys()].map((key) => key.slice(key.indexOf(':') + 1));
-  const stats = JSON.stringify(next.stats);
-  if (changed.length === 0 && removed.length === 0 && stats === JSON.stringify(prev.stats)) return undefined;
-  return `event: patch\ndata: {"changed":[${changed.join(',')}],"removed":${JSON.stringify(removed)},"stats":${stats}}\n\n`;
-};
-
-interface SharedPatch {
-  readonly prev: SessionsSnapshot;
-  readonly next: SessionsSnapshot;
-  readonly frame: string | undefined;
+/** A patch frame built once for every connection, and the stats it carries. */
+export interface SharedPatch {
+  readonly frame: string;
+  readonly stats: ApiStats;
 }
 
-/** Throttled snapshots paired with their patch from the one before, computed once for every connection. */
-export const sharedPatches = (snapshot$: Observable<SessionsSnapshot>, timing: SseTiming, scheduler: SchedulerLike = asyncScheduler): Observable<SharedPatch> =>
-  snapshot$.pipe(
-    throttleTime(timing.throttleMs, scheduler, { leading: true, trailing: true }),
-    scan<SessionsSnapshot, SharedPatch | undefined>((last, next) => (last ? { prev: last.next, next, frame: patchFrame(last.next, next) } : { prev: next, next, frame: undefined }), undefined),
-    filter((patch): patch is SharedPatch => patch !== undefined && patch.prev !== patch.next),
-    share(),
-  );
+/**
+ * Patches shared by every `?format=patch` connection: the store's changes since the previous
+ * patch (only the sessions that changed, serialised once per version), throttled, and none when
+ * neither a session nor the stats changed. A patch is an upsert of whole summaries plus removals,
+ * so a client that got a snapshot between two patches may apply the next one as it is.
+ */
+export const sharedPatches = (store: SessionStore, timing: SseTiming, scheduler: SchedulerLike = asyncScheduler): Observable<SharedPatch> =>
+  defer(() => {
+    const tracker = store.trackChanges();
+    let lastStats = JSON.stringify(store.current().stats);
+    return store.snapshot$.pipe(
+      throttleTime(timing.patchThrottleMs ?? DEFAULT_PATCH_THROTTLE_MS, scheduler, { leading: true, trailing: true }),
+      mergeMap((): SharedPatch[] => {
+        const changes = tracker.take();
+        const stats = store.current().stats;
+        const statsJson = JSON.stringify(stats);
+        if (changes.changed.length === 0 && changes.removed.length === 0 && statsJson === lastStats) return [];
+        lastStats = statsJson;
+        return [{ frame: patchFrame(changes, stats), stats }];
+      }),
+      finalize(() => tracker.close()),
+    );
+  }).pipe(share());
 
 /**
- * One `?format=patch` connection: a `snapshot` at connect, then `patch` frames relative to what
- * THIS client last got (the shared patch when it is based on the same snapshot, else its own),
- * a `ready` frame when the first discovery completes, and heartbeats.
+ * One `?format=patch` connection: a `snapshot` at connect, then the shared patches, a `ready`
+ * frame once when the first discovery completes (when it had not at connect), and heartbeats.
  */
 export const patchConnectionFrames = (
   snapshotNow: () => SessionsSnapshot,
@@ -124,18 +155,18 @@ export const patchConnectionFrames = (
 ): Observable<string> =>
   merge(
     defer(() => {
-      let last = snapshotNow();
+      const first = snapshotNow();
+      let ready = first.stats.ready;
       return concat(
-        of(snapshotFrame(last)),
+        of(snapshotFrame(first)),
         patches$.pipe(
-          mergeMap(({ prev, next, frame }) => {
-            const patch = prev === last ? frame : patchFrame(last, next);
-            const becameReady = !last.stats.ready && next.stats.ready;
-            last = next;
-            return [...(patch ? [patch] : []), ...(becameReady ? [readyFrame(next)] : [])];
+          mergeMap((patch) => {
+            if (ready || !patch.stats.ready) return [patch.frame];
+            ready = true;
+            return [patch.frame, readyFrame(patch.stats)];
           }),
         ),
       );
     }),
-    interval(timing.heartbeatMs, scheduler).pipe(map(() => HEARTBEAT_FRAME)),
+    heartbeats(timing, scheduler),
   );

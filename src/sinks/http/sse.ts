@@ -20,7 +20,7 @@ export const registerEvents = (
 ): void => {
   const maxBacklog = deps.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
   const updates$ = sharedUpdateFrames(deps.store.snapshot$, deps.timing, deps.scheduler);
-  const patches$ = sharedPatches(deps.store.snapshot$, deps.timing, deps.scheduler);
+  const patches$ = sharedPatches(deps.store, deps.timing, deps.scheduler);
   const open = new Set<() => void>();
 
   app.addHook('preClose', (done) => {

@@ -1,6 +1,11 @@
-import { BehaviorSubject, combineLatest, map, shareReplay, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
 import type { SessionNames } from '../../config/session-names.js';
-import type { SessionDetail, SessionSummary } from '../../core/session.js';
+import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
+import type { PipelineFrame } from '../../streams/frames.js';
+import { createListingCache, type ListingCache } from '../../streams/listing-cache.js';
+import { toDetail } from '../../streams/views.js';
+import type { VisibilityOptions } from '../../streams/visibility.js';
+import type { WorktreeLookup } from '../../streams/worktree.js';
 
 /** `GET /api/stats`: counts over the visible sessions. */
 export interface ApiStats {
@@ -13,34 +18,48 @@ export interface ApiStats {
   readonly diagnostics: number;
 }
 
-/** What the pipeline hands the API on every change (names not yet applied). */
-export interface SessionViews {
-  /** Sessions inside the visibility window, exclusions applied, newest first. */
-  readonly visible: readonly SessionDetail[];
-  /** Any known (not hidden) session by id, visible or not: the detail route answers for both. */
-  readonly lookup: (sessionId: string) => SessionDetail | undefined;
-  readonly windowMinutes: number;
-  /** Defaults to true (views built after the first discovery). */
-  readonly ready?: boolean;
-  readonly diagnostics?: number;
+/** One listed session as served: its summary (custom name applied) and that summary's JSON text. */
+export interface ServedSession {
+  readonly summary: SessionSummary;
+  readonly json: string;
 }
 
-/** One consistent picture, custom names applied. */
+/** One consistent picture, custom names applied. Built at most once per change. */
 export interface SessionsSnapshot {
-  readonly sessions: readonly SessionDetail[];
-  /** `sessions` as summaries, same order; computed once per snapshot, on first use. */
+  /** Grows with every change of the listing (a session added, changed or gone). */
+  readonly version: number;
+  /** Listed sessions, newest first, each with its JSON text serialised once per session version. */
+  readonly sessions: readonly ServedSession[];
+  /** `sessions` as summaries, same order. */
   readonly summaries: readonly SessionSummary[];
-  /** `summaries` as JSON text, built once per snapshot from each session's cached JSON: what GET /api/sessions sends. */
+  /** The list as JSON text: the sessions' cached texts joined (once per snapshot, on first use). */
   readonly summariesJson: string;
+  /** `summariesJson` as bytes: what GET /api/sessions sends. */
+  readonly summariesBytes: Buffer;
   readonly stats: ApiStats;
   readonly find: (sessionId: string) => SessionDetail | undefined;
 }
 
+/** Sessions added or changed, and ids that left, since the tracker's previous `take`. */
+export interface StoreChanges {
+  readonly changed: readonly ServedSession[];
+  readonly removed: readonly string[];
+}
+
+/** Collects every change of the listing from its creation on (the SSE patch stream holds one). */
+export interface ChangeTracker {
+  /** The changes since the previous take (or since creation). */
+  readonly take: () => StoreChanges;
+  readonly close: () => void;
+}
+
 /** The API's view of the monitor: read the latest picture, follow changes, rename. */
 export interface SessionStore {
+  /** The listing brought up to date: work only for the sessions that changed since the last read. */
   readonly current: () => SessionsSnapshot;
-  /** The latest snapshot now, then one per change (pipeline update, tick, rename). */
+  /** The latest snapshot on subscription, then one per change (events, a deadline, a rename). */
   readonly snapshot$: Observable<SessionsSnapshot>;
+  readonly trackChanges: () => ChangeTracker;
   /** Persist a custom name ("" or undefined resets it); resolves to the renamed session, or undefined when unknown. */
   readonly rename: (sessionId: string, name: string | undefined) => Promise<SessionDetail | undefined>;
   readonly close: () => void;
@@ -49,61 +68,33 @@ export interface SessionStore {
 /** Persists one name and resolves to the whole names map as now stored (concurrent writers included). */
 export type SaveName = (sessionId: string, name: string | undefined) => Promise<SessionNames>;
 
-const withName = (detail: SessionDetail, names: SessionNames): SessionDetail => {
-  const custom = names[detail.session_id] ?? '';
-  return custom === detail.custom_name ? detail : { ...detail, custom_name: custom };
-};
+/** Fixed views (tests, benchmarks): the visible details, newest first, and a lookup for any session. */
+export interface SessionViews {
+  /** Sessions inside the visibility window, exclusions applied, newest first. */
+  readonly visible: readonly SessionDetail[];
+  /** Any known (not hidden) session by id, visible or not: the detail route answers for both. */
+  readonly lookup: (sessionId: string) => SessionDetail | undefined;
+  readonly windowMinutes: number;
+  /** Defaults to true. */
+  readonly ready?: boolean;
+  readonly diagnostics?: number;
+}
 
-/** Pure: the pipeline's views plus the names map -> the snapshot every route and SSE serve. */
-export const toSnapshot = (views: SessionViews, names: SessionNames): SessionsSnapshot => {
-  const sessions = views.visible.map((detail) => withName(detail, names));
-  let summaries: readonly SessionSummary[] | undefined;
-  let summariesJson: string | undefined;
-  return {
-    sessions,
-    get summaries() {
-      summaries ??= sessions.map(summaryOf);
-      return summaries;
-    },
-    get summariesJson() {
-      summariesJson ??= `[${sessions.map(summaryJsonOf).join(',')}]`;
-      return summariesJson;
-    },
-    stats: {
-      total_sessions: sessions.length,
-      active_sessions: sessions.filter((s) => s.is_active).length,
-      window_minutes: views.windowMinutes,
-      ready: views.ready ?? true,
-      diagnostics: views.diagnostics ?? 0,
-    },
-    find: (sessionId) => {
-      const found = views.lookup(sessionId);
-      return found ? withName(found, names) : undefined;
-    },
-  };
-};
-
-/**
- * A detail's summary and its JSON text, cached per detail object: details are rebuilt only when
- * their session changes (pipeline-views.ts), so an unchanged session is serialised once, and the
- * list route, SSE `update` and `patch` frames reuse the same text.
- */
-const summaries = new WeakMap<SessionDetail, { readonly summary: SessionSummary; readonly json: string }>();
-const cachedSummary = (d: SessionDetail): { readonly summary: SessionSummary; readonly json: string } => {
-  let entry = summaries.get(d);
-  if (!entry) {
-    const summary = buildSummary(d);
-    entry = { summary, json: JSON.stringify(summary) };
-    summaries.set(d, entry);
-  }
-  return entry;
-};
+/** What the store serves from (the pipeline's cached listing, or fixed views). */
+interface Listing {
+  /** Emits when something may have changed. */
+  readonly changes$: Observable<unknown>;
+  readonly setNames: (names: SessionNames) => void;
+  readonly refresh: () => StoreChanges;
+  readonly version: () => number;
+  readonly sessions: () => readonly ServedSession[];
+  readonly counts: () => { readonly total: number; readonly active: number };
+  readonly meta: () => { readonly ready: boolean; readonly diagnostics: number; readonly windowMinutes: number };
+  readonly find: (sessionId: string) => SessionDetail | undefined;
+}
 
 /** The summary fields of a detail, in wire order (the list and SSE carry summaries only). */
-export const summaryOf = (d: SessionDetail): SessionSummary => cachedSummary(d).summary;
-export const summaryJsonOf = (d: SessionDetail): string => cachedSummary(d).json;
-
-const buildSummary = (d: SessionDetail): SessionSummary => ({
+export const summaryOf = (d: SessionDetail): SessionSummary => ({
   session_id: d.session_id,
   agent: d.agent,
   cwd: d.cwd,
@@ -120,34 +111,206 @@ const buildSummary = (d: SessionDetail): SessionSummary => ({
   total_messages: d.total_messages,
 });
 
+const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number => {
+  let sum = 0;
+  for (const n of Object.values(diagnostics)) sum += n;
+  return sum;
+};
+
+/** The monitor's listing: the pipeline's frames through the per-session cache (listing-cache.ts). */
+const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => VisibilityOptions, worktree: WorktreeLookup): Listing => {
+  const cache: ListingCache = createListingCache({ visibility });
+  let names: SessionNames = {};
+  // Details are built on request, once per session state, activity and name.
+  const details = new WeakMap<SessionState, { readonly activity: string; readonly tool: string; readonly name: string; readonly detail: SessionDetail }>();
+  let diagnosticsOf: { readonly from: Readonly<Record<string, number>>; readonly sum: number } | undefined;
+  return {
+    changes$: frame$.pipe(map((frame) => cache.push(frame))),
+    setNames: (next) => {
+      names = next;
+      cache.setNames(next);
+    },
+    refresh: () => cache.refresh(),
+    version: () => cache.version(),
+    sessions: () => cache.sessions(),
+    counts: () => cache.counts(),
+    meta: () => {
+      const state = cache.frame()?.state;
+      if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: sumDiagnostics(state.diagnostics) };
+      return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: visibility().windowMinutes ?? 0 };
+    },
+    find: (sessionId) => {
+      const found = cache.find(sessionId);
+      const now = cache.frame()?.now;
+      if (!found || now === undefined) return undefined;
+      const cached = details.get(found.state);
+      if (cached && cached.activity === found.activity && cached.tool === found.tool && cached.name === found.customName) return cached.detail;
+      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd) });
+      details.set(found.state, { activity: found.activity, tool: found.tool, name: found.customName, detail });
+      return detail;
+    },
+  };
+};
+
+/** Fixed views as a listing: each new views object is compared with the previous one (tests, benchmarks). */
+const viewsListing = (views$: Observable<SessionViews>): Listing => {
+  let views: SessionViews = { visible: [], lookup: () => undefined, windowMinutes: 0 };
+  let applied: SessionViews | undefined;
+  let names: SessionNames = {};
+  let namesApplied: SessionNames | undefined;
+  let served: readonly (ServedSession & { readonly key: string })[] = [];
+  let version = 0;
+  const withName = (d: SessionDetail): SessionDetail => {
+    const custom = names[d.session_id] ?? '';
+    return custom === d.custom_name ? d : { ...d, custom_name: custom };
+  };
+  return {
+    changes$: views$.pipe(
+      map((next) => {
+        views = next;
+      }),
+    ),
+    setNames: (next) => {
+      names = next;
+    },
+    refresh: () => {
+      if (applied === views && namesApplied === names) return { changed: [], removed: [] };
+      const before = new Map(served.map((s) => [s.key, s]));
+      served = views.visible.map((d) => {
+        const summary = summaryOf(withName(d));
+        const key = `${d.agent}:${d.session_id}`;
+        const json = JSON.stringify(summary);
+        const old = before.get(key);
+        return old?.json === json ? old : { key, summary, json };
+      });
+      applied = views;
+      namesApplied = names;
+      const changed = served.filter((s) => before.get(s.key) !== s);
+      const kept = new Set(served.map((s) => s.key));
+      const removed = [...before.values()].filter((s) => !kept.has(s.key)).map((s) => s.summary.session_id);
+      if (changed.length > 0 || removed.length > 0) version += 1;
+      return { changed, removed };
+    },
+    version: () => version,
+    sessions: () => served,
+    counts: () => ({ total: served.length, active: served.filter((s) => s.summary.is_active).length }),
+    meta: () => ({ ready: views.ready ?? true, diagnostics: views.diagnostics ?? 0, windowMinutes: views.windowMinutes }),
+    find: (sessionId) => {
+      const found = views.lookup(sessionId);
+      return found ? withName(found) : undefined;
+    },
+  };
+};
+
+export type StoreInput =
+  | { readonly views$: Observable<SessionViews> }
+  | { readonly frame$: Observable<PipelineFrame>; readonly visibility: () => VisibilityOptions; readonly worktree: WorktreeLookup };
+
 /**
- * The store over a stream of views. `views$` must emit its current value on subscription (the
- * monitor waits for the first discovery before building the server, so it does).
+ * The store over the pipeline's frames (`frame$`, the monitor) or a stream of fixed views
+ * (`views$`, tests). Reading it refreshes the listing, which only rebuilds what changed; a
+ * snapshot (and its joined JSON) is built at most once per change.
  */
-export const createSessionStore = (deps: {
-  readonly views$: Observable<SessionViews>;
-  readonly names: SessionNames;
-  readonly saveName: SaveName;
-  /** Names changed by others (the names file on disk); optional. */
-  readonly namesChanged$?: Observable<SessionNames>;
-}): SessionStore => {
+export const createSessionStore = (
+  deps: StoreInput & {
+    readonly names: SessionNames;
+    readonly saveName: SaveName;
+    /** Names changed by others (the names file on disk); optional. */
+    readonly namesChanged$?: Observable<SessionNames>;
+  },
+): SessionStore => {
+  const listing = 'views$' in deps ? viewsListing(deps.views$) : pipelineListing(deps.frame$, deps.visibility, deps.worktree);
   const names$ = new BehaviorSubject<SessionNames>(deps.names);
   const followNames = deps.namesChanged$?.subscribe((names) => names$.next(names));
-  const snapshot$ = combineLatest([deps.views$, names$]).pipe(
-    map(([views, names]) => toSnapshot(views, names)),
-    shareReplay({ bufferSize: 1, refCount: false }),
-  );
-  let latest: SessionsSnapshot | undefined;
-  const keepLatest: Subscription = snapshot$.subscribe((snapshot) => {
-    latest = snapshot;
-  });
-  const current = (): SessionsSnapshot => {
-    if (!latest) throw new Error('session store read before the pipeline produced its first state');
-    return latest;
+  const trackers = new Set<{ changed: Map<string, ServedSession>; removed: Set<string> }>();
+  let snapshot: { readonly key: string; readonly value: SessionsSnapshot } | undefined;
+
+  const refresh = (): void => {
+    const changes = listing.refresh();
+    if (changes.changed.length === 0 && changes.removed.length === 0) return;
+    for (const tracker of trackers) {
+      for (const id of changes.removed) {
+        tracker.changed.delete(id);
+        tracker.removed.add(id);
+      }
+      for (const served of changes.changed) {
+        tracker.removed.delete(served.summary.session_id);
+        tracker.changed.set(served.summary.session_id, served);
+      }
+    }
   };
+
+  const current = (): SessionsSnapshot => {
+    refresh();
+    const meta = listing.meta();
+    const version = listing.version();
+    const key = `${version}:${meta.ready}:${meta.diagnostics}:${meta.windowMinutes}`;
+    if (snapshot?.key === key) return snapshot.value;
+    const counts = listing.counts();
+    const sessions = listing.sessions();
+    let summaries: readonly SessionSummary[] | undefined;
+    let json: string | undefined;
+    let bytes: Buffer | undefined;
+    const value: SessionsSnapshot = {
+      version,
+      sessions,
+      get summaries() {
+        summaries ??= sessions.map((s) => s.summary);
+        return summaries;
+      },
+      get summariesJson() {
+        json ??= `[${sessions.map((s) => s.json).join(',')}]`;
+        return json;
+      },
+      get summariesBytes() {
+        bytes ??= Buffer.from(this.summariesJson);
+        return bytes;
+      },
+      stats: {
+        total_sessions: counts.total,
+        active_sessions: counts.active,
+        window_minutes: meta.windowMinutes,
+        ready: meta.ready,
+        diagnostics: meta.diagnostics,
+      },
+      find: (sessionId) => listing.find(sessionId),
+    };
+    snapshot = { key, value };
+    return value;
+  };
+
+  const followNamesIntoListing: Subscription = names$.subscribe((names) => listing.setNames(names));
+  // The listing follows every frame at once (marking what it touched is all a frame costs);
+  // snapshots are built when read.
+  const changed$ = new Subject<void>();
+  const followListing: Subscription = listing.changes$.subscribe(() => changed$.next());
+  // Changes from the pipeline (or the views) and from renames; a new snapshot only when one shows.
+  const snapshot$ = merge(changed$, names$).pipe(
+    map(() => current()),
+    distinctUntilChanged(),
+  );
+
   return {
     current,
     snapshot$,
+    trackChanges: () => {
+      const tracker = { changed: new Map<string, ServedSession>(), removed: new Set<string>() };
+      // Whatever the listing owes from before the tracker existed is not the tracker's news.
+      refresh();
+      trackers.add(tracker);
+      return {
+        take: () => {
+          refresh();
+          const taken = { changed: [...tracker.changed.values()], removed: [...tracker.removed] };
+          tracker.changed.clear();
+          tracker.removed.clear();
+          return taken;
+        },
+        close: () => {
+          trackers.delete(tracker);
+        },
+      };
+    },
     rename: async (sessionId, name) => {
       if (!current().find(sessionId)) return undefined;
       names$.next(await deps.saveName(sessionId, name));
@@ -155,7 +318,9 @@ export const createSessionStore = (deps: {
     },
     close: () => {
       followNames?.unsubscribe();
-      keepLatest.unsubscribe();
+      followListing.unsubscribe();
+      followNamesIntoListing.unsubscribe();
+      changed$.complete();
       names$.complete();
     },
   };

@@ -28,14 +28,14 @@ describe('watchSessionNames', () => {
         namesChanged$: watchSessionNames(temp.env),
       });
       const seen: string[] = [];
-      const subscription = store.snapshot$.subscribe((snapshot) => seen.push(snapshot.sessions[0]?.custom_name ?? '?'));
+      const subscription = store.snapshot$.subscribe((snapshot) => seen.push(snapshot.summaries[0]?.custom_name ?? '?'));
       try {
         // As the TUI (or a second agentwatch) does: straight to the file, not through this store.
         await setSessionName(temp.env, 's1', 'Named elsewhere');
-        await eventually(() => store.current().sessions[0]?.custom_name === 'Named elsewhere');
+        await eventually(() => store.current().summaries[0]?.custom_name === 'Named elsewhere');
         expect(seen).toContain('Named elsewhere');
         await setSessionName(temp.env, 's1', undefined);
-        await eventually(() => store.current().sessions[0]?.custom_name === '');
+        await eventually(() => store.current().summaries[0]?.custom_name === '');
       } finally {
         subscription.unsubscribe();
         store.close();

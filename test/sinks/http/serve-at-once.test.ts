@@ -2,7 +2,6 @@ import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPipeline } from '../../../src/app.js';
 import type { SessionEvent } from '../../../src/core/session.js';
-import { pipelineViews$ } from '../../../src/sinks/http/pipeline-views.js';
 import { buildServer } from '../../../src/sinks/http/server.js';
 import { createSessionStore } from '../../../src/sinks/http/store.js';
 import { NOT_A_WORKTREE } from '../../../src/streams/worktree.js';
@@ -31,7 +30,9 @@ describe('serve at once', () => {
     const ctx = { ...testCtx(asyncScheduler), now: () => Date.now() };
     const pipeline = startPipeline(ctx, { sources: { claude: () => claude }, agents: ['claude'] });
     const store = createSessionStore({
-      views$: pipelineViews$(pipeline.frame$, { visibility: pipeline.visibility, worktree: () => NOT_A_WORKTREE }),
+      frame$: pipeline.frame$,
+      visibility: () => pipeline.visibility,
+      worktree: () => NOT_A_WORKTREE,
       names: {},
       saveName: async () => ({}),
     });

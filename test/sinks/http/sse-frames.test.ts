@@ -1,22 +1,49 @@
+import { BehaviorSubject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { connectionFrames, HEARTBEAT_FRAME, sharedUpdateFrames, updateFrame } from '../../../src/sinks/http/sse-frames.js';
-import { toSnapshot, type SessionsSnapshot } from '../../../src/sinks/http/store.js';
+import { connectionFrames, HEARTBEAT_FRAME, sharedUpdateFrames, updateFrame, type SharedUpdate } from '../../../src/sinks/http/sse-frames.js';
+import { createSessionStore, type SessionsSnapshot, type SessionViews } from '../../../src/sinks/http/store.js';
 import { detail, viewsOf } from './helpers.js';
 
 const rx = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
-const snap = (activity: 'idle' | 'writing' | 'waiting'): SessionsSnapshot =>
-  toSnapshot(viewsOf([detail({ session_id: 's1', activity, is_active: activity === 'writing' })]), {});
-const A = snap('idle');
-const A2 = snap('idle'); // equal content, new object (a pipeline tick)
-const B = snap('writing');
-const C = snap('waiting');
+/** One store, fed one views object after another: the snapshot it serves after each. */
+const snapshotsOf = (...views: SessionViews[]): SessionsSnapshot[] => {
+  const views$ = new BehaviorSubject(views[0] as SessionViews);
+  const store = createSessionStore({ views$, names: {}, saveName: async () => ({}) });
+  return views.map((v) => {
+    views$.next(v);
+    return store.current();
+  });
+};
+
+const one = (activity: 'idle' | 'writing' | 'waiting'): SessionViews => viewsOf([detail({ session_id: 's1', activity, is_active: activity === 'writing' })]);
+// A2 shows what A shows, after C: the same content again is a new snapshot (the list changed back).
+const [A, B, C, A2, A3] = snapshotsOf(one('idle'), one('writing'), one('waiting'), one('idle'), one('idle')) as [
+  SessionsSnapshot,
+  SessionsSnapshot,
+  SessionsSnapshot,
+  SessionsSnapshot,
+  SessionsSnapshot,
+];
 const timing = { throttleMs: 250, heartbeatMs: 15_000 };
+const shared = (snapshot: SessionsSnapshot): SharedUpdate => ({ snapshot, frame: updateFrame(snapshot) });
+
+describe('store snapshots', () => {
+  it('are rebuilt only when something listed changed: equal views give the same snapshot object', () => {
+    expect(A3).toBe(A2);
+    expect(A2).not.toBe(A);
+    expect([A.version, B.version, C.version, A2.version]).toEqual([1, 2, 3, 4]);
+    // Each session's JSON text is made once and reused by the joined list.
+    expect(A.summariesJson).toBe(`[${A.sessions[0]?.json}]`);
+    expect(A.summariesBytes.toString()).toBe(A.summariesJson);
+  });
+});
 
 describe('updateFrame', () => {
-  it('is an SSE `update` event carrying { sessions (summaries), stats }', () => {
+  it('is an SSE `update` event carrying { sessions (summaries), stats }, built once per snapshot', () => {
     const frame = updateFrame(B);
+    expect(updateFrame(B)).toBe(frame);
     expect(frame.startsWith('event: update\ndata: ')).toBe(true);
     expect(frame.endsWith('\n\n')).toBe(true);
     const data = JSON.parse(frame.slice('event: update\ndata: '.length));
@@ -27,10 +54,10 @@ describe('updateFrame', () => {
 });
 
 describe('sharedUpdateFrames', () => {
-  it('throttles bursts (leading and trailing) and drops re-emissions with the same content', () => {
+  it('throttles bursts (leading and trailing) and drops a repeated snapshot', () => {
     rx().run(({ hot, expectObservable }) => {
-      const snapshots = hot('a 99ms b 49ms c 1099ms d 999ms e', { a: A, b: B, c: C, d: A2, e: A2 });
-      expectObservable(sharedUpdateFrames(snapshots, timing)).toBe('a 249ms c 999ms a', { a: updateFrame(A), c: updateFrame(C) });
+      const snapshots = hot('a 99ms b 49ms c 1099ms d 999ms e', { a: A, b: B, c: C, d: A2, e: A3 });
+      expectObservable(sharedUpdateFrames(snapshots, timing)).toBe('a 249ms c 999ms d', { a: shared(A), c: shared(C), d: shared(A2) });
     });
   });
 });
@@ -38,7 +65,7 @@ describe('sharedUpdateFrames', () => {
 describe('connectionFrames', () => {
   it('sends the snapshot at connect, later changes, and a heartbeat every 15 s', () => {
     rx().run(({ cold, expectObservable }) => {
-      const updates = cold('5s b 20s c', { b: updateFrame(B), c: updateFrame(C) });
+      const updates = cold('5s b 20s c', { b: shared(B), c: shared(C) });
       expectObservable(connectionFrames(() => A, updates, timing), '^ 31s !').toBe('a 4999ms b 9999ms h 10000ms c 4998ms h', {
         a: updateFrame(A),
         b: updateFrame(B),
@@ -48,9 +75,9 @@ describe('connectionFrames', () => {
     });
   });
 
-  it('does not repeat the connect snapshot when the shared stream replays the same content', () => {
+  it('does not repeat the connect snapshot when the shared stream sends that same snapshot', () => {
     rx().run(({ cold, expectObservable }) => {
-      const updates = cold('a 1s b', { a: updateFrame(A2), b: updateFrame(B) });
+      const updates = cold('a 1s b', { a: shared(A), b: shared(B) });
       expectObservable(connectionFrames(() => A, updates, timing), '^ 2s !').toBe('a 1s b', { a: updateFrame(A), b: updateFrame(B) });
     });
   });

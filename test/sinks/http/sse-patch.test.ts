@@ -1,63 +1,78 @@
+import { BehaviorSubject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { patchConnectionFrames, patchFrame, readyFrame, sharedPatches, snapshotFrame } from '../../../src/sinks/http/sse-frames.js';
-import { toSnapshot, type SessionsSnapshot, type SessionViews } from '../../../src/sinks/http/store.js';
+import { patchConnectionFrames, patchFrame, readyFrame, sharedPatches } from '../../../src/sinks/http/sse-frames.js';
+import { createSessionStore, summaryOf, type ApiStats, type SessionViews } from '../../../src/sinks/http/store.js';
 import type { SessionDetail } from '../../../src/core/session.js';
 import { detail } from './helpers.js';
 
 /** `GET /api/events?format=patch` (PRODUCT.md section 8): one snapshot, then only what changed. */
 const rx = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const timing = { throttleMs: 250, heartbeatMs: 60_000 };
+const timing = { throttleMs: 250, heartbeatMs: 60_000, patchThrottleMs: 50 };
 
-const views = (visible: SessionDetail[], ready = true): SessionViews => ({
+const views = (visible: SessionDetail[], ready = true, diagnostics = 0): SessionViews => ({
   visible,
   lookup: (id) => visible.find((s) => s.session_id === id),
   windowMinutes: 30,
   ready,
-  diagnostics: 0,
+  diagnostics,
 });
 const s1 = detail({ session_id: 's1', activity: 'idle' });
 const s1Writing = detail({ session_id: 's1', activity: 'writing', is_active: true });
 const s2 = detail({ session_id: 's2', activity: 'waiting', agent: 'codex' });
-const A: SessionsSnapshot = toSnapshot(views([s1, s2]), {});
-const B: SessionsSnapshot = toSnapshot(views([s1Writing, s2]), {});
-const C: SessionsSnapshot = toSnapshot(views([s1Writing]), {});
-const early: SessionsSnapshot = toSnapshot(views([s1], false), {});
+const served = (d: SessionDetail) => ({ summary: summaryOf(d), json: JSON.stringify(summaryOf(d)) });
+const stats = (total: number, active: number, ready = true, diagnostics = 0): ApiStats => ({ total_sessions: total, active_sessions: active, window_minutes: 30, ready, diagnostics });
 
-const data = (frame: string | undefined): unknown => JSON.parse((frame ?? '').split('\ndata: ')[1] ?? 'null');
+const data = (frame: string): unknown => JSON.parse(frame.split('\ndata: ')[1] ?? 'null');
 
 describe('patch frames', () => {
-  it('a snapshot carries every session and the stats', () => {
-    expect(snapshotFrame(A).startsWith('event: snapshot\n')).toBe(true);
-    expect(data(snapshotFrame(A))).toMatchObject({ sessions: [{ session_id: 's1' }, { session_id: 's2' }], stats: { total_sessions: 2, ready: true } });
+  it('a patch carries the changed sessions (their cached JSON), the ids that left and the stats', () => {
+    const frame = patchFrame({ changed: [served(s1Writing)], removed: ['s2'] }, stats(1, 1));
+    expect(frame.startsWith('event: patch\n')).toBe(true);
+    expect(data(frame)).toEqual({ changed: [summaryOf(s1Writing)], removed: ['s2'], stats: stats(1, 1) });
   });
 
-  it('a patch carries only the changed sessions and the ids that left; nothing when nothing changed', () => {
-    expect(data(patchFrame(A, B))).toEqual({ changed: [expect.objectContaining({ session_id: 's1', activity: 'writing' })], removed: [], stats: B.stats });
-    expect(data(patchFrame(B, C))).toEqual({ changed: [], removed: ['s2'], stats: C.stats });
-    expect(patchFrame(A, toSnapshot(views([s1, s2]), {}))).toBeUndefined();
-  });
-
-  it('a connection gets its snapshot, then patches, a ready frame when discovery completes, and no empty frames', () => {
+  it('a connection gets its snapshot, then patches with only what changed, a ready frame when discovery completes, and no empty frames', () => {
     rx().run(({ hot, expectObservable }) => {
-      const snapshots = hot('a 999ms b 999ms c 999ms d', { a: early, b: A, c: toSnapshot(views([s1, s2]), {}), d: B });
-      const patches = sharedPatches(snapshots, timing);
-      expectObservable(patchConnectionFrames(() => early, patches, timing), '^ 4s !').toBe('a 999ms (pr) 1996ms q', {
-        a: snapshotFrame(early),
-        p: patchFrame(early, A),
-        r: readyFrame(A),
-        q: patchFrame(A, B),
+      // t=0 discovering (s1 known); 1 s ready with s2 found; 2 s the same again; 3 s s1 writing; 4 s s2 gone; 4.02 s a diagnostic.
+      const views$ = new BehaviorSubject(views([s1], false));
+      hot('1s b 999ms c 999ms d 999ms e 19ms f', {
+        b: views([s2, s1]),
+        c: views([s2, s1]),
+        d: views([s1Writing, s2]),
+        e: views([s1Writing]),
+        f: views([s1Writing], true, 1),
+      }).subscribe(views$);
+      const store = createSessionStore({ views$, names: {}, saveName: async () => ({}) });
+      const patches = sharedPatches(store, timing);
+      expectObservable(patchConnectionFrames(() => store.current(), patches, timing), '^ 5s !').toBe('a 999ms (pr) 1996ms q 999ms s 49ms t', {
+        a: expect.stringMatching(/^event: snapshot\ndata: \{"sessions":\[\{"session_id":"s1".*"stats":\{"total_sessions":1,"active_sessions":0,"window_minutes":30,"ready":false,"diagnostics":0\}\}\n\n$/),
+        p: patchFrame({ changed: [served(s2)], removed: [] }, stats(2, 0)),
+        r: readyFrame(stats(2, 0)),
+        q: patchFrame({ changed: [served(s1Writing)], removed: [] }, stats(2, 1)),
+        s: patchFrame({ changed: [], removed: ['s2'] }, stats(1, 1)),
+        // Inside the 50 ms throttle window: the diagnostic waits for its trailing edge.
+        t: patchFrame({ changed: [], removed: [] }, stats(1, 1, true, 1)),
       });
     });
   });
 
-  it('a client that connected between two shared frames is patched from what it got, not from the shared base', () => {
+  it('a client connecting between two patches gets a snapshot with what it missed, then the same shared patches', () => {
     rx().run(({ hot, expectObservable }) => {
-      const snapshots = hot('a 999ms b', { a: A, b: C });
-      const patches = sharedPatches(snapshots, timing);
-      // Connected with B (s1 already writing): the patch says only that s2 left.
-      expectObservable(patchConnectionFrames(() => B, patches, timing), '^ 2s !').toBe('a 999ms p', { a: snapshotFrame(B), p: patchFrame(B, C) });
-      expect(data(patchFrame(B, C))).toEqual({ changed: [], removed: ['s2'], stats: C.stats });
+      const views$ = new BehaviorSubject(views([s1, s2]));
+      hot('1s b 999ms c', { b: views([s1Writing, s2]), c: views([s1Writing]) }).subscribe(views$);
+      const store = createSessionStore({ views$, names: {}, saveName: async () => ({}) });
+      const patches = sharedPatches(store, timing);
+      expectObservable(patchConnectionFrames(() => store.current(), patches, timing), '^ 3s !').toBe('a 999ms b 999ms c', {
+        a: expect.stringContaining('"session_id":"s2"'),
+        b: patchFrame({ changed: [served(s1Writing)], removed: [] }, stats(2, 1)),
+        c: patchFrame({ changed: [], removed: ['s2'] }, stats(1, 1)),
+      });
+      // Connected at 1.5 s: its snapshot already shows s1 writing; the next patch only says s2 left.
+      expectObservable(patchConnectionFrames(() => store.current(), patches, timing), '1500ms ^ 1500ms !').toBe('1500ms a 499ms c', {
+        a: expect.stringContaining('"activity":"writing"'),
+        c: patchFrame({ changed: [], removed: ['s2'] }, stats(1, 1)),
+      });
     });
   });
 });
