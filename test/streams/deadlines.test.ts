@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState, ToolUse } from '../../src/core/session.js';
 import { resolveActivity } from '../../src/streams/activity.js';
-import { nextActivityChangeAt } from '../../src/streams/deadlines.js';
+import { nextChangeAt as nextActivityChangeAt } from '../../src/streams/activity.js';
+import { ACTIVITY_TIMEOUT_MS, COMPACTION_TIMEOUT_MS, SPAWNING_TIMEOUT_MS, THINKING_TIMEOUT_MS, WAITING_GRACE_MS, WAITING_TIMEOUT_MS } from '../../src/streams/constants.js';
 import { emptySession } from '../../src/streams/session-reducer.js';
 
 /**
@@ -54,8 +55,13 @@ describe('nextActivityChangeAt', () => {
       const deadline = nextActivityChangeAt(s, now);
       const first = resolveActivity(s, now);
       const end = Math.min(deadline, now + 1_300_000);
-      // Every whole second up to the deadline, and its last millisecond.
-      const probes = [...Array.from({ length: Math.ceil((end - now) / 1_000) }, (_, i) => now + i * 1_000), end - 1];
+      // Every whole second up to the deadline, its last millisecond, and both sides of every instant
+      // at which any window of the state machine could end (record time + a constant): the
+      // activity is a step function of time with steps only there, so this covers every instant.
+      const limits = [ACTIVITY_TIMEOUT_MS, COMPACTION_TIMEOUT_MS, SPAWNING_TIMEOUT_MS, THINKING_TIMEOUT_MS, WAITING_GRACE_MS, WAITING_TIMEOUT_MS];
+      const stamps = [s.lastTurnAt, s.compactionStartedAt, s.compactionEndedAt, ...s.pendingTools.map((t) => t.at), ...s.recentTools.map((t) => t.at)];
+      const edges = stamps.flatMap((at) => limits.flatMap((limit) => [at + limit - 1, at + limit])).filter((t) => t >= now && t < end);
+      const probes = [...Array.from({ length: Math.ceil((end - now) / 1_000) }, (_, i) => now + i * 1_000), end - 1, ...edges];
       const changed = probes.find((t) => {
         const at = resolveActivity(s, t);
         return at.activity !== first.activity || at.tool !== first.tool;
