@@ -21,7 +21,7 @@
  * `state$` emits on every batch of events and whenever a session's deadline passes, so time-derived activities
  * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
-import { catchError, EMPTY, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
+import { catchError, defer, EMPTY, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
 import type { DiagnosticEvent, SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
@@ -46,6 +46,8 @@ export interface PipelineOptions {
    * answer while the first discovery runs instead of waiting behind it.
    */
   readonly deferSources?: boolean;
+  /** The context the sources get, made when they start (default: the pipeline's own). */
+  readonly sourceCtx?: () => Ctx;
   /** Sees every source event before the fold (the search index takes turn texts from here). */
   readonly tap?: (event: SessionEvent) => void;
 }
@@ -123,7 +125,9 @@ export const DIAGNOSTICS_KEPT = 1_000;
 export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   const agents = options.demo ? [...options.agents] : options.agents.filter((agent) => options.sources[agent] !== undefined);
   const diagnostics = new ReplaySubject<DiagnosticEvent>(DIAGNOSTICS_KEPT);
-  const events$ = sourceEvents(ctx, options, agents).pipe(
+  // The sources are made when the pipeline starts, with the context they get then (the discovery
+  // cache is opened at start, after the caller's servers listen).
+  const events$ = defer(() => sourceEvents(options.sourceCtx?.() ?? ctx, options, agents)).pipe(
     tap((event) => {
       if (event.type === 'diagnostic') diagnostics.next(event);
       options.tap?.(event);

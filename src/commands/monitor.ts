@@ -69,11 +69,11 @@ const NOT_BUILT: Record<Mode, string> = {
 };
 
 const apiMode = (): ModeRunner => {
-  let secret: { token: string; salt: string } | undefined;
+  let secret: { token: Promise<string>; salt: string } | undefined;
   return {
     prepare: async (io, loaded) => {
-      const { resolveApiToken } = await import('../sinks/http/api-mode.js');
-      secret = await resolveApiToken(io, loaded);
+      const { prepareApiToken } = await import('../sinks/http/api-mode.js');
+      secret = await prepareApiToken(io, loaded);
     },
     start: async (launch) => {
       const { startApi } = await import('../sinks/http/api-mode.js');
@@ -154,7 +154,8 @@ export const run = async (io: CliIo): Promise<number> => {
   const log = stderrLogger(io, { info: true });
   // The search index follows what the sources read (no second read of any file); the API serves it.
   const search = !flags.demo && modes.includes('api') ? (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log) : undefined;
-  const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, ...(search ? { tap: search.tap } : {}) });
+  // The sources start once the interfaces are up: the API answers during the first discovery.
+  const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;
   const signal = onStopSignal();
   const running: RunningMode[] = [];
@@ -171,7 +172,7 @@ export const run = async (io: CliIo): Promise<number> => {
   background.push(() => attention.unsubscribe());
   try {
     for (const runner of runners) {
-      // NOTE: a start may wait for the first discovery; a signal meanwhile must not be swallowed.
+      // NOTE: a start takes a moment (modules, the token, listening); a signal meanwhile must not be swallowed.
       const starting = runner.start({ io, loaded, ctx, pipeline, address, ...(search ? { search } : {}) });
       const started = await Promise.race([starting, signal.stopped.then(() => undefined)]);
       if (!started) {
@@ -180,6 +181,7 @@ export const run = async (io: CliIo): Promise<number> => {
       }
       running.push(started);
     }
+    sources.begin();
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
     const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;
     const { startWebhooks } = await import('../sinks/webhook/index.js');

@@ -6,7 +6,7 @@ import { configNotices } from '../config/notices.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import type { SourceCtx } from '../sources/index.js';
+import type { DiscoveryCache, SourceCtx } from '../sources/index.js';
 
 /**
  * The setup the monitor and `sessions` share: load the config (printing its notices), pick the
@@ -48,6 +48,8 @@ export const pickAgents = (io: CliIo, loaded: Loaded, agentFlag: string | undefi
 export interface SourcePipeline {
   readonly ctx: SourceCtx;
   readonly pipeline: Pipeline;
+  /** Starts the sources (already done unless `deferSources`); later calls do nothing. */
+  readonly begin: () => void;
   /** Saves the cache a last time, stops the sources and closes the cache, in that order. */
   readonly stop: () => Promise<void>;
 }
@@ -63,15 +65,15 @@ export interface SourcePipelineOptions {
   readonly cache?: boolean;
   /** Another discovery-cache file (search keeps its own offsets: what it has indexed). */
   readonly cacheFile?: string;
+  /** Wait for `begin()` before starting the sources (the monitor starts its interfaces first). */
+  readonly deferSources?: boolean;
   /** Sees every source event (PipelineOptions.tap). */
   readonly tap?: (event: SessionEvent) => void;
 }
 
 export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: SourcePipelineOptions): Promise<SourcePipeline> => {
   const registry = options.demo ? undefined : await import('../sources/index.js');
-  // The discovery cache makes warm starts read only what was appended; losing it is always safe.
-  const cache = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
-  const ctx: SourceCtx = {
+  const base: SourceCtx = {
     config: loaded.config,
     env: io.env,
     scheduler: asyncScheduler,
@@ -79,10 +81,28 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
     log: options.log,
     platform: io.platform,
     ...(options.watch ? {} : { watch: false }),
-    ...(cache ? { cache } : {}),
   };
-  const pipeline = startPipeline(ctx, { sources: registry?.sources ?? {}, agents: options.agents, demo: options.demo, ...(options.tap ? { tap: options.tap } : {}) });
-  const persist = cache && registry ? registry.persistCache(pipeline.state$, cache, ctx.scheduler) : undefined;
+  // The discovery cache makes warm starts read only what was appended; losing it is always safe.
+  // It is opened when the sources start (`begin`), so a monitor's servers listen before its rows load.
+  let cache: DiscoveryCache | undefined;
+  let persist: (() => void | Promise<void>) | undefined;
+  const sourceCtx = (): SourceCtx => {
+    cache = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
+    return cache ? { ...base, cache } : base;
+  };
+  const pipeline = startPipeline(base, {
+    sources: registry?.sources ?? {},
+    agents: options.agents,
+    demo: options.demo,
+    deferSources: true,
+    sourceCtx,
+    ...(options.tap ? { tap: options.tap } : {}),
+  });
+  const begin = (): void => {
+    pipeline.start();
+    if (cache && registry) persist = registry.persistCache(pipeline.state$, cache, base.scheduler);
+  };
+  if (options.deferSources !== true) begin();
   const stop = async (): Promise<void> => {
     try {
       await persist?.();
@@ -94,5 +114,5 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
       }
     }
   };
-  return { ctx, pipeline, stop };
+  return { ctx: base, pipeline, begin, stop };
 };

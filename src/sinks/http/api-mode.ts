@@ -24,8 +24,12 @@ import { deriveToken } from './token.js';
  * (the first discovery goes on behind it).
  */
 
-/** The effective passphrase's token; on a terminal with none configured, asks for one and saves it. */
-export const resolveApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: string; salt: string }> => {
+/**
+ * The effective passphrase's token, started at once and awaited where the server needs it (the
+ * 600,000-iteration derivation runs on the thread pool while the modules load and the first
+ * frames fold); on a terminal with none configured, asks for one and saves it first.
+ */
+export const prepareApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: Promise<string>; salt: string }> => {
   const passphrase = loaded.config.api_passphrase;
   const salt = loaded.config.api_salt;
   if (passphrase.trim() === '') {
@@ -35,19 +39,30 @@ export const resolveApiToken = async (io: CliIo, loaded: Loaded): Promise<{ toke
       );
     }
     io.stderr.write('The API is protected by a token derived from a passphrase. None is configured yet.\n');
-    return saveNewPassphrase(io, await askNewPassphrase(io));
+    const saved = await saveNewPassphrase(io, await askNewPassphrase(io));
+    return { token: Promise.resolve(saved.token), salt: saved.salt };
   }
   const fromEnv = Boolean(io.env.AGENTWATCH_API_PASSPHRASE?.trim());
   const problem = passphraseProblem(passphrase);
   if (problem) throw new RuntimeError(`${fromEnv ? 'AGENTWATCH_API_PASSPHRASE' : `${loaded.path}: api_passphrase`}: ${problem}`);
-  return { token: await deriveToken(passphrase, salt), salt };
+  const token = deriveToken(passphrase, salt);
+  // Awaited later; a failure surfaces there, not as an unhandled rejection meanwhile.
+  token.catch(() => undefined);
+  return { token, salt };
+};
+
+/** The effective passphrase's token; on a terminal with none configured, asks for one and saves it. */
+export const resolveApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: string; salt: string }> => {
+  const prepared = await prepareApiToken(io, loaded);
+  return { token: await prepared.token, salt: prepared.salt };
 };
 
 export interface ApiLaunch {
   readonly io: CliIo;
   readonly loaded: Loaded;
   readonly pipeline: Pipeline;
-  readonly token: string;
+  /** The bearer token, or its derivation still running (awaited before the server is built). */
+  readonly token: string | Promise<string>;
   readonly salt: string;
   /** From `--host`; undefined means 127.0.0.1 with the 7421-7431 fallback. */
   readonly address: ListenAddress | undefined;
@@ -99,7 +114,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     metrics,
     ...(launch.search ? { search: launch.search } : {}),
     store,
-    token: launch.token,
+    token: await launch.token,
     salt: launch.salt,
     config: () => loaded.config,
     allowedHosts: allowedHostsFor(host),

@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import { EventSource } from 'eventsource';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPipeline } from '../../../src/app.js';
+import { startPipeline, type Pipeline } from '../../../src/app.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { buildServer } from '../../../src/sinks/http/server.js';
 import { createSessionStore } from '../../../src/sinks/http/store.js';
@@ -57,4 +59,54 @@ describe('serve at once', () => {
     await until(async () => ((await app.inject({ url: '/api/stats', headers })).json() as { ready: boolean }).ready);
     expect((await app.inject({ url: '/api/stats', headers })).json()).toMatchObject({ ready: true, total_sessions: 1 });
   });
+
+  it('streams over a real socket from before the first discovery ends: snapshot (ready false), patches, one ready event; update clients too', async () => {
+    const claude = new Subject<SessionEvent>();
+    const ctx = { ...testCtx(asyncScheduler), now: () => Date.now() };
+    // As the monitor does: the server is up before the sources start.
+    const pipeline: Pipeline = startPipeline(ctx, { sources: { claude: () => claude }, agents: ['claude'], deferSources: true });
+    const store = createSessionStore({ frame$: pipeline.frame$, visibility: () => pipeline.visibility, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
+    const app = await buildServer({ store, token: TOKEN, salt: 's', config: () => defaultConfig(), allowedHosts: ['127.0.0.1'] });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const patches = new EventSource(`${base}/api/events?format=patch&token=${TOKEN}`);
+    const updates = new EventSource(`${base}/api/events?token=${TOKEN}`);
+    cleanups.push(async () => {
+      patches.close();
+      updates.close();
+      await app.close();
+      store.close();
+      await pipeline.dispose();
+    });
+    const got: { type: string; data: { stats: { ready: boolean; total_sessions: number }; sessions?: { session_id: string }[]; changed?: { session_id: string }[] } }[] = [];
+    for (const type of ['snapshot', 'patch', 'ready']) patches.addEventListener(type, (event) => got.push({ type, data: JSON.parse(event.data) }));
+    const updated: { sessions: { session_id: string }[]; stats: { ready: boolean } }[] = [];
+    updates.addEventListener('update', (event) => updated.push(JSON.parse(event.data)));
+    const poll = async (condition: () => boolean): Promise<void> => until(async () => condition());
+
+    await poll(() => got.length > 0 && updated.length > 0);
+    expect(got[0]).toMatchObject({ type: 'snapshot', data: { sessions: [], stats: { ready: false, total_sessions: 0 } } });
+
+    pipeline.start();
+    claude.next({ agent: 'claude', sessionId: 'early', type: 'turn', at: Date.now() - 1_000, role: 'user', text: 'hi' });
+    await poll(() => got.some((e) => e.type === 'patch' && e.data.changed?.[0]?.session_id === 'early'));
+    expect(got.find((e) => e.type === 'patch')?.data.stats).toMatchObject({ ready: false, total_sessions: 1 });
+    await poll(() => updated.some((u) => u.sessions.length === 1));
+
+    claude.next({ agent: 'claude', sessionId: 'later', type: 'turn', at: Date.now() - 500, role: 'user', text: 'hi' });
+    claude.next({ type: 'ready', agent: 'claude' });
+    await poll(() => got.some((e) => e.type === 'ready'));
+    const readyAt = got.findIndex((e) => e.type === 'ready');
+    // The patch with the last sessions found comes first, then `ready` with the final stats.
+    expect(got[readyAt - 1]).toMatchObject({ type: 'patch', data: { changed: [{ session_id: 'later' }], stats: { ready: true, total_sessions: 2 } } });
+    expect(got[readyAt]?.data.stats).toMatchObject({ ready: true, total_sessions: 2 });
+    await poll(() => updated.some((u) => u.stats.ready));
+    expect(updated.at(-1)?.sessions.map((s) => s.session_id)).toEqual(['later', 'early']);
+
+    // Later changes are patches only; `ready` is sent once.
+    claude.next({ agent: 'claude', sessionId: 'early', type: 'turn', at: Date.now(), role: 'assistant', text: 'done' });
+    await poll(() => got.filter((e) => e.type === 'patch').some((e) => e.data.changed?.[0]?.session_id === 'early' && e.data.stats.ready));
+    expect(got.filter((e) => e.type === 'ready')).toHaveLength(1);
+  });
 });
+
