@@ -92,8 +92,13 @@ export interface Pipeline {
   readonly diagnostics$: Observable<DiagnosticEvent>;
   /** The agents whose sources run (enabled and registered, or every enabled agent in demo mode). */
   readonly agents: readonly AgentKind[];
-  /** Default listing options from the config: window, exclusions, enabled agents. */
+  /** Default listing options from the config: window, exclusions, enabled agents (the latest set). */
   readonly visibility: VisibilityOptions;
+  /**
+   * Replace the listing options while running (the Settings panel): every session is re-derived
+   * at once, so window-edge deadlines follow the new window and listeners get a fresh frame.
+   */
+  readonly setVisibility: (next: VisibilityOptions) => void;
   readonly views: PipelineViews;
   readonly dispose: () => Promise<void>;
 }
@@ -145,8 +150,22 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     switchMap((at) => (Number.isFinite(at) ? timer(Math.max(0, at - ctx.now()), ctx.scheduler) : NEVER)),
     map((): FoldInput => ({ events: [], now: ctx.now() })),
   );
-  const inputs$: Observable<FoldInput> = merge(events$.pipe(map((events) => ({ events, now: ctx.now() }))), wakes$);
-  const frameOptions = { windowMs: ctx.config.window_minutes * 60_000 };
+  let visibility: VisibilityOptions = {
+    windowMinutes: ctx.config.window_minutes,
+    excludeCwdSubstrings: ctx.config.exclude_cwd_substrings,
+    agents: new Set(options.agents),
+  };
+  const rederive$ = new Subject<void>();
+  const inputs$: Observable<FoldInput> = merge(
+    events$.pipe(map((events) => ({ events, now: ctx.now() }))),
+    wakes$,
+    rederive$.pipe(map((): FoldInput => ({ events: [], now: ctx.now(), rederive: true }))),
+  );
+  const frameOptions = {
+    get windowMs() {
+      return visibility.windowMinutes === undefined ? undefined : visibility.windowMinutes * 60_000;
+    },
+  };
   // NOTE: the first frame is emitted synchronously so `state$` has a value before any source speaks.
   const first = initialFrame(agents, ctx.now());
   const stepped$ = inputs$.pipe(
@@ -161,11 +180,6 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   const frame$: Observable<PipelineFrame> = frames;
   const state$ = frame$.pipe(map((frame): SessionsState => frame.state));
   const transitions$ = frame$.pipe(mergeMap((frame) => frame.transitions));
-  const visibility: VisibilityOptions = {
-    windowMinutes: ctx.config.window_minutes,
-    excludeCwdSubstrings: ctx.config.exclude_cwd_substrings,
-    agents: new Set(options.agents),
-  };
   const teardowns: Teardown[] = (options.sinks ?? []).map((sink) => sink({ state$, transitions$ }, ctx));
   let disposed: Promise<void> | undefined;
   // NOTE: sinks are told first (they already hold the latest state), then the sources and the
@@ -185,5 +199,21 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     details: (state, options) =>
       listed(state, options).map((s) => toDetail(s, { now: options.now, customNames: options.customNames ?? {}, worktree: options.worktree(s.cwd) })),
   };
-  return { frame$, state$, transitions$, diagnostics$: diagnostics.asObservable(), agents, visibility, views, dispose };
+  const setVisibility = (next: VisibilityOptions): void => {
+    visibility = next;
+    rederive$.next();
+  };
+  return {
+    frame$,
+    state$,
+    transitions$,
+    diagnostics$: diagnostics.asObservable(),
+    agents,
+    get visibility() {
+      return visibility;
+    },
+    setVisibility,
+    views,
+    dispose,
+  };
 };

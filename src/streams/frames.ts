@@ -9,6 +9,8 @@ import { initialFoldState, reduceSessions, type FoldState } from './sessions-red
 export interface FoldInput {
   readonly events: readonly SessionEvent[];
   readonly now: number;
+  /** Re-derive every session (the listing window changed, so every window-edge deadline moved). */
+  readonly rederive?: boolean;
 }
 
 /** What the step needs besides the input: the listing window, whose edge is a deadline too. */
@@ -73,7 +75,7 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
   // During the first discovery pass no transition is announced, so activities wait for `ready`
   // and are then derived once for every session (not once per batch for thousands of sessions).
   if (!state.ready) return { ...frame, state, now: input.now, transitions: [] };
-  const keys: Iterable<SessionKey> = !frame.state.ready
+  const keys: Iterable<SessionKey> = !frame.state.ready || input.rederive === true
     ? state.sessions.keys()
     : input.events.length === 0
       ? [...frame.deadlines].filter(([, at]) => at <= input.now).map(([key]) => key)

@@ -75,7 +75,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
   const store = createSessionStore({
-    views$: pipelineViews$(pipeline.frame$, { visibility: pipeline.visibility, worktree: createWorktreeLookup() }),
+    views$: pipelineViews$(pipeline.frame$, { visibility: () => pipeline.visibility, worktree: createWorktreeLookup() }),
     names: names.names,
     namesChanged$: watchSessionNames(io.env, launch.scheduler),
     saveName: async (sessionId, name) => {

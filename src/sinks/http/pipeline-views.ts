@@ -17,9 +17,11 @@ import type { SessionViews } from './store.js';
  */
 export const pipelineViews$ = (
   frame$: Observable<PipelineFrame>,
-  options: { readonly visibility: VisibilityOptions; readonly worktree: WorktreeLookup },
+  // A function: the listing options may change while running (Pipeline.setVisibility).
+  options: { readonly visibility: VisibilityOptions | (() => VisibilityOptions); readonly worktree: WorktreeLookup },
 ): Observable<SessionViews> => {
-  const anyAge: VisibilityOptions = { ...options.visibility, windowMinutes: undefined };
+  const given = options.visibility;
+  const visibilityNow = typeof given === 'function' ? given : () => given;
   const built = new WeakMap<SessionState, { readonly activity: string; readonly tool: string; readonly detail: SessionDetail }>();
   const detailAt = (session: SessionState, now: number): SessionDetail => {
     const { activity, tool } = resolveActivity(session, now);
@@ -30,17 +32,21 @@ export const pipelineViews$ = (
     return detail;
   };
   return frame$.pipe(
-    map((frame): SessionViews => ({
-      visible: selectVisible(frame.state.sessions.values(), frame.now, options.visibility).map((session) => detailAt(session, frame.now)),
-      lookup: (sessionId) => {
-        for (const session of frame.state.sessions.values()) {
-          if (session.sessionId === sessionId && isVisible(session, frame.now, anyAge)) return detailAt(session, frame.now);
-        }
-        return undefined;
-      },
-      windowMinutes: options.visibility.windowMinutes ?? 0,
-      ready: frame.state.ready,
-      diagnostics: Object.values(frame.state.diagnostics).reduce((sum, n) => sum + n, 0),
-    })),
+    map((frame): SessionViews => {
+      const visibility = visibilityNow();
+      const anyAge: VisibilityOptions = { ...visibility, windowMinutes: undefined };
+      return {
+        visible: selectVisible(frame.state.sessions.values(), frame.now, visibility).map((session) => detailAt(session, frame.now)),
+        lookup: (sessionId) => {
+          for (const session of frame.state.sessions.values()) {
+            if (session.sessionId === sessionId && isVisible(session, frame.now, anyAge)) return detailAt(session, frame.now);
+          }
+          return undefined;
+        },
+        windowMinutes: visibility.windowMinutes ?? 0,
+        ready: frame.state.ready,
+        diagnostics: Object.values(frame.state.diagnostics).reduce((sum, n) => sum + n, 0),
+      };
+    }),
   );
 };
