@@ -62,7 +62,7 @@ export const recorded = async (harness: Pick<DashboardHarness, 'records'>, name:
 };
 
 export const makeDashboard = async (options: {
-  readonly sessions?: readonly SessionDetail[];
+  readonly sessions?: readonly SessionDetail[] | ((root: string) => Promise<readonly SessionDetail[]>);
   readonly platform?: NodeJS.Platform;
   readonly host?: string;
   readonly guiDir?: string;
@@ -81,7 +81,8 @@ export const makeDashboard = async (options: {
   const loaded = await loadConfig(env, { write: true });
   const live = createLiveConfig(loaded.config);
   const token = await deriveToken(PASSPHRASE, 'salt-of-test');
-  const { store } = await makeStore(env, viewsOf(options.sessions ?? []));
+  const sessions = typeof options.sessions === 'function' ? await options.sessions(temp.root) : (options.sessions ?? []);
+  const { store } = await makeStore(env, viewsOf(sessions));
   const reads: DashboardHarness['reads'] = [];
   const platform = options.platform ?? 'linux';
   const harness: DashboardHarness = {
