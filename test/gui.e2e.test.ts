@@ -120,7 +120,8 @@ describe('agentwatch --gui (spawned)', () => {
     const vendorEnv = { AGENTWATCH_CLAUDE_API_URL: vendor.url };
     const gui = await start(home, ['--gui', '--no-open', '--api', '--host', '127.0.0.1:0', '--agent', 'claude'], vendorEnv);
     const headers = { authorization: `Bearer ${await deriveToken(PASSPHRASE, await salt(home))}` };
-    const json = async (url: string, init: RequestInit = {}) => (await fetch(`${gui.base}${url}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } })).json();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of JSON answers
+    const json = async (url: string): Promise<any> => (await fetch(`${gui.base}${url}`, { headers })).json();
     // --gui --api: one server.
     expect(gui.stderr().match(/API listening on/g)).toHaveLength(1);
 

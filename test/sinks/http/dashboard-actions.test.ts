@@ -102,7 +102,8 @@ describe('POST /api/sessions/:id/actions/resume', () => {
     const local = await withSession();
     harness = local.h;
     await fakeProgram(local.h, 'xdg-terminal-exec');
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'http://evil.example' }]) {
+    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'http://evil.example' }];
+    for (const headers of foreign) {
       const res = await post(local.h, 'resume', headers);
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toMatch(/cross-origin request refused/);
