@@ -73,7 +73,14 @@ export const currentCommand = (): string[] => {
   return [process.execPath, ...(resolved ? [resolved] : []), ...AUTOSTART_ARGS];
 };
 
-export class AutostartError extends Error {}
+export class AutostartError extends Error {
+  /** True when this platform has no login entry at all (a request to fix, not a failure). */
+  readonly unsupported: boolean;
+  constructor(message: string, unsupported = false) {
+    super(message);
+    this.unsupported = unsupported;
+  }
+}
 
 /**
  * Create (enabled) or remove (disabled) the entry; resolves to its path. Removing an entry that is
@@ -81,7 +88,7 @@ export class AutostartError extends Error {}
  */
 export const setLaunchAtLogin = async (enabled: boolean, target: { readonly platform: NodeJS.Platform; readonly env: Env; readonly command: readonly string[] }): Promise<string> => {
   const file = autostartPath(target.platform, target.env);
-  if (!file) throw new AutostartError(`launch_at_login is offered on macOS and Linux only (this is ${target.platform})`);
+  if (!file) throw new AutostartError(`launch_at_login is offered on macOS and Linux only (this is ${target.platform})`, true);
   try {
     if (enabled) {
       await fs.mkdir(path.dirname(file), { recursive: true });

@@ -114,6 +114,16 @@ describe('PUT /api/config', () => {
     await expect(stat(entry)).rejects.toThrow(/ENOENT/);
   });
 
+  it('launch_at_login that cannot be written is a 500 naming the entry, and the setting is not saved', async () => {
+    harness = await makeDashboard();
+    // A file where the autostart directory belongs.
+    await writeFile(path.join(harness.env.XDG_CONFIG_HOME ?? '', 'autostart'), 'not a directory');
+    const res = await put(harness, { launch_at_login: true, window_minutes: 45 });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().error).toMatch(/^launch_at_login: cannot write .*autostart\/agentwatch\.desktop: /);
+    expect(await readConfigFile(harness.env)).toMatchObject({ launch_at_login: false, window_minutes: 30 });
+  });
+
   it('launch_at_login on Windows is refused with a message, nothing saved', async () => {
     harness = await makeDashboard({ platform: 'win32' });
     const res = await put(harness, { launch_at_login: true });

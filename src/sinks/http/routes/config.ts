@@ -60,7 +60,7 @@ export const registerSettingsRoutes = (app: FastifyInstance, deps: SettingsDeps)
       try {
         await deps.launchAtLogin(loginChange);
       } catch (error) {
-        if (error instanceof AutostartError) return reply.code(loginChange && /offered on/.test(error.message) ? 400 : 500).send({ error: error.message });
+        if (error instanceof AutostartError) return reply.code(error.unsupported ? 400 : 500).send({ error: error.message });
         throw error;
       }
     }
