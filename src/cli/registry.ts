@@ -146,10 +146,12 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
  */
 export const MONITOR: { readonly usage: string; readonly load: CommandEntry['load'] } | undefined = {
   usage: [
-    '  agentwatch [--tui] [--api] [--host ADDR] [--agent NAME|all] [--demo]',
+    '  agentwatch [--tui] [--api] [--gui [--no-open]] [--host ADDR] [--agent NAME|all] [--demo]',
     '',
-    '      --tui          the terminal UI (the default without a mode flag); with --api both run',
+    '      --tui          the terminal UI (the default without a mode flag); with --api or --gui both run',
     '      --api          headless: watch the agents and serve the HTTP API (+ webhooks, notifier)',
+    '      --gui          the web dashboard: the API server also serves it at /, opened in an app window',
+    '      --no-open      with --gui: do not open a browser (the dashboard URL is printed on stderr)',
     '      --host ADDR    listen address (default 127.0.0.1:7421; without it a busy port falls back to 7422-7431)',
     '      --agent NAME   one agent (amp claude codex cursor grok kilo kimi opencode pi) or all (default)',
     '      --demo         generated sessions of every agent instead of the real ones',

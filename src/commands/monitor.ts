@@ -8,10 +8,13 @@ import { AGENT_KINDS } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import { asyncScheduler } from 'rxjs';
 import type { Ctx, Teardown } from '../core/contracts.js';
+import type { Config } from '../config/effective.js';
 import type { LiveIndex } from '../search/live.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
 import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
+import { createLiveConfig, type LiveConfig } from '../config/live.js';
+import { followConfig, liveCtx } from './live-apply.js';
 
 /**
  * `agentwatch [--tui] [--api] [--gui] [--host ADDR] [--agent NAME|all] [--demo]`: load the
@@ -27,6 +30,8 @@ export const MONITOR_FLAGS = {
   tui: { type: 'boolean' },
   api: { type: 'boolean' },
   gui: { type: 'boolean' },
+  // `--no-open` (with --gui): serve the dashboard without opening a browser.
+  open: { type: 'boolean', default: true },
   host: { type: 'string' },
   agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
   demo: { type: 'boolean' },
@@ -44,6 +49,11 @@ export interface MonitorLaunch {
   readonly address: ListenAddress | undefined;
   /** The live search index the API answers GET /api/search from (not in --demo). */
   readonly search?: LiveIndex;
+  /** The running config: what the Settings panel saves lands here and is applied live. */
+  readonly live?: LiveConfig;
+  readonly demo?: boolean;
+  /** False with `--no-open`: --gui serves the dashboard without opening a browser. */
+  readonly open?: boolean;
 }
 
 /** A running interface. `done` resolves (with an exit code) when it ends on its own, e.g. the TUI quits. */
@@ -65,10 +75,11 @@ export interface ModeRunner {
 const NOT_BUILT: Record<Mode, string> = {
   tui: 'the terminal UI is not built yet; use --api',
   api: 'the API is not available in this build',
-  gui: 'the web dashboard (--gui) is not built yet; use --api',
+  gui: 'the web dashboard (--gui) is not available in this build; use --api',
 };
 
-const apiMode = (): ModeRunner => {
+/** `--api`, or with `dashboard` `--gui`: the same server, which then also says where the dashboard is and opens it. */
+const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }): ModeRunner => {
   let secret: { token: Promise<string>; salt: string } | undefined;
   return {
     prepare: async (io, loaded) => {
@@ -79,6 +90,7 @@ const apiMode = (): ModeRunner => {
       const { startApi } = await import('../sinks/http/api-mode.js');
       if (!secret) throw new Error('API mode started before prepare');
       const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
+      if (options.dashboard) await (await import('../sinks/http/gui-mode.js')).showDashboard(launch, api.address, await secret.token);
       return { done: new Promise<number>(() => undefined), stop: api.close, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics };
     },
   };
@@ -99,7 +111,7 @@ const tuiMode = (): ModeRunner => ({
 const MODES: Readonly<Record<Mode, (() => ModeRunner) | undefined>> = {
   tui: tuiMode,
   api: apiMode,
-  gui: undefined,
+  gui: () => apiMode({ dashboard: true }),
 };
 
 /** Pure: the modes the flags ask for; no mode flag means the TUI. */
@@ -127,7 +139,9 @@ export const run = async (io: CliIo): Promise<number> => {
   const { flags, input } = parseFlags(io.argv, MONITOR_FLAGS, 'agentwatch');
   if (input.length > 0) throw new UsageError(`unknown command "${input[0]}"`);
   const modes = selectModes(flags);
-  const runners = modes.map((mode) => {
+  if (!flags.open && !modes.includes('gui')) throw new UsageError('--no-open goes with --gui', 'Run agentwatch --help');
+  // --gui serves the API as well: one server for `--gui --api`.
+  const runners = modes.filter((mode) => !(mode === 'api' && modes.includes('gui'))).map((mode) => {
     const make = MODES[mode];
     if (!make) throw new UsageError(NOT_BUILT[mode]);
     return make();
@@ -153,10 +167,11 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const log = stderrLogger(io, { info: true });
   // The search index follows what the sources read (no second read of any file); the API serves it.
-  const search = !flags.demo && modes.includes('api') ? (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log) : undefined;
+  const search = !flags.demo && (modes.includes('api') || modes.includes('gui')) ? (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log) : undefined;
   // The sources start once the interfaces are up: the API answers during the first discovery.
   const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;
+  const live = createLiveConfig(loaded.config);
   const signal = onStopSignal();
   const running: RunningMode[] = [];
   const background: Teardown[] = [];
@@ -173,7 +188,7 @@ export const run = async (io: CliIo): Promise<number> => {
   try {
     for (const runner of runners) {
       // NOTE: a start takes a moment (modules, the token, listening); a signal meanwhile must not be swallowed.
-      const starting = runner.start({ io, loaded, ctx, pipeline, address, ...(search ? { search } : {}) });
+      const starting = runner.start({ io, loaded, ctx, pipeline, address, live, demo: flags.demo, open: flags.open, ...(search ? { search } : {}) });
       const started = await Promise.race([starting, signal.stopped.then(() => undefined)]);
       if (!started) {
         void starting.then((mode) => mode.stop()).catch(() => undefined);
@@ -187,14 +202,22 @@ export const run = async (io: CliIo): Promise<number> => {
     const { startWebhooks } = await import('../sinks/webhook/index.js');
     const { startNotifier } = await import('../sinks/notify/index.js');
     // `--demo` never delivers webhooks or desktop notifications (PRODUCT.md 2).
+    // Sinks read the live config (exclusions saved in the Settings panel apply to the next transition).
+    const sinkCtx = liveCtx(ctx, live);
     if (!flags.demo) {
       background.push(
-        startWebhooks(pipeline.transitions$, ctx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}), ...(webhookMetrics ? { metrics: webhookMetrics } : {}) }),
+        startWebhooks(pipeline.transitions$, sinkCtx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}), ...(webhookMetrics ? { metrics: webhookMetrics } : {}) }),
       );
     }
     // Desktop notifications come from every long-running mode when `notifications` is on (PRODUCT.md 7).
-    if (!flags.demo) background.push(startNotifier(pipeline.transitions$, ctx));
-    else ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
+    // Saved settings follow live: the listing's window, exclusions and agents; the notifier restarts.
+    background.push(
+      followConfig(live, pipeline, {
+        picked: agents,
+        ...(flags.demo ? {} : { startNotifier: (config: Config) => startNotifier(pipeline.transitions$, { ...ctx, config }) }),
+      }),
+    );
+    if (flags.demo) ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
     const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {

@@ -17,6 +17,11 @@ import { startMetrics, type WebhookMetrics } from '../metrics/index.js';
 import { buildServer, type ServerDeps } from './server.js';
 import { createSessionStore } from './store.js';
 import { deriveToken } from './token.js';
+import { createLiveConfig, type LiveConfig } from '../../config/live.js';
+import { currentCommand, setLaunchAtLogin } from '../../desktop/autostart.js';
+import { spawnDetached } from '../../desktop/spawn-detached.js';
+import { pathFinder } from '../../desktop/which.js';
+import type { DashboardDeps } from './routes/dashboard.js';
 
 /**
  * The `--api` interface: the token first (asking for a passphrase on a terminal's first run,
@@ -70,7 +75,38 @@ export interface ApiLaunch {
   /** Extra routes on the same server (buildServer `extend`), e.g. the web dashboard. */
   readonly extend?: ServerDeps['extend'];
   readonly search?: ServerDeps['search'];
+  /** The running config (Settings panel changes land here); default: the loaded one, fixed. */
+  readonly live?: LiveConfig;
+  /** --demo: GET /api/limits answers generated sample windows, never a vendor request. */
+  readonly demo?: boolean;
+  /** Where the dashboard's files are (tests); default dist/gui of the package. */
+  readonly guiDir?: string;
 }
+
+/** The dashboard's routes over the real machine: vendors, config file, login entry, programs on PATH. */
+const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
+  const { io, loaded, pipeline } = launch;
+  return {
+    ...(launch.guiDir ? { guiDir: launch.guiDir } : {}),
+    limits: {
+      sample: launch.demo === true,
+      now: () => Date.now(),
+      read: async (agents, now) => {
+        if (launch.demo) return (await import('../../limits/sample.js')).sampleOutcomes(now, agents);
+        const [{ fetchLimits }, { makeLimitsCtx }, { firstValueFrom }] = await Promise.all([import('../../limits/fetch-limits.js'), import('../../limits/command.js'), import('rxjs')]);
+        return firstValueFrom(fetchLimits(makeLimitsCtx(io), agents));
+      },
+    },
+    settings: {
+      env: io.env,
+      live,
+      startedWith: loaded.config,
+      runningAgents: pipeline.agents,
+      launchAtLogin: (enabled) => setLaunchAtLogin(enabled, { platform: io.platform, env: io.env, command: currentCommand() }),
+    },
+    actions: { env: io.env, platform: io.platform, finder: pathFinder(io.env, io.platform), start: spawnDetached },
+  };
+};
 
 export interface RunningApi {
   readonly address: ListenAddress;
@@ -83,6 +119,7 @@ export interface RunningApi {
 
 export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const { io, loaded, pipeline } = launch;
+  const live = launch.live ?? createLiveConfig(loaded.config);
   // Serve at once: /api/auth and the dashboard answer while the first discovery runs; lists hold
   // what is known so far with stats.ready false, and SSE sends `ready` when it completes.
 
@@ -105,7 +142,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     frame$: pipeline.frame$,
     transitions$: pipeline.transitions$,
     visibility: () => pipeline.visibility,
-    notifyAfterSec: () => loaded.config.notify_after_sec,
+    notifyAfterSec: () => live.current().notify_after_sec,
     now: () => launch.scheduler.now(),
     scheduler: launch.scheduler,
   });
@@ -116,7 +153,8 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     store,
     token: await launch.token,
     salt: launch.salt,
-    config: () => loaded.config,
+    config: () => live.current(),
+    dashboard: dashboardDeps(launch, live),
     allowedHosts: allowedHostsFor(host),
     scheduler: launch.scheduler,
     deliveries: (query) => readRecentDeliveries(io.env, query),

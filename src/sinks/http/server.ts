@@ -11,6 +11,7 @@ import { registerSearchRoute } from './search-route.js';
 import { frameworkMessage, installJsonParser, MAX_PARAM_LENGTH } from './json-body.js';
 import { registerPlayground } from './playground.js';
 import { registerRoutes } from './routes.js';
+import { registerDashboard, type DashboardDeps } from './routes/dashboard.js';
 import { registerEvents } from './sse.js';
 import { DEFAULT_SSE_TIMING, type SseTiming } from './sse-frames.js';
 import type { DeliveryRecord } from '../webhook/delivery-store.js';
@@ -39,6 +40,8 @@ export interface ServerDeps {
   readonly metrics?: Metrics;
   /** Serves `GET /api/search` when given. */
   readonly search?: LiveIndex;
+  /** The web dashboard's routes (routes/dashboard.ts): static files at `/`, limits, settings, actions. */
+  readonly dashboard?: DashboardDeps;
   /**
    * More routes on the same server (the web dashboard at `/`), registered after the API's, under
    * the same host check and auth (`config: { access: 'public' }` for static assets).
@@ -95,6 +98,7 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
   registerEvents(app, { store: deps.store, timing: { ...DEFAULT_SSE_TIMING, ...timing }, scheduler, ...(maxBacklogBytes ? { maxBacklogBytes } : {}) });
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);
   if (deps.search) registerSearchRoute(app, deps.search);
+  if (deps.dashboard) registerDashboard(app, deps.dashboard, { store: deps.store, config: deps.config, loopback: deps.allowedHosts !== 'any' });
   await deps.extend?.(app);
   return app;
 };

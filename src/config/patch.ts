@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { ACTIVITY_FILTERS } from '../core/activity.js';
+import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
+import { CARD_DENSITIES, DETAIL_WIDTH, TERMINALS, type Config } from './effective.js';
+import { CONFIG_KEYS, webhookEntrySchema, type StoredConfig } from './schema.js';
+import { closestKey } from './unknown-keys.js';
+
+/**
+ * `PUT /api/config`: a partial config, checked strictly (the lenient fallbacks of effective.ts are
+ * for hand-edited files; a client sending `card_density: "huge"` gets a 400 naming the field), then
+ * merged into the stored document: top-level keys replace, `agents` and `tui` merge key by key,
+ * unknown keys already in the file stay. Pure, so it is table-tested.
+ */
+
+/** Never writable through the API: the passphrase has its own route, the salt never changes. */
+export const NOT_WRITABLE = ['api_passphrase', 'api_salt'] as const;
+
+const agentSwitches = z.strictObject(
+  Object.fromEntries(AGENT_KINDS.map((agent) => [agent, z.boolean({ error: `agents.${agent} must be true or false` })])) as Record<AgentKind, z.ZodBoolean>,
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown agent ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${AGENT_KINDS.join(', ')})` : 'agents must be an object of agent: true|false') },
+);
+
+/** A webhook entry as the dashboard sends it back: `has_secret` (from GET /api/config) is accepted and dropped. */
+const webhookPatchEntry = z.unknown();
+
+const fields = {
+  window_minutes: z.int({ error: 'window_minutes must be a whole number of minutes' }).min(1, 'window_minutes must be at least 1').max(10_080, 'window_minutes must be at most 10080 (one week)'),
+  default_filter: z.enum(ACTIVITY_FILTERS, { error: `default_filter must be one of ${ACTIVITY_FILTERS.map((f) => JSON.stringify(f)).join(', ')}` }),
+  editor: z.string({ error: 'editor must be a string' }).max(1_000, 'editor must be at most 1000 characters'),
+  launch_at_login: z.boolean({ error: 'launch_at_login must be true or false' }),
+  notifications: z.boolean({ error: 'notifications must be true or false' }),
+  notify_after_sec: z.int({ error: 'notify_after_sec must be a whole number of seconds' }).min(1, 'notify_after_sec must be at least 1').max(86_400, 'notify_after_sec must be at most 86400'),
+  agents: agentSwitches.partial(),
+  claude_dirs: z.array(z.string({ error: 'claude_dirs must list directory paths' }), { error: 'claude_dirs must be an array of paths' }),
+  exclude_cwd_substrings: z.array(z.string({ error: 'exclude_cwd_substrings must list strings' }), { error: 'exclude_cwd_substrings must be an array of strings' }),
+  tui: z.strictObject({ theme: z.enum(['auto', 'dark', 'light'], { error: 'tui.theme must be "auto", "dark" or "light"' }) }, { error: 'tui must be an object { "theme": ... }' }).partial(),
+  card_density: z.enum(CARD_DENSITIES, { error: `card_density must be one of ${CARD_DENSITIES.join(', ')}` }),
+  terminal: z.enum(TERMINALS, { error: `terminal must be one of ${TERMINALS.join(', ')}` }),
+  detail_width: z
+    .int({ error: 'detail_width must be a whole number of pixels' })
+    .min(DETAIL_WIDTH.min, `detail_width must be at least ${DETAIL_WIDTH.min}`)
+    .max(DETAIL_WIDTH.max, `detail_width must be at most ${DETAIL_WIDTH.max}`),
+  webhooks: z.array(webhookPatchEntry, { error: 'webhooks must be an array of webhook entries' }),
+};
+
+export type ConfigPatch = Partial<{ -readonly [K in keyof typeof fields]: z.infer<(typeof fields)[K]> }>;
+
+const patchSchema = z.object(fields).partial();
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const pathOf = (path: readonly PropertyKey[]): string =>
+  path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`)).join('');
+
+/** Validated patch, or one message naming every bad field (`window_minutes must be at least 1; ...`). */
+export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { error: string } => {
+  if (!isObject(body)) return { error: 'expected a JSON object with the config keys to change, e.g. {"window_minutes": 60}' };
+  const problems: string[] = [];
+  for (const key of Object.keys(body)) {
+    if ((NOT_WRITABLE as readonly string[]).includes(key)) {
+      problems.push(key === 'api_passphrase' ? 'api_passphrase is not writable here: use PUT /api/passphrase' : `${key} is not writable`);
+    } else if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+      const guess = closestKey(key, CONFIG_KEYS);
+      problems.push(`unknown key ${JSON.stringify(key)}${guess ? ` (did you mean "${guess}"?)` : ''}`);
+    }
+  }
+  if (problems.length > 0) return { error: problems.join('; ') };
+  const parsed = patchSchema.safeParse(body);
+  if (!parsed.success) {
+    return {
+      error: parsed.error.issues
+        .map((issue) => {
+          // Messages above name their field already; zod's own (unknown agent keys) get the path.
+          const head = String(issue.path[0] ?? '');
+          return head !== '' && issue.message.startsWith(head) ? issue.message : `${pathOf(issue.path) || 'body'}: ${issue.message}`;
+        })
+        .join('; '),
+    };
+  }
+  const webhookProblems = (parsed.data.webhooks ?? []).flatMap((entry, index) => {
+    const checked = webhookEntrySchema.safeParse(isObject(entry) ? withoutHasSecret(entry) : entry);
+    return checked.success ? [] : checked.error.issues.map((issue) => `webhooks[${index}]${issue.path.length > 0 ? `.${pathOf(issue.path)}` : ''}: ${issue.message}`);
+  });
+  if (webhookProblems.length > 0) return { error: webhookProblems.join('; ') };
+  return { patch: parsed.data as ConfigPatch };
+};
+
+const withoutHasSecret = (entry: Record<string, unknown>): Record<string, unknown> => {
+  const { has_secret: _dropped, ...rest } = entry;
+  return rest;
+};
+
+/**
+ * Webhook entries sent back by the dashboard carry no secret (GET /api/config never shows one):
+ * an entry without `secret` keeps the secret and the unknown keys of the stored entry of the same
+ * name; an explicit `secret` (even "") replaces it.
+ */
+const mergeWebhooks = (stored: readonly unknown[], incoming: readonly unknown[]): unknown[] => {
+  const byName = new Map<string, Record<string, unknown>>();
+  for (const entry of stored) if (isObject(entry) && typeof entry.name === 'string') byName.set(entry.name.trim(), entry);
+  return incoming.map((entry) => {
+    if (!isObject(entry)) return entry;
+    const clean = withoutHasSecret(entry);
+    const previous = typeof clean.name === 'string' ? byName.get(clean.name.trim()) : undefined;
+    if (!previous) return clean;
+    const merged: Record<string, unknown> = { ...previous, ...clean };
+    if (!('secret' in clean) && typeof previous.secret === 'string') merged.secret = previous.secret;
+    if (merged.secret === '') delete merged.secret;
+    return merged;
+  });
+};
+
+/** Pure: the stored document with `patch` applied (nested `agents` and `tui` merged key by key). */
+export const applyConfigPatch = (stored: StoredConfig, patch: ConfigPatch): StoredConfig => {
+  const next: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (key === 'agents' || key === 'tui') next[key] = { ...(stored[key] as Record<string, unknown>), ...(value as Record<string, unknown>) };
+    else if (key === 'webhooks') next[key] = mergeWebhooks(stored.webhooks, value as unknown[]);
+    else next[key] = value;
+  }
+  return next as StoredConfig;
+};
+
+/** What changed between two effective configs, by top-level key. */
+export const changedKeys = (before: Config, after: Config): (keyof Config)[] =>
+  (Object.keys(after) as (keyof Config)[]).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+
+/**
+ * Changes a running monitor cannot apply: the claude directories and webhooks are set up at start,
+ * the TUI theme is chosen at start, and an agent switched on whose source is not running needs a
+ * start to be read (switching one off applies at once: it is hidden).
+ */
+export const restartRequired = (before: Config, after: Config, running: readonly AgentKind[]): string[] =>
+  changedKeys(before, after).flatMap((key): string[] => {
+    if (key === 'claude_dirs' || key === 'webhooks') return [key];
+    if (key === 'tui') return ['tui.theme'];
+    if (key === 'agents') return AGENT_KINDS.filter((agent) => after.agents[agent] && !before.agents[agent] && !running.includes(agent)).map((agent) => `agents.${agent}`);
+    return [];
+  });

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../../config/effective.js';
+import type { SessionStore } from '../store.js';
+import { registerActionRoutes, type ActionsDeps } from './actions.js';
+import { registerSettingsRoutes, type SettingsDeps } from './config.js';
+import { registerLimitsRoute, type LimitsDeps } from './limits.js';
+import { registerStaticRoutes } from './static.js';
+
+/**
+ * The routes the web dashboard adds to the API server (PRODUCT.md 7 and 8): its static files at
+ * `/`, `GET /api/limits`, `PUT /api/config`, `PUT /api/passphrase` and the session actions.
+ */
+export interface DashboardDeps {
+  /** The built dashboard (default: `dist/gui` of the installed package). */
+  readonly guiDir?: string;
+  readonly limits: Omit<LimitsDeps, 'config'>;
+  readonly settings: SettingsDeps;
+  readonly actions: Omit<ActionsDeps, 'store' | 'config' | 'loopback'>;
+}
+
+export const registerDashboard = (
+  app: FastifyInstance,
+  deps: DashboardDeps,
+  shared: { readonly store: SessionStore; readonly config: () => Config; readonly loopback: boolean },
+): void => {
+  registerStaticRoutes(app, deps.guiDir ? { guiDir: deps.guiDir } : {});
+  registerLimitsRoute(app, { ...deps.limits, config: shared.config });
+  registerSettingsRoutes(app, deps.settings);
+  registerActionRoutes(app, { ...deps.actions, store: shared.store, config: shared.config, loopback: shared.loopback });
+};
