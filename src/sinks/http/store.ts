@@ -1,17 +1,10 @@
 import { BehaviorSubject, combineLatest, map, shareReplay, type Observable, type Subscription } from 'rxjs';
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionSummary } from '../../core/session.js';
+import type { ApiStats } from '../../core/wire.js';
 
-/** `GET /api/stats`: counts over the visible sessions. */
-export interface ApiStats {
-  readonly total_sessions: number;
-  readonly active_sessions: number;
-  readonly window_minutes: number;
-  /** False while the first discovery runs (the server answers at once with what is known so far). */
-  readonly ready: boolean;
-  /** Diagnostics counted so far (`agentwatch doctor` lists them with file and line). */
-  readonly diagnostics: number;
-}
+/** `GET /api/stats` (the type lives in core/wire.ts, shared with the web dashboard). */
+export type { ApiStats } from '../../core/wire.js';
 
 /** What the pipeline hands the API on every change (names not yet applied). */
 export interface SessionViews {
