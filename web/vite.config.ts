@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
-import { FAVICON_LABELS, faviconFile, faviconSvg } from './src/lib/badge.ts';
+import { FAVICON_LABELS, faviconFile, faviconSvg } from './src/lib/badge.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -1,9 +1,9 @@
-import { createApi, HttpError, type Api } from './api.ts';
-import { deriveToken } from './auth.ts';
-import { createDetailLoader, type DetailLoader } from './details.ts';
-import { followEvents, type StreamState } from './events.ts';
-import { SessionsState } from './sessions.svelte.ts';
-import type { ActivityFilter, AuthParameters, CardDensity, LimitsJson, PublicConfig } from './wire.ts';
+import { createApi, HttpError, type Api } from './api.js';
+import { deriveToken } from './auth.js';
+import { createDetailLoader, type DetailLoader } from './details.js';
+import { followEvents, type StreamState } from './events.js';
+import { SessionsState } from './sessions.svelte.js';
+import type { ActivityFilter, AuthParameters, CardDensity, LimitsJson, PublicConfig } from './wire.js';
 
 /** The passphrase route of the GUI server (PUT, `{ "passphrase": "..." }`). */
 export const PASSPHRASE_ROUTE = 'api/passphrase';

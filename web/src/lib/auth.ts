@@ -1,5 +1,5 @@
-import { base64Url, fragmentWithoutToken, tokenFromFragment } from './token.ts';
-import type { AuthParameters } from './wire.ts';
+import { base64Url, fragmentWithoutToken, tokenFromFragment } from './token.js';
+import type { AuthParameters } from './wire.js';
 
 /**
  * Where the dashboard's token comes from: the URL fragment `--gui` opens it with (read once, then

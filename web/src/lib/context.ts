@@ -1,5 +1,5 @@
 import { getContext, setContext } from 'svelte';
-import type { AppState } from './app.svelte.ts';
+import type { AppState } from './app.svelte.js';
 
 const KEY = Symbol('agentwatch');
 

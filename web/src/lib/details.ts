@@ -1,6 +1,6 @@
-import type { Api } from './api.ts';
-import type { SessionsState } from './sessions.svelte.ts';
-import type { SessionDetail } from './wire.ts';
+import type { Api } from './api.js';
+import type { SessionsState } from './sessions.svelte.js';
+import type { SessionDetail } from './wire.js';
 
 /**
  * Fetches session details (`GET /api/sessions/:id`) for the cards on screen and the open detail

@@ -1,6 +1,6 @@
-import { nextDelay, retryAfterMs } from './backoff.ts';
-import { createSseParser } from './sse-parse.ts';
-import type { PatchFrame, ReadyFrame, SessionsFrame } from './wire.ts';
+import { nextDelay, retryAfterMs } from './backoff.js';
+import { createSseParser } from './sse-parse.js';
+import type { PatchFrame, ReadyFrame, SessionsFrame } from './wire.js';
 
 /**
  * Follows `GET /api/events?format=patch` with fetch (not EventSource: fetch sends the token in

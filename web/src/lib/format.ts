@@ -1,4 +1,4 @@
-import type { SessionSummary } from './wire.ts';
+import type { SessionSummary } from './wire.js';
 
 /** Pure text formatting of the dashboard (no DOM), unit-tested. */
 
@@ -49,4 +49,10 @@ export const shortModel = (model: string): string => model.replace(/-\d{8}$/, ''
 export const localTime = (iso: string): string => {
   const at = Date.parse(iso);
   return Number.isFinite(at) ? new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
+};
+
+/** "just now", "5m ago": an age in a sentence. */
+export const ago = (iso: string, now: number): string => {
+  const text = age(iso, now);
+  return text === '' ? '' : text === 'now' ? 'just now' : `${text} ago`;
 };

@@ -46,12 +46,3 @@ export const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly wh
   { keys: ['?'], what: 'This list' },
   { keys: ['Esc'], what: 'Close the overlay, settings or detail panel (the limits dialog closes with its Close button)' },
 ];
-
-/** Focus is in something the user types into: keys go to it, not to the dashboard. */
-export const isTypingTarget = (target: EventTarget | null): boolean => {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'range'].includes(target.type);
-  return false;
-};

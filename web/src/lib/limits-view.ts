@@ -1,6 +1,6 @@
-import { severityOf, type Severity } from '../../../src/limits/pace.ts';
-import { absoluteTime, relativeTime } from '../../../src/limits/time-format.ts';
-import type { LimitsJson } from './wire.ts';
+import { severityOf, type Severity } from '../../../src/limits/pace.js';
+import { absoluteTime, relativeTime } from '../../../src/limits/time-format.js';
+import type { LimitsJson } from './wire.js';
 
 /** Pure shaping of `GET /api/limits` for the limits views (same rules as the CLI table). */
 

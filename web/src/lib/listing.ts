@@ -1,5 +1,5 @@
-import { matchesActivityFilter } from '../../../src/core/activity.ts';
-import type { ActivityFilter, SessionSummary } from './wire.ts';
+import { matchesActivityFilter } from '../../../src/core/activity.js';
+import type { ActivityFilter, SessionSummary } from './wire.js';
 
 /** Pure rules of the card list: order, filter, window steps, keyboard movement. */
 

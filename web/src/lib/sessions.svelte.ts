@@ -1,5 +1,5 @@
-import { newestFirst } from './listing.ts';
-import type { ApiStats, PatchFrame, SessionDetail, SessionSummary, SessionsFrame } from './wire.ts';
+import { newestFirst } from './listing.js';
+import type { ApiStats, PatchFrame, SessionDetail, SessionSummary, SessionsFrame } from './wire.js';
 
 /**
  * The live listing, keyed by session id. Each session is one `SessionEntry` whose summary is a

@@ -1,4 +1,4 @@
-import type { SessionDetail } from './wire.ts';
+import type { SessionDetail } from './wire.js';
 
 /**
  * The live card's sparkline: records per minute over the last `minutes` minutes, oldest first,
