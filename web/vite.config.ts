@@ -6,15 +6,15 @@ import { FAVICON_LABELS, faviconFile, faviconSvg } from './src/lib/badge.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** favicons/N.svg: the waiting count in the tab, as static files (see src/lib/badge.ts). */
+/** favicon-N.svg: the waiting count in the tab, as static files (see src/lib/badge.ts). */
 const favicons = (): Plugin => ({
   name: 'agentwatch-favicons',
   generateBundle() {
-    for (const label of FAVICON_LABELS) this.emitFile({ type: 'asset', fileName: `favicons/${faviconFile(label)}`, source: faviconSvg(label) });
+    for (const label of FAVICON_LABELS) this.emitFile({ type: 'asset', fileName: faviconFile(label), source: faviconSvg(label) });
   },
   configureServer(server) {
     server.middlewares.use((request, response, next) => {
-      const match = /\/favicons\/(\d|9plus)\.svg$/.exec(request.url ?? '');
+      const match = /\/favicon-(\d|9plus)\.svg$/.exec(request.url ?? '');
       if (!match?.[1]) return next();
       response.setHeader('content-type', 'image/svg+xml');
       response.end(faviconSvg(match[1] === '9plus' ? '9+' : match[1]));

@@ -230,9 +230,9 @@ describe('formatting', () => {
   it('title and favicon follow the waiting count', () => {
     expect(titleFor(0)).toBe('agentwatch');
     expect(titleFor(3)).toBe('(3) agentwatch');
-    expect(faviconFor(0)).toBe('favicons/0.svg');
-    expect(faviconFor(7)).toBe('favicons/7.svg');
-    expect(faviconFor(12)).toBe('favicons/9plus.svg');
+    expect(faviconFor(0)).toBe('favicon-0.svg');
+    expect(faviconFor(7)).toBe('favicon-7.svg');
+    expect(faviconFor(12)).toBe('favicon-9plus.svg');
     expect(faviconSvg('9+')).toContain('>9+</text>');
     expect(faviconSvg('0')).not.toContain('<text');
   });

@@ -16,6 +16,8 @@ export class HttpError extends Error {
 export interface Api {
   readonly get: <T>(path: string) => Promise<T>;
   readonly send: <T>(method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<T>;
+  /** `send` that also hands back the answer's headers. */
+  readonly request: <T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<{ data: T; headers: Headers }>;
 }
 
 const messageOf = async (response: Response): Promise<string> => {
@@ -30,17 +32,19 @@ const messageOf = async (response: Response): Promise<string> => {
 
 /** `onUnauthorized` runs on any 401 (the token was refused: back to the login). */
 export const createApi = (token: string, onUnauthorized: () => void): Api => {
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const request = async <T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: Headers }> => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(path, { method, headers, cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     if (response.status === 401) onUnauthorized();
     if (!response.ok) throw new HttpError(response.status, await messageOf(response));
     const text = await response.text();
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return { data: (text === '' ? undefined : JSON.parse(text)) as T, headers: response.headers };
   };
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await request<T>(method, path, body)).data;
   return {
     get: (path) => call('GET', path),
     send: (method, path, body) => call(method, path, body),
+    request: (method, path, body) => request(method, path, body),
   };
 };

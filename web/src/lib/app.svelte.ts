@@ -5,8 +5,27 @@ import { followEvents, type StreamState } from './events.js';
 import { SessionsState } from './sessions.svelte.js';
 import type { ActivityFilter, AuthParameters, CardDensity, LimitsJson, PublicConfig } from './wire.js';
 
-/** The passphrase route of the GUI server (PUT, `{ "passphrase": "..." }`). */
+/** The passphrase route of the GUI server: PUT `{ "new": "...", "current"?: "..." }`. */
 export const PASSPHRASE_ROUTE = 'api/passphrase';
+
+interface PassphraseAnswer {
+  readonly saved?: string;
+  readonly effective?: string;
+}
+
+/** What the action routes answer (docs/dashboard.md): the program started, and where. */
+export interface ActionAnswer {
+  readonly ok?: boolean;
+  readonly terminal?: string;
+  readonly editor?: string;
+  readonly command?: string;
+  readonly cwd?: string;
+}
+
+export const actionMessage = (kind: 'resume' | 'editor', answer: ActionAnswer | undefined): string => {
+  if (kind === 'resume') return answer?.terminal ? `Resuming in ${answer.terminal}${answer.cwd ? ` (${answer.cwd})` : ''}` : 'Resuming in a new terminal';
+  return answer?.editor ? `Opened ${answer.cwd ?? 'the project'} in ${answer.editor}` : 'Opening the editor';
+};
 
 /**
  * One signed-in dashboard: the API client, the live listing, the config, the limits read and the
@@ -111,8 +130,11 @@ export class AppState {
    * the server's message (a 400 names the field).
    */
   async saveConfig(patch: ConfigPatch): Promise<PublicConfig> {
-    const config = await this.api.send<PublicConfig>('PUT', 'api/config', patch);
+    const { data: config, headers } = await this.api.request<PublicConfig>('PUT', 'api/config', patch);
     this.config = config;
+    // What the running monitor cannot apply (claude_dirs, webhooks, an agent switched on...).
+    const restart = headers.get('agentwatch-restart-required');
+    if (restart) this.toast(`Saved; applies when agentwatch restarts: ${restart.split(',').join(', ')}`);
     return config;
   }
 
@@ -174,8 +196,8 @@ export class AppState {
   /** Resume / Editor: the server runs the session's own command; its answer or refusal is shown. */
   async action(id: string, kind: 'resume' | 'editor'): Promise<void> {
     try {
-      const answer = await this.api.send<{ message?: string } | undefined>('POST', `api/sessions/${encodeURIComponent(id)}/actions/${kind}`);
-      this.toast(answer?.message ?? (kind === 'resume' ? 'Resuming in a new terminal' : 'Opening the editor'), 'info');
+      const answer = await this.api.send<ActionAnswer | undefined>('POST', `api/sessions/${encodeURIComponent(id)}/actions/${kind}`);
+      this.toast(actionMessage(kind, answer), 'info');
     } catch (error) {
       this.toast(`${kind === 'resume' ? 'Resume' : 'Editor'} failed: ${(error as Error).message}`, 'error');
     }
@@ -186,12 +208,16 @@ export class AppState {
    * When the server takes the new one at once, this tab signs in with it; otherwise the answer
    * says when it applies.
    */
-  async rotatePassphrase(passphrase: string): Promise<string> {
-    const answer = await this.api.send<{ message?: string } | undefined>('PUT', PASSPHRASE_ROUTE, { passphrase });
-    const token = await deriveToken(passphrase, await this.api.get<AuthParameters>('api/auth'));
+  async rotatePassphrase(next: string, current: string): Promise<string> {
+    const answer = await this.api.send<PassphraseAnswer | undefined>('PUT', PASSPHRASE_ROUTE, { new: next, ...(current !== '' ? { current } : {}) });
+    // A server that switches at once accepts the new token now: this tab follows it.
+    const token = await deriveToken(next, await this.api.get<AuthParameters>('api/auth'));
     const check = await fetch('api/stats', { headers: { authorization: `Bearer ${token}` }, cache: 'no-store' });
-    if (check.ok) queueMicrotask(() => this.#onToken(token));
-    return answer?.message ?? (check.ok ? 'Passphrase changed; this tab now uses the new token.' : 'Passphrase saved; it applies when the server restarts.');
+    if (check.ok && token !== this.token) {
+      queueMicrotask(() => this.#onToken(token));
+      return 'Passphrase changed; this tab now uses the new token.';
+    }
+    return `Passphrase saved${answer?.saved ? ` in ${answer.saved}` : ''}; it applies ${answer?.effective ?? 'at the next start of agentwatch'}.`;
   }
 
   toast(text: string, tone: Toast['tone'] = 'info'): void {

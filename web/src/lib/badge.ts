@@ -1,11 +1,11 @@
 /**
  * The title and favicon show how many sessions wait for the user. The favicons are static files
- * (favicons/0.svg .. 9.svg, 9plus.svg, built by vite.config.ts), so no data: or blob: URL is
- * needed under the server's content security policy.
+ * next to index.html (favicon-0.svg .. favicon-9.svg, favicon-9plus.svg, built by vite.config.ts):
+ * the server serves the build's top-level files, and no data: or blob: URL is needed.
  */
 export const titleFor = (waiting: number): string => (waiting > 0 ? `(${waiting}) agentwatch` : 'agentwatch');
 
-export const faviconFor = (waiting: number): string => `favicons/${waiting > 9 ? '9plus' : String(Math.max(0, waiting))}.svg`;
+export const faviconFor = (waiting: number): string => `favicon-${waiting > 9 ? '9plus' : String(Math.max(0, waiting))}.svg`;
 
 /** The SVG of one favicon: an eye-like ring, and a count badge when someone waits. */
 export const faviconSvg = (label: string): string => {
@@ -21,4 +21,4 @@ export const faviconSvg = (label: string): string => {
 };
 
 export const FAVICON_LABELS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '9+'] as const;
-export const faviconFile = (label: string): string => `${label === '9+' ? '9plus' : label}.svg`;
+export const faviconFile = (label: string): string => `favicon-${label === '9+' ? '9plus' : label}.svg`;
