@@ -36,7 +36,7 @@ export const fitInside = (rect: Rect, viewport: Size): Rect => {
 };
 
 /** Where a dialog opens: top right, below the header, `size` when it fits. */
-export const initialRect = (viewport: Size, size: Size = { width: 560, height: 420 }, top = 56): Rect =>
+export const initialRect = (viewport: Size, size: Size = { width: 560, height: 460 }, top = 56): Rect =>
   fitInside({ x: viewport.width - size.width - 24, y: top, ...size }, viewport);
 
 /** A drag by (dx, dy) from `start`: the new position, kept inside. */
