@@ -12,6 +12,7 @@ import { snippetParts } from '../../web/src/lib/snippet.js';
 import { barHeights, perMinute } from '../../web/src/lib/sparkline.js';
 import { createSseParser } from '../../web/src/lib/sse-parse.js';
 import { base64Url, fragmentWithoutToken, tokenFromFragment } from '../../web/src/lib/token.js';
+import { NO_WAITING, trackWaiting, type WaitingInput, type WaitState } from '../../web/src/lib/waiting.js';
 
 /** The dashboard's pure modules (web/src/lib), run in Node: what the browser tests cannot pin down cheaply. */
 
@@ -290,5 +291,33 @@ describe('limits view', () => {
     });
     expect(split.shown.map((row) => row.row)).toEqual(['Claude', 'Codex']);
     expect(split.skipped.map((row) => row.row)).toEqual(['Grok']);
+  });
+});
+
+describe('browser notifications: waiting episodes', () => {
+  const step = (state: WaitState, sessions: WaitingInput[], now: number) => trackWaiting(state, sessions, now, 30_000);
+  it('announces a session once when it has waited the delay, again only after a new episode', () => {
+    const w = (waiting: boolean, lastActivity = 1_000): WaitingInput => ({ id: 'a', waiting, lastActivity });
+    let r = step(NO_WAITING, [w(true)], 5_000);
+    expect(r.due).toEqual([]);
+    r = step(r.state, [w(true)], 30_999);
+    expect(r.due).toEqual([]);
+    r = step(r.state, [w(true)], 31_000);
+    expect(r.due).toEqual(['a']);
+    r = step(r.state, [w(true)], 90_000);
+    expect(r.due).toEqual([]);
+    // Back to work, then waiting again: a new episode from its new last activity.
+    r = step(r.state, [w(false)], 100_000);
+    r = step(r.state, [w(true, 110_000)], 111_000);
+    expect(r.due).toEqual([]);
+    r = step(r.state, [w(true, 110_000)], 140_000);
+    expect(r.due).toEqual(['a']);
+  });
+
+  it('passes over a session already past the delay at first sight; an unknown last activity starts the episode now', () => {
+    let r = step(NO_WAITING, [{ id: 'old', waiting: true, lastActivity: 0 }, { id: 'new', waiting: true, lastActivity: Number.NaN }], 600_000);
+    expect(r.due).toEqual([]);
+    r = step(r.state, [{ id: 'old', waiting: true, lastActivity: 0 }, { id: 'new', waiting: true, lastActivity: Number.NaN }], 630_000);
+    expect(r.due).toEqual(['new']);
   });
 });

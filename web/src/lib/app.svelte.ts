@@ -1,5 +1,8 @@
 import { createApi, HttpError, type Api } from './api.js';
 import { deriveToken } from './auth.js';
+import { browserNotificationsWanted, pageIsWatched } from './browser-notify.js';
+import { displayName } from './format.js';
+import { NO_WAITING, trackWaiting, type WaitState } from './waiting.js';
 import { createDetailLoader, type DetailLoader } from './details.js';
 import { followEvents, type StreamState } from './events.js';
 import { SessionsState } from './sessions.svelte.js';
@@ -66,6 +69,10 @@ export class AppState {
   limits: LimitsJson | undefined = $state.raw(undefined);
   limitsLoading = $state(false);
   limitsError = $state('');
+
+  /** Opt-in browser notifications (this browser only; the server's desktop ones are separate). */
+  browserNotify = $state(browserNotificationsWanted());
+  #waiting: WaitState = NO_WAITING;
 
   toasts: readonly Toast[] = $state.raw([]);
   /** A clock for ages and sparklines, moved every few seconds (not per frame). */
@@ -218,6 +225,32 @@ export class AppState {
       return 'Passphrase changed; this tab now uses the new token.';
     }
     return `Passphrase saved${answer?.saved ? ` in ${answer.saved}` : ''}; it applies ${answer?.effective ?? 'at the next start of agentwatch'}.`;
+  }
+
+  /**
+   * Announce, in this browser, sessions that wait for the user longer than `notify_after_sec`
+   * (once per episode), when notifications are on here and nobody is looking at the page.
+   */
+  checkWaiting(): void {
+    const afterMs = (this.config?.notify_after_sec ?? 30) * 1000;
+    const { state, due } = trackWaiting(
+      this.#waiting,
+      this.sessions.list.map((entry) => ({ id: entry.id, waiting: entry.summary.activity === 'waiting', lastActivity: Date.parse(entry.summary.last_activity) })),
+      Date.now(),
+      afterMs,
+    );
+    this.#waiting = state;
+    if (!this.browserNotify || due.length === 0 || pageIsWatched()) return;
+    for (const id of due) {
+      const entry = this.sessions.get(id);
+      if (!entry) continue;
+      const notification = new Notification(`${displayName(entry.summary)} is waiting for you`, { body: entry.summary.cwd, tag: `agentwatch-${id}` });
+      notification.onclick = () => {
+        window.focus();
+        this.openDetail(id);
+        notification.close();
+      };
+    }
   }
 
   toast(text: string, tone: Toast['tone'] = 'info'): void {
