@@ -232,7 +232,9 @@ export class AppState {
    * (once per episode), when notifications are on here and nobody is looking at the page.
    */
   checkWaiting(): void {
-    const afterMs = (this.config?.notify_after_sec ?? 30) * 1000;
+    // The delay is the config's: nothing is judged before it is known.
+    if (!this.config) return;
+    const afterMs = this.config.notify_after_sec * 1000;
     const { state, due } = trackWaiting(
       this.#waiting,
       this.sessions.list.map((entry) => ({ id: entry.id, waiting: entry.summary.activity === 'waiting', lastActivity: Date.parse(entry.summary.last_activity) })),
