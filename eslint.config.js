@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.mjs', 'test/**/*.mjs'],
+    files: ['bench/**/*.mjs', 'test/**/*.mjs', 'web/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', fetch: 'readonly' } },
   },
 );

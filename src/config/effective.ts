@@ -114,8 +114,14 @@ const deepFreeze = <T>(value: T): T => {
   return value;
 };
 
+/** A webhook entry as `GET /api/config` shows it: the secret replaced by whether there is one. */
+export type PublicWebhook = Pick<WebhookEntry, 'name' | 'url' | 'events' | 'agents' | 'enabled' | 'signature'> & { readonly has_secret: boolean };
+
+/** `GET /api/config` (and `PUT /api/config`'s answer): the effective config without secrets. */
+export type PublicConfig = Omit<Config, 'api_passphrase' | 'api_salt' | 'webhooks'> & { readonly webhooks: readonly PublicWebhook[] };
+
 /** The effective config without secrets, as `GET /api/config` returns it. */
-export const publicConfig = (config: Config): Record<string, unknown> => {
+export const publicConfig = (config: Config): PublicConfig => {
   const { api_passphrase: _p, api_salt: _s, webhooks, ...rest } = config;
   return { ...rest, webhooks: webhooks.map(({ secret: _secret, ...entry }) => ({ ...entry, has_secret: Boolean(_secret) })) };
 };

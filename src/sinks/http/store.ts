@@ -1,22 +1,15 @@
 import { BehaviorSubject, distinctUntilChanged, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
+import type { ApiStats } from '../../core/wire.js';
 import type { PipelineFrame } from '../../streams/frames.js';
 import { createListingCache, type ListingCache } from '../../streams/listing-cache.js';
 import { toDetail } from '../../streams/views.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
 
-/** `GET /api/stats`: counts over the visible sessions. */
-export interface ApiStats {
-  readonly total_sessions: number;
-  readonly active_sessions: number;
-  readonly window_minutes: number;
-  /** False while the first discovery runs (the server answers at once with what is known so far). */
-  readonly ready: boolean;
-  /** Diagnostics counted so far (`agentwatch doctor` lists them with file and line). */
-  readonly diagnostics: number;
-}
+/** `GET /api/stats` (the type lives in core/wire.ts, shared with the web dashboard). */
+export type { ApiStats } from '../../core/wire.js';
 
 /** One listed session as served: its summary (custom name applied) and that summary's JSON text. */
 export interface ServedSession {

@@ -1,0 +1,50 @@
+import type { SessionSummary } from './session.js';
+
+/**
+ * Wire shapes of the HTTP API that are not session objects, shared by the server and the web
+ * dashboard (web/ imports these types) so the two cannot drift.
+ */
+
+/** `GET /api/stats`: counts over the visible sessions. */
+export interface ApiStats {
+  readonly total_sessions: number;
+  readonly active_sessions: number;
+  readonly window_minutes: number;
+  /** False while the first discovery runs (the server answers at once with what is known so far). */
+  readonly ready: boolean;
+  /** Diagnostics counted so far (`agentwatch doctor` lists them with file and line). */
+  readonly diagnostics: number;
+}
+
+/** `GET /api/events` (default format) `update` event; also `?format=patch`'s first `snapshot` event. */
+export interface SessionsFrame {
+  readonly sessions: readonly SessionSummary[];
+  readonly stats: ApiStats;
+}
+
+/** `GET /api/events?format=patch` `patch` event: what changed since the client's last frame. */
+export interface PatchFrame {
+  readonly changed: readonly SessionSummary[];
+  /** Session ids that left the listing. */
+  readonly removed: readonly string[];
+  readonly stats: ApiStats;
+}
+
+/** `GET /api/events?format=patch` `ready` event: the first discovery completed. */
+export interface ReadyFrame {
+  readonly stats: ApiStats;
+}
+
+/** `GET /api/auth`: how a client derives the bearer token from the passphrase. */
+export interface AuthParameters {
+  readonly salt: string;
+  readonly iterations: number;
+  readonly key_length: number;
+  readonly hash: 'SHA-256';
+  readonly encoding: 'base64url-no-padding';
+}
+
+/** Every error answer of the API. */
+export interface ApiError {
+  readonly error: string;
+}

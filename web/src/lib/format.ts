@@ -1,0 +1,58 @@
+import type { SessionSummary } from './wire.js';
+
+/** Pure text formatting of the dashboard (no DOM), unit-tested. */
+
+/** What a card is called: the user's rename, else the agent's own title, else the project. */
+export const displayName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>): string =>
+  s.custom_name || s.agent_name || s.short_name || s.session_id.slice(0, 8);
+
+/** "now", "42s", "5m", "3h", "2d": the age of an RFC 3339 instant at `now` (epoch ms). */
+export const age = (iso: string, now: number): string => {
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at)) return '';
+  const seconds = Math.max(0, Math.floor((now - at) / 1000));
+  if (seconds < 5) return 'now';
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h`;
+  return `${Math.floor(hours / 24)}d`;
+};
+
+export const cost = (usd: number): string => {
+  if (!Number.isFinite(usd) || usd <= 0) return '';
+  if (usd < 0.01) return '<$0.01';
+  if (usd < 100) return `$${usd.toFixed(2)}`;
+  return `$${Math.round(usd).toLocaleString('en-US')}`;
+};
+
+export const tokens = (count: number): string => {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
+  return `${(count / 1_000_000).toFixed(count < 10_000_000 ? 2 : 1)}M`;
+};
+
+/** Window length as the header shows it: 30m, 2h, 1d 6h. */
+export const windowLabel = (minutes: number): string => {
+  if (minutes < 60) return `${minutes}m`;
+  if (minutes < 1440) return minutes % 60 === 0 ? `${minutes / 60}h` : `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.round((minutes % 1440) / 60);
+  return hours === 0 ? `${days}d` : `${days}d ${hours}h`;
+};
+
+/** A model id without the vendor's date suffix: claude-sonnet-4-5-20250929 -> claude-sonnet-4-5. */
+export const shortModel = (model: string): string => model.replace(/-\d{8}$/, '');
+
+/** A local date-time with seconds, for the detail panel. */
+export const localTime = (iso: string): string => {
+  const at = Date.parse(iso);
+  return Number.isFinite(at) ? new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
+};
+
+/** "just now", "5m ago": an age in a sentence. */
+export const ago = (iso: string, now: number): string => {
+  const text = age(iso, now);
+  return text === '' ? '' : text === 'now' ? 'just now' : `${text} ago`;
+};

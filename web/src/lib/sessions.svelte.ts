@@ -1,0 +1,86 @@
+import { newestFirst } from './listing.js';
+import type { ApiStats, PatchFrame, SessionDetail, SessionSummary, SessionsFrame } from './wire.js';
+
+/**
+ * The live listing, keyed by session id. Each session is one `SessionEntry` whose summary is a
+ * signal of its own: a patch replaces the summaries of the sessions it names and nothing else,
+ * so only those cards update (no re-render of the grid per event).
+ */
+
+export class SessionEntry {
+  readonly id: string;
+  summary: SessionSummary;
+  /** The detail (last message, recent tools...), fetched for cards on screen and the detail panel. */
+  detail: SessionDetail | undefined = $state.raw(undefined);
+  /** The summary's JSON when `detail` was fetched: a different summary means the detail is stale. */
+  detailOf = '';
+  summaryJson: string;
+
+  constructor(summary: SessionSummary) {
+    this.id = summary.session_id;
+    this.summary = $state.raw(summary);
+    this.summaryJson = JSON.stringify(summary);
+  }
+
+  get detailStale(): boolean {
+    return this.detailOf !== this.summaryJson;
+  }
+}
+
+export class SessionsState {
+  readonly #entries = new Map<string, SessionEntry>();
+  /** Every listed session, newest first. */
+  list: readonly SessionEntry[] = $state.raw([]);
+  stats: ApiStats | undefined = $state.raw(undefined);
+  /** A listing arrived at least once (before that the grid shows "loading"). */
+  loaded = $state(false);
+
+  get(id: string): SessionEntry | undefined {
+    return this.#entries.get(id);
+  }
+
+  /** A full listing (snapshot on connect or reconnect, lazyagent `update`): keyed, unchanged sessions untouched. */
+  replaceAll(frame: SessionsFrame): void {
+    const seen = new Set<string>();
+    for (const summary of frame.sessions) {
+      seen.add(summary.session_id);
+      this.#upsert(summary);
+    }
+    for (const id of [...this.#entries.keys()]) if (!seen.has(id)) this.#entries.delete(id);
+    this.#finish(frame.stats);
+  }
+
+  applyPatch(frame: PatchFrame): void {
+    for (const summary of frame.changed) this.#upsert(summary);
+    for (const id of frame.removed) this.#entries.delete(id);
+    this.#finish(frame.stats);
+  }
+
+  setStats(stats: ApiStats): void {
+    this.stats = stats;
+  }
+
+  /** A rename answered by the server shows at once (the stream confirms it a moment later). */
+  rename(id: string, customName: string): void {
+    const entry = this.#entries.get(id);
+    if (entry) this.#upsert({ ...entry.summary, custom_name: customName });
+  }
+
+  #upsert(summary: SessionSummary): void {
+    const entry = this.#entries.get(summary.session_id);
+    if (!entry) {
+      this.#entries.set(summary.session_id, new SessionEntry(summary));
+      return;
+    }
+    const json = JSON.stringify(summary);
+    if (json === entry.summaryJson) return;
+    entry.summaryJson = json;
+    entry.summary = summary;
+  }
+
+  #finish(stats: ApiStats): void {
+    this.list = [...this.#entries.values()].sort((a, b) => newestFirst(a.summary, b.summary));
+    this.stats = stats;
+    this.loaded = true;
+  }
+}

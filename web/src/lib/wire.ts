@@ -1,0 +1,12 @@
+/**
+ * The API's wire types, imported from the server's own modules so the dashboard and the server
+ * cannot drift (type-only imports: nothing of the server ends up in the bundle).
+ */
+export type { SessionSummary, SessionDetail } from '../../../src/core/session.js';
+export type { ApiStats, SessionsFrame, PatchFrame, ReadyFrame, AuthParameters } from '../../../src/core/wire.js';
+export type { Activity, ActivityFilter } from '../../../src/core/activity.js';
+export type { AgentKind, LimitAgent } from '../../../src/core/agents.js';
+export type { LimitsJson } from '../../../src/limits/render-json.js';
+export type { PaceLabel } from '../../../src/limits/pace.js';
+export type { PublicConfig, PublicWebhook, CardDensity, TerminalChoice } from '../../../src/config/effective.js';
+export type { SearchResult } from '../../../src/search/query.js';
