@@ -3,6 +3,7 @@ import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType } from '../internal/skim.js';
+import { createUnknownRecords } from '../internal/unknown-records.js';
 import {
   codexEnvelopeSchema,
   codexEventMsgSchema,
@@ -40,6 +41,23 @@ export const patchTarget = (patch: string): string | undefined => {
 const inCwd = (file: string | undefined, cwd: string | undefined): string | undefined =>
   file && cwd && !path.isAbsolute(file) ? path.join(cwd, file) : file;
 
+/**
+ * Top-level record types Codex writes that carry nothing agentwatch shows (`session_state`: model
+ * switches mid-session; the rest arrive with 0.147+ paginated threads). Others are unknown_record.
+ */
+const IGNORED_TOP_LEVEL = new Set([
+  'session_state',
+  'token_usage_record',
+  'inter_agent_communication_metadata',
+  'world_state',
+  'security_risk_score',
+  'retained_context',
+  'realtime_item',
+]);
+
+/** `thread_source` values of threads nobody started by hand (spawned agents, internal reviews). */
+const BACKGROUND_THREAD_SOURCES = new Set(['subagent', 'guardian_review', 'memory_consolidation']);
+
 const isSubagentSource = (source: unknown): boolean => typeof source === 'object' && source !== null && JSON.stringify(source).includes('subagent');
 
 const parentThreadOf = (source: unknown): string | undefined => /"parent_thread_id":"([^"]+)"/.exec(JSON.stringify(source ?? null))?.[1];
@@ -55,7 +73,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
   let sawMeta = resumed;
   let started = resumed;
   const known: { cwd?: string; model?: string; gitBranch?: string } = {};
-  const unknownTypes = new Set<string>();
+  const unknown = createUnknownRecords(agent, 'Codex');
   let version: string | undefined;
   // The CLI records a prompt twice (response_item message + event_msg user_message); Codex
   // Desktop 0.128 only as event_msg. A prompt counts once, from whichever record comes first.
@@ -91,7 +109,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     sawMeta = true;
     version = m.cli_version;
     if (!started) sessionId = m.id;
-    const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source);
+    const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source) || (m.thread_source !== undefined && m.thread_source !== null && BACKGROUND_THREAD_SOURCES.has(m.thread_source));
     const parentId = sidechain ? parentThreadOf(m.source) : undefined;
     return startEvents(
       {
@@ -188,22 +206,10 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         return [...startEvents(), ...responseItem(payload, at)];
       case 'event_msg':
         return [...startEvents(), ...eventMsg(payload, at)];
-      default: {
+      default:
         // A record type of a newer (or older) Codex: counted once per file, with the version.
-        if (unknownTypes.has(type)) return [];
-        unknownTypes.add(type);
-        return [
-          {
-            type: 'diagnostic',
-            agent,
-            sessionId,
-            path: file,
-            code: 'E_UNKNOWN_RECORD',
-            message: `record type "${type}" is not known to this version of agentwatch${version ? ` (written by Codex ${version})` : ''}; skipped`,
-            ...(version ? { version } : {}),
-          },
-        ];
-      }
+        if (IGNORED_TOP_LEVEL.has(type)) return [];
+        return unknown.once(type, `record type "${type}"`, { sessionId, path: file, ...(version ? { version } : {}) });
     }
   };
 

@@ -1,0 +1,158 @@
+import { cp, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { SessionDetail, SessionEvent, SessionState } from '../../../src/core/session.js';
+import { createClaudeParser } from '../../../src/sources/claude/parse.js';
+import { createCodexParser } from '../../../src/sources/codex/parse.js';
+import { kimi } from '../../../src/sources/kimi/index.js';
+import { KIMI_START, parseKimiLine, type KimiParseState } from '../../../src/sources/kimi/parse.js';
+import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
+import { toDetail } from '../../../src/streams/views.js';
+import { diagnosticsOf, useFixtureHome } from '../../helpers/source-harness.js';
+
+/**
+ * Newer (and older) agent versions than the wave-1 fixtures: record types, field shapes and
+ * names each version really writes (fixtures written for these tests from the formats' structure).
+ * Known record types that carry nothing are skipped without a count; unknown ones are counted
+ * once per file as unknown_record with the version that wrote them, and never stop the reading.
+ */
+const fixture = (path: string): string => fileURLToPath(new URL(`../../../fixtures/${path}`, import.meta.url));
+
+const foldAll = (events: readonly SessionEvent[]): SessionState[] => [...reduceSessions(initialFoldState([]), events).state.sessions.values()];
+
+const linesOf = async (file: string): Promise<string[]> => (await readFile(file, 'utf8')).split('\n').filter((line) => line !== '');
+
+describe('Claude Code 2.1.230: ai-title, compact_boundary as a record type, 2.1.x bookkeeping records', () => {
+  const file = fixture('claude/versions/2.1.230-ai-title-compact-boundary.jsonl');
+  const sessionId = '7c2e9d41-5b3a-4e8f-9a10-2d4c6b8e0f13';
+  const replay = async (count?: number): Promise<{ events: SessionEvent[]; at: (iso: string) => SessionDetail }> => {
+    const parser = createClaudeParser(file, { kind: 'main', sessionId }, false);
+    const lines = (await linesOf(file)).slice(0, count);
+    const events = [...parser.start(), ...lines.flatMap((line) => parser.line(Buffer.from(line)))];
+    const [state] = foldAll(events);
+    if (!state) throw new Error('no session');
+    return { events, at: (iso) => toDetail(state, { now: Date.parse(iso) }) };
+  };
+
+  it('the generated title names the session, the newest one winning', async () => {
+    expect((await replay(4)).at('2026-06-02T09:01:00Z').agent_name).toBe('Retry uploads on 503');
+    expect((await replay()).at('2026-06-02T09:06:00Z').agent_name).toBe('Retry uploads on 503 with backoff');
+  });
+
+  it('a user rename (custom-title) beats any later generated title', async () => {
+    const parser = createClaudeParser(file, { kind: 'main', sessionId }, false);
+    const lines = await linesOf(file);
+    const renamed = [...lines.slice(0, 3), `{"type":"custom-title","customTitle":"uploader","sessionId":"${sessionId}"}`, ...lines.slice(3)];
+    const [state] = foldAll([...parser.start(), ...renamed.flatMap((line) => parser.line(Buffer.from(line)))]);
+    expect(state?.agentName).toBe('uploader');
+  });
+
+  it('a top-level compact_boundary record is a compaction', async () => {
+    const { at } = await replay();
+    expect(at('2026-06-02T09:05:25Z').activity).toBe('compacting');
+  });
+
+  it('bookkeeping records are known (no count); an unknown record type and block type count once each, with the version', async () => {
+    const { events, at } = await replay();
+    expect(diagnosticsOf(events)).toEqual([
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: '2.1.230', message: expect.stringContaining('record type "future-record"') }),
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: '2.1.230', message: expect.stringContaining('content block "future_block"') }),
+    ]);
+    // The rest of the line with the unknown block is still read.
+    expect(at('2026-06-02T09:01:00Z')).toMatchObject({ assistant_messages: 2, output_tokens: 37, version: '2.1.230' });
+  });
+});
+
+describe('Codex 0.14x: threads nobody started by hand', () => {
+  const meta = (extra: string): string =>
+    `{"timestamp":"2026-08-01T10:00:00.000Z","type":"session_meta","payload":{"id":"019c0000-1111-7222-8333-944455556666","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.148.0","source":"cli"${extra}}}`;
+  const prompt = '{"timestamp":"2026-08-01T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"review this"}]}}';
+  const fold = (...lines: string[]): SessionState | undefined => {
+    const parser = createCodexParser('/r.jsonl', 'p', false);
+    return foldAll(lines.flatMap((line) => parser.line(Buffer.from(line))))[0];
+  };
+
+  it('thread_source subagent or guardian_review is a hidden sub-agent thread; user is a session', () => {
+    expect(fold(meta(',"thread_source":"subagent"'), prompt)?.isSidechain).toBe(true);
+    expect(fold(meta(',"thread_source":"guardian_review"'), prompt)?.isSidechain).toBe(true);
+    expect(fold(meta(',"thread_source":"user"'), prompt)?.isSidechain).toBe(false);
+  });
+
+  it('session_state and the paginated-thread record types are known: no unknown_record', () => {
+    const parser = createCodexParser('/r.jsonl', 'p', false);
+    const events = [
+      meta(''),
+      '{"timestamp":"2026-08-01T10:00:00.500Z","type":"session_state","payload":{"model":"gpt-5.5"}}',
+      '{"timestamp":"2026-08-01T10:00:00.600Z","type":"world_state","payload":{"agents_md":"..."}}',
+      '{"timestamp":"2026-08-01T10:00:00.700Z","type":"token_usage_record","payload":{"usage":{}}}',
+      prompt,
+    ].flatMap((line) => parser.line(Buffer.from(line)));
+    expect(diagnosticsOf(events)).toEqual([]);
+  });
+});
+
+describe('Kimi Code wire 1.5 (agent-core-v2): turn.ended, full_compaction, flat tool calls, state.json v2', () => {
+  const fx = useFixtureHome('agentwatch-kimi15-', async (home) => cp(fixture('kimi/versions/1.5-turn-ended'), home.home, { recursive: true }));
+  const T = 1785600000000;
+  const id = 'session_0f3c2a6e-8d41-4b7a-9e25-7c1d3b5a9f08';
+
+  const session = async (): Promise<{ state: SessionState; events: SessionEvent[] }> => {
+    const run = await fx.once(kimi);
+    const state = run.sessions().get(id);
+    if (!state) throw new Error('session not found');
+    return { state, events: run.events };
+  };
+
+  it('reads cwd, title and version from the wire and state.json v2 (no index entry needed)', async () => {
+    const { state } = await session();
+    expect(state).toMatchObject({ cwd: '/home/dev/uploader', agentName: 'Uploader retry', version: '1.5', model: 'kimi-code/kimi-for-coding' });
+    // The last write: the imported WriteFile call's relative path, joined to the wire's own cwd.
+    expect(state.lastFileWrite).toBe('/home/dev/uploader/NOTES.md');
+  });
+
+  const wire = fixture(`kimi/versions/1.5-turn-ended/.kimi-code/sessions/wd_uploader_3fa2c19e0b7d/${id}/agents/main/wire.jsonl`);
+  const replayLines = (lines: readonly string[]): SessionState => {
+    const ref = { agent: 'kimi', sessionId: id } as const;
+    let clock: KimiParseState = KIMI_START;
+    const events: SessionEvent[] = [];
+    for (const line of lines) {
+      const result = parseKimiLine(clock, line, ref);
+      clock = result.state;
+      if (result.ok) events.push(...result.events);
+    }
+    const [state] = foldAll(events);
+    if (!state) throw new Error('no session');
+    return state;
+  };
+
+  it('full_compaction.begin is compacting until full_compaction.complete', async () => {
+    const lines = await linesOf(wire);
+    const begun = replayLines(lines.slice(0, 19));
+    expect(toDetail(begun, { now: T + 61_000 }).activity).toBe('compacting');
+    const done = replayLines(lines.slice(0, 21));
+    expect(toDetail(done, { now: T + 64_500 }).activity).not.toBe('compacting');
+  });
+
+  it('turn.ended closes a turn cut short in a tool call: waiting, not still running', () => {
+    const state = replayLines([
+      `{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":"text","text":"run the tests"}],"toolCalls":[]},"time":${T}}`,
+      `{"type":"context.append_loop_event","agentId":"main","event":{"type":"tool.call","stepUuid":"s1","toolCallId":"tc_9","name":"Bash","args":{"command":"go test ./..."}},"time":${T + 1_000}}`,
+      `{"type":"turn.ended","agentId":"main","turnId":0,"reason":"cancelled","time":${T + 2_000}}`,
+    ]);
+    expect(toDetail(state, { now: T + 20_000 }).activity).toBe('waiting');
+  });
+
+  it('an embedded tool call in the flat 1.1+ shape is a tool call, not a schema error', async () => {
+    const { state, events } = await session();
+    expect(state.recentTools.map((t) => t.name)).toEqual(['Write', 'WriteFile']);
+    expect(diagnosticsOf(events).filter((d) => d.code === 'E_SCHEMA')).toEqual([]);
+  });
+
+  it('unknown record types and loop events count once each, with the wire version and line', async () => {
+    const { events } = await session();
+    expect(diagnosticsOf(events).filter((d) => d.code === 'E_UNKNOWN_RECORD')).toEqual([
+      expect.objectContaining({ version: '1.5', line: 16, message: expect.stringContaining('wire record type "session.handoff"') }),
+      expect.objectContaining({ version: '1.5', line: 18, message: expect.stringContaining('loop event "step.reflect"') }),
+    ]);
+  });
+});
