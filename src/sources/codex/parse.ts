@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { patchTarget } from '../internal/apply-patch.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType } from '../internal/skim.js';
@@ -28,14 +29,7 @@ const ASSISTANT_ROLE = Buffer.from('"role":"assistant"');
 /** Tool outputs are most of a rollout's bytes; their call id and timestamp are all that matters. */
 const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output']);
 
-const PATCH_HEADER = /\*\*\* (?:Update|Add) File: (.+?)(?:\\n|\n|$)/g;
-
-/** Pure: the last file an apply_patch text writes (freeform input, or JSON arguments with escaped newlines). */
-export const patchTarget = (patch: string): string | undefined => {
-  let last: string | undefined;
-  for (const match of patch.matchAll(PATCH_HEADER)) last = match[1]?.trim();
-  return last || undefined;
-};
+export { patchTarget };
 
 /** apply_patch paths are relative to the turn's cwd: made absolute so every agent's last_file_write can be opened. */
 const inCwd = (file: string | undefined, cwd: string | undefined): string | undefined =>

@@ -1,7 +1,10 @@
-import { cp, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SessionDetail, SessionEvent, SessionState } from '../../../src/core/session.js';
+import { createAmpSource } from '../../../src/sources/amp/index.js';
+import { parseAmpThread } from '../../../src/sources/amp/parse.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
 import { createCodexParser } from '../../../src/sources/codex/parse.js';
 import { kimi } from '../../../src/sources/kimi/index.js';
@@ -153,6 +156,75 @@ describe('Kimi Code wire 1.5 (agent-core-v2): turn.ended, full_compaction, flat 
     expect(diagnosticsOf(events).filter((d) => d.code === 'E_UNKNOWN_RECORD')).toEqual([
       expect.objectContaining({ version: '1.5', line: 16, message: expect.stringContaining('wire record type "session.handoff"') }),
       expect.objectContaining({ version: '1.5', line: 18, message: expect.stringContaining('loop event "step.reflect"') }),
+    ]);
+  });
+});
+
+describe('Amp 0.0.1785170481 (thread export document): apply_patch writes, 1-based message ids, a block type it does not know', () => {
+  const file = fixture('amp/versions/0.0.1785170481-export.json');
+  const parse = async (edit: (doc: Record<string, unknown>) => void = () => undefined) => {
+    const doc = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    edit(doc);
+    const result = parseAmpThread(JSON.stringify(doc), file);
+    if (result.kind !== 'thread') throw new Error(`not a thread: ${result.kind}`);
+    const [state] = foldAll(result.events);
+    if (!state) throw new Error('no session');
+    return { result, state, at: (iso: string) => toDetail(state, { now: Date.parse(iso) }) };
+  };
+
+  it('reads the session: percent-decoded cwd, version, model, tokens once per message, the answer last', async () => {
+    const { at } = await parse();
+    expect(at('2026-07-27T18:35:30Z')).toMatchObject({
+      cwd: '/home/dev/up loader',
+      version: '0.0.1785170481-ga5b614',
+      model: 'gpt-5.6-sol',
+      agent_name: 'Retry flaky upload',
+      activity: 'waiting',
+      last_activity: '2026-07-27T18:35:02.000Z',
+      user_messages: 1,
+      assistant_messages: 3,
+      input_tokens: 900 + 300 + 150,
+      output_tokens: 120 + 210 + 40,
+      cache_read_tokens: 11000 + 11900 + 12200,
+    });
+  });
+
+  it('apply_patch (its only write tool) names the written file, joined to the cwd', async () => {
+    const { at } = await parse();
+    expect(at('2026-07-27T18:35:30Z')).toMatchObject({ last_file_write: '/home/dev/up loader/upload.go', last_file_write_at: '2026-07-27T18:34:30.000Z' });
+  });
+
+  it('a block type it does not know is named once for the unknown_record count, with the thread version; the message is still read', async () => {
+    const { result } = await parse();
+    expect(result.version).toBe('0.0.1785170481-ga5b614');
+    expect(result.unknown).toEqual([{ key: 'block:future_card', what: 'content block "future_card"' }]);
+  });
+
+  it('a tree uri written as an object ({fsPath}) still gives the cwd', async () => {
+    const { state } = await parse((doc) => {
+      const env = doc.env as { initial: { trees: { uri: unknown }[] } };
+      env.initial.trees[0] = { uri: { fsPath: '/home/dev/editor-tree', scheme: 'file' } };
+    });
+    expect(state.cwd).toBe('/home/dev/editor-tree');
+  });
+});
+
+describe('Amp source on a thread export of 0.0.1785170481', () => {
+  const fx = useFixtureHome('agentwatch-amp1785-', async (home) => {
+    const threads = path.join(home.home, '.local', 'share', 'amp', 'threads');
+    await mkdir(threads, { recursive: true });
+    await cp(fixture('amp/versions/0.0.1785170481-export.json'), path.join(threads, 'T-019fa4db-29cf-70c9-8d9b-81524df70e52.json'));
+  });
+
+  it('counts the unknown block type as unknown_record with the thread file and version, and lists the session', async () => {
+    const run = await fx.once(createAmpSource({ exportSync: false }));
+    expect(run.sessions().get('T-019fa4db-29cf-70c9-8d9b-81524df70e52')?.lastFileWrite).toBe('/home/dev/up loader/upload.go');
+    expect(run.diagnostics()).toEqual([
+      expect.objectContaining({
+        code: 'E_UNKNOWN_RECORD',
+        version: '0.0.1785170481-ga5b614',
+        path: path.join(fx.home.home, '.local', 'share', 'amp', 'threads', 'T-019fa4db-29cf-70c9-8d9b-81524df70e52.json'),
+      }),
     ]);
   });
 });
