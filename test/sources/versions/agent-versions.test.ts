@@ -7,6 +7,7 @@ import { createAmpSource } from '../../../src/sources/amp/index.js';
 import { parseAmpThread } from '../../../src/sources/amp/parse.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
 import { createCodexParser } from '../../../src/sources/codex/parse.js';
+import { createPiParser } from '../../../src/sources/pi/parse.js';
 import { kimi } from '../../../src/sources/kimi/index.js';
 import { KIMI_START, parseKimiLine, type KimiParseState } from '../../../src/sources/kimi/parse.js';
 import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
@@ -226,5 +227,46 @@ describe('Amp source on a thread export of 0.0.1785170481', () => {
         path: path.join(fx.home.home, '.local', 'share', 'amp', 'threads', 'T-019fa4db-29cf-70c9-8d9b-81524df70e52.json'),
       }),
     ]);
+  });
+});
+
+describe('pi 0.58 (session format 3): every entry type and message role it writes, and kinds it does not', () => {
+  const name = '2026-03-15T10-00-00-000Z_4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f6a7b8';
+  const file = fixture(`pi/versions/${name}.jsonl`);
+  const replayPi = async (lines?: string[]) => {
+    const parser = createPiParser(file, { kind: 'main', sessionId: name }, false);
+    const events = [...parser.start(), ...(lines ?? (await linesOf(file))).flatMap((line) => parser.line(Buffer.from(line)))];
+    return { events, state: foldAll(events)[0] as SessionState };
+  };
+
+  it('reads the session; bashExecution, custom_message, label and thinking_level_change are known and skipped', async () => {
+    const { state } = await replayPi();
+    expect(toDetail(state, { now: Date.parse('2026-03-15T10:01:00Z') })).toMatchObject({
+      cwd: '/home/dev/notes',
+      agent_name: 'Changelog 0.4',
+      user_messages: 1,
+      assistant_messages: 2,
+      last_file_write: '/home/dev/notes/CHANGELOG.md',
+      cost_usd: 0.008745,
+      activity: 'waiting',
+    });
+  });
+
+  it('an entry type and a block type it does not know count once each, with the session format', async () => {
+    const { events } = await replayPi();
+    expect(diagnosticsOf(events)).toEqual([
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: 'session format 3', message: expect.stringContaining('entry type "leaf"') }),
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: 'session format 3', message: expect.stringContaining('content block "audio"') }),
+    ]);
+  });
+
+  it('a format 1 file (no version, no entry ids) is read, and its unknown kinds say format 1', async () => {
+    const { events, state } = await replayPi([
+      '{"type":"session","id":"4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f6a7b8","timestamp":"2025-11-02T10:00:00.000Z","cwd":"/home/dev/notes"}',
+      '{"type":"message","timestamp":"2025-11-02T10:00:05.000Z","message":{"role":"user","content":"hi","timestamp":1762077605000}}',
+      '{"type":"message","timestamp":"2025-11-02T10:00:06.000Z","message":{"role":"oracle","content":"?"}}',
+    ]);
+    expect(state.userMessages).toBe(1);
+    expect(diagnosticsOf(events)).toEqual([expect.objectContaining({ version: 'session format 1', message: expect.stringContaining('message role "oracle"') })]);
   });
 });
