@@ -7,6 +7,8 @@ import { createAmpSource } from '../../../src/sources/amp/index.js';
 import { parseAmpThread } from '../../../src/sources/amp/parse.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
 import { createCodexParser } from '../../../src/sources/codex/parse.js';
+import { mapCursorComposer, type BubbleRecord } from '../../../src/sources/cursor/map.js';
+import type { Composer } from '../../../src/sources/cursor/schema.js';
 import { createPiParser } from '../../../src/sources/pi/parse.js';
 import { kimi } from '../../../src/sources/kimi/index.js';
 import { KIMI_START, parseKimiLine, type KimiParseState } from '../../../src/sources/kimi/parse.js';
@@ -268,5 +270,26 @@ describe('pi 0.58 (session format 3): every entry type and message role it write
     ]);
     expect(state.userMessages).toBe(1);
     expect(diagnosticsOf(events)).toEqual([expect.objectContaining({ version: 'session format 1', message: expect.stringContaining('message role "oracle"') })]);
+  });
+});
+
+describe('Cursor composer versions', () => {
+  const composer = (v: number): Composer => ({ _v: v, name: 'n', createdAt: 1, lastUpdatedAt: 2, fullConversationHeadersOnly: [{ bubbleId: 'b1', type: 1 }] });
+  const bubble = (id: string, type: number, text: string): BubbleRecord => ({ bubbleId: id, json: { ok: true, value: { bubbleId: id, type, text } }, raw: '' });
+
+  it('a composer of _v 9 records its document version; both bubble types are read without a count', () => {
+    const events = mapCursorComposer({ dbPath: '/c.vscdb' }, 'c1', composer(9), [bubble('b1', 1, 'hi'), bubble('b2', 2, 'hello')]);
+    const [state] = foldAll(events);
+    expect(state).toMatchObject({ version: 'composer v9', userMessages: 1, assistantMessages: 1 });
+    expect(diagnosticsOf(events)).toEqual([]);
+  });
+
+  it('a newer composer version and a bubble type it does not know count as unknown_record, once each', () => {
+    const events = mapCursorComposer({ dbPath: '/c.vscdb' }, 'c1', composer(14), [bubble('b1', 1, 'hi'), bubble('b2', 7, 'x'), bubble('b3', 7, 'y')]);
+    expect(diagnosticsOf(events)).toEqual([
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: 'composer v14', path: '/c.vscdb', message: expect.stringContaining('composer document version 14') }),
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: 'composer v14', message: expect.stringContaining('bubble type 7') }),
+    ]);
+    expect(foldAll(events)[0]?.userMessages).toBe(1);
   });
 });
