@@ -21,8 +21,22 @@ export const codexResumeCommand = (sessionId: string): string => `codex resume $
 const USED_EVENT_MSGS = new Set(['token_count', 'context_compacted', 'user_message']);
 /** `response_item` kinds skipped unparsed (reasoning carries large encrypted blobs). */
 const SKIPPED_ITEMS = new Set(['reasoning']);
-/** Context Codex injects as "user" messages: turns for state, not messages a person wrote. */
-const INJECTED_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>', '<INSTRUCTIONS>', '<turn_aborted>'];
+/**
+ * Context Codex injects as "user" messages: turns for state, not messages a person wrote
+ * (0.13x-0.15x add skills, plugin lists, internal recovery notes and Stop-hook block reasons).
+ */
+const INJECTED_PREFIXES = [
+  '<environment_context>',
+  '<user_instructions>',
+  '# AGENTS.md instructions',
+  '<permissions instructions>',
+  '<INSTRUCTIONS>',
+  '<turn_aborted>',
+  '<skill>',
+  '<recommended_plugins>',
+  '<codex_internal_context',
+  '<hook_prompt',
+];
 
 const CALL_ID = jsonKey('call_id');
 const ASSISTANT_ROLE = Buffer.from('"role":"assistant"');

@@ -69,6 +69,27 @@ describe('Claude Code 2.1.230: ai-title, compact_boundary as a record type, 2.1.
   });
 });
 
+describe('Codex 0.154 (paginated history): prompts, their item_completed mirrors and what Codex injects', () => {
+  it('counts the one prompt once; AGENTS.md, skill, plugin list and Stop-hook messages are not prompts; known records raise nothing', async () => {
+    const file = fixture('codex/versions/0.154-paginated.jsonl');
+    const parser = createCodexParser(file, 'p', false);
+    const events = (await linesOf(file)).flatMap((line) => parser.line(Buffer.from(line)));
+    const [state] = foldAll(events);
+    expect(toDetail(state as SessionState, { now: Date.parse('2026-09-18T09:31:50Z') })).toMatchObject({
+      session_id: '019e2c10-5d3a-7b21-9c44-1f2e3d4c5b6a',
+      version: '0.154.0',
+      source: 'cli',
+      user_messages: 1,
+      assistant_messages: 1,
+      input_tokens: 3000,
+      cache_read_tokens: 9000,
+      git_branch: 'main',
+    });
+    expect(state?.isSidechain).toBe(false);
+    expect(diagnosticsOf(events)).toEqual([]);
+  });
+});
+
 describe('Codex 0.14x: threads nobody started by hand', () => {
   const meta = (extra: string): string =>
     `{"timestamp":"2026-08-01T10:00:00.000Z","type":"session_meta","payload":{"id":"019c0000-1111-7222-8333-944455556666","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.148.0","source":"cli"${extra}}}`;
