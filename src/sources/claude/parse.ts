@@ -1,3 +1,17 @@
+// Checked against (issue 13; facts only, no third-party file copied):
+// - Claude Code 1.0.98: sub-agent (Task) turns written inline in the main transcript with
+//   `isSidechain: true` (real transcripts of issue 13) -> a file is a sub-agent only by path or first
+//   message line; inline lines add usage only.
+// - 2.0.14-2.0.31: `summary` records of other sessions (leafUuid of another file), `agent-*.jsonl`
+//   sidechains beside the transcripts.
+// - 2.1.7: assistant lines holding only a `thinking` block (activity).
+// - 2.1.37-2.1.245 record inventory (empathic/toolpath docs/agents/formats/claude-code, observed
+//   there): `permission-mode`, `mode`, `atis-latch`, `ai-title` {aiTitle}, `agent-name`, `pr-link`,
+//   `frame-link`, `relocated`, `worktree-state`, `attachment`, `queue-operation`, `last-prompt`,
+//   `progress`, `compact_boundary` also as a record type of its own, `system` subtypes.
+// - 2.1.25x-2.1.278 (a public cross-agent catalog): `summary` no longer written, `ai-title` is the
+//   title; `cost-state`, `continued-in`, `content-replacement`, `artifact-*` bookkeeping records;
+//   sub-agents under `<session>/subagents/agent-<id>.jsonl` (+ `.meta.json`).
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';

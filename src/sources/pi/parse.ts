@@ -1,3 +1,9 @@
+// Checked against (issue 13; facts only): badlogic/pi-mono coding-agent 0.58.3 (2026-03-15,
+// `session-manager.ts`): session file format 3 (`CURRENT_SESSION_VERSION`), format 1 has no
+// `version`/ids, format 2 named the `custom` role `hookMessage`; entry types session, message,
+// model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label,
+// session_info; roles user/assistant/toolResult + bashExecution/custom/branchSummary/compactionSummary;
+// blocks text/thinking/image/toolCall. pi records no app version in a session.
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';

@@ -1,3 +1,8 @@
+// Checked against (issue 13; facts only): OpenCode 1.3.10 (empathic/toolpath docs, drizzle tables and
+// the 12-variant part union of message-v2.ts) and 1.18.31 (a public catalog: same part union,
+// session columns tokens_* / time_archived / metadata), Kilo CLI 7.3.12 (AGENT-FORMATS 6.2) and
+// Kilo-Org/kilocode `session.sql.ts` (kilocode 7.x: session.current_state / recent_progress, a
+// `session_entry` table beside message/part, which stay the store read here).
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
 import { createUnknownRecords } from '../../internal/unknown-records.js';
 import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
