@@ -20,6 +20,9 @@ export const renderDoctor = (report: DoctorReport): string => {
     for (const l of a.locations) out.push(`  looked in ${l.path}: ${STATE_WORD[l.state]}${l.detail && l.state !== 'missing' ? ` (${l.detail})` : ''}`);
     const counts = Object.entries(a.diagnostic_counts);
     if (counts.length > 0) out.push(`  diagnostics: ${counts.map(([name, n]) => `${n} ${name}`).join(', ')}`);
+    for (const [version, perName] of Object.entries(a.diagnostic_counts_by_version)) {
+      out.push(`    written by ${a.agent} ${version}: ${Object.entries(perName).map(([name, n]) => `${n} ${name}`).join(', ')}`);
+    }
     for (const d of a.diagnostics) {
       const where = d.path ? `${d.path}${d.line !== undefined ? `:${d.line}` : ''}: ` : '';
       out.push(`    ${d.severity === 'attention' ? '!' : '-'} ${d.name}: ${where}${d.message}`);

@@ -35,6 +35,11 @@ export interface AgentReport {
   readonly diagnostics: readonly DoctorDiagnostic[];
   /** Counts per diagnostic name, including those beyond the listed ones. */
   readonly diagnostic_counts: Readonly<Record<string, number>>;
+  /**
+   * The same counts per agent version that wrote the records, for the diagnostics that know it
+   * (unknown_record always does when the agent records a version): `{ "2.1.230": { "unknown_record": 2 } }`.
+   */
+  readonly diagnostic_counts_by_version: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 export interface DoctorDiagnostic {
@@ -50,7 +55,7 @@ export interface DoctorDiagnostic {
 /** At most this many diagnostics are listed per agent; the counts cover all of them. */
 export const LISTED_PER_AGENT = 50;
 
-const byVersion = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
+const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** Pure: one agent's part of the report from what its source found. */
 export const agentReport = (
@@ -63,7 +68,14 @@ export const agentReport = (
   const own = sessions.filter((s) => s.agent === agent);
   const mine = diagnostics.filter((d) => d.agent === agent);
   const counts: Record<string, number> = {};
-  for (const d of mine) counts[diagnosticName(d.code)] = (counts[diagnosticName(d.code)] ?? 0) + 1;
+  const byVersion: Record<string, Record<string, number>> = {};
+  for (const d of mine) {
+    const name = diagnosticName(d.code);
+    counts[name] = (counts[name] ?? 0) + 1;
+    if (!d.version) continue;
+    const perVersion = (byVersion[d.version] ??= {});
+    perVersion[name] = (perVersion[name] ?? 0) + 1;
+  }
   return {
     agent,
     enabled,
@@ -71,7 +83,7 @@ export const agentReport = (
     files: new Set(own.map((s) => s.path).filter((p) => p !== '')).size,
     sessions: own.filter((s) => !s.isSidechain).length,
     subagent_sessions: own.filter((s) => s.isSidechain).length,
-    versions: [...new Set(own.map((s) => s.version).filter((v) => v !== ''))].sort(byVersion),
+    versions: [...new Set(own.map((s) => s.version).filter((v) => v !== ''))].sort(compareVersions),
     diagnostics: mine.slice(0, LISTED_PER_AGENT).map((d) => ({
       code: d.code,
       name: diagnosticName(d.code),
@@ -82,6 +94,7 @@ export const agentReport = (
       ...(d.version ? { version: d.version } : {}),
     })),
     diagnostic_counts: counts,
+    diagnostic_counts_by_version: Object.fromEntries(Object.entries(byVersion).sort(([a], [b]) => compareVersions(a, b))),
   };
 };
 

@@ -15,9 +15,9 @@ const TABLE: Readonly<Record<Exclude<Activity, 'idle' | 'waiting' | 'thinking' |
   ],
   searching: [
     'glob', 'grep', 'codebasesearch', 'globfilesearch', 'grepsearch', 'find', 'lsp', 'filesearch', 'search',
-    'ls', 'listdir', 'listfiles', 'ripgrep', 'rg',
+    'ls', 'listdir', 'listfiles', 'ripgrep', 'rg', 'finder',
   ],
-  browsing: ['webfetch', 'websearch', 'fetchurl', 'searchquery', 'imagequery', 'open', 'click', 'fetch', 'browse', 'browser'],
+  browsing: ['webfetch', 'websearch', 'fetchurl', 'searchquery', 'imagequery', 'open', 'click', 'fetch', 'browse', 'browser', 'readwebpage'],
   spawning: ['agent', 'task', 'subagent', 'spawnagent', 'spawn', 'dispatchagent', 'delegate', 'runsubagent'],
 };
 

@@ -139,4 +139,25 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     ]);
     expect(await import('node:fs/promises').then((fs) => fs.readFile(file, 'utf8'))).toBe(text);
   });
+
+  it('transcripts of other agent versions: unknown records counted per agent version with file and line, not a problem', async () => {
+    const t = await fresh();
+    const project = path.join(t.home, '.claude', 'projects', '-home-dev-uploader');
+    await mkdir(project, { recursive: true });
+    await cp(path.join(FIXTURES, 'claude', 'versions', '2.1.230-ai-title-compact-boundary.jsonl'), path.join(project, '7c2e9d41-5b3a-4e8f-9a10-2d4c6b8e0f13.jsonl'));
+    await cp(path.join(FIXTURES, 'kimi', 'versions', '1.5-turn-ended'), t.home, { recursive: true });
+    const { code, report } = await doctorJson(t);
+    expect(code).toBe(0);
+    const claude = report.agents.find((a) => a.agent === 'claude');
+    expect(claude).toMatchObject({ sessions: 1, versions: ['2.1.230'], diagnostic_counts_by_version: { '2.1.230': { unknown_record: 2 } } });
+    expect(claude?.diagnostics.map((d) => [d.name, d.line, d.version])).toEqual([
+      ['unknown_record', 6, '2.1.230'],
+      ['unknown_record', 8, '2.1.230'],
+    ]);
+    const kimi = report.agents.find((a) => a.agent === 'kimi');
+    expect(kimi).toMatchObject({ sessions: 1, versions: ['1.5'], diagnostic_counts_by_version: { '1.5': { unknown_record: 2 } } });
+    const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
+    expect(text.stdout).toContain('written by claude 2.1.230: 2 unknown_record');
+    expect(text.stdout).toMatch(/unknown_record: .*7c2e9d41-5b3a-4e8f-9a10-2d4c6b8e0f13\.jsonl:6: record type "future-record"/);
+  });
 });

@@ -4,6 +4,7 @@ import { from, interval, Observable, Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from '../internal/file-parser.js';
+import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-records.js';
 import type { SourceCtx } from '../internal/options.js';
 import { watchTree, type TreeWatch } from '../internal/watch-tree.js';
 import { createDirtyQueue } from './dirty-queue.js';
@@ -45,6 +46,14 @@ export const createAmpSource =
       const threadsDir = ampThreadsDir(ctx.env);
       const maxBytes = options.maxDocumentBytes ?? AMP_MAX_DOCUMENT_BYTES;
       const seen = new Map<string, Seen>();
+      // Per thread file, across its rewrites: an unknown kind (or a bad message) is one finding, not one per save.
+      const reported = new Map<string, UnknownRecords>();
+      const badReported = new Map<string, number>();
+      const reporterOf = (file: string): UnknownRecords => {
+        let r = reported.get(file);
+        if (!r) reported.set(file, (r = createUnknownRecords('amp', 'Amp')));
+        return r;
+      };
       const subscriptions = new Subscription();
       let watcher: TreeWatch | undefined;
       let firstPass = true;
@@ -103,9 +112,12 @@ export const createAmpSource =
             return;
           }
           for (const event of result.events) emit(event);
-          if (result.badMessages > 0) {
+          const where = { sessionId: result.sessionId, path: file, ...(result.version ? { version: result.version } : {}) };
+          for (const u of result.unknown) for (const event of reporterOf(file).once(u.key, u.what, where)) emit(event);
+          if (result.badMessages > 0 && badReported.get(file) !== result.badMessages) {
             emit(diagnostic('amp', 'E_SCHEMA', `${result.badMessages} message(s) of the thread did not match the expected shape and were skipped`, { path: file, sessionId: result.sessionId }));
           }
+          badReported.set(file, result.badMessages);
           emit({ type: 'checkpoint', agent: 'amp', sessionId: result.sessionId, checkpoint: { path: file, offset: info.size, size: info.size, mtimeMs: info.mtimeMs } });
           record(result.sessionId);
         } finally {

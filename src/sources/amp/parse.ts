@@ -1,4 +1,14 @@
+// Checked against (issue 13; facts only): the lazyagent-era local thread files (`v`, `messages[]`
+// with text/thinking/tool_use/tool_result, `env.initial`), and the thread export document of Amp
+// 0.0.1785164324-gd1fcef / 0.0.1785170481-ga5b614 (empathic/toolpath docs/agents/formats/amp):
+// 1-based integer `messageId`, `protocolMessageID`, `apply_patch {patchText}` as the only write tool,
+// `shell_command`, `finder`, `read_web_page`, `Task`; usage with `totalInputTokens`/`maxInputTokens`
+// and nullable cache counters. Since about 2026-03..05 Amp keeps threads server-side and writes no
+// local thread JSON (issues of other readers; `~/.cache/amp/logs/threads/*.log` holds telemetry,
+// not the conversation): agentwatch sees new threads only through `amp threads export` (export-sync).
+import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { patchTarget } from '../internal/apply-patch.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
 import { fileUriToPath } from './file-uri.js';
 import {
@@ -14,15 +24,33 @@ import {
   type ToolUseBlock,
 } from './schema.js';
 
+/** A message role or content block type this parser does not know (a newer Amp): counted once per thread. */
+export interface AmpUnknown {
+  readonly key: string;
+  readonly what: string;
+}
+
 /** What one read of a thread document yields: the full replay, or why it could not be used. */
 export type AmpThreadParse =
-  | { readonly kind: 'thread'; readonly sessionId: string; readonly events: readonly SessionEvent[]; readonly badMessages: number }
+  | {
+      readonly kind: 'thread';
+      readonly sessionId: string;
+      readonly events: readonly SessionEvent[];
+      readonly badMessages: number;
+      /** `env.initial.platform.clientVersion`: the Amp build that created the thread. */
+      readonly version?: string;
+      readonly unknown: readonly AmpUnknown[];
+    }
   /** A thread with no user or assistant message yet (Amp creates the file before the first prompt). */
   | { readonly kind: 'empty'; readonly sessionId: string }
   | { readonly kind: 'invalid'; readonly message: string };
 
 /** Amp tools that write a file, and the input field naming it. */
 const WRITE_TOOLS = new Set(['edit_file', 'write_file', 'create_file', 'Edit', 'Write']);
+/** Message roles of a thread (`info` carries compaction and handoff summaries). */
+const KNOWN_ROLES = new Set(['user', 'assistant', 'info']);
+/** Content block types seen in threads and exports (0.0.177x-0.0.178x); others are unknown_record. */
+const KNOWN_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'summary', 'document']);
 
 /** Tool-run states that mean "still running": the call stays pending until a final status. */
 const RUNNING_STATUSES: ReadonlySet<string> = new Set(['in-progress', 'running', 'queued', 'pending', 'blocked-on-user']);
@@ -71,21 +99,37 @@ const textOf = (blocks: Blocks): string =>
     .join('\n')
     .trim();
 
-const writtenPath = (block: ToolUseBlock): string | undefined => {
+const writtenPath = (block: ToolUseBlock, cwd: string | undefined): string | undefined => {
+  // Newer Amp (0.0.178x) has no edit tools: every write is an `apply_patch` of a patch envelope.
+  if (block.name === 'apply_patch') {
+    const target = typeof block.input?.patchText === 'string' ? patchTarget(block.input.patchText) : undefined;
+    if (!target) return undefined;
+    const file = fileUriToPath(target);
+    return cwd && !path.isAbsolute(file) ? path.join(cwd, file) : file;
+  }
   if (!WRITE_TOOLS.has(block.name)) return undefined;
   const raw = block.input?.path ?? block.input?.file_path;
   return typeof raw === 'string' && raw ? fileUriToPath(raw) : undefined;
+};
+
+/** The thread's working directory: the first tree's `file://` URI (an object `{fsPath|path}` in some editor builds). */
+const treeDir = (thread: AmpThread): string | undefined => {
+  const uri = thread.env?.initial?.trees?.[0]?.uri;
+  if (typeof uri === 'string') return uri ? fileUriToPath(uri) : undefined;
+  const dir = uri?.fsPath ?? uri?.path;
+  return dir || undefined;
 };
 
 const metaOf = (thread: AmpThread, filePath: string, lastModel: string | undefined): SessionMetaPatch => {
   const tree = thread.env?.initial?.trees?.[0];
   const ref = tree?.repository?.ref;
   const model = lastModel ?? thread['~debug']?.lastInferenceUsage?.model;
+  const cwd = treeDir(thread);
   return {
     source: 'cli',
     path: filePath,
     resumeCommand: ampResumeCommand(thread.id),
-    ...(tree?.uri ? { cwd: fileUriToPath(tree.uri) } : {}),
+    ...(cwd ? { cwd } : {}),
     ...(ref?.startsWith('refs/heads/') ? { gitBranch: ref.slice('refs/heads/'.length) } : {}),
     ...(thread.env?.initial?.platform?.clientVersion ? { version: thread.env.initial.platform.clientVersion } : {}),
     ...(thread.title ? { agentName: thread.title } : {}),
@@ -122,9 +166,15 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
   if (!messages.some((m) => m.role === 'user' || m.role === 'assistant')) return { kind: 'empty', sessionId };
 
   const body: SessionEvent[] = [];
+  const unknown = new Map<string, AmpUnknown>();
+  const cwd = treeDir(thread);
   let clock = thread.created ?? 0;
   let lastModel: string | undefined;
   for (const [index, message] of messages.entries()) {
+    if (!KNOWN_ROLES.has(message.role)) unknown.set(`role:${message.role}`, { key: `role:${message.role}`, what: `message role "${message.role}"` });
+    for (const block of message.content) {
+      if (!KNOWN_BLOCKS.has(block.type)) unknown.set(`block:${block.type}`, { key: `block:${block.type}`, what: `content block "${block.type}"` });
+    }
     // Messages without a time of their own happened no earlier than the one before.
     const blocks = blocksOf(message);
     clock = Math.max(clock, messageTime(message, blocks));
@@ -143,7 +193,7 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
       }
     } else if (message.role === 'assistant') {
       if (message.usage?.model) lastModel = message.usage.model;
-      const calls: SessionEvent[] = blocks.toolUses.map((block) => toolCallEvent(ref, Math.max(at, block.startTime ?? 0), block.name, block.id, writtenPath(block)));
+      const calls: SessionEvent[] = blocks.toolUses.map((block) => toolCallEvent(ref, Math.max(at, block.startTime ?? 0), block.name, block.id, writtenPath(block, cwd)));
       const turn = turnEvent(ref, at, 'assistant', textOf(blocks));
       // NOTE: the last event decides the session's status. A message that stopped for tool use
       // ends on its calls; one that ended its turn (or was cancelled) ends on the answer. A reply
@@ -172,5 +222,6 @@ export const parseAmpThread = (text: string, filePath: string): AmpThreadParse =
     { agent: ref.agent, sessionId, type: 'meta', patch: metaOf(thread, filePath, lastModel) },
   ];
   const events = head.concat(body);
-  return { kind: 'thread', sessionId, events, badMessages };
+  const version = thread.env?.initial?.platform?.clientVersion;
+  return { kind: 'thread', sessionId, events, badMessages, unknown: [...unknown.values()], ...(version ? { version } : {}) };
 };

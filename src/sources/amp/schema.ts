@@ -15,7 +15,7 @@ export const toolUseBlockSchema = z
     id: z.string().optional(),
     name: z.string().catch(''),
     // Only the written file's name is read (see parse.ts `writtenPath`), not the file contents.
-    input: z.object({ path: z.unknown().optional(), file_path: z.unknown().optional() }).optional().catch(undefined),
+    input: z.object({ path: z.unknown().optional(), file_path: z.unknown().optional(), patchText: z.unknown().optional() }).optional().catch(undefined),
     startTime: z.number().optional().catch(undefined),
     finalTime: z.number().optional().catch(undefined),
   });
@@ -59,7 +59,11 @@ export type AmpMessage = z.infer<typeof ampMessageSchema>;
 
 const treeSchema = z
   .object({
-    uri: z.string().optional(),
+    // A `file://` URI; some editor-extension builds store a URI object instead.
+    uri: z
+      .union([z.string(), z.object({ fsPath: z.string().optional(), path: z.string().optional() }).loose()])
+      .optional()
+      .catch(undefined),
     repository: z.object({ ref: z.string().optional() }).loose().optional().catch(undefined),
   })
   .loose();

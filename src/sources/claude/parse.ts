@@ -1,14 +1,84 @@
+// Checked against (issue 13; facts only, no third-party file copied):
+// - Claude Code 1.0.98: sub-agent (Task) turns written inline in the main transcript with
+//   `isSidechain: true` (real transcripts of issue 13) -> a file is a sub-agent only by path or first
+//   message line; inline lines add usage only.
+// - 2.0.14-2.0.31: `summary` records of other sessions (leafUuid of another file), `agent-*.jsonl`
+//   sidechains beside the transcripts.
+// - 2.1.7: assistant lines holding only a `thinking` block (activity).
+// - 2.1.37-2.1.245 record inventory (empathic/toolpath docs/agents/formats/claude-code, observed
+//   there): `permission-mode`, `mode`, `atis-latch`, `ai-title` {aiTitle}, `agent-name`, `pr-link`,
+//   `frame-link`, `relocated`, `worktree-state`, `attachment`, `queue-operation`, `last-prompt`,
+//   `progress`, `compact_boundary` also as a record type of its own, `system` subtypes.
+// - 2.1.25x-2.1.278 (a public cross-agent catalog): `summary` no longer written, `ai-title` is the
+//   title; `cost-state`, `continued-in`, `content-replacement`, `artifact-*` bookkeeping records;
+//   sub-agents under `<session>/subagents/agent-<id>.jsonl` (+ `.meta.json`).
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType } from '../internal/skim.js';
+import { createUnknownRecords } from '../internal/unknown-records.js';
 import type { ClaudeFileKind } from './paths.js';
 import { claudeRecordSchema, type ClaudeBlock, type ClaudeRecord } from './schema.js';
 
 const agent = 'claude';
 
-/** Record types that carry nothing agentwatch shows; skipped before JSON.parse (they can be large). */
-const IGNORED_TYPES = new Set(['file-history-snapshot', 'progress', 'queue-operation', 'attachment', 'last-prompt', 'tag']);
+/**
+ * Record types Claude Code writes that carry nothing agentwatch shows; skipped before JSON.parse
+ * (some are large). Every other type that is not handled below is counted as unknown_record.
+ */
+const IGNORED_TYPES = new Set([
+  'file-history-snapshot',
+  'progress',
+  'queue-operation',
+  'attachment',
+  'last-prompt',
+  'tag',
+  // 2.1.x session bookkeeping (one payload key each, no timestamp).
+  'permission-mode',
+  'mode',
+  'atis-latch',
+  'agent-name',
+  'pr-link',
+  'frame-link',
+  'relocated',
+  'worktree-state',
+  'cost-state',
+  'continued-in',
+  'content-replacement',
+  'artifact-comment-monitor',
+  'artifact-autoreact-ledger',
+]);
+/** `system` subtypes known to carry nothing more than their timestamp (the list is open-ended upstream). */
+const KNOWN_SYSTEM_SUBTYPES = new Set([
+  'compact_boundary',
+  'bridge_status',
+  'local_command',
+  'away_summary',
+  'api_error',
+  'informational',
+  'scheduled_task_fire',
+  'model_refusal_fallback',
+  'stop_hook_summary',
+  'turn_duration',
+  'agents_killed',
+  'task_started',
+  'task_progress',
+  'task_notification',
+  'init',
+]);
+/** Content block types of user/assistant messages (the Messages API's, as Claude Code stores them). */
+const KNOWN_BLOCKS = new Set([
+  'text',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'tool_result',
+  'image',
+  'document',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+]);
 /** Tools whose `input.file_path` (or notebook path) is a file the agent wrote. */
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
@@ -86,6 +156,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     ...(restored?.model ? { model: restored.model } : {}),
   };
   let sawCustomTitle = false;
+  const unknown = createUnknownRecords(agent, 'Claude Code');
   // A file is a sub-agent transcript by its path, or when its FIRST message line is a sidechain.
   // Claude Code 1.0.x also wrote sub-agent turns inline in the main transcript (isSidechain on
   // those lines): they never make the file a sub-agent, and they do not decide its activity.
@@ -97,7 +168,6 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   const pendingSummaries = new Map<string, string>();
   // 32-bit hashes, not the strings: a few bytes per message of every watched transcript.
   const seenUuids = new Set<number>();
-  const unknownTypes = new Set<string>();
   const rememberUuid = (uuid: string | undefined): SessionEvent[] => {
     if (!uuid) return [];
     seenUuids.add(fnv1a(uuid));
@@ -201,15 +271,25 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     if (record.isSidechain === true && sidechainFile === false) return inlineSidechainEvents(record, at);
     switch (record.type) {
       case 'user':
-        return [...metaOf(record, at), ...userEvents(record, at)];
+        return [...metaOf(record, at), ...unknownBlocks(record), ...userEvents(record, at)];
       case 'assistant':
-        return [...metaOf(record, at), ...assistantEvents(record, at)];
-      case 'system':
-        return [...metaOf(record, at), ...(record.subtype === 'compact_boundary' ? [{ type: 'compaction', ...ref, at, phase: 'start' } as const] : [])];
+        return [...metaOf(record, at), ...unknownBlocks(record), ...assistantEvents(record, at)];
+      case 'system': {
+        const subtype = record.subtype;
+        const unknownSubtype = subtype !== undefined && !KNOWN_SYSTEM_SUBTYPES.has(subtype) ? unknownRecord(`system record subtype "${subtype}"`, `system:${subtype}`, record) : [];
+        return [...metaOf(record, at), ...unknownSubtype, ...(subtype === 'compact_boundary' ? [{ type: 'compaction', ...ref, at, phase: 'start' } as const] : [])];
+      }
+      case 'compact_boundary':
+        // Some 2.1.x builds write the boundary as a record type of its own instead of a system subtype.
+        return [...metaOf(record, at), { type: 'compaction', ...ref, at, phase: 'start' }];
       case 'custom-title':
         if (!record.customTitle) return [];
         sawCustomTitle = true;
         return [{ type: 'meta', ...ref, patch: { agentName: record.customTitle } }];
+      case 'ai-title':
+        // The generated title of 2.1.x (rewritten as the session goes on; summaries are no longer
+        // written there). A user's rename wins.
+        return record.aiTitle && !sawCustomTitle ? [{ type: 'meta', ...ref, patch: { agentName: record.aiTitle } }] : [];
       case 'summary': {
         // A title for /resume, but Claude Code also writes summaries of OTHER sessions into a file:
         // it names this one only when its leaf is a message of this file. A user's rename wins.
@@ -220,21 +300,23 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
         return [];
       }
       default:
-        if (IGNORED_TYPES.has(record.type) || unknownTypes.has(record.type)) return [];
-        unknownTypes.add(record.type);
-        return [unknownRecord(record.type, record.version ?? known.version)];
+        if (IGNORED_TYPES.has(record.type)) return [];
+        return unknownRecord(`record type "${record.type}"`, `type:${record.type}`, record);
     }
   };
 
-  const unknownRecord = (type: string, version: string | undefined): SessionEvent => ({
-    type: 'diagnostic',
-    agent,
-    sessionId,
-    path: file,
-    code: 'E_UNKNOWN_RECORD',
-    message: `record type "${type}" is not known to this version of agentwatch${version ? ` (written by Claude Code ${version})` : ''}; skipped`,
-    ...(version ? { version } : {}),
-  });
+  /** Once per file and kind, with the version that wrote it (the record's own, else the file's so far). */
+  const unknownRecord = (what: string, key: string, record: ClaudeRecord): SessionEvent[] => {
+    const version = record.version ?? known.version;
+    return unknown.once(key, what, { sessionId, path: file, ...(version ? { version } : {}) });
+  };
+
+  /** Content blocks of a shape this parser does not know (a newer Messages API block). */
+  const unknownBlocks = (record: ClaudeRecord): SessionEvent[] => {
+    const content = record.message?.content;
+    if (!Array.isArray(content)) return [];
+    return content.flatMap((block) => (KNOWN_BLOCKS.has(block.type) ? [] : unknownRecord(`content block "${block.type}"`, `block:${block.type}`, record)));
+  };
 
   /**
    * A record over the line cap (a pasted log, a huge Write): its type and ids sit in its first

@@ -47,6 +47,8 @@ export const claudeRecordSchema = z.object({
   isCompactSummary: z.boolean().optional(),
   costUSD: count,
   customTitle: optionalString,
+  /** `ai-title` (2.1.x): the generated title. */
+  aiTitle: optionalString,
   summary: optionalString,
   /** `summary` records: the message the summary ends at (often in another session's file). */
   leafUuid: optionalString,

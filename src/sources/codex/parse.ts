@@ -1,8 +1,17 @@
+// Checked against (issue 13; facts only): Codex CLI 0.118 (openai/codex `RolloutItem`: session_meta,
+// session_state, response_item, compacted, turn_context, event_msg), 0.125 and Codex Desktop
+// 0.104/0.128 (issue 13's real rollouts: prompts only as event_msg `user_message`, originator
+// "Codex Desktop", source "vscode"), 0.135-0.159 paginated history (public tests quoting real
+// redacted lines: `ordinal`, `history_mode`, `thread_source` user/subagent/guardian_review,
+// `source: {subagent: ...}`, prompts mirrored by `item_completed` UserMessage, injected skill /
+// plugin / hook_prompt messages, originator `codex_work_desktop`, new top-level record types).
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { patchTarget } from '../internal/apply-patch.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType } from '../internal/skim.js';
+import { createUnknownRecords } from '../internal/unknown-records.js';
 import {
   codexEnvelopeSchema,
   codexEventMsgSchema,
@@ -19,26 +28,50 @@ export const codexResumeCommand = (sessionId: string): string => `codex resume $
 const USED_EVENT_MSGS = new Set(['token_count', 'context_compacted', 'user_message']);
 /** `response_item` kinds skipped unparsed (reasoning carries large encrypted blobs). */
 const SKIPPED_ITEMS = new Set(['reasoning']);
-/** Context Codex injects as "user" messages: turns for state, not messages a person wrote. */
-const INJECTED_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<permissions instructions>', '<INSTRUCTIONS>', '<turn_aborted>'];
+/**
+ * Context Codex injects as "user" messages: turns for state, not messages a person wrote
+ * (0.13x-0.15x add skills, plugin lists, internal recovery notes and Stop-hook block reasons).
+ */
+const INJECTED_PREFIXES = [
+  '<environment_context>',
+  '<user_instructions>',
+  '# AGENTS.md instructions',
+  '<permissions instructions>',
+  '<INSTRUCTIONS>',
+  '<turn_aborted>',
+  '<skill>',
+  '<recommended_plugins>',
+  '<codex_internal_context',
+  '<hook_prompt',
+];
 
 const CALL_ID = jsonKey('call_id');
 const ASSISTANT_ROLE = Buffer.from('"role":"assistant"');
 /** Tool outputs are most of a rollout's bytes; their call id and timestamp are all that matters. */
 const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output']);
 
-const PATCH_HEADER = /\*\*\* (?:Update|Add) File: (.+?)(?:\\n|\n|$)/g;
-
-/** Pure: the last file an apply_patch text writes (freeform input, or JSON arguments with escaped newlines). */
-export const patchTarget = (patch: string): string | undefined => {
-  let last: string | undefined;
-  for (const match of patch.matchAll(PATCH_HEADER)) last = match[1]?.trim();
-  return last || undefined;
-};
+export { patchTarget };
 
 /** apply_patch paths are relative to the turn's cwd: made absolute so every agent's last_file_write can be opened. */
 const inCwd = (file: string | undefined, cwd: string | undefined): string | undefined =>
   file && cwd && !path.isAbsolute(file) ? path.join(cwd, file) : file;
+
+/**
+ * Top-level record types Codex writes that carry nothing agentwatch shows (`session_state`: model
+ * switches mid-session; the rest arrive with 0.147+ paginated threads). Others are unknown_record.
+ */
+const IGNORED_TOP_LEVEL = new Set([
+  'session_state',
+  'token_usage_record',
+  'inter_agent_communication_metadata',
+  'world_state',
+  'security_risk_score',
+  'retained_context',
+  'realtime_item',
+]);
+
+/** `thread_source` values of threads nobody started by hand (spawned agents, internal reviews). */
+const BACKGROUND_THREAD_SOURCES = new Set(['subagent', 'guardian_review', 'memory_consolidation']);
 
 const isSubagentSource = (source: unknown): boolean => typeof source === 'object' && source !== null && JSON.stringify(source).includes('subagent');
 
@@ -55,7 +88,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
   let sawMeta = resumed;
   let started = resumed;
   const known: { cwd?: string; model?: string; gitBranch?: string } = {};
-  const unknownTypes = new Set<string>();
+  const unknown = createUnknownRecords(agent, 'Codex');
   let version: string | undefined;
   // The CLI records a prompt twice (response_item message + event_msg user_message); Codex
   // Desktop 0.128 only as event_msg. A prompt counts once, from whichever record comes first.
@@ -91,7 +124,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     sawMeta = true;
     version = m.cli_version;
     if (!started) sessionId = m.id;
-    const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source);
+    const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source) || (m.thread_source !== undefined && m.thread_source !== null && BACKGROUND_THREAD_SOURCES.has(m.thread_source));
     const parentId = sidechain ? parentThreadOf(m.source) : undefined;
     return startEvents(
       {
@@ -188,22 +221,10 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         return [...startEvents(), ...responseItem(payload, at)];
       case 'event_msg':
         return [...startEvents(), ...eventMsg(payload, at)];
-      default: {
+      default:
         // A record type of a newer (or older) Codex: counted once per file, with the version.
-        if (unknownTypes.has(type)) return [];
-        unknownTypes.add(type);
-        return [
-          {
-            type: 'diagnostic',
-            agent,
-            sessionId,
-            path: file,
-            code: 'E_UNKNOWN_RECORD',
-            message: `record type "${type}" is not known to this version of agentwatch${version ? ` (written by Codex ${version})` : ''}; skipped`,
-            ...(version ? { version } : {}),
-          },
-        ];
-      }
+        if (IGNORED_TOP_LEVEL.has(type)) return [];
+        return unknown.once(type, `record type "${type}"`, { sessionId, path: file, ...(version ? { version } : {}) });
     }
   };
 

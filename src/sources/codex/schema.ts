@@ -19,6 +19,8 @@ export const codexSessionMetaSchema = z.object({
   /** Which client wrote the rollout: `codex_cli_rs`, `codex_vscode`, `Codex Desktop`... */
   originator: optionalString,
   agent_nickname: z.string().nullish(),
+  /** 0.14x+: `user`, or who else started the thread (`subagent`, `guardian_review`...). */
+  thread_source: z.string().nullish().catch(undefined),
   source: z.unknown().optional(),
   git: z.object({ branch: optionalString }).nullish(),
 });

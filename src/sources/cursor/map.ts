@@ -1,4 +1,9 @@
+// Checked against (issue 13; facts only): Cursor's `state.vscdb` of September 2025 (composer `_v` 9,
+// issue 13's real database: bubbles without createdAt, times in `timingInfo.clientEndTime` and
+// `composerData.lastUpdatedAt`), older composers with inline `conversation[]`, and public notes on
+// composer versions up to `_v` 10. Cursor is closed source: no app version is recorded per chat.
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import { createUnknownRecords } from '../internal/unknown-records.js';
 import { recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../sqlite/events.js';
 import type { JsonResult } from '../sqlite/values.js';
 import { commonDirectory, fileUriToPath } from './file-uri.js';
@@ -20,6 +25,13 @@ const TOOL_FAILED = new Set(['error', 'cancelled', 'canceled', 'aborted', 'rejec
 const TOOL_DONE = new Set(['completed', 'success', ...TOOL_FAILED]);
 /** Composer statuses meaning the agent stopped and the next move is the user's. */
 const STOPPED = new Set(['completed', 'aborted', 'cancelled', 'canceled']);
+/** The newest composer document version this mapping was checked against (`_v` 9, Cursor 1.x, 2025). */
+export const CURSOR_COMPOSER_VERSION = 10;
+/** Bubble types: 1 the user's, 2 the assistant's (text or a tool). */
+const KNOWN_BUBBLE_TYPES = new Set([1, 2]);
+
+/** The version label of a composer (`composer v9`): what tells Cursor builds apart in its database. */
+export const composerVersion = (composer: Composer): string | undefined => (typeof composer._v === 'number' ? `composer v${composer._v}` : undefined);
 
 const millisOf = (value: string | number | null | undefined): number | undefined => {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -51,12 +63,22 @@ const firstWorkspace = (bubbles: readonly Bubble[]): string | undefined => {
 export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer: Composer, records: readonly BubbleRecord[]): SessionEvent[] => {
   const ref: Ref = { agent: 'cursor', sessionId: composerId };
   const diagnostics: SessionEvent[] = [];
+  const version = composerVersion(composer);
+  const unknown = createUnknownRecords('cursor', 'Cursor');
+  const where = { sessionId: composerId, path: spec.dbPath, ...(version ? { version } : {}) };
+  if (typeof composer._v === 'number' && composer._v > CURSOR_COMPOSER_VERSION) {
+    diagnostics.push(...unknown.once('composer', `composer document version ${composer._v} (newest known ${CURSOR_COMPOSER_VERSION})`, where));
+  }
   const bubbles: Bubble[] = [];
   for (const record of records) {
     const parsed = record.json.ok ? bubbleSchema.safeParse(record.json.value) : undefined;
     if (!record.json.ok || !parsed?.success) {
       const why = record.json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : record.json.error;
       diagnostics.push(recordDiagnostic(ref, spec.dbPath, `bubble ${record.bubbleId}: ${why}`));
+      continue;
+    }
+    if (!KNOWN_BUBBLE_TYPES.has(parsed.data.type)) {
+      diagnostics.push(...unknown.once(`bubble:${parsed.data.type}`, `bubble type ${parsed.data.type}`, where));
       continue;
     }
     bubbles.push(parsed.data);
@@ -103,6 +125,7 @@ export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer
     agentName: composer.name ?? undefined,
     model: composer.modelConfig?.modelName ?? undefined,
     createdAt: composer.createdAt ?? undefined,
+    version,
     path: spec.dbPath,
     resumeCommand: `cursor-agent --resume="${composerId}"`,
     isSidechain: false,

@@ -23,6 +23,7 @@ interface CachedComposer {
 
 /** Only what the replay reads: the cache must not hold Cursor's whole document per composer. */
 const slim = (composer: Composer): Composer => ({
+  _v: composer._v,
   name: composer.name,
   createdAt: composer.createdAt,
   lastUpdatedAt: composer.lastUpdatedAt,

@@ -9,6 +9,8 @@ const millis = z.number().nullish();
 export const headerSchema = z.looseObject({ bubbleId: z.string(), type: z.number().nullish() });
 
 export const composerSchema = z.looseObject({
+  /** The composer document's own schema version (9 on 2025 builds); Cursor records no app version per chat. */
+  _v: z.number().nullish().catch(undefined),
   composerId: z.string().nullish(),
   name: z.string().nullish(),
   createdAt: millis,

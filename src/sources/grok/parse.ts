@@ -1,3 +1,9 @@
+// Checked against (issue 13; facts only, no real Grok file was available): the lazyagent-era layout
+// (AGENT-FORMATS 7), and public readers and importers of Grok CLI sessions (2026-07): summary.json
+// with `chat_format_version` 1, `session_kind` (subagent), fork fields, `agent_name`, git fields;
+// chat_history.jsonl types system/user/assistant/tool_result/reasoning, user entries Grok injects
+// with `synthetic_reason` (system_reminder, skills, task_completed, compaction_meta), `prompt_index`.
+// Grok records no CLI version: the chat format is the version.
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
@@ -51,6 +57,7 @@ export const grokMeta = (summary: GrokSummary, sessionDir: string): SessionMetaP
     ...(summary.head_branch ? { gitBranch: summary.head_branch } : {}),
     ...(title ? { agentName: title } : {}),
     ...(createdAt ? { createdAt } : {}),
+    ...(grokFormatLabel(summary) ? { version: grokFormatLabel(summary) } : {}),
   };
 };
 
@@ -88,8 +95,15 @@ const writtenPath = (name: string, args: unknown): string | undefined => {
   return typeof file === 'string' && file ? file : undefined;
 };
 
+/** `chat_history.jsonl` line types Grok writes; any other is counted as unknown_record. */
+const KNOWN_LINE_TYPES = new Set(['system', 'user', 'assistant', 'tool_result', 'reasoning']);
+
+/** The version label of a session: Grok records its chat format, not the CLI version. */
+export const grokFormatLabel = (summary: GrokSummary): string | undefined =>
+  typeof summary.chat_format_version === 'number' ? `chat format ${summary.chat_format_version}` : undefined;
+
 export type GrokLineResult =
-  | { readonly ok: true; readonly events: readonly SessionEvent[] }
+  | { readonly ok: true; readonly events: readonly SessionEvent[]; readonly unknown?: { readonly key: string; readonly what: string } }
   | { readonly ok: false; readonly code: 'E_JUNK_LINE' | 'E_SCHEMA'; readonly message: string };
 
 /**
@@ -103,6 +117,8 @@ export const parseGrokLine = (line: string, sessionId: string, at = 0): GrokLine
   } catch {
     return { ok: false, code: 'E_JUNK_LINE', message: 'not a JSON line' };
   }
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  if (typeof type === 'string' && !KNOWN_LINE_TYPES.has(type)) return { ok: true, events: [], unknown: { key: type, what: `chat record type "${type}"` } };
   const parsed = grokChatLineSchema.safeParse(raw);
   if (!parsed.success) {
     const type = typeof raw === 'object' && raw !== null && 'type' in raw ? JSON.stringify((raw as { type: unknown }).type) : 'missing';
@@ -112,6 +128,9 @@ export const parseGrokLine = (line: string, sessionId: string, at = 0): GrokLine
   const entry = parsed.data;
   switch (entry.type) {
     case 'user': {
+      // Entries Grok writes itself carry a `synthetic_reason` (system_reminder, skills,
+      // task_completed, compaction_meta...): injected context like <user_info>, not prompts.
+      if (entry.synthetic_reason) return { ok: true, events: [] };
       const text = realPrompt(entry);
       return { ok: true, events: text === undefined ? [] : [turnEvent(ref, at, 'user', text)] };
     }

@@ -26,7 +26,12 @@ export type GrokSummary = z.infer<typeof grokSummarySchema>;
 // The chat line objects strip the fields agentwatch does not read (zod's default) rather than copy them.
 const textPart = z.object({ type: z.string(), text: z.string().optional() });
 
-const userLine = z.object({ type: z.literal('user'), content: z.union([z.string(), z.array(textPart)]) });
+const userLine = z.object({
+  type: z.literal('user'),
+  content: z.union([z.string(), z.array(textPart)]),
+  /** Set on entries Grok injects itself (`system_reminder`, `skills`, `task_completed`, `compaction_meta`). */
+  synthetic_reason: z.string().nullish().catch(undefined),
+});
 const assistantLine = z.object({
   type: z.literal('assistant'),
   content: z.string().nullish(),

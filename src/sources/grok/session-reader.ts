@@ -5,8 +5,9 @@ import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
+import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-records.js';
 import { skimGrokLine } from './skim.js';
-import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
+import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokFormatLabel, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
 import { grokSummarySchema, type GrokSummary } from './schema.js';
 
 interface Tracked {
@@ -21,6 +22,8 @@ interface Tracked {
   size: number;
   mtimeMs: number;
   formatReported: boolean;
+  /** Unknown chat record types, counted once per session. */
+  readonly unknown: UnknownRecords;
   /** Lines read so far when read from the start in this process (unknown after a warm start). */
   line?: number;
 }
@@ -72,7 +75,7 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     const chatSize = chat?.size ?? 0;
     const sessionId = grokSessionId(summary, dir);
     const chatFile = path.join(dir, GROK_CHAT_FILE);
-    const base = { sessionId, summary, summaryText, badSummaryText: '', summaryTime: grokSummaryTime(summary), ino: 0, formatReported: false };
+    const base = { sessionId, summary, summaryText, badSummaryText: '', summaryTime: grokSummaryTime(summary), ino: 0, formatReported: false, unknown: createUnknownRecords('grok', 'Grok') };
     const cached = cache?.get(chatFile);
     // Same size but written since: the transcript only grows, so it was rewritten in place (e.g. restored).
     const rewritten = cached !== undefined && chat !== undefined && cached.size === chat.size && cached.mtimeMs !== chat.mtimeMs;
@@ -114,6 +117,10 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
           const text = item.bytes.toString('utf8');
           if (!text.trim()) continue;
           const result = parseGrokLine(text, t.sessionId);
+          if (result.ok && result.unknown) {
+            const version = grokFormatLabel(t.summary);
+            problems.push(...t.unknown.once(result.unknown.key, result.unknown.what, { sessionId: t.sessionId, path: chat, ...at(), ...(version ? { version } : {}) }));
+          }
           if (result.ok) batch.push(...result.events);
           else problems.push({ ...diagnostic('grok', result.code, result.message, { sessionId: t.sessionId, path: chat }), ...at() });
         }
@@ -164,7 +171,11 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     if (!t) return;
     if (summary && !t.formatReported && (summary.chat_format_version ?? 0) > GROK_CHAT_FORMAT) {
       t.formatReported = true;
-      out.push(diagnostic('grok', 'E_SCHEMA', `chat format ${summary.chat_format_version} is newer than ${GROK_CHAT_FORMAT}; records that do not fit are skipped`, { sessionId: t.sessionId, path: chat }));
+      const version = grokFormatLabel(summary);
+      out.push({
+        ...diagnostic('grok', 'E_UNKNOWN_RECORD', `chat format ${summary.chat_format_version} is newer than ${GROK_CHAT_FORMAT}, the newest this version of agentwatch knows; records that do not fit are skipped`, { sessionId: t.sessionId, path: chat }),
+        ...(version ? { version } : {}),
+      });
     }
     if (info && t.offset > 0 && (info.size < t.offset || (t.ino !== 0 && info.ino !== t.ino))) {
       // Truncated or replaced (a rewind truncates the conversation): replay from the first byte.

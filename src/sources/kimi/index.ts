@@ -3,6 +3,7 @@ import type { Source } from '../../core/contracts.js';
 import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.js';
 import type { SourceCtx } from '../internal/options.js';
 import { diagnostic, type FileParser, type JsonlAgentSpec } from '../internal/file-parser.js';
+import { createUnknownRecords } from '../internal/unknown-records.js';
 import { KIMI_START, kimiResumeCommand, parseKimiLine, type KimiParseState } from './parse.js';
 import { kimiParseBytes, skimKimiLine } from './skim.js';
 import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
@@ -22,7 +23,9 @@ const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
     const kind = classifyKimiFile(sessionsDir, file) ?? { sessionId, parentId: sessionId, isSubagent: false };
     const ref = { agent: 'kimi', sessionId } as const;
     // Records without a time inherit the last one: after a warm start that is the restored session's.
-    let state: KimiParseState = resumed ? { clock: ctx.cache?.get(file)?.state.lastActivityAt ?? 0 } : KIMI_START;
+    const restored = resumed ? ctx.cache?.get(file)?.state : undefined;
+    let state: KimiParseState = restored ? { clock: restored.lastActivityAt, ...(restored.version ? { version: restored.version } : {}) } : KIMI_START;
+    const unknown = createUnknownRecords('kimi', 'Kimi Code wire protocol');
     return {
       sessionId: () => sessionId,
       start: (): SessionEvent[] => [
@@ -42,7 +45,10 @@ const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
           result = parseKimiLine(state, text, ref, cwdBySession.get(kind.parentId) ?? '');
         }
         state = result.state;
-        return result.ok ? (result.events as SessionEvent[]) : [diagnostic('kimi', result.code, result.message, { sessionId, path: file })];
+        if (!result.ok) return [diagnostic('kimi', result.code, result.message, { sessionId, path: file })];
+        if (!result.unknown) return result.events as SessionEvent[];
+        const where = { sessionId, path: file, ...(state.version ? { version: state.version } : {}) };
+        return [...unknown.once(result.unknown.key, result.unknown.what, where), ...result.events];
       },
     };
   };

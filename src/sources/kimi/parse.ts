@@ -1,7 +1,14 @@
+// Checked against (issue 13; facts only): MoonshotAI/kimi-code at d723cc47e (2026-08-22):
+// agent-core and agent-core-v2 wire records (WIRE_PROTOCOL_VERSION 1.5, migrations 1.0->1.5),
+// `metadata {protocol_version, created_at}` (no app version), `turn.ended` (not `turn.end`),
+// `full_compaction.begin/complete/cancel`, `context.apply_compaction`, loop events step.begin /
+// step.end / content.part / tool.call / tool.result, embedded tool calls nested in 1.0 and flat in
+// 1.1+, `config.update {cwd}`, state.json version 2 with `cwd`; its own test fixtures (wire 1.1).
+// The older `turn.end` and loop `compaction.begin/end` of the lazyagent-era fixtures are still read.
 import path from 'node:path';
 import type { SessionEvent, SessionRef } from '../../core/session.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
-import { KIMI_RECORD_TYPES, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
+import { KIMI_IGNORED_TYPES, KIMI_LOOP_EVENTS, KIMI_RECORD_TYPES, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
 
 /** `kimi --resume <session-dir-name>` (AGENT-FORMATS 8.4). */
 export const kimiResumeCommand = (sessionId: string): string => `kimi --resume ${sessionId}`;
@@ -9,11 +16,21 @@ export const kimiResumeCommand = (sessionId: string): string => `kimi --resume $
 /** Carried from line to line: records without a time inherit the last one seen. */
 export interface KimiParseState {
   readonly clock: number;
+  /** The wire protocol version of the file's `metadata` header, once read. */
+  readonly version?: string;
+  /** The cwd a `config.update` record named (wire 1.1+), for relative paths when the index has none. */
+  readonly cwd?: string;
 }
 export const KIMI_START: KimiParseState = { clock: 0 };
 
+/** A record type or loop event this parser does not know: the caller counts it once per file. */
+export interface KimiUnknown {
+  readonly key: string;
+  readonly what: string;
+}
+
 export type KimiLineResult =
-  | { readonly ok: true; readonly state: KimiParseState; readonly events: readonly SessionEvent[] }
+  | { readonly ok: true; readonly state: KimiParseState; readonly events: readonly SessionEvent[]; readonly unknown?: KimiUnknown }
   | { readonly ok: false; readonly state: KimiParseState; readonly code: 'E_JUNK_LINE' | 'E_SCHEMA'; readonly message: string };
 
 /** Tools whose arguments name the file they write (raw Kimi names: legacy and native). */
@@ -55,16 +72,28 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
       const version = record.app_version ?? record.protocol_version;
       return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch: { ...(version ? { version } : {}), ...(record.created_at ? { createdAt: record.created_at } : {}) } }];
     }
-    case 'config.update':
-      return record.modelAlias ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch: { model: record.modelAlias } }] : [];
+    case 'config.update': {
+      // wire 1.1+ writes the session's cwd here too (the index may not list the session yet).
+      const patch = { ...(record.modelAlias ? { model: record.modelAlias } : {}), ...(record.cwd ? { cwd: record.cwd } : {}) };
+      return Object.keys(patch).length > 0 ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch }] : [];
+    }
     case 'usage.record': {
       const u = record.usage;
       return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'usage', at, tokens: { input: u.inputOther, output: u.output, cacheCreation: u.inputCacheCreation, cacheRead: u.inputCacheRead } }];
     }
     case 'turn.end':
+    case 'turn.ended':
     case 'turn.cancel':
       // The turn is over: the agent waits for the person, whatever the last record was.
       return [turnEvent(ref, at, 'assistant', undefined, false)];
+    case 'full_compaction.begin':
+      return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'compaction', at, phase: 'start' }];
+    case 'full_compaction.complete':
+    case 'full_compaction.cancel':
+      return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'compaction', at, phase: 'end' }];
+    case 'context.apply_compaction':
+      // The compacted context replaces the old one (wire 1.1 writes only this record for it).
+      return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'compaction', at, phase: 'start' }];
     case 'context.append_message': {
       const message = record.message;
       const text = textOf(message.content);
@@ -128,11 +157,21 @@ export const parseKimiLine = (state: KimiParseState, line: string, ref: SessionR
     return { ok: false, state, code: 'E_SCHEMA', message: 'wire record without a type' };
   }
   const envelope = raw as Record<string, unknown> & { type: string };
-  const next: KimiParseState = { clock: Math.max(state.clock, timeOf(envelope)) };
-  if (!KNOWN_TYPES.has(envelope.type)) return { ok: true, state: next, events: [] };
+  const protocol = envelope.type === 'metadata' && typeof envelope.protocol_version === 'string' ? envelope.protocol_version : state.version;
+  const ownCwd = envelope.type === 'config.update' && typeof envelope.cwd === 'string' && envelope.cwd ? envelope.cwd : state.cwd;
+  const next: KimiParseState = { clock: Math.max(state.clock, timeOf(envelope)), ...(protocol ? { version: protocol } : {}), ...(ownCwd ? { cwd: ownCwd } : {}) };
+  if (!KNOWN_TYPES.has(envelope.type)) {
+    if (KIMI_IGNORED_TYPES.has(envelope.type)) return { ok: true, state: next, events: [] };
+    return { ok: true, state: next, events: [], unknown: { key: envelope.type, what: `wire record type "${envelope.type}"` } };
+  }
   const record = kimiWireRecordSchema.safeParse(raw);
   if (!record.success) {
     return { ok: false, state: next, code: 'E_SCHEMA', message: `bad ${envelope.type} record: ${record.error.issues[0]?.message ?? ''}`.trim() };
   }
-  return { ok: true, state: next, events: recordEvents(record.data, ref, next.clock, cwd) };
+  const events = recordEvents(record.data, ref, next.clock, cwd || next.cwd || '');
+  if (record.data.type === 'context.append_loop_event' && !KIMI_LOOP_EVENTS.has(record.data.event.type)) {
+    const loop = record.data.event.type;
+    return { ok: true, state: next, events, unknown: { key: `loop:${loop}`, what: `loop event "${loop}"` } };
+  }
+  return { ok: true, state: next, events };
 };

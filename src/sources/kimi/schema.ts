@@ -12,15 +12,24 @@ const time = z.number().optional().catch(undefined);
 export const kimiBlockSchema = z.object({ type: z.string(), text: z.string().optional() });
 const content = z.union([z.string(), z.array(kimiBlockSchema)]).nullish().catch(undefined);
 
-const legacyToolCall = z.object({
-  id: z.string().optional(),
-  function: z.object({ name: z.string(), arguments: z.unknown().optional() }),
-});
+/**
+ * A tool call embedded in a message: wire 1.0 nests it (`function: {name, arguments}`), wire 1.1+
+ * writes it flat (`{type: "function", id, name, arguments}`). Both are read; `name` is the one
+ * found in either place.
+ */
+const embeddedToolCall = z
+  .object({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    arguments: z.unknown().optional(),
+    function: z.object({ name: z.string().optional(), arguments: z.unknown().optional() }).optional().catch(undefined),
+  })
+  .transform((call) => ({ id: call.id, function: { name: call.function?.name ?? call.name ?? '', arguments: call.function?.arguments ?? call.arguments } }));
 
 export const kimiMessageSchema = z.object({
   role: z.string(),
   content,
-  toolCalls: z.array(legacyToolCall).nullish().catch(undefined),
+  toolCalls: z.array(embeddedToolCall).nullish().catch(undefined),
   toolCallId: z.string().nullish(),
 });
 
@@ -40,16 +49,106 @@ const usageFigures = z.object({
   inputCacheCreation: z.number().catch(0).default(0),
 });
 
-/** The record types that carry something for agentwatch; every other type only moves the clock. */
-export const KIMI_RECORD_TYPES = ['metadata', 'config.update', 'context.append_message', 'context.append_loop_event', 'usage.record', 'turn.end', 'turn.cancel'] as const;
+/** The record types that carry something for agentwatch (see KIMI_IGNORED_TYPES for the rest). */
+export const KIMI_RECORD_TYPES = [
+  'metadata',
+  'config.update',
+  'context.append_message',
+  'context.append_loop_event',
+  'usage.record',
+  'turn.end',
+  'turn.ended',
+  'turn.cancel',
+  'full_compaction.begin',
+  'full_compaction.complete',
+  'full_compaction.cancel',
+  'context.apply_compaction',
+] as const;
+
+/**
+ * Record types Kimi Code writes (wire protocol 1.0-1.5, agent-core and agent-core-v2) that carry
+ * nothing agentwatch shows: they only move the clock. Any type in neither list is counted as
+ * unknown_record (a newer wire).
+ */
+export const KIMI_IGNORED_TYPES: ReadonlySet<string> = new Set([
+  'turn.prompt',
+  'turn.steer',
+  'turn.step.interrupted',
+  'turn.step.retrying',
+  'profile.bind',
+  'runtime.set_binding',
+  'permission.set_mode',
+  'permission.record_approval_result',
+  'permission.approval.requested',
+  'plan_mode.enter',
+  'plan_mode.cancel',
+  'plan_mode.exit',
+  'plan.revision',
+  'swarm_mode.enter',
+  'swarm_mode.exit',
+  'tower_mode.enter',
+  'tower_mode.exit',
+  'tools.register_user_tool',
+  'tools.unregister_user_tool',
+  'tools.set_active_tools',
+  'tools.reset_active_tools',
+  'tools.update_store',
+  'micro_compaction.apply',
+  'context.update_token_count',
+  'context.clear',
+  'context.undo',
+  'context.spliced',
+  'goal.create',
+  'goal.update',
+  'goal.clear',
+  'goal.account_usage',
+  'goal.continuation',
+  'forked',
+  'cron.add',
+  'cron.cursor',
+  'cron.delete',
+  'file_history.checkpoint',
+  'file_history.tracked',
+  'interaction.request',
+  'interaction.resolved',
+  'interruptionReminder.recorded',
+  'llm.request',
+  'llm.tools_snapshot',
+  'mcp.tools_discovered',
+  'mcp.server.status',
+  'plugin.session_start',
+  'plugin_command.activated',
+  'prompt.accepted',
+  'prompt.completed',
+  'prompt.aborted',
+  'prompt.steered',
+  'session.meta.updated',
+  'shell.output',
+  'staleGuard.recorded',
+  'staleGuard.cleared',
+  'subagent.suspended',
+  'task.started',
+  'task.terminated',
+  'task.waitDelivered',
+  'token_counting.measured',
+  'token_counting.rebased',
+  'token_counting.truncated',
+  'token_counting.turn_recorded',
+]);
+
+/** Loop event types (inside `context.append_loop_event`) agentwatch knows; others are unknown_record. */
+export const KIMI_LOOP_EVENTS: ReadonlySet<string> = new Set(['step.begin', 'step.end', 'content.part', 'tool.call', 'tool.result', 'compaction.begin', 'compaction.end']);
 
 export const kimiWireRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('metadata'), protocol_version: z.string().optional(), app_version: z.string().optional(), created_at: time, time }),
-  z.object({ type: z.literal('config.update'), modelAlias: z.string().optional(), time }),
+  z.object({ type: z.literal('config.update'), modelAlias: z.string().optional(), cwd: z.string().optional().catch(undefined), time }),
   z.object({ type: z.literal('context.append_message'), message: kimiMessageSchema, time }),
   z.object({ type: z.literal('context.append_loop_event'), event: kimiLoopEventSchema, time }),
   z.object({ type: z.literal('usage.record'), model: z.string().optional(), usage: usageFigures, time }),
-  z.object({ type: z.enum(['turn.end', 'turn.cancel']), time }),
+  z.object({
+    type: z.enum(['turn.end', 'turn.ended', 'turn.cancel', 'full_compaction.begin', 'full_compaction.complete', 'full_compaction.cancel', 'context.apply_compaction']),
+    time,
+  }),
 ]);
 export type KimiWireRecord = z.infer<typeof kimiWireRecordSchema>;
 
@@ -58,7 +157,12 @@ type Missing = [Exclude<KimiWireRecord['type'], (typeof KIMI_RECORD_TYPES)[numbe
 const _sameTypes: Missing extends [never, never] ? true : never = true;
 
 export const kimiStateSchema = z
-  .object({ title: z.string().nullish().catch(undefined), isCustomTitle: z.boolean().nullish().catch(undefined) })
+  .object({
+    title: z.string().nullish().catch(undefined),
+    isCustomTitle: z.boolean().nullish().catch(undefined),
+    /** state.json version 2 stores the session's cwd itself. */
+    cwd: z.string().nullish().catch(undefined),
+  })
   .loose();
 
 export const kimiIndexLineSchema = z

@@ -24,10 +24,13 @@ export const readKimiIndex = (text: string): Map<string, string> => {
   return cwdBySession;
 };
 
-/** Pure: `state.json` to the session's title patch (empty when it has none or is unreadable). */
+/** Pure: `state.json` to the session's title (and, version 2, cwd) patch; empty when it has none or is unreadable. */
 export const readKimiState = (text: string): SessionMetaPatch => {
   const state = kimiStateSchema.safeParse(parseJson(text));
-  return state.success && state.data.title?.trim() ? { agentName: state.data.title.trim() } : {};
+  if (!state.success) return {};
+  const title = state.data.title?.trim();
+  const cwd = state.data.cwd?.trim();
+  return { ...(title ? { agentName: title } : {}), ...(cwd ? { cwd } : {}) };
 };
 
 const readText = (file: string): Promise<string> => readFile(file, 'utf8').catch(() => '');

@@ -2,7 +2,7 @@ import type { SessionRef } from '../../core/session.js';
 import { toolResultEvent } from '../internal/event-literals.js';
 import { ELIDE_KEEP_BYTES, ELIDE_OVER_BYTES } from '../internal/line-helpers.js';
 import { elideLongStrings, jsonKey, skimString } from '../internal/skim.js';
-import { KIMI_RECORD_TYPES } from './schema.js';
+import { KIMI_IGNORED_TYPES, KIMI_RECORD_TYPES } from './schema.js';
 import type { KimiLineResult, KimiParseState } from './parse.js';
 
 /**
@@ -21,8 +21,8 @@ const TIME_KEY = Buffer.from(',"time":');
 const TOOL_CALL_ID = jsonKey('toolCallId');
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(KIMI_RECORD_TYPES);
-/** Loop events that produce something (parse.ts `recordEvents`); every other one only moves the clock. */
-const LOOP_EVENTS_USED: ReadonlySet<string> = new Set(['content.part', 'tool.call', 'tool.result', 'step.end', 'compaction.begin', 'compaction.end']);
+/** Loop events known to carry nothing but their time; every other one takes the full parse (used or unknown). */
+const LOOP_EVENTS_IGNORED: ReadonlySet<string> = new Set(['step.begin']);
 
 const CLOSE_BRACE = 0x7d;
 const ZERO = 0x30;
@@ -67,10 +67,11 @@ export const skimKimiLine = (state: KimiParseState, line: Buffer, ref: SessionRe
   const end = trimmedEnd(line);
   const time = trailingTime(line, end);
   if (time === undefined) return undefined;
-  const next: KimiParseState = { clock: Math.max(state.clock, time) };
+  const next: KimiParseState = { ...state, clock: Math.max(state.clock, time) };
   const type = typeAfter(line, RECORD_PREFIX);
   if (type === undefined) return undefined;
-  if (!KNOWN_TYPES.has(type)) return { ok: true, state: next, events: [] };
+  // Known types that carry nothing only move the clock; unknown ones are counted by the full parse.
+  if (!KNOWN_TYPES.has(type)) return KIMI_IGNORED_TYPES.has(type) ? { ok: true, state: next, events: [] } : undefined;
   if (type !== 'context.append_loop_event') return undefined;
   if (startsWith(line, THINK_PART)) return { ok: true, state: next, events: [] };
   if (startsWith(line, TOOL_RESULT)) {
@@ -78,7 +79,7 @@ export const skimKimiLine = (state: KimiParseState, line: Buffer, ref: SessionRe
     return callId ? { ok: true, state: next, events: [toolResultEvent(ref, next.clock, callId.value)] } : undefined;
   }
   const loopType = typeAfter(line, LOOP_PREFIX);
-  return loopType !== undefined && !LOOP_EVENTS_USED.has(loopType) ? { ok: true, state: next, events: [] } : undefined;
+  return loopType !== undefined && LOOP_EVENTS_IGNORED.has(loopType) ? { ok: true, state: next, events: [] } : undefined;
 };
 
 const TOOL_CALL = Buffer.from('{"type":"context.append_loop_event","event":{"type":"tool.call",');

@@ -1,7 +1,14 @@
+// Checked against (issue 13; facts only): badlogic/pi-mono coding-agent 0.58.3 (2026-03-15,
+// `session-manager.ts`): session file format 3 (`CURRENT_SESSION_VERSION`), format 1 has no
+// `version`/ids, format 2 named the `custom` role `hookMessage`; entry types session, message,
+// model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label,
+// session_info; roles user/assistant/toolResult + bashExecution/custom/branchSummary/compactionSummary;
+// blocks text/thinking/image/toolCall. pi records no app version in a session.
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType } from '../internal/skim.js';
+import { createUnknownRecords } from '../internal/unknown-records.js';
 import { piResumeCommand, type PiFileKind } from './paths.js';
 import { piEntrySchema, piMessageSchema, type PiBlock } from './schema.js';
 
@@ -14,6 +21,10 @@ const IS_ERROR = Buffer.from('"isError":true');
 const WRITE_TOOLS = new Set(['write', 'edit']);
 /** Entry types agentwatch does not use, skipped before JSON.parse. */
 const IGNORED_TYPES = new Set(['thinking_level_change', 'branch_summary', 'custom', 'custom_message', 'label']);
+/** Message roles that carry nothing agentwatch shows (`hookMessage` is the session format 2 name of `custom`). */
+const IGNORED_ROLES = new Set(['bashExecution', 'custom', 'branchSummary', 'hookMessage']);
+/** Content blocks of pi messages; others are unknown_record. */
+const KNOWN_BLOCKS = new Set(['text', 'thinking', 'image', 'toolCall']);
 
 const textOf = (content: string | readonly PiBlock[] | undefined): string =>
   typeof content === 'string'
@@ -33,6 +44,13 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
   const ref = { agent, sessionId } as const;
   let model: string | undefined;
   let sawCreated = resumed;
+  // pi records no app version; the header's session format version (absent in format 1) is what
+  // tells writers apart, so unknown kinds are counted with it.
+  let format: string | undefined;
+  const unknown = createUnknownRecords(agent, 'pi');
+  const unknownKind = (key: string, what: string): SessionEvent[] => unknown.once(key, what, { sessionId, path: file, ...(format ? { version: format } : {}) });
+  const unknownBlocks = (content: unknown): SessionEvent[] =>
+    Array.isArray(content) ? (content as PiBlock[]).flatMap((b) => (KNOWN_BLOCKS.has(b.type) ? [] : unknownKind(`block:${b.type}`, `content block "${b.type}"`))) : [];
 
   const meta = (patch: SessionMetaPatch, at?: number): SessionEvent[] => (Object.keys(patch).length > 0 ? [{ type: 'meta', ...ref, at, patch }] : []);
 
@@ -65,7 +83,7 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
       case 'compactionSummary':
         return [{ type: 'turn', ...ref, at, role: 'user', text: clip(textOf(m.content)), counts: false }];
       default:
-        return [];
+        return IGNORED_ROLES.has(m.role) ? [] : unknownKind(`role:${m.role}`, `message role "${m.role}"`);
     }
   };
 
@@ -95,18 +113,19 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
       const created = !sawCreated && at > 0 ? ((sawCreated = true), { createdAt: at }) : {};
       switch (entry.type) {
         case 'session':
+          format = `session format ${entry.version ?? 1}`;
           return meta({ ...(entry.cwd ? { cwd: entry.cwd } : {}), ...created }, at);
         case 'model_change':
           if (!entry.modelId || entry.modelId === model) return meta(created, at);
           return meta({ model: (model = entry.modelId), ...created }, at);
         case 'message':
-          return [...meta(created, at), ...message(entry.message, at, entry.id)];
+          return [...meta(created, at), ...unknownBlocks((entry.message as { content?: unknown } | undefined)?.content), ...message(entry.message, at, entry.id)];
         case 'compaction':
           return [...meta(created, at), { type: 'compaction', ...ref, at, phase: 'start' }];
         case 'session_info':
           return entry.name ? meta({ agentName: entry.name, ...created }, at) : meta(created, at);
         default:
-          return [];
+          return unknownKind(`type:${entry.type}`, `entry type "${entry.type}"`);
       }
     },
   };

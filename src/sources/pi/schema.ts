@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** pi session entries (AGENT-FORMATS.md 4.2). Unknown entry types are ignored, not errors. */
+/** pi session entries (AGENT-FORMATS.md 4.2). Unknown entry types are counted (unknown_record), not errors. */
 
 const optionalString = z.string().optional();
 const count = z.number().nonnegative().optional();
@@ -40,6 +40,8 @@ export const piEntrySchema = z.object({
   modelId: optionalString,
   name: optionalString,
   parentSession: optionalString,
+  /** Header only: the session file format (3 current; absent in format 1). */
+  version: z.number().optional().catch(undefined),
   message: z.unknown().optional(),
 });
 

@@ -34,7 +34,10 @@ describe('amp activity inputs', () => {
     ['grep', 'searching'],
     ['glob', 'searching'],
     ['web_search', 'browsing'],
-    ['read_web_page', 'running'],
+    // Amp 0.0.178x tool names: read_web_page fetches a page, finder searches the codebase.
+    ['read_web_page', 'browsing'],
+    ['finder', 'searching'],
+    ['shell_command', 'running'],
     ['Task', 'spawning'],
   ])('a pending %s call reads %s', (name, activity) => {
     expect(activityAt([user('go', T0), call(name, T0 + 1_000)], T0 + 6_000)).toBe(activity);

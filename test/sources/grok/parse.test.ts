@@ -30,10 +30,11 @@ const shape = (events: readonly SessionEvent[]) =>
   );
 
 describe('parseGrokLine', () => {
-  it('turns the transcript into real prompts, answers, calls and results; junk and unknown records are diagnostics', () => {
+  it('turns the transcript into real prompts, answers, calls and results; junk is a diagnostic, an unknown record type is named for the unknown_record count', () => {
     const results = completeLines(MAIN).map((line) => parseGrokLine(line, 'g1', 5));
     const failures = results.flatMap((r) => (r.ok ? [] : [r.code]));
-    expect(failures).toEqual(['E_JUNK_LINE', 'E_SCHEMA']);
+    expect(failures).toEqual(['E_JUNK_LINE']);
+    expect(results.flatMap((r) => (r.ok && r.unknown ? [r.unknown.key] : []))).toEqual(['hologram']);
     const events = results.flatMap((r) => (r.ok ? r.events : []));
     expect(shape(events)).toEqual([
       // <user_info> and <system-reminder> entries are injected context, not prompts.
@@ -54,6 +55,11 @@ describe('parseGrokLine', () => {
       'assistant@0: Writing it now.',
       'call write_file#call-w1@0 -> /home/dev/my site/index.html',
     ]);
+  });
+
+  it('an entry Grok injects itself (synthetic_reason) is not a prompt, even without a tag', () => {
+    const r = parseGrokLine('{"type":"user","synthetic_reason":"task_completed","content":[{"type":"text","text":"Sub-agent finished: 3 files changed"}]}', 'g', 9);
+    expect(r.ok && r.events).toEqual([]);
   });
 
   it('treats an answer with no text and no calls as an answer', () => {
@@ -89,6 +95,8 @@ describe('grokMeta', () => {
       gitBranch: 'fix/escapes',
       agentName: 'Fix JSON parser escape bug',
       createdAt: Date.parse('2026-03-10T09:40:00.260953Z'),
+      // Grok records its chat format, not the CLI version.
+      version: 'chat format 1',
     });
     expect(grokSummaryTime(summaryOf(MAIN))).toBe(Date.parse('2026-03-10T09:41:12.449Z'));
   });

@@ -47,9 +47,9 @@ describe('grok source (real files, real watcher)', () => {
     expect(all.get(SUB)).toMatchObject({ isSidechain: true, resumeCommand: '', agentName: 'look for other escape decoders' });
     expect(all.get(EMPTY)).toMatchObject({ userMessages: 0 });
     expect(all.get(SITE)).toMatchObject({ cwd: '/home/dev/my site', lastTurn: 'tool_call', lastFileWrite: '/home/dev/my site/index.html' });
-    expect(run.diagnostics().map((d) => [d.code, d.sessionId])).toEqual([
-      ['E_JUNK_LINE', MAIN],
-      ['E_SCHEMA', MAIN],
+    expect(run.diagnostics().map((d) => [d.code, d.sessionId, d.version])).toEqual([
+      ['E_JUNK_LINE', MAIN, undefined],
+      ['E_UNKNOWN_RECORD', MAIN, 'chat format 1'],
     ]);
     expect(run.errors).toEqual([]);
   });
@@ -144,7 +144,7 @@ describe('grok source (real files, real watcher)', () => {
     expect(run.sessions().get(MAIN)?.userMessages).toBe(1);
     expect(run.sessions().has(SITE)).toBe(false);
     const codes = run.diagnostics().map((d) => `${d.code} ${d.message}`);
-    expect(codes.filter((c) => c.includes('chat format 2'))).toHaveLength(1);
+    expect(codes.filter((c) => c.includes('chat format 2 is newer'))).toEqual([expect.stringMatching(/^E_UNKNOWN_RECORD /)]);
     expect(run.diagnostics().filter((d) => d.path === path.join(site, 'summary.json')).map((d) => d.code)).toEqual(['E_SCHEMA']);
   });
 });

@@ -87,9 +87,16 @@ describe('parseKimiLine', () => {
     expect(second.ok && shape(second.events)).toEqual(['call Edit#@500 -> /abs/x.go']);
   });
 
-  it('ignores record types it does not know, and flags a known type with a broken body', () => {
+  it('skips record types it does not know (naming them for the unknown_record count), and flags a known type with a broken body', () => {
     const ref = { agent: 'kimi', sessionId: 's' } as const;
-    expect(parseKimiLine(KIMI_START, '{"type":"telemetry.flush","time":3}', ref)).toEqual({ ok: true, state: { clock: 3 }, events: [] });
+    expect(parseKimiLine(KIMI_START, '{"type":"telemetry.flush","time":3}', ref)).toEqual({
+      ok: true,
+      state: { clock: 3 },
+      events: [],
+      unknown: { key: 'telemetry.flush', what: 'wire record type "telemetry.flush"' },
+    });
+    // Types Kimi Code writes that carry nothing for agentwatch are known: no count.
+    expect(parseKimiLine(KIMI_START, '{"type":"llm.request","time":4}', ref)).toEqual({ ok: true, state: { clock: 4 }, events: [] });
     const broken = parseKimiLine(KIMI_START, '{"type":"context.append_message","message":"oops"}', ref);
     expect(broken.ok).toBe(false);
     expect(!broken.ok && broken.message).toMatch(/^bad context\.append_message record/);

@@ -81,8 +81,9 @@ describe('kimi skim', () => {
 
   it('gives the full parse result on generated records and answers the carry-nothing kinds and tool results', () => {
     const lines = generated();
-    // Per turn: turn.prompt, step.begin, the think part, two tool results and the future kind.
-    expect(compare(lines)).toBe(20 * 6);
+    // Per turn: turn.prompt, step.begin, the think part and two tool results. The future kind is
+    // left to the full parse, which counts it as unknown_record.
+    expect(compare(lines)).toBe(20 * 5);
   });
 
   it('leaves every other layout to the full parse', () => {

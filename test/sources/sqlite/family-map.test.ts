@@ -41,3 +41,23 @@ describe('opencode/kilo tool inputs', () => {
     expect(events[0]).toMatchObject({ type: 'diagnostic', code: 'E_SCHEMA', sessionId: 's1' });
   });
 });
+
+describe('opencode/kilo kinds of another version', () => {
+  const row = (id: string, data: unknown): FamilyPartRow => ({ id, message_id: 'm1', time_created: 11, time_updated: 12, data: JSON.stringify(data) });
+  const versioned: FamilySessionRow = { ...session, version: '1.18.31' };
+
+  it('part types opencode 1.x writes (reasoning, step-start/finish, snapshot, patch, file, agent, subtask, retry) are known: no count', () => {
+    const known = ['reasoning', 'step-start', 'step-finish', 'snapshot', 'patch', 'file', 'agent', 'subtask', 'retry'].map((type, i) => row(`k${i}`, { type }));
+    expect(mapFamilySession(spec, versioned, [message], known).filter((e) => e.type === 'diagnostic')).toEqual([]);
+  });
+
+  it('a part type or message role it does not know counts once per session as unknown_record, with the session version', () => {
+    const user: FamilyMessageRow = { id: 'm2', time_created: 20, data: JSON.stringify({ role: 'moderator', time: { created: 20 } }) };
+    const events = mapFamilySession(spec, versioned, [message, user, { ...user, id: 'm3' }], [row('u1', { type: 'canvas' }), row('u2', { type: 'canvas' }), row('t1', { type: 'text', text: 'still read' })]);
+    expect(events.filter((e) => e.type === 'diagnostic')).toEqual([
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: '1.18.31', path: '/db', message: expect.stringContaining('part type "canvas"') }),
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: '1.18.31', message: expect.stringContaining('message role "moderator"') }),
+    ]);
+    expect(events.some((e) => e.type === 'turn' && e.text === 'still read')).toBe(true);
+  });
+});

@@ -114,14 +114,14 @@ describe('record types a parser does not know', () => {
   it('codex: counted once per file with the Codex version, never an error, the rest still read', () => {
     const lines = [
       '{"timestamp":"2026-02-03T16:00:00.100Z","type":"session_meta","payload":{"id":"019a7e55-2222-7222-8333-944455556666","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.140.0"}}',
-      '{"timestamp":"2026-02-03T16:00:01.000Z","type":"world_state","payload":{"x":1}}',
-      '{"timestamp":"2026-02-03T16:00:02.000Z","type":"world_state","payload":{"x":2}}',
+      '{"timestamp":"2026-02-03T16:00:01.000Z","type":"agent_handoff","payload":{"x":1}}',
+      '{"timestamp":"2026-02-03T16:00:02.000Z","type":"agent_handoff","payload":{"x":2}}',
       '{"timestamp":"2026-02-03T16:00:03.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello"}]}}',
     ];
     const parser = createCodexParser('/r.jsonl', 'p', false);
     const events = lines.flatMap((line) => parser.line(Buffer.from(line)));
     expect(events.filter((e) => e.type === 'diagnostic')).toEqual([
-      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: '0.140.0', message: expect.stringContaining('"world_state"') }),
+      expect.objectContaining({ code: 'E_UNKNOWN_RECORD', version: '0.140.0', message: expect.stringContaining('"agent_handoff"') }),
     ]);
     expect(events.some((e) => e.type === 'turn')).toBe(true);
   });

@@ -1,4 +1,10 @@
+// Checked against (issue 13; facts only): OpenCode 1.3.10 (empathic/toolpath docs, drizzle tables and
+// the 12-variant part union of message-v2.ts) and 1.18.31 (a public catalog: same part union,
+// session columns tokens_* / time_archived / metadata), Kilo CLI 7.3.12 (AGENT-FORMATS 6.2) and
+// Kilo-Org/kilocode `session.sql.ts` (kilocode 7.x: session.current_state / recent_progress, a
+// `session_entry` table beside message/part, which stay the store read here).
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
+import { createUnknownRecords } from '../../internal/unknown-records.js';
 import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
@@ -44,11 +50,14 @@ interface Part {
 
 const TOOL_DONE = new Set(['completed', 'error']);
 
-/** The part types the replay reads; any other well-formed part is skipped before validation. */
+/** The part types the replay reads. */
 const USED_PART_TYPES: ReadonlySet<string> = new Set(['text', 'tool', 'compaction']);
+/** Part types opencode (1.x) and kilo (7.x) write that carry nothing agentwatch shows; skipped before validation. */
+const IGNORED_PART_TYPES: ReadonlySet<string> = new Set(['reasoning', 'file', 'agent', 'subtask', 'patch', 'snapshot', 'step-start', 'step-finish', 'retry']);
 
-const isIgnoredPart = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string' && !USED_PART_TYPES.has(value.type);
+/** The part's `type` when the JSON has one, for the skim below. */
+const partType = (value: unknown): string | undefined =>
+  typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string' ? value.type : undefined;
 
 const textOf = (part: PartData): string | undefined =>
   part.type === 'text' && !part.synthetic && typeof part.text === 'string' && part.text.trim() !== '' ? part.text : undefined;
@@ -82,12 +91,22 @@ export const mapFamilySession = (
   const bad = (what: string, id: string, error: string): void => {
     diagnostics.push(recordDiagnostic(ref, spec.dbPath, `${what} ${id}: ${error}`));
   };
+  // Once per session and kind (the poller also drops repeats across replays: same message).
+  const version = stringOf(session.version);
+  const unknownKinds = createUnknownRecords(spec.agent, spec.agent === 'kilo' ? 'Kilo' : 'OpenCode');
+  const unknown = (key: string, what: string): void => {
+    diagnostics.push(...unknownKinds.once(key, what, { sessionId: session.id, path: spec.dbPath, ...(version ? { version } : {}) }));
+  };
 
   const partsByMessage = new Map<string, Part[]>();
   for (const row of parts) {
     const json = parseJsonValue(row.data);
     // Skim: most parts (step-start/finish, reasoning, snapshot, patch...) carry nothing we show.
-    if (json.ok && isIgnoredPart(json.value)) continue;
+    const type = json.ok ? partType(json.value) : undefined;
+    if (type !== undefined && !USED_PART_TYPES.has(type)) {
+      if (!IGNORED_PART_TYPES.has(type)) unknown(`part:${type}`, `part type "${type}"`);
+      continue;
+    }
     const parsed = json.ok ? partDataSchema.safeParse(json.value) : undefined;
     if (!json.ok || !parsed?.success) {
       bad('part', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
@@ -113,7 +132,7 @@ export const mapFamilySession = (
     const own = partsByMessage.get(row.id) ?? [];
     if (data.role === 'user') timeline.push(...userEvents(ref, at, own));
     else if (data.role === 'assistant') timeline.push(...assistantEvents(ref, row.id, at, data, own));
-    else bad('message', row.id, `unknown role ${JSON.stringify(data.role)}`);
+    else unknown(`role:${data.role}`, `message role "${data.role}"`);
   }
 
   // NOTE: time_compacting is set while a compaction runs, so it is the newest thing that happened.
