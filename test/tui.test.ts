@@ -191,7 +191,7 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     expect(screen).toContain(`Directory   ${project}`);
     expect(screen).toContain('Branch      main');
     // The junk line is counted, not fatal.
-    expect(screen).toContain('! 1 diagnostic (agentwatch doctor lists them)');
+    expect(screen).toContain('! 1 diagnostic · agentwatch doctor lists them');
     // The full record scrolls: tab to the detail panel, then down to the session id.
     keys(name, 'Tab', 'G');
     await waitText(name, `Session id  ${id}`);

@@ -28,6 +28,7 @@ export const MARKER_WIDTH = 1;
 /** Spinner, space, then the widest activity ("compacting"). */
 export const ACTIVITY_WIDTH = 12;
 const NAME_MIN = 14;
+const NAME_COMFORTABLE = 30;
 const PROJECT_WIDTH = 16;
 const PROJECT_MAX = 28;
 const MODEL_WIDTH = 14;
@@ -58,25 +59,28 @@ const usedBy = (w: Wanted): number => {
   return MARKER_WIDTH + cells + (columns - 1);
 };
 
-/** Added in this order while the name keeps at least NAME_MIN cells. */
-const UPGRADES: readonly ((w: Wanted) => Wanted)[] = [
-  (w) => ({ ...w, project: true }),
-  (w) => ({ ...w, spark: 8 }),
-  (w) => ({ ...w, cost: true }),
-  (w) => ({ ...w, model: true }),
-  (w) => ({ ...w, agentNames: true }),
-  (w) => ({ ...w, spark: 12 }),
+/**
+ * Added in this order, each while the name keeps at least `nameMin` cells: the name (the title
+ * that tells two sessions of one repository apart) matters more than the later columns.
+ */
+const UPGRADES: readonly { readonly nameMin: number; readonly apply: (w: Wanted) => Wanted }[] = [
+  { nameMin: NAME_MIN, apply: (w) => ({ ...w, project: true }) },
+  { nameMin: NAME_MIN, apply: (w) => ({ ...w, spark: 8 }) },
+  { nameMin: NAME_MIN, apply: (w) => ({ ...w, cost: true }) },
+  { nameMin: 20, apply: (w) => ({ ...w, model: true }) },
+  { nameMin: 20, apply: (w) => ({ ...w, agentNames: true }) },
+  { nameMin: 24, apply: (w) => ({ ...w, spark: 12 }) },
 ];
 
 export const planColumns = (width: number): ColumnPlan => {
   let wanted: Wanted = { project: false, spark: 0, cost: false, model: false, agentNames: false };
   for (const upgrade of UPGRADES) {
-    const next = upgrade(wanted);
-    if (usedBy(next) + NAME_MIN <= width) wanted = next;
+    const next = upgrade.apply(wanted);
+    if (usedBy(next) + upgrade.nameMin <= width) wanted = next;
   }
   const spare = Math.max(1, width - usedBy(wanted));
-  // The project takes a third of what the name does not need, up to PROJECT_MAX.
-  const projectExtra = wanted.project ? Math.min(PROJECT_MAX - PROJECT_WIDTH, Math.floor(Math.max(0, spare - NAME_MIN) / 3)) : 0;
+  // Past a comfortable name, the project takes a third of the rest, up to PROJECT_MAX.
+  const projectExtra = wanted.project ? Math.min(PROJECT_MAX - PROJECT_WIDTH, Math.floor(Math.max(0, spare - NAME_COMFORTABLE) / 3)) : 0;
   const name = spare - projectExtra;
   const columns: Column[] = [
     { id: 'agent', width: wanted.agentNames ? AGENT_NAME_WIDTH : 1, header: wanted.agentNames ? 'AGENT' : '', align: 'left' },

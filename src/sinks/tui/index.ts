@@ -115,7 +115,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
       const built = buildFrame(state, view, frameCtx(), time, memory);
       memory = built.memory;
       // Settling keeps the same session selected and in view, so the frame only needs the settled view.
-      view = settleView(view, built.rows, scrollBounds(built, size).listVisible);
+      view = settleView(view, built.rows, scrollBounds(built, size).listVisible, built.ready);
       const frame = { ...built, view };
       animating = !frame.ready || frame.rows.some((row) => isActiveActivity(row.activity)) || view.limits?.phase === 'loading';
       lastDrawAt = time;

@@ -49,12 +49,13 @@ export const renderStatus = (warnings: readonly string[], diagnostics: number, w
     ...(warnings.length > 0 ? [`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`] : []),
     ...(diagnostics > 0 ? [`${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`] : []),
   ].join(' · ');
-  const where = warnings.length > 0 ? ' (? lists them; agentwatch doctor explains)' : ' (agentwatch doctor lists them)';
-  const latest = warnings.at(-1);
-  const head: Segment[] = [seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(where, 'status')];
-  const room = width - lineWidth(head);
-  const tail = latest && room > 12 ? [seg(ellipsize(`  latest: ${latest}`, room), 'status')] : [];
-  return fitLine([...head, ...tail], width, 'status');
+  // The latest warning without its file's directory (`config.json: unknown key …`): the ? overlay has it whole.
+  const latest = warnings.at(-1)?.replace(/^(?:\/[^\s/]+)*\/([^\s/]+): /, '$1: ');
+  if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · agentwatch doctor lists them', 'status')], width, 'status');
+  const head: Segment[] = [seg(' ! ', 'statusWarn'), seg(`${counts}: `, 'statusWarn')];
+  const tail: Segment[] = [seg(' · ? lists all · agentwatch doctor', 'status')];
+  const room = width - lineWidth(head) - lineWidth(tail);
+  return fitLine([...head, ...(room >= 8 ? [seg(ellipsize(latest, room), 'status')] : []), ...tail], width, 'status');
 };
 
 const keyHelp = (table: readonly (readonly [string, string])[], gap: string): Segment[] =>

@@ -235,8 +235,9 @@ const reduceHelp = (view: ViewState, help: { readonly scroll: number }, action: 
  * After each frame: the selection tied to its session (pinSelection) and the list's first row
  * moved as little as needed to keep the selection in view.
  */
-export const settleView = (view: ViewState, rows: readonly ListRow[], visible: number): ViewState => {
-  const pinned = pinSelection(view, rows);
+export const settleView = (view: ViewState, rows: readonly ListRow[], visible: number, ready = true): ViewState => {
+  // While the first discovery runs, rows still arrive out of order: the first row is not a choice yet.
+  const pinned = ready ? pinSelection(view, rows) : view;
   const listOffset = keepInView(pinned.listOffset, selectedRowIndex(pinned, rows), visible, rows.length);
   return listOffset === pinned.listOffset ? pinned : { ...pinned, listOffset };
 };

@@ -103,6 +103,7 @@ describe('columns by width', () => {
     expect(ids(38)).toEqual(['agent', 'activity', 'name', 'age']);
     expect(ids(60)).toEqual(['agent', 'activity', 'name', 'project', 'cost', 'age']);
     expect(ids(78)).toEqual(['agent', 'activity', 'name', 'project', 'cost', 'age', 'spark']);
+    expect(ids(98)).toEqual(['agent', 'activity', 'name', 'project', 'model', 'cost', 'age', 'spark']);
     expect(ids(125)).toEqual(['agent', 'activity', 'name', 'project', 'model', 'cost', 'age', 'spark']);
     for (const width of [38, 50, 60, 78, 98, 125, 200]) {
       const plan = planColumns(width);
