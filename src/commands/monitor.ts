@@ -193,6 +193,13 @@ export const run = async (io: CliIo): Promise<number> => {
     // Desktop notifications come from every long-running mode when `notifications` is on (PRODUCT.md 7).
     if (!flags.demo) background.push(startNotifier(pipeline.transitions$, ctx));
     else ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
+    // Headless, nobody sees an empty list: say it once after the first discovery, with where it looked.
+    if (!modes.includes('tui') && !flags.demo) {
+      const [{ watchHeadlessEmpty }, { agentLocations }] = await Promise.all([import('./headless-empty.js'), import('./sessions-locations.js')]);
+      const searched = pipeline.agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform));
+      const empty = watchHeadlessEmpty(pipeline.state$, ctx.now, pipeline.visibility, searched, (line) => ctx.log.info(line));
+      background.push(() => empty.unsubscribe());
+    }
     const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {
