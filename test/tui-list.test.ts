@@ -144,4 +144,34 @@ describe.skipIf(!hasTmux)('the session list in a real terminal (tmux)', () => {
     tmux.keys(name, 'q');
     await tmux.waitText(name, 'EXITED 0');
   });
+
+  it('with nothing in the window: says so, counts the older sessions, points at + and --demo, and lists where it looked (long paths cut with an ellipsis)', async () => {
+    const deep = await makeTempHome(`agentwatch-tui-empty-${'a-rather-long-directory-name-'.repeat(3)}`);
+    try {
+      const { NO_COLOR: _noColor, ...rest } = deep.env;
+      const emptyEnv = { ...rest, TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+      tmux.launch('empty', ['--agent', 'claude'], emptyEnv, { width: 80, height: 24 });
+      let screen = await tmux.waitText('empty', 'Looked in:');
+      expect(screen).toContain('No sessions active in the last 30 minutes.');
+      expect(screen).toContain('None older either. To see agentwatch at work: agentwatch --demo');
+      // The claude directory is longer than the panel: its end is kept, the cut marked.
+      expect(screen).toMatch(/│ +…\S*\/\.claude\/projects +│/);
+      tmux.keys('empty', 'q');
+      await tmux.waitText('empty', 'EXITED 0');
+
+      // One session from two hours ago: counted, with the key that reaches it.
+      const id = randomUUID();
+      const dir = path.join(deep.home, '.claude', 'projects', '-old');
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, `${id}.jsonl`), `${JSON.stringify({ sessionId: id, cwd: '/old', type: 'user', timestamp: iso(2 * 3_600_000), message: { role: 'user', content: 'old' } })}\n`);
+      tmux.launch('older', ['--agent', 'claude'], emptyEnv, { width: 80, height: 24 });
+      screen = await tmux.waitText('older', 'Looked in:');
+      expect(screen).toContain('1 older session outside the window: + widens it (up to 8 hours),');
+      expect(screen).toContain('agentwatch sessions --all lists every age.');
+      tmux.keys('older', 'q');
+      await tmux.waitText('older', 'EXITED 0');
+    } finally {
+      await deep.cleanup();
+    }
+  });
 });
