@@ -10,6 +10,9 @@ import { asyncScheduler } from 'rxjs';
 import type { Ctx, Teardown } from '../core/contracts.js';
 import type { LiveIndex } from '../search/live.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
+import { isLocalAddress } from '../sinks/http/local-address.js';
+import { COMMANDS } from '../cli/registry.js';
+import { closest } from '../util/closest.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
 import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
 
@@ -125,7 +128,12 @@ const onStopSignal = (): { stopped: Promise<string>; dispose: () => void } => {
 
 export const run = async (io: CliIo): Promise<number> => {
   const { flags, input } = parseFlags(io.argv, MONITOR_FLAGS, 'agentwatch');
-  if (input.length > 0) throw new UsageError(`unknown command "${input[0]}"`);
+  if (input.length > 0) {
+    // A command after a flag (`agentwatch --api limts`): the same suggestion as in first place.
+    const word = input[0] ?? '';
+    const guess = closest(word, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command "${word}"${guess ? ` (did you mean "agentwatch ${guess}"?)` : ''}`);
+  }
   const modes = selectModes(flags);
   const runners = modes.map((mode) => {
     const make = MODES[mode];
@@ -136,13 +144,20 @@ export const run = async (io: CliIo): Promise<number> => {
   if (flags.host !== undefined) {
     const parsed = parseHostFlag(flags.host);
     if ('error' in parsed) throw new UsageError(parsed.error);
-    // A name that does not resolve is a typo, said as one (not a raw getaddrinfo error at listen).
+    // A name that does not resolve is a typo, said as one (not a raw getaddrinfo error at listen);
+    // an address of another machine too (not a raw EADDRNOTAVAIL once the sources are running).
+    const hint = 'Use an address of this machine, e.g. --host 127.0.0.1:7421';
+    let addresses = [parsed.host];
     if (isIP(parsed.host) === 0) {
       try {
-        await lookup(parsed.host);
+        addresses = (await lookup(parsed.host, { all: true })).map((found) => found.address);
       } catch {
-        throw new UsageError(`Invalid value for --host: ${JSON.stringify(flags.host)} (no such host name: ${parsed.host})`, 'Use an address of this machine, e.g. --host 127.0.0.1:7421');
+        throw new UsageError(`Invalid value for --host: ${JSON.stringify(flags.host)} (no such host name: ${parsed.host})`, hint);
       }
+    }
+    if (!addresses.some((address) => isLocalAddress(address))) {
+      const resolved = isIP(parsed.host) === 0 ? ` (${parsed.host} is ${addresses.join(', ')})` : '';
+      throw new UsageError(`Invalid value for --host: ${JSON.stringify(flags.host)} is not an address of this machine${resolved}`, hint);
     }
     address = parsed;
   }
