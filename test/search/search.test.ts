@@ -75,7 +75,8 @@ const wordOf = (detail: SessionDetail): string | undefined =>
     .filter((w) => w.length >= 5 && w.length <= 30 && !/^\d+$/.test(w))
     .sort((a, b) => b.length - a.length)[0];
 
-describe('agentwatch search', () => {
+// Each case spawns the CLI several times and the first search indexes every fixture: room on a busy 2-core runner.
+describe('agentwatch search', { timeout: 90_000 }, () => {
   it('finds a word said in a session of each of the nine agents, with the hit marked in its snippet', async () => {
     const t = await installAll();
     freshenCursor(t);
@@ -159,7 +160,7 @@ describe('agentwatch search', () => {
   });
 });
 
-describe('GET /api/search in a running monitor', () => {
+describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
   it('answers the same results, and an append to a watched transcript is found without reading it twice', async () => {
     const t = await installAll();
     const salt = 'search-live-salt';
