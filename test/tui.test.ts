@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';
+import { nameCell, selectedRow } from './helpers/tmux.js';
 import { fixture, startClaudeVendor, type Vendor } from './sinks/tui/vendor.js';
 
 /**
@@ -41,8 +42,8 @@ const waitFor = async (name: string, check: (screen: string) => boolean, what: s
 };
 const waitText = (name: string, text: string): Promise<string> => waitFor(name, (screen) => screen.includes(text), JSON.stringify(text));
 
-/** The selected list row (marked with ›). */
-const selectedRow = (screen: string): string => screen.split('\n').find((line) => line.startsWith('›')) ?? '';
+/** The name of the selected session (the list row marked with ›). */
+const selectedName = (screen: string): string => nameCell(screen, selectedRow(screen));
 
 let home: TempHome;
 let vendor: Vendor;
@@ -114,16 +115,16 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     const name = 'demo';
     launch(name, ['--demo']);
     let screen = await waitText(name, 'sessions ·');
-    await waitFor(name, (s) => /› *\S/.test(s), 'a selected row');
+    await waitFor(name, (s) => /│›\S/.test(s), 'a selected row');
     expect(tmux('display', '-p', '-t', name, '#{alternate_on} #{cursor_flag}').trim()).toBe('1 0');
 
     // Move down and up: the selection moves to another session each time (demo sessions reorder
     // as they work, so compare sessions, not row numbers).
-    const first = selectedRow(pane(name)).slice(17, 60).trim();
+    const first = selectedName(pane(name));
     keys(name, 'j');
-    const second = selectedRow(await waitFor(name, (s) => selectedRow(s).slice(17, 60).trim() !== first, 'the selection to move down')).slice(17, 60).trim();
+    const second = selectedName(await waitFor(name, (s) => selectedName(s) !== first, 'the selection to move down'));
     keys(name, 'k');
-    await waitFor(name, (s) => selectedRow(s).slice(17, 60).trim() !== second, 'the selection to move up');
+    await waitFor(name, (s) => selectedName(s) !== second, 'the selection to move up');
 
     // Window: + widens by 10 minutes, - narrows back.
     keys(name, '+');
@@ -190,7 +191,7 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     expect(screen).toContain(`Directory   ${project}`);
     expect(screen).toContain('Branch      main');
     // The junk line is counted, not fatal.
-    expect(screen).toContain('1 diagnostic: agentwatch doctor');
+    expect(screen).toContain('! 1 diagnostic · agentwatch doctor lists them');
     // The full record scrolls: tab to the detail panel, then down to the session id.
     keys(name, 'Tab', 'G');
     await waitText(name, `Session id  ${id}`);
@@ -203,7 +204,7 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
 
     // Resize to 80x24: everything is redrawn at the new size, the keys still fit.
     tmux('resize-window', '-t', name, '-x', '80', '-y', '24');
-    const small = await waitText(name, 'tab panel +- window f filter / search o open c copy r rename l limits q quit');
+    const small = await waitText(name, 'tab panel +- window f filter / find s search l limits S sort ? help q quit');
     expect(small.split('\n').every((line) => line.length <= 80)).toBe(true);
     expect(small).toContain('acme-api');
     keys(name, 'C-c');

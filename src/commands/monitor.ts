@@ -11,6 +11,9 @@ import type { Ctx, Teardown } from '../core/contracts.js';
 import type { Config } from '../config/effective.js';
 import type { LiveIndex } from '../search/live.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
+import { isLocalAddress } from '../sinks/http/local-address.js';
+import { COMMANDS } from '../cli/registry.js';
+import { closest } from '../util/closest.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
 import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
 import { createLiveConfig, type LiveConfig } from '../config/live.js';
@@ -137,7 +140,12 @@ const onStopSignal = (): { stopped: Promise<string>; dispose: () => void } => {
 
 export const run = async (io: CliIo): Promise<number> => {
   const { flags, input } = parseFlags(io.argv, MONITOR_FLAGS, 'agentwatch');
-  if (input.length > 0) throw new UsageError(`unknown command "${input[0]}"`);
+  if (input.length > 0) {
+    // A command after a flag (`agentwatch --api limts`): the same suggestion as in first place.
+    const word = input[0] ?? '';
+    const guess = closest(word, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command "${word}"${guess ? ` (did you mean "agentwatch ${guess}"?)` : ''}`);
+  }
   const modes = selectModes(flags);
   if (!flags.open && !modes.includes('gui')) throw new UsageError('--no-open goes with --gui', 'Run agentwatch --help');
   // --gui serves the API as well: one server for `--gui --api`.
@@ -150,13 +158,20 @@ export const run = async (io: CliIo): Promise<number> => {
   if (flags.host !== undefined) {
     const parsed = parseHostFlag(flags.host);
     if ('error' in parsed) throw new UsageError(parsed.error);
-    // A name that does not resolve is a typo, said as one (not a raw getaddrinfo error at listen).
+    // A name that does not resolve is a typo, said as one (not a raw getaddrinfo error at listen);
+    // an address of another machine too (not a raw EADDRNOTAVAIL once the sources are running).
+    const hint = 'Use an address of this machine, e.g. --host 127.0.0.1:7421';
+    let addresses = [parsed.host];
     if (isIP(parsed.host) === 0) {
       try {
-        await lookup(parsed.host);
+        addresses = (await lookup(parsed.host, { all: true })).map((found) => found.address);
       } catch {
-        throw new UsageError(`Invalid value for --host: ${JSON.stringify(flags.host)} (no such host name: ${parsed.host})`, 'Use an address of this machine, e.g. --host 127.0.0.1:7421');
+        throw new UsageError(`Invalid value for --host: ${JSON.stringify(flags.host)} (no such host name: ${parsed.host})`, hint);
       }
+    }
+    if (!addresses.some((address) => isLocalAddress(address))) {
+      const resolved = isIP(parsed.host) === 0 ? ` (${parsed.host} is ${addresses.join(', ')})` : '';
+      throw new UsageError(`Invalid value for --host: ${JSON.stringify(flags.host)} is not an address of this machine${resolved}`, hint);
     }
     address = parsed;
   }
@@ -218,6 +233,13 @@ export const run = async (io: CliIo): Promise<number> => {
       }),
     );
     if (flags.demo) ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
+    // Headless, nobody sees an empty list: say it once after the first discovery, with where it looked.
+    if (!modes.includes('tui') && !flags.demo) {
+      const [{ watchHeadlessEmpty }, { agentLocations }] = await Promise.all([import('./headless-empty.js'), import('./sessions-locations.js')]);
+      const searched = pipeline.agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform));
+      const empty = watchHeadlessEmpty(pipeline.state$, ctx.now, pipeline.visibility, searched, (line) => ctx.log.info(line));
+      background.push(() => empty.unsubscribe());
+    }
     const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {

@@ -127,7 +127,7 @@ export const run = async (io: CliIo): Promise<number> => {
     const inScopeAnyAge = selectVisible(frame.state.sessions.values(), now, { ...visibility, windowMinutes: undefined }).length;
     const next =
       flags.window !== undefined && inScopeAnyAge > 0
-        ? [`${inScopeAnyAge} session${inScopeAnyAge === 1 ? '' : 's'} here are older than ${flags.window} min: run it without --window.`]
+        ? [`${inScopeAnyAge === 1 ? '1 session here is' : `${inScopeAnyAge} sessions here are`} older than ${flags.window} min: run it without --window (or with a larger one).`]
         : dir !== undefined && anywhere > 0
           ? [`${anywhere} session${anywhere === 1 ? '' : 's'} in other directories: agentwatch sessions --all`]
           : flags.demo || anywhere > 0

@@ -1,5 +1,6 @@
 import { viewWindow } from './pace.js';
 import { rowsOf } from './rows.js';
+import { inWindowOrder } from './windows.js';
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitRowLabel, Outcomes } from './types.js';
 import type { PaceLabel } from './pace.js';
@@ -38,7 +39,7 @@ export const limitsJson = (outcomes: Outcomes, now: number): LimitsJson => ({
     status: row.status,
     ...(row.error !== undefined ? { error: row.error } : {}),
     ...(row.report?.plan ? { plan: row.report.plan } : {}),
-    windows: (row.report?.windows ?? []).map((window) => {
+    windows: inWindowOrder(row.report?.windows ?? []).map((window) => {
       const view = viewWindow(window, now);
       return {
         label: window.label,

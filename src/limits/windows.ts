@@ -32,3 +32,15 @@ export const summaryColumns = (report: LimitReport): { fiveHour?: LimitWindow; w
   const week = report.windows.find(isWeek) ?? report.windows.find(isLong) ?? (creditOnly ? report.windows[0] : undefined);
   return { ...(fiveHour ? { fiveHour } : {}), ...(week ? { week } : {}) };
 };
+
+/**
+ * One order for every agent: shortest window first (5-hour before 7-day before monthly), those
+ * of unknown length last, ties in the provider's order. Kimi answers weekly first; claude and
+ * codex the other way round, so without this the detailed report and the JSON listed them
+ * differently per agent.
+ */
+export const inWindowOrder = <W extends Pick<LimitWindow, 'windowSeconds'>>(windows: readonly W[]): W[] =>
+  windows
+    .map((window, index) => ({ window, index }))
+    .sort((a, b) => (a.window.windowSeconds ?? Infinity) - (b.window.windowSeconds ?? Infinity) || a.index - b.index)
+    .map(({ window }) => window);

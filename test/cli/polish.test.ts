@@ -26,6 +26,12 @@ describe('did you mean', () => {
     expect(run.stderr).toContain('Unknown flag --jsn for agentwatch sessions (did you mean --json?)');
   });
 
+  it('a mistyped command after a flag names the closest one too', async () => {
+    const run = await runCli(['--api', 'limts'], { env: await env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown command "limts" (did you mean "agentwatch limits"?)');
+  });
+
   it('no suggestion when nothing is close', async () => {
     const run = await runCli(['sessions', '--zzzzzzzz'], { env: await env() });
     expect(run.code).toBe(2);
@@ -39,6 +45,22 @@ describe('--host', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.split('\n')[0]).toBe('agentwatch: Invalid value for --host: "nonsense.invalid" (no such host name: nonsense.invalid)');
     expect(run.stderr).not.toContain('getaddrinfo');
+  });
+});
+
+describe('--host with an address of another machine', () => {
+  it.each(['192.0.2.1:7500', '[2001:db8::5]:7500'])('%s is a one-line usage error before anything starts', async (host) => {
+    const run = await runCli(['--api', '--host', host], { env: { ...(await env()), AGENTWATCH_API_PASSPHRASE: 'a long enough passphrase' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe(`agentwatch: Invalid value for --host: "${host}" is not an address of this machine`);
+    expect(run.stderr).not.toContain('EADDRNOTAVAIL');
+  });
+
+  it('loopback, the wildcards and the interfaces of this machine are local', async () => {
+    const { isLocalAddress } = await import('../../src/sinks/http/local-address.js');
+    const interfaces = { eth0: [{ address: '10.1.2.3', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', internal: false, cidr: '10.1.2.3/8' } as const] };
+    for (const address of ['127.0.0.1', '127.0.1.1', '::1', '[::1]', '0.0.0.0', '::', '10.1.2.3']) expect(isLocalAddress(address, interfaces), address).toBe(true);
+    for (const address of ['192.0.2.1', '10.1.2.4', '2001:db8::5']) expect(isLocalAddress(address, interfaces), address).toBe(false);
   });
 });
 

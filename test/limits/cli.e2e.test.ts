@@ -84,7 +84,7 @@ describe('agentwatch limits (all agents answer)', () => {
       ['Claude', 'ok', '5-hour:61,7-day:35'],
       ['Codex', 'ok', '5-hour:80,7-day:91'],
       ['Grok', 'ok', 'weekly:48.5'],
-      ['Kimi', 'ok', 'weekly:20,5-hour:45'],
+      ['Kimi', 'ok', '5-hour:45,weekly:20'],
       ['Cursor Models', 'ok', 'monthly:12.25'],
       ['Cursor API', 'ok', 'monthly:70.5'],
     ]);

@@ -23,7 +23,8 @@ export const sgrParams = (style: Style): string[] => {
 export const encodeLine = (line: Line, theme: Theme): string => {
   let out = '';
   for (const segment of line) {
-    const own = segment.style ? theme.styles[segment.style] : {};
+    const base = segment.style ? theme.styles[segment.style] : {};
+    const own: Style = segment.onModal && base.bg === undefined && theme.styles.modal.bg !== undefined ? { ...base, bg: theme.styles.modal.bg } : base;
     const style: Style = segment.selected ? { ...own, ...theme.styles.selected, fg: own.fg ?? theme.styles.selected.fg } : own;
     const params = sgrParams(style);
     out += params.length > 0 ? `${ESC}${params.join(';')}m${segment.text}${RESET}` : segment.text;

@@ -5,6 +5,7 @@ import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
 import { selectVisible } from '../../streams/visibility.js';
 import { selectRows } from './model.js';
+import { NO_MEMORY, type OrderMemory } from './order.js';
 import type { FrameInput } from './render.js';
 import { selectedRow, type ViewState } from './state.js';
 
@@ -16,16 +17,28 @@ export interface FrameContext {
   readonly searched: readonly string[];
   /** Worktree facts of a cwd (reads `.git` once per cwd in production). */
   readonly worktreeOf?: (cwd: string) => WorktreeInfo;
+  /** Warnings written while the TUI runs, oldest first. */
+  readonly warnings?: readonly string[];
 }
 
-/** Pure (given a pure `worktreeOf`): pipeline state + view -> what `render` draws. */
-export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number): FrameInput => {
-  const { rows, counts } = selectRows(
+export interface Frame extends FrameInput {
+  /** Where each row is in this frame's order: the next frame keeps working rows in place. */
+  readonly memory: OrderMemory;
+}
+
+/**
+ * Pure (given a pure `worktreeOf`): pipeline state + view + the previous frame's order -> what
+ * `render` draws.
+ */
+export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number, memory: OrderMemory = NO_MEMORY): Frame => {
+  const selected = selectRows(
     state,
     { windowMinutes: view.windowMinutes, filter: view.filter, search: view.search, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents },
     ctx.names,
     now,
+    { mode: view.sort, memory },
   );
+  const { rows, counts } = selected;
   const row = selectedRow(view, rows);
   const detail = row
     ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE })
@@ -34,5 +47,17 @@ export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameCont
   // Only when nothing is listed: how many sessions the window hides (the empty screen says so).
   const older =
     counts.total === 0 ? selectVisible(state.sessions.values(), now, { windowMinutes: undefined, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents }).length : 0;
-  return { view, rows, counts, ...(detail ? { detail } : {}), ready: state.ready, diagnostics, now, searched: ctx.searched, olderSessions: older };
+  return {
+    view,
+    rows,
+    counts,
+    ...(detail ? { detail } : {}),
+    ready: state.ready,
+    diagnostics,
+    now,
+    searched: ctx.searched,
+    olderSessions: older,
+    warnings: ctx.warnings ?? [],
+    memory: selected.memory,
+  };
 };

@@ -12,14 +12,17 @@ import { diffFrames } from './diff.js';
 import { editorCommand, runEditor } from './editor.js';
 import { encodeLine } from './encode.js';
 import { SPINNER_STEP_MS } from './format.js';
-import { buildFrame, type FrameContext } from './frame.js';
+import { buildFrame, type Frame, type FrameContext } from './frame.js';
 import { keyToAction, type KeyMode } from './keys.js';
-import { modalRect } from './layout.js';
+import { hitTest, modalMaxContentWidth } from './layout.js';
+import { mouseToAction } from './mouse.js';
 import { watchNames } from './names.js';
-import { render, scrollBounds } from './render.js';
-import { initialView, pinSelection, reduceView, type Action, type ContentHit, type Effect, type LimitsText, type ViewState } from './state.js';
+import { NO_MEMORY, type OrderMemory } from './order.js';
+import { listHasStatus, openModalRect, render, scrollBounds } from './render.js';
+import { initialView, reduceView, settleView, type Action, type ContentHit, type Effect, type ViewState } from './state.js';
 import type { Screen } from './terminal.js';
 import type { Theme } from './theme.js';
+import type { LimitsRenderer } from './limits.js';
 
 /** Frames are drawn at most this often (about 7 per second); a key press draws at once. */
 export const FRAME_MS = 150;
@@ -40,8 +43,8 @@ export interface TuiOptions {
   readonly names: SessionNames;
   /** Problem reading session-names.json at startup, shown once. */
   readonly namesProblem?: string;
-  /** One read of every limits provider, rendered for a modal `width` cells wide. */
-  readonly readLimits: (width: number) => Promise<LimitsText>;
+  /** One read of every limits provider; the answer renders the modal's text for a width. */
+  readonly readLimits: () => Promise<LimitsRenderer>;
   /** Full-text search over what was said (the search index), best session first; absent in --demo. */
   readonly searchContent?: (query: string) => Promise<readonly ContentHit[]>;
   /** Writes a crash message once the terminal is restored (stderr, past any capture). */
@@ -53,7 +56,10 @@ export interface TuiOptions {
 
 const EMPTY_STATE: SessionsState = { sessions: new Map(), diagnostics: {}, ready: false };
 
-const modeOf = (view: ViewState): KeyMode => (view.prompt ? 'prompt' : view.limits ? 'limits' : 'normal');
+const modeOf = (view: ViewState): KeyMode => (view.prompt ? 'prompt' : view.help ? 'help' : view.limits ? 'limits' : 'normal');
+
+/** Warnings kept for the status line and the `?` overlay (the oldest go first). */
+export const MAX_WARNINGS = 50;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -62,8 +68,10 @@ export interface RunningTui {
   readonly done: Promise<void>;
   /** End the TUI from outside (the monitor stopping on a signal): restores the screen. */
   readonly stop: () => void;
-  /** Show a line in the help bar (warnings that would otherwise paint over the frame). */
+  /** Show a line in the help bar for a few seconds (information that would otherwise paint over the frame). */
   readonly notify: (text: string, tone: 'info' | 'error') => void;
+  /** Keep a warning: counted on the status line that opens the list, listed in the `?` overlay. */
+  readonly warn: (text: string) => void;
 }
 
 /**
@@ -73,18 +81,25 @@ export interface RunningTui {
 export const runTui = (options: TuiOptions): RunningTui => {
   let stop = (): void => undefined;
   let notifyOutside = (_text: string, _tone: 'info' | 'error'): void => undefined;
+  let warnOutside = (_text: string): void => undefined;
   const done = new Promise<void>((resolve, reject) => {
     const { screen, config, env, now } = options;
     let state = EMPTY_STATE;
     let view = initialView(config.window_minutes, config.default_filter);
     let previous: string[] | undefined;
     let suspended = false;
+    // The order of the last frame drawn: working rows keep their places in the next one.
+    let memory: OrderMemory = NO_MEMORY;
+    const warnings: string[] = [];
+    // The last limits read, rendered again for the new width after a resize.
+    let limitsRender: { readonly request: number; readonly render: LimitsRenderer } | undefined;
     const frameCtx = (): FrameContext => ({
       names,
       excludeCwdSubstrings: config.exclude_cwd_substrings,
       agents: new Set(options.agents),
       searched: options.searched,
       worktreeOf,
+      warnings,
     });
     let names = options.names;
     const worktreeOf = createWorktreeLookup();
@@ -97,9 +112,10 @@ export const runTui = (options: TuiOptions): RunningTui => {
       if (suspended) return;
       const size = screen.size();
       const time = now();
-      const built = buildFrame(state, view, frameCtx(), time);
-      // Pinning keeps the same row selected, so the frame only needs the pinned view.
-      view = pinSelection(view, built.rows);
+      const built = buildFrame(state, view, frameCtx(), time, memory);
+      memory = built.memory;
+      // Settling keeps the same session selected and in view, so the frame only needs the settled view.
+      view = settleView(view, built.rows, scrollBounds(built, size).listVisible, built.ready);
       const frame = { ...built, view };
       animating = !frame.ready || frame.rows.some((row) => isActiveActivity(row.activity)) || view.limits?.phase === 'loading';
       lastDrawAt = time;
@@ -108,14 +124,18 @@ export const runTui = (options: TuiOptions): RunningTui => {
       previous = lines;
     };
 
-    const dispatch = (action: Action): void => {
+    /** An action decided on the current frame (a click names a row of what is on screen). */
+    const dispatchOn = (decide: (frame: Frame) => Action | undefined): void => {
       const time = now();
-      const frame = buildFrame(state, view, frameCtx(), time);
+      const frame = buildFrame(state, view, frameCtx(), time, memory);
+      const action = decide(frame);
+      if (!action) return;
       const reduced = reduceView(view, action, { rows: frame.rows, now: time, ...scrollBounds(frame, screen.size()) });
       view = reduced.view;
       for (const effect of reduced.effects) perform(effect);
       dirty$.next();
     };
+    const dispatch = (action: Action): void => dispatchOn(() => action);
 
     const notify = (text: string, tone: 'info' | 'error' = 'info'): void => dispatch({ type: 'notice', text, tone });
 
@@ -161,9 +181,11 @@ export const runTui = (options: TuiOptions): RunningTui => {
           return;
         }
         case 'loadLimits': {
-          const width = modalRect(screen.size()).width - 4;
-          void options.readLimits(width).then(
-            (text) => dispatch({ type: 'limitsLoaded', request: effect.request, text }),
+          void options.readLimits().then(
+            (render) => {
+              limitsRender = { request: effect.request, render };
+              dispatch({ type: 'limitsLoaded', request: effect.request, text: render(modalMaxContentWidth(screen.size())) });
+            },
             (error: unknown) => dispatch({ type: 'limitsFailed', request: effect.request, message: messageOf(error) }),
           );
           return;
@@ -223,9 +245,22 @@ export const runTui = (options: TuiOptions): RunningTui => {
         }),
       );
       cleanups.push(
-        screen.onResize(() => {
+        screen.onMouse((press) => {
+          dispatchOn((frame) => {
+            const size = screen.size();
+            const hit = hitTest(size, listHasStatus(frame), press.x, press.y, openModalRect(frame, size));
+            return mouseToAction(press, modeOf(view), hit, view.listOffset);
+          });
+        }),
+      );
+      cleanups.push(
+        screen.onResize((size) => {
           previous = undefined;
           screen.clear();
+          const shown = view.limits;
+          if (shown?.phase === 'ready' && limitsRender?.request === shown.request) {
+            dispatch({ type: 'limitsLoaded', request: shown.request, text: limitsRender.render(modalMaxContentWidth(size)) });
+          }
           dirty$.next();
         }),
       );
@@ -244,6 +279,12 @@ export const runTui = (options: TuiOptions): RunningTui => {
     notifyOutside = (text, tone) => {
       if (!finished) notify(text, tone);
     };
+    warnOutside = (text) => {
+      if (finished) return;
+      warnings.push(text);
+      if (warnings.length > MAX_WARNINGS) warnings.splice(0, warnings.length - MAX_WARNINGS);
+      dirty$.next();
+    };
   });
-  return { done, stop: () => stop(), notify: (text, tone) => notifyOutside(text, tone) };
+  return { done, stop: () => stop(), notify: (text, tone) => notifyOutside(text, tone), warn: (text) => warnOutside(text) };
 };

@@ -6,18 +6,23 @@ import { makeLimitsCtx } from '../../limits/command.js';
 import { detectTheme, queryBackground } from './detect-theme.js';
 import { runTui } from './index.js';
 import { captureStderr } from './stderr-capture.js';
-import { limitsText, readLimits } from './limits.js';
+import { limitsText, readLimits, type LimitsRenderer } from './limits.js';
 import { openScreen } from './terminal.js';
 import { pickTheme } from './theme.js';
 import { SAMPLE_NOTE, sampleOutcomes } from '../../limits/sample.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { Loaded } from '../../config/load.js';
+import { configNotices } from '../../config/notices.js';
 import type { ContentHit } from './state.js';
 
 /** The limits modal under --demo: generated windows, said to be sample on the Summary tab too. */
-const sampleLimitsText = (width: number) => {
-  const text = limitsText(sampleOutcomes(Date.now()), Date.now(), width);
-  return { ...text, summary: [...text.summary, '', SAMPLE_NOTE] };
+const sampleLimits = (): LimitsRenderer => {
+  const now = Date.now();
+  const outcomes = sampleOutcomes(now);
+  return (width) => {
+    const text = limitsText(outcomes, now, width);
+    return { ...text, summary: [...text.summary, '', SAMPLE_NOTE] };
+  };
 };
 
 /** `s` in the TUI: catch the search index up, then the matching sessions, best first (loaded on first use). */
@@ -34,6 +39,10 @@ const searchContent = async (io: CliIo, loaded: Loaded, agents: readonly AgentKi
     db.close();
   }
 };
+
+/** stderr lines that report, rather than warn: everything else the TUI shows as a warning. */
+export const isInformation = (text: string): boolean =>
+  /^--demo:|^webhooks: resuming|succeeded on attempt|receiver is back|took over \d+ queued|listening on|serving |^API |^dashboard /i.test(text);
 
 /** NO_COLOR (any non-empty value) turns colors off; the TUI keeps its layout and attributes. */
 const colorsWanted = (env: CliIo['env']): boolean => !env.NO_COLOR;
@@ -79,7 +88,7 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
     // --demo: generated sample windows, marked as sample, and no request to any vendor.
-    readLimits: (width) => (demo ? Promise.resolve(sampleLimitsText(width)) : readLimits(limitsCtx, width)),
+    readLimits: () => (demo ? Promise.resolve(sampleLimits()) : readLimits(limitsCtx)),
     ...(demo ? {} : { searchContent: (query: string) => searchContent(io, launch.loaded, pipeline.agents, query) }),
     // A crash message must not be held like a warning: release the capture, then write.
     report: (message) => {
@@ -90,8 +99,16 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     exit: (code) => process.exit(code),
     signals: 'restore-only',
   });
-  // Warnings and failures read as errors; other lines (the API's bound address) as information.
-  tellTui = (line) => tui.notify(line.replace(/^agentwatch: /, ''), /error|fail|cannot|invalid|refused|warn/i.test(line) ? 'error' : 'info');
+  // Information (the demo's note, the API's address, a receiver that is back) flashes in the help
+  // bar; anything else is a warning, kept on the status line and in the ? overlay while the TUI runs.
+  tellTui = (line) => {
+    const text = line.replace(/^agentwatch: /, '');
+    if (text.trim() === '') return;
+    if (isInformation(text)) tui.notify(text, 'info');
+    else tui.warn(text);
+  };
+  // The config's warnings (unknown keys, fallbacks) were printed before the screen was taken: show them inside too.
+  for (const line of configNotices(launch.loaded.path, launch.loaded)) tui.warn(line.replace(/^agentwatch: /, ''));
   // Once the terminal is back, the held warnings go where they were meant to.
   const released = tui.done.finally(() => {
     const lines = held.release();

@@ -33,6 +33,12 @@ export const limitsText = (outcomes: Outcomes, now: number, width: number): Limi
   };
 };
 
-/** One read of every provider (on open and on `r`; never on a timer). */
-export const readLimits = async (ctx: LimitsCtx, width: number): Promise<LimitsText> =>
-  limitsText(await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS)), ctx.now(), width);
+/** The modal's text of one read at any width: a resize renders again, never reads again or wraps twice. */
+export type LimitsRenderer = (width: number) => LimitsText;
+
+/** One read of every provider (on open and on `r`; never on a timer), rendered on demand. */
+export const readLimits = async (ctx: LimitsCtx): Promise<LimitsRenderer> => {
+  const outcomes = await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS));
+  const at = ctx.now();
+  return (width) => limitsText(outcomes, at, width);
+};

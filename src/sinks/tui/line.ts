@@ -10,6 +10,8 @@ export interface Segment {
   readonly style?: StyleName;
   /** Drawn with the theme's `selected` background over its own style. */
   readonly selected?: boolean;
+  /** Inside a window drawn over the panels: the `modal` background where its own style has none. */
+  readonly onModal?: boolean;
 }
 
 export type Line = readonly Segment[];
@@ -69,3 +71,6 @@ export const joinColumns = (left: Line, leftWidth: number, right: Line): Segment
 
 /** Text cut to `width` cells as a single segment. */
 export const segFit = (text: string, width: number, style?: StyleName): Segment => seg(takeWidth(sanitize(text), Math.max(0, width)).text, style);
+
+/** Every segment drawn on a window's background (see Segment.onModal). */
+export const onModal = (line: Line): Segment[] => line.map((s) => ({ ...s, onModal: true }));

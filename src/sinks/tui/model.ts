@@ -6,6 +6,7 @@ import type { SessionNames } from '../../config/session-names.js';
 import { selectVisible } from '../../streams/visibility.js';
 import { deriveActivity } from '../../streams/activity.js';
 import { shortName, toSummary } from '../../streams/views.js';
+import { NO_MEMORY, orderRows, type OrderMemory, type SortMode } from './order.js';
 
 /**
  * One listed session: its folded state, its activity now, and the summary every interface shows.
@@ -59,23 +60,41 @@ export interface ListCounts {
 const matchesSearch = (s: SessionState, names: SessionNames, needle: string): boolean =>
   [s.cwd, shortName(s.cwd), s.agentName, names[s.sessionId] ?? ''].some((field) => field.toLowerCase().includes(needle));
 
-/** Pure: the rows of the list at `now`, newest first, and the counts for the title bar. */
+/** How the list is ordered: the sort key and where rows were in the previous frame (see order.ts). */
+export interface ListOrder {
+  readonly mode: SortMode;
+  readonly memory: OrderMemory;
+}
+
+/**
+ * Pure: the rows of the list at `now` in the sort order (newest first by default), the counts
+ * for the title bar, and the order's memory for the next frame. The order is decided over every
+ * session in the window, before filter and search, so narrowing the list never reorders it.
+ */
 export const selectRows = (
   state: SessionsState,
   query: ListQuery,
   names: SessionNames,
   now: number,
-): { rows: ListRow[]; counts: ListCounts } => {
+  order: ListOrder = { mode: 'recent', memory: NO_MEMORY },
+): { rows: ListRow[]; counts: ListCounts; memory: OrderMemory } => {
   const visible = selectVisible(state.sessions.values(), now, {
     windowMinutes: query.windowMinutes,
     excludeCwdSubstrings: query.excludeCwdSubstrings,
     agents: query.agents,
   });
-  const all: ListRow[] = visible.map((s) => new LazyRow(s, names, now));
+  const ordered = orderRows(
+    visible.map((s) => new LazyRow(s, names, now)),
+    order.mode,
+    order.memory,
+    state.ready,
+  );
+  const all: ListRow[] = ordered.rows;
   const needle = query.search.trim().toLowerCase();
   const rows = all.filter((row) => matchesActivityFilter(query.filter, row.activity) && (needle === '' || matchesSearch(row.state, names, needle)));
   return {
     rows,
+    memory: ordered.memory,
     counts: {
       total: all.length,
       active: all.filter((row) => isActiveActivity(row.activity)).length,
@@ -87,3 +106,13 @@ export const selectRows = (
 /** The list's name of a session: the user's rename, else the project folder (issue 8). */
 export const displayName = (summary: SessionSummary): string =>
   summary.custom_name || summary.short_name || summary.agent_name || summary.session_id;
+
+/** Tokens counted for a session, its sub-agents included (the cost column shows a cost only with tokens). */
+export const totalTokens = (s: Pick<SessionState, 'tokens' | 'subagents'>): number =>
+  s.tokens.input + s.tokens.output + s.tokens.cacheCreation + s.tokens.cacheRead + s.subagents.tokens.input + s.subagents.tokens.output + s.subagents.tokens.cacheCreation + s.subagents.tokens.cacheRead;
+
+/** The user's latest message, on one line: what a session without a title is about. */
+export const lastPrompt = (s: Pick<SessionState, 'recentMessages'>): string => {
+  const message = s.recentMessages.findLast((m) => m.role === 'user');
+  return message ? message.text.replace(/\s+/g, ' ').trim() : '';
+};

@@ -2,6 +2,7 @@ import type { ListCounts } from './model.js';
 import { spinnerAt } from './format.js';
 import { KEY_HELP, KEY_HELP_COMPACT, LIMITS_KEY_HELP } from './keys.js';
 import { fitLine, lineWidth, seg, type Line, type Segment } from './line.js';
+import { SORT_SHORT } from './order.js';
 import type { ViewState } from './state.js';
 import { ellipsize } from './text.js';
 
@@ -11,19 +12,11 @@ export const NOTICE_MS = 5000;
 const filterLabel = (filter: ViewState['filter']): string => (filter === '' ? 'all' : filter);
 
 /**
- * Title bar: counts, window, filter, search and, until the first discovery completes, a
+ * Title bar: counts, window, filter, sort, search and, until the first discovery completes, a
  * loading indicator. When the terminal is narrow the least useful parts go first (the brand,
- * then diagnostics), never the counts, the window or the filter.
+ * then the sort), never the counts, the window or the filter.
  */
-export const renderTitle = (
-  view: ViewState,
-  counts: ListCounts,
-  shown: number,
-  ready: boolean,
-  diagnostics: number,
-  now: number,
-  width: number,
-): Line => {
+export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, ready: boolean, now: number, width: number): Line => {
   // [priority (lower stays longer), segment]; drawn in array order.
   const parts: [number, Segment][] = [
     [6, seg(' agentwatch', 'title')],
@@ -31,10 +24,9 @@ export const renderTitle = (
     [2, seg(`  window ${view.windowMinutes}m`, 'title')],
     [1, seg(`  filter ${filterLabel(view.filter)}${shown !== counts.total ? ` (${shown} shown)` : ''}`, 'title')],
   ];
+  parts.push([5, seg(`  sort ${SORT_SHORT[view.sort]}`, 'title')]);
   if (view.search !== '' && view.prompt?.kind !== 'search') parts.push([3, seg(`  search "${ellipsize(view.search, 20)}"`, 'title')]);
   if (!ready) parts.push([0, seg(`  ${spinnerAt(now)} discovering sessions…`, 'titleAccent')]);
-  // Where and why: `agentwatch doctor` lists each one with its file and line.
-  if (diagnostics > 0) parts.push([4, seg(`  ${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}: agentwatch doctor`, 'title')]);
   const kept = [...parts];
   while (kept.length > 1 && lineWidth(kept.map(([, s]) => s)) > width) {
     const worst = kept.reduce((a, b) => (b[0] >= a[0] ? b : a));
@@ -45,6 +37,25 @@ export const renderTitle = (
     width,
     'title',
   );
+};
+
+/**
+ * The status line that opens the list when something needs the user: how many warnings were
+ * written while the TUI runs (config typos, unreadable directories, webhook receivers down) and
+ * how many diagnostics the sources counted, where to read more, then the latest warning.
+ */
+export const renderStatus = (warnings: readonly string[], diagnostics: number, width: number): Line => {
+  const counts = [
+    ...(warnings.length > 0 ? [`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`] : []),
+    ...(diagnostics > 0 ? [`${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`] : []),
+  ].join(' · ');
+  // The latest warning without its file's directory (`config.json: unknown key …`): the ? overlay has it whole.
+  const latest = warnings.at(-1)?.replace(/^(?:\/[^\s/]+)*\/([^\s/]+): /, '$1: ');
+  if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · agentwatch doctor lists them', 'status')], width, 'status');
+  const head: Segment[] = [seg(' ! ', 'statusWarn'), seg(`${counts}: `, 'statusWarn')];
+  const tail: Segment[] = [seg(' · ? lists all · agentwatch doctor', 'status')];
+  const room = width - lineWidth(head) - lineWidth(tail);
+  return fitLine([...head, ...(room >= 8 ? [seg(ellipsize(latest, room), 'status')] : []), ...tail], width, 'status');
 };
 
 const keyHelp = (table: readonly (readonly [string, string])[], gap: string): Segment[] =>

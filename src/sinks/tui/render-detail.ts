@@ -2,7 +2,7 @@ import { AGENT_LABEL } from '../../core/agents.js';
 import type { SessionDetail } from '../../core/session.js';
 import { formatAge, formatClock, formatCost, formatTokens } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
-import { ellipsize, ellipsizeStart } from './text.js';
+import { ellipsize, ellipsizeStart, wrapText } from './text.js';
 
 const LABEL_WIDTH = 12;
 
@@ -20,6 +20,13 @@ const field = (label: string, value: string, width: number, valueStyle: Segment[
   const room = Math.max(1, width - LABEL_WIDTH);
   const shown = value === '' ? '—' : cutStart ? ellipsizeStart(value, room) : ellipsize(value, room);
   return [seg(label.padEnd(LABEL_WIDTH), 'label'), seg(shown, value === '' ? 'muted' : valueStyle)];
+};
+
+/** A value that must be read whole (the session id, the resume command): wrapped under its label, never cut. */
+const wrappedField = (label: string, value: string, width: number, valueStyle: Segment['style'] = 'value'): Line[] => {
+  if (value === '') return [field(label, value, width)];
+  const room = Math.max(1, width - LABEL_WIDTH);
+  return wrapText(value, room).map((part, i): Line => [seg(i === 0 ? label.padEnd(LABEL_WIDTH) : ' '.repeat(LABEL_WIDTH), 'label'), seg(part, valueStyle)]);
 };
 
 const heading = (text: string): Line => [seg(text, 'panelTitle')];
@@ -54,8 +61,8 @@ export const detailLines = (d: SessionDetail, width: number, now: number): Line[
     field('Cost', formatCost(d.cost_usd, total) ?? '', width),
     field('Last active', when(d.last_activity, now), width),
     field('Last write', d.last_file_write ? `${d.last_file_write}${d.last_file_write_at ? `  ${when(d.last_file_write_at, now)}` : ''}` : '', width, 'value', true),
-    field('Resume', d.resume_command, width),
-    field('Session id', d.session_id, width, 'muted'),
+    ...wrappedField('Resume', d.resume_command, width),
+    ...wrappedField('Session id', d.session_id, width, 'muted'),
     [],
     heading('Recent tools'),
   ];
@@ -74,25 +81,27 @@ export const detailLines = (d: SessionDetail, width: number, now: number): Line[
   return lines;
 };
 
-/** The detail panel: heading, then the record scrolled by `scroll` lines. */
+/**
+ * The detail panel inside its borders: the record scrolled by `scroll` lines, one cell of padding
+ * each side; `title` (for the border) says which lines show when not all fit.
+ */
 export const renderDetail = (
   detail: SessionDetail | undefined,
   size: { width: number; height: number },
   now: number,
-  focused: boolean,
   scroll: number,
-): Line[] => {
+): { title: string; lines: Line[] } => {
   const inner = Math.max(1, size.width - 2);
   const body = detail ? detailLines(detail, inner, now) : [[seg('No session selected', 'muted')]];
-  const visible = Math.max(0, size.height - 1);
+  const visible = Math.max(0, size.height);
   const offset = Math.min(Math.max(0, scroll), Math.max(0, body.length - visible));
   const more = body.length - offset - visible;
   const title = `Detail${offset > 0 || more > 0 ? `  ${offset + 1}-${Math.min(body.length, offset + visible)}/${body.length}` : ''}`;
-  const out: Line[] = [fitLine([seg(' '), seg(title, focused ? 'panelTitleFocus' : 'panelTitle')], size.width)];
-  for (let i = 0; i < visible; i += 1) out.push(fitLine([seg(' '), ...(body[offset + i] ?? [])], size.width));
-  return out;
+  const lines: Line[] = [];
+  for (let i = 0; i < visible; i += 1) lines.push(fitLine([seg(' '), ...(body[offset + i] ?? [])], size.width));
+  return { title, lines };
 };
 
 /** How far the detail panel can scroll for this record and panel height. */
 export const detailMaxScroll = (detail: SessionDetail | undefined, size: { width: number; height: number }, now: number): number =>
-  detail ? Math.max(0, detailLines(detail, Math.max(1, size.width - 2), now).length - Math.max(0, size.height - 1)) : 0;
+  detail ? Math.max(0, detailLines(detail, Math.max(1, size.width - 2), now).length - Math.max(0, size.height)) : 0;

@@ -1,8 +1,8 @@
 import { spinnerAt } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
-import type { Rect } from './layout.js';
+import { modalMaxContentWidth, modalRect, type Rect, type Size } from './layout.js';
 import type { LimitsView } from './state.js';
-import { wrapText } from './text.js';
+import { displayWidth, wrapText } from './text.js';
 
 /** Rows of the modal that are not content: borders, tabs, the rule under them, the footer. */
 const CHROME_ROWS = 5;
@@ -19,6 +19,25 @@ const rawContent = (limits: LimitsView, now: number): { lines: readonly string[]
 const contentOf = (limits: LimitsView, now: number, rect: Rect): { lines: readonly string[]; style: 'modal' | 'error' } => {
   const { lines, style } = rawContent(limits, now);
   return { lines: lines.flatMap((line) => wrapText(line, rect.width - 4)), style };
+};
+
+const FOOTER = 'r re-reads · never polled';
+/** Room for the scroll position and the re-read spinner before the footer ("⠋ 100-120/240 · "). */
+const FOOTER_EXTRA = 18;
+const TABS_WIDTH = 24;
+
+/**
+ * The modal's box, sized to its content: as wide as the widest line of either tab (so switching
+ * tabs does not move the box sideways), as tall as the current tab, within the screen. The report
+ * is rendered for modalMaxContentWidth, so its lines fit and are never wrapped a second time.
+ */
+export const limitsRect = (limits: LimitsView, size: Size, now: number): Rect => {
+  const max = modalMaxContentWidth(size);
+  const wrapped = (lines: readonly string[]): string[] => lines.flatMap((line) => wrapText(line, max));
+  const both = limits.text ? [...wrapped(limits.text.summary), ...wrapped(limits.text.detailed)] : wrapped(rawContent(limits, now).lines);
+  const width = Math.max(TABS_WIDTH, displayWidth(FOOTER) + FOOTER_EXTRA, ...both.map(displayWidth));
+  const height = wrapped(rawContent(limits, now).lines).length + CHROME_ROWS;
+  return modalRect(size, { width, height });
 };
 
 /** How far the current tab can scroll inside a modal of this size. */
@@ -38,7 +57,7 @@ const row = (inner: readonly Segment[], width: number): Segment[] => [
 export const renderLimitsModal = (limits: LimitsView, rect: Rect, now: number): Line[] => {
   const { width, height } = rect;
   const title = ' Limits ';
-  const top: Segment[] = [seg(`┌─${title}${'─'.repeat(Math.max(0, width - 4 - title.length))}┐`, 'modalBorder')];
+  const top: Segment[] = [seg(`┌─${title}${'─'.repeat(Math.max(0, width - 3 - title.length))}┐`, 'modalBorder')];
   const tab = (name: string, active: boolean): Segment => seg(` ${name} `, active ? 'tabActive' : 'tabInactive');
   const tabs = row([seg(' ', 'modal'), tab('Summary', limits.tab === 'summary'), seg(' ', 'modal'), tab('Detailed', limits.tab === 'detailed')], width);
   const rule = row([seg('─'.repeat(width - 2), 'modalBorder')], width);
@@ -50,9 +69,9 @@ export const renderLimitsModal = (limits: LimitsView, rect: Rect, now: number): 
     const text = lines[offset + i];
     body.push(row(text === undefined ? [] : [seg(' ', 'modal'), seg(text, style)], width));
   }
-  const position = lines.length > room ? `lines ${offset + 1}-${Math.min(lines.length, offset + room)} of ${lines.length} · ` : '';
-  const status = limits.phase === 'loading' && limits.text ? `${spinnerAt(now)} re-reading… · ` : '';
-  const footer = row([seg(` ${status}${position}read on open, r re-reads, never polled`, 'modal')], width);
+  const position = lines.length > room ? `${offset + 1}-${Math.min(lines.length, offset + room)}/${lines.length} · ` : '';
+  const status = limits.phase === 'loading' && limits.text ? `${spinnerAt(now)} ` : '';
+  const footer = row([seg(` ${status}${position}${FOOTER}`, 'modal')], width);
   const bottom: Segment[] = [seg(`└${'─'.repeat(Math.max(0, width - 2))}┘`, 'modalBorder')];
   return [top, tabs, rule, ...body, footer, bottom].slice(0, height);
 };

@@ -1,68 +1,97 @@
-import { AGENT_PREFIX } from '../../core/agents.js';
-import type { SessionSummary } from '../../core/session.js';
-import { activityPerMinute, formatAge, sparkline, spinnerAt } from './format.js';
-import { fitLine, lineWidth, markSelected, seg, type Line, type Segment } from './line.js';
-import { displayName, type ListRow } from './model.js';
-import { ellipsize, padStartTo } from './text.js';
+import { agentColumnText, agentGlyph } from './agent-glyph.js';
+import { ACTIVITY_WIDTH, MARKER_WIDTH, planColumns, shortModel, type Column, type ColumnPlan } from './columns.js';
+import { activityPerMinute, formatAge, formatCost, sparkline, spinnerAt } from './format.js';
+import { fitLine, markSelected, seg, type Line, type Segment } from './line.js';
+import { displayName, lastPrompt, totalTokens, type ListRow } from './model.js';
+import { ellipsize, padEndTo, padStartTo } from './text.js';
+import type { StyleName } from './theme.js';
 
-/** Widest activity name ("compacting"), so badges line up. */
-const BADGE_WIDTH = 10;
+const cell = (text: string, column: Column, style?: StyleName): Segment => {
+  const cut = ellipsize(text, column.width);
+  return seg(column.align === 'right' ? padStartTo(cut, column.width) : padEndTo(cut, column.width), style);
+};
 
-/** claude has no prefix; Claude Desktop sessions get `D` (AGENT_PREFIX note). */
-export const agentPrefix = (summary: Pick<SessionSummary, 'agent' | 'source'>): string =>
-  summary.agent === 'claude' && summary.source === 'desktop' ? 'D' : AGENT_PREFIX[summary.agent];
-
-/** Minutes of history in the sparkline for a list this wide (none when it would crowd the name). */
-export const sparkMinutes = (width: number): number => (width >= 70 ? 12 : width >= 48 ? 8 : 0);
-
-/**
- * One list row: cursor, agent prefix, spinner while active, activity badge, name, age, sparkline.
- * Exactly `width` cells.
- */
-export const renderListRow = (row: ListRow, width: number, now: number, selected: boolean): Segment[] => {
+/** The name column: the user's name or the agent's title; else the last prompt (muted); else the project. */
+const nameCell = (row: ListRow, column: Column, projectShown: boolean): Segment => {
   const { summary } = row;
-  const minutes = sparkMinutes(width);
-  const spark = minutes > 0 ? sparkline(activityPerMinute(row.state, now, minutes)) : '';
-  const head: Segment[] = [
-    seg(selected ? '›' : ' ', 'cursor'),
-    seg(agentPrefix(summary) || ' ', 'label'),
-    seg(' '),
-    seg(summary.is_active ? spinnerAt(now) : ' ', 'spinner'),
-    seg(' '),
-    seg(summary.activity.padEnd(BADGE_WIDTH), `act.${summary.activity}`),
-    seg(' '),
-  ];
-  const tail: Segment[] = [
-    seg(' '),
-    seg(padStartTo(formatAge(row.state.lastActivityAt, now), 4), 'muted'),
-    ...(minutes > 0 ? [seg(' '), seg(spark, 'spark')] : []),
-  ];
-  const nameWidth = Math.max(1, width - lineWidth(head) - lineWidth(tail));
-  const name = fitLine([seg(ellipsize(displayName(summary), nameWidth), summary.custom_name ? 'value' : 'text')], nameWidth);
-  const out = fitLine([...head, ...name, ...tail], width);
+  const named = summary.custom_name || summary.agent_name;
+  if (named) return cell(named, column, summary.custom_name ? 'value' : 'text');
+  if (!projectShown) return cell(displayName(summary), column, 'text');
+  const prompt = lastPrompt(row.state);
+  return prompt ? cell(prompt, column, 'muted') : cell(summary.short_name || summary.session_id, column, 'text');
+};
+
+const rowCell = (row: ListRow, column: Column, plan: ColumnPlan, now: number): Segment[] => {
+  const { summary } = row;
+  switch (column.id) {
+    case 'agent':
+      return [cell(plan.agentNames ? agentColumnText(summary) : agentGlyph(summary), column, `agent.${summary.agent}`)];
+    case 'activity':
+      return [seg(summary.is_active ? spinnerAt(now) : ' ', 'spinner'), seg(' '), seg(summary.activity.padEnd(ACTIVITY_WIDTH - 2), `act.${summary.activity}`)];
+    case 'name':
+      return [nameCell(row, column, plan.columns.some((c) => c.id === 'project'))];
+    case 'project':
+      return [cell(summary.short_name, column, 'value')];
+    case 'model':
+      return [cell(shortModel(summary.model), column, 'label')];
+    case 'cost':
+      return [cell(formatCost(summary.cost_usd, totalTokens(row.state)) ?? '', column, 'value')];
+    case 'age':
+      return [cell(formatAge(row.state.lastActivityAt, now), column, 'muted')];
+    case 'spark':
+      return [cell(sparkline(activityPerMinute(row.state, now, plan.sparkMinutes)), column, 'spark')];
+  }
+};
+
+const joinCells = (cells: readonly (readonly Segment[])[]): Segment[] => cells.flatMap((c, i) => (i === 0 ? [...c] : [seg(' '), ...c]));
+
+/** One session row: marker, then the plan's columns. Exactly `width` cells. */
+export const renderListRow = (row: ListRow, plan: ColumnPlan, width: number, now: number, selected: boolean): Segment[] => {
+  const out = fitLine([seg(selected ? '›' : ' ', 'cursor'), ...joinCells(plan.columns.map((column) => rowCell(row, column, plan, now)))], width);
   return selected ? markSelected(out) : out;
 };
 
-/** The list panel: heading, then rows scrolled so the selection stays in view. */
+/** The column headers, aligned with the rows. */
+export const renderHeader = (plan: ColumnPlan, width: number): Segment[] =>
+  fitLine([seg(' '.repeat(MARKER_WIDTH)), ...joinCells(plan.columns.map((column) => [cell(column.header, column, 'header')]))], width);
+
+/**
+ * The list panel inside its borders: the status line when there is one, the column headers, then
+ * the rows from `offset` (the shell keeps the selection in view). `empty` replaces the rows when
+ * nothing is listed.
+ */
 export const renderList = (
   rows: readonly ListRow[],
   selectedIndex: number,
+  offset: number,
   size: { width: number; height: number },
   now: number,
-  focused: boolean,
-  heading: string,
+  status: Line | undefined,
   empty: readonly Line[],
 ): Line[] => {
-  const out: Line[] = [fitLine([seg(heading, focused ? 'panelTitleFocus' : 'panelTitle')], size.width)];
-  const visible = Math.max(0, size.height - 1);
+  const plan = planColumns(size.width);
+  const out: Line[] = [];
+  if (status) out.push(fitLine(status, size.width));
   if (rows.length === 0) {
-    for (let i = 0; i < visible; i += 1) out.push(fitLine(empty[i] ?? [], size.width));
+    // No headers over an empty list: the message starts where they would be.
+    for (let i = out.length; i < size.height; i += 1) out.push(fitLine(empty[i - (status ? 1 : 0)] ?? [], size.width));
     return out;
   }
-  const offset = Math.min(Math.max(0, selectedIndex - Math.floor(visible / 2)), Math.max(0, rows.length - visible));
+  out.push(renderHeader(plan, size.width));
+  const visible = Math.max(0, size.height - out.length);
   for (let i = 0; i < visible; i += 1) {
     const row = rows[offset + i];
-    out.push(row ? renderListRow(row, size.width, now, offset + i === selectedIndex) : fitLine([], size.width));
+    out.push(row ? renderListRow(row, plan, size.width, now, offset + i === selectedIndex) : fitLine([], size.width));
   }
   return out;
+};
+
+/** The first row to show so the selection is in view, moving as little as possible from `offset`. */
+export const keepInView = (offset: number, selectedIndex: number, visible: number, count: number): number => {
+  if (visible <= 0 || count <= 0) return 0;
+  const max = Math.max(0, count - visible);
+  let next = Math.min(Math.max(0, offset), max);
+  if (selectedIndex >= 0 && selectedIndex < next) next = selectedIndex;
+  if (selectedIndex >= next + visible) next = selectedIndex - visible + 1;
+  return Math.min(Math.max(0, next), max);
 };

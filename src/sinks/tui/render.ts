@@ -1,12 +1,15 @@
 import type { SessionDetail } from '../../core/session.js';
-import { computeLayout, isTooSmall, MIN_SIZE, modalRect, type Size } from './layout.js';
-import { fitLine, joinColumns, overlay, seg, type Line } from './line.js';
+import { BOX_CHROME_ROWS, renderBox, titledRule } from './box.js';
+import { computeLayout, isTooSmall, listBody, MIN_SIZE, modalRect, type Layout, type Rect, type Size } from './layout.js';
+import { fitLine, overlay, seg, type Line, type Segment } from './line.js';
 import type { ListCounts, ListRow } from './model.js';
-import { renderHelp, renderTitle } from './render-chrome.js';
+import { renderHelp, renderStatus, renderTitle } from './render-chrome.js';
 import { detailMaxScroll, renderDetail } from './render-detail.js';
-import { limitsMaxScroll, renderLimitsModal } from './render-limits.js';
-import { renderList } from './render-list.js';
+import { helpLines } from './render-help.js';
+import { limitsMaxScroll, limitsRect, renderLimitsModal } from './render-limits.js';
+import { keepInView, renderList } from './render-list.js';
 import { selectedRowIndex, type ViewState } from './state.js';
+import { ellipsizeStart } from './text.js';
 
 /** Everything a frame shows. Built by the shell from the pipeline's state and the view state. */
 export interface FrameInput {
@@ -23,28 +26,71 @@ export interface FrameInput {
   readonly searched: readonly string[];
   /** Sessions outside the window (counted only when the list is empty, for the empty screen). */
   readonly olderSessions?: number;
+  /** Warnings written while the TUI runs, oldest first (the status line and the `?` overlay show them). */
+  readonly warnings?: readonly string[];
 }
 
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+const windowWords = (minutes: number): string => (minutes % 60 === 0 ? plural(minutes / 60, 'hour') : plural(minutes, 'minute'));
+
 const emptyMessage = (input: FrameInput, width: number): Line[] => {
-  if (!input.ready) return [[seg('  Discovering sessions…', 'muted')]];
+  if (!input.ready) return [[seg(' Discovering sessions…', 'muted')]];
   const { view, counts } = input;
   if (counts.total > 0) {
     return [
-      [seg(`  No session matches filter "${view.filter || 'all'}"${view.search ? ` and search "${view.search}"` : ''}.`, 'muted')],
-      [seg('  f cycles the filter, esc clears the search.', 'muted')],
+      [seg(` No session matches filter "${view.filter || 'all'}"${view.search ? ` and search "${view.search}"` : ''}.`, 'muted')],
+      [seg(' f cycles the filter, esc clears the search.', 'muted')],
     ];
   }
   const older = input.olderSessions ?? 0;
+  const next: Line[] =
+    older > 0
+      ? [
+          [seg(` ${plural(older, 'older session')} outside the window: + widens it (up to 8 hours),`, 'muted')],
+          [seg(' agentwatch sessions --all lists every age.', 'muted')],
+        ]
+      : [[seg(' None older either. To see agentwatch at work: ', 'muted'), seg('agentwatch --demo', 'key')]];
   return [
-    [seg(`  No sessions active in the last ${view.windowMinutes} minutes.`, 'muted')],
-    older > 0 ? [seg(`  ${older} older session${older === 1 ? '' : 's'} outside the window: + widens it.`, 'muted')] : [seg('  + widens the window. A first look: agentwatch --demo', 'muted')],
-    [seg('  Looked in:', 'muted')],
+    [seg(` No sessions active in the last ${windowWords(view.windowMinutes)}.`, 'text')],
+    ...next,
+    [],
+    [seg(' Looked in:', 'muted')],
     // A long path keeps its end (the part that differs), with an ellipsis where it was cut.
-    ...input.searched.map((where): Line => [seg(`    ${ellipsizeStart(where, width - 4)}`, 'muted')]),
+    ...input.searched.map((where): Line => [seg(`   ${ellipsizeStart(where, width - 4)}`, 'muted')]),
   ];
 };
 
-const ellipsizeStart = (text: string, width: number): string => (text.length <= width || width < 2 ? text : `…${text.slice(text.length - width + 1)}`);
+const hasStatus = (input: Pick<FrameInput, 'warnings' | 'diagnostics'>): boolean => (input.warnings?.length ?? 0) > 0 || input.diagnostics > 0;
+
+/** The frame around both panels: titled top border(s), the side rules, the bottom border. */
+const framePanels = (layout: Layout, listTitle: Segment[], list: readonly Line[], detailTitle: Segment[], detail: readonly Line[], focus: ViewState['focus']): Line[] => {
+  const listRule = focus === 'list' ? 'borderFocus' : 'border';
+  const detailRule = focus === 'detail' ? 'borderFocus' : 'border';
+  const side = seg('│', 'border');
+  const out: Line[] = [];
+  if (layout.split === 'columns') {
+    out.push([seg('┌', 'border'), ...titledRule(listTitle, layout.list.width, listRule), seg('┬', 'border'), ...titledRule(detailTitle, layout.detail.width, detailRule), seg('┐', 'border')]);
+    for (let i = 0; i < layout.list.height; i += 1) {
+      out.push([side, ...fitLine(list[i] ?? [], layout.list.width), side, ...fitLine(detail[i] ?? [], layout.detail.width), side]);
+    }
+    out.push([seg(`└${'─'.repeat(layout.list.width)}┴${'─'.repeat(layout.detail.width)}┘`, 'border')]);
+    return out;
+  }
+  out.push([seg('┌', 'border'), ...titledRule(listTitle, layout.list.width, listRule), seg('┐', 'border')]);
+  for (let i = 0; i < layout.list.height; i += 1) out.push([side, ...fitLine(list[i] ?? [], layout.list.width), side]);
+  out.push([seg('├', 'border'), ...titledRule(detailTitle, layout.detail.width, detailRule), seg('┤', 'border')]);
+  for (let i = 0; i < layout.detail.height; i += 1) out.push([side, ...fitLine(detail[i] ?? [], layout.detail.width), side]);
+  out.push([seg(`└${'─'.repeat(layout.list.width)}┘`, 'border')]);
+  return out;
+};
+
+/** The `?` overlay's box and lines at this size. */
+const helpBox = (input: FrameInput, size: Size): { rect: Rect; lines: Line[] } => {
+  const contentWidth = Math.max(20, Math.min(size.width - 8, 92));
+  const lines = helpLines({ sort: input.view.sort, warnings: input.warnings ?? [], diagnostics: input.diagnostics }, contentWidth);
+  return { rect: modalRect(size, { width: contentWidth, height: lines.length + BOX_CHROME_ROWS }), lines };
+};
 
 /**
  * The whole screen as `size.height` lines of exactly `size.width` cells, styled by role.
@@ -61,44 +107,50 @@ export const render = (input: FrameInput, size: Size): Line[] => {
   const { view, rows, now } = input;
   const layout = computeLayout(size);
   const index = selectedRowIndex(view, rows);
-  const heading = ` Sessions${rows.length > 0 ? `  ${index + 1}/${rows.length}` : ''}`;
-  const list = renderList(rows, index, layout.list, now, view.focus === 'list', heading, emptyMessage(input, layout.list.width));
-  const detail = renderDetail(input.detail, layout.detail, now, view.focus === 'detail', view.detailScroll);
-
-  const body: Line[] = [];
-  if (layout.split === 'columns') {
-    for (let i = 0; i < layout.list.height; i += 1) {
-      body.push(joinColumns(joinColumns(list[i] ?? [], layout.list.width, [seg('│', 'border')]), layout.list.width + 1, detail[i] ?? []));
-    }
-  } else {
-    body.push(...list);
-    // The stacked detail panel's heading doubles as the divider.
-    const [detailHeading = [], ...rest] = detail;
-    body.push(fitLine([seg(' '), ...detailHeading.filter((s) => s.text.trim() !== ''), seg(' '), seg('─'.repeat(width), 'border')], width), ...rest);
-  }
+  const status = hasStatus(input) ? renderStatus(input.warnings ?? [], input.diagnostics, layout.list.width) : undefined;
+  const { visible } = listBody(layout, status !== undefined);
+  const offset = keepInView(view.listOffset, index, visible, rows.length);
+  const list = renderList(rows, index, offset, layout.list, now, status, emptyMessage(input, layout.list.width));
+  const detail = renderDetail(input.detail, layout.detail, now, view.detailScroll);
+  const listTitle = [seg(`Sessions${rows.length > 0 ? ` ${index + 1}/${rows.length}` : ''}`, view.focus === 'list' ? 'panelTitleFocus' : 'panelTitle')];
+  const detailTitle = [seg(detail.title, view.focus === 'detail' ? 'panelTitleFocus' : 'panelTitle')];
 
   let lines: Line[] = [
-    renderTitle(view, input.counts, rows.length, input.ready, input.diagnostics, now, width),
-    ...body.map((line) => fitLine(line, width)),
+    renderTitle(view, input.counts, rows.length, input.ready, now, width),
+    ...framePanels(layout, listTitle, list, detailTitle, detail.lines, view.focus).map((line) => fitLine(line, width)),
     renderHelp(view, now, width),
   ];
-  if (view.limits) {
-    const rect = modalRect(size);
-    const modal = renderLimitsModal(view.limits, rect, now);
+  const modal = view.help ? helpModal(input, size) : view.limits ? { rect: limitsRect(view.limits, size, now), lines: renderLimitsModal(view.limits, limitsRect(view.limits, size, now), now) } : undefined;
+  if (modal) {
     lines = lines.map((line, y) => {
-      const part = modal[y - rect.y];
-      return part ? fitLine(overlay(line, rect.x, part), width) : line;
+      const part = modal.lines[y - modal.rect.y];
+      return part ? fitLine(overlay(line, modal.rect.x, part), width) : line;
     });
   }
   return lines.slice(0, height);
 };
 
-/** Scroll bounds the reducer needs, from the same layout the frame uses. */
-export const scrollBounds = (input: FrameInput, size: Size): { detailMaxScroll: number; limitsMaxScroll: number } => {
-  if (isTooSmall(size)) return { detailMaxScroll: 0, limitsMaxScroll: 0 };
+const helpModal = (input: FrameInput, size: Size): { rect: Rect; lines: Line[] } => {
+  const { rect, lines } = helpBox(input, size);
+  return { rect, lines: renderBox('Help: keys, agents, warnings', lines, rect, input.view.help?.scroll ?? 0, 'j/k scroll · esc or ? closes') };
+};
+
+/** The open window's box (help or limits), for the mouse. */
+export const openModalRect = (input: FrameInput, size: Size): Rect | undefined =>
+  isTooSmall(size) ? undefined : input.view.help ? helpBox(input, size).rect : input.view.limits ? limitsRect(input.view.limits, size, input.now) : undefined;
+
+/** Whether the list panel opens with the status line (the mouse needs to know where rows start). */
+export const listHasStatus = hasStatus;
+
+/** What the reducer needs from the layout: scroll bounds and how many list rows show. */
+export const scrollBounds = (input: FrameInput, size: Size): { detailMaxScroll: number; limitsMaxScroll: number; listVisible: number; helpMaxScroll: number } => {
+  if (isTooSmall(size)) return { detailMaxScroll: 0, limitsMaxScroll: 0, listVisible: 1, helpMaxScroll: 0 };
   const layout = computeLayout(size);
+  const help = input.view.help ? helpBox(input, size) : undefined;
   return {
     detailMaxScroll: detailMaxScroll(input.detail, layout.detail, input.now),
-    limitsMaxScroll: limitsMaxScroll(input.view.limits, modalRect(size), input.now),
+    limitsMaxScroll: input.view.limits ? limitsMaxScroll(input.view.limits, limitsRect(input.view.limits, size, input.now), input.now) : 0,
+    listVisible: listBody(layout, hasStatus(input)).visible,
+    helpMaxScroll: help ? Math.max(0, help.lines.length - (help.rect.height - BOX_CHROME_ROWS)) : 0,
   };
 };

@@ -2,6 +2,8 @@ import { ACTIVITY_FILTERS, type ActivityFilter } from '../../core/activity.js';
 import type { SessionKey } from '../../core/session.js';
 import { resumeCommand } from '../../streams/views.js';
 import type { ListRow } from './model.js';
+import { nextSortMode, type SortMode } from './order.js';
+import { keepInView } from './render-list.js';
 import { reduceLimits, startLimitsRead } from './state-limits.js';
 
 /**
@@ -57,6 +59,11 @@ export interface ViewState {
   readonly notice?: Notice;
   /** Counter of limits reads, so each read has a fresh id. */
   readonly limitsRequests: number;
+  readonly sort: SortMode;
+  /** First list row on screen; the shell keeps the selection inside the view. */
+  readonly listOffset: number;
+  /** The `?` overlay (every key, the glyph legend, the warnings), scrolled by `scroll` lines. */
+  readonly help?: { readonly scroll: number };
 }
 
 /** AGENT-FORMATS.md 11.1: the session list window is 10 to 480 minutes. */
@@ -72,12 +79,24 @@ export const initialView = (windowMinutes: number, filter: ActivityFilter): View
   filter,
   search: '',
   limitsRequests: 0,
+  sort: 'recent',
+  listOffset: 0,
 });
 
 /** What keys mean (see keys.ts) plus what the shell reports back. */
 export type Action =
   | { readonly type: 'move'; readonly delta: number }
   | { readonly type: 'moveTo'; readonly where: 'first' | 'last' }
+  /** A click on a list row: its index in the rows. */
+  | { readonly type: 'select'; readonly index: number }
+  /** The mouse wheel over the list: the view moves, the selection stays on its session while in view. */
+  | { readonly type: 'scrollList'; readonly delta: number }
+  /** The mouse wheel or a click over the detail panel. */
+  | { readonly type: 'scrollDetail'; readonly delta: number }
+  | { readonly type: 'focus'; readonly panel: Focus }
+  | { readonly type: 'cycleSort' }
+  | { readonly type: 'toggleHelp' }
+  | { readonly type: 'scrollHelp'; readonly delta: number }
   | { readonly type: 'focusNext' }
   | { readonly type: 'widen'; readonly minutes: number }
   | { readonly type: 'cycleFilter' }
@@ -123,6 +142,9 @@ export interface ReduceContext {
   /** Largest useful scroll offsets, from the current layout (see render.ts). */
   readonly detailMaxScroll: number;
   readonly limitsMaxScroll: number;
+  /** Session rows the list shows at once (the wheel scrolls by view, not past it). */
+  readonly listVisible?: number;
+  readonly helpMaxScroll?: number;
 }
 
 export interface Reduced {
@@ -194,6 +216,32 @@ export const pinSelection = (view: ViewState, rows: readonly ListRow[]): ViewSta
   return key === undefined ? view : { ...view, selectedKey: key };
 };
 
+/** Keys while the `?` overlay is open: scroll it, close it; everything else waits. */
+const reduceHelp = (view: ViewState, help: { readonly scroll: number }, action: Action, ctx: ReduceContext): Reduced => {
+  switch (action.type) {
+    case 'toggleHelp':
+    case 'escape': {
+      const { help: _closed, ...rest } = view;
+      return only(rest);
+    }
+    case 'scrollHelp':
+      return only({ ...view, help: { scroll: clamp(help.scroll + action.delta, 0, Math.max(0, ctx.helpMaxScroll ?? 0)) } });
+    default:
+      return only(view);
+  }
+};
+
+/**
+ * After each frame: the selection tied to its session (pinSelection) and the list's first row
+ * moved as little as needed to keep the selection in view.
+ */
+export const settleView = (view: ViewState, rows: readonly ListRow[], visible: number, ready = true): ViewState => {
+  // While the first discovery runs, rows still arrive out of order: the first row is not a choice yet.
+  const pinned = ready ? pinSelection(view, rows) : view;
+  const listOffset = keepInView(pinned.listOffset, selectedRowIndex(pinned, rows), visible, rows.length);
+  return listOffset === pinned.listOffset ? pinned : { ...pinned, listOffset };
+};
+
 /** The pure reducer: (view, action, what is on screen) -> next view and effects to perform. */
 export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext): Reduced => {
   // Answers from the shell apply whatever mode the user is in.
@@ -214,6 +262,7 @@ export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext):
       break;
   }
   if (view.prompt) return reducePrompt(view, view.prompt, action);
+  if (view.help) return reduceHelp(view, view.help, action, ctx);
   if (view.limits) return reduceLimits(view, view.limits, action, ctx);
 
   const { rows } = ctx;
@@ -226,8 +275,26 @@ export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext):
     case 'moveTo':
       if (view.focus === 'detail') return only({ ...view, detailScroll: action.where === 'first' ? 0 : Math.max(0, ctx.detailMaxScroll) });
       return only(select(view, rows, action.where === 'first' ? 0 : rows.length - 1));
+    case 'select':
+      return only(select({ ...view, focus: 'list' }, rows, action.index));
+    case 'scrollList': {
+      const visible = Math.max(1, ctx.listVisible ?? 1);
+      const listOffset = clamp(view.listOffset + action.delta, 0, Math.max(0, rows.length - visible));
+      // The selection stays on its session while that is in view, else the nearest row in view.
+      const inView = clamp(index, listOffset, listOffset + visible - 1);
+      const moved = inView === index ? { ...view, listOffset } : select({ ...view, listOffset }, rows, inView);
+      return only(moved);
+    }
+    case 'scrollDetail':
+      return only({ ...view, detailScroll: clamp(view.detailScroll + action.delta, 0, Math.max(0, ctx.detailMaxScroll)) });
+    case 'focus':
+      return only({ ...view, focus: action.panel });
     case 'focusNext':
       return only({ ...view, focus: view.focus === 'list' ? 'detail' : 'list' });
+    case 'cycleSort':
+      return only({ ...view, sort: nextSortMode(view.sort) });
+    case 'toggleHelp':
+      return only({ ...view, help: { scroll: 0 } });
     case 'widen':
       return only({ ...view, windowMinutes: clamp(view.windowMinutes + action.minutes, WINDOW_MIN, WINDOW_MAX) });
     case 'cycleFilter':

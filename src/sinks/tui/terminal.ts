@@ -1,5 +1,5 @@
 import termkit from 'terminal-kit';
-import type { KeyPress } from './keys.js';
+import type { KeyPress, MousePress } from './keys.js';
 import type { Size } from './layout.js';
 import type { RowChange } from './diff.js';
 
@@ -22,6 +22,8 @@ export interface Screen {
   /** Bytes passed through untouched (OSC 52). */
   readonly writeRaw: (bytes: string) => void;
   readonly onKey: (handler: (key: KeyPress) => void) => () => void;
+  /** Clicks and the wheel, at 0-based cell coordinates. */
+  readonly onMouse: (handler: (press: MousePress) => void) => () => void;
   readonly onResize: (handler: (size: Size) => void) => () => void;
 }
 
@@ -32,7 +34,8 @@ export const openScreen = (): Screen => {
     term.alternateScreenBuffer(true);
     term.hideCursor(true);
     term.clear();
-    void term.grabInput({});
+    // Button events only (clicks and the wheel): no motion tracking, so an idle pointer costs nothing.
+    void term.grabInput({ mouse: 'button' });
     active = true;
   };
   const leave = (): void => {
@@ -69,6 +72,15 @@ export const openScreen = (): Screen => {
       term.on('key', listener);
       return () => {
         term.off('key', listener);
+      };
+    },
+    onMouse: (handler) => {
+      const listener = (name: string, data: { x: number; y: number }): void => {
+        handler({ name, x: data.x - 1, y: data.y - 1 });
+      };
+      term.on('mouse', listener);
+      return () => {
+        term.off('mouse', listener);
       };
     },
     onResize: (handler) => {

@@ -1,4 +1,5 @@
 import type { Activity } from '../../core/activity.js';
+import type { AgentKind } from '../../core/agents.js';
 
 /**
  * Every color of the TUI lives here (spec 2.1: "All TUI colors are driven by the theme"). Render
@@ -42,11 +43,15 @@ export const BASE_STYLES = [
   'modalBorder',
   'tabActive',
   'tabInactive',
+  'header',
+  'borderFocus',
+  'status',
+  'statusWarn',
 ] as const;
 
 export type BaseStyle = (typeof BASE_STYLES)[number];
-/** Activity badges get one role each, e.g. `act.waiting`. */
-export type StyleName = BaseStyle | `act.${Activity}`;
+/** Activity badges get one role each, e.g. `act.waiting`; agent glyphs one per agent, `agent.codex`. */
+export type StyleName = BaseStyle | `act.${Activity}` | `agent.${AgentKind}`;
 
 export interface Theme {
   readonly name: ThemeName | 'plain';
@@ -88,6 +93,19 @@ const DARK: Theme = {
     'act.searching': { fg: 180 },
     'act.browsing': { fg: 110 },
     'act.spawning': { fg: 176 },
+    header: { fg: 246, bold: true },
+    borderFocus: { fg: 117 },
+    status: { fg: 250, bg: 236 },
+    statusWarn: { fg: 214, bg: 236, bold: true },
+    'agent.amp': { fg: 204, bold: true },
+    'agent.claude': { fg: 209, bold: true },
+    'agent.codex': { fg: 79, bold: true },
+    'agent.cursor': { fg: 147, bold: true },
+    'agent.grok': { fg: 255, bold: true },
+    'agent.kilo': { fg: 220, bold: true },
+    'agent.kimi': { fg: 39, bold: true },
+    'agent.opencode': { fg: 150, bold: true },
+    'agent.pi': { fg: 183, bold: true },
   },
 };
 
@@ -126,6 +144,19 @@ const LIGHT: Theme = {
     'act.searching': { fg: 94 },
     'act.browsing': { fg: 31 },
     'act.spawning': { fg: 127 },
+    header: { fg: 241, bold: true },
+    borderFocus: { fg: 25 },
+    status: { fg: 236, bg: 253 },
+    statusWarn: { fg: 166, bg: 253, bold: true },
+    'agent.amp': { fg: 161, bold: true },
+    'agent.claude': { fg: 166, bold: true },
+    'agent.codex': { fg: 29, bold: true },
+    'agent.cursor': { fg: 61, bold: true },
+    'agent.grok': { fg: 236, bold: true },
+    'agent.kilo': { fg: 136, bold: true },
+    'agent.kimi': { fg: 25, bold: true },
+    'agent.opencode': { fg: 64, bold: true },
+    'agent.pi': { fg: 97, bold: true },
   },
 };
 
@@ -142,6 +173,8 @@ const PLAIN: Theme = {
     selected: { inverse: true },
     tabActive: { inverse: true },
     error: { bold: true },
+    header: { bold: true },
+    statusWarn: { bold: true },
     'act.waiting': { bold: true },
   },
 };

@@ -52,7 +52,7 @@ describe('limits modal text', () => {
 
   it('reads once per call, through the vendor endpoint, and never on its own', async () => {
     const before = vendor.requests.length;
-    const text = await readLimits(ctx, 76);
+    const text = (await readLimits(ctx))(76);
     expect(vendor.requests.length - before).toBe(1);
     expect(vendor.requests.at(-1)?.path).toBe('/api/oauth/usage');
     expect(text.summary.some((line) => line.includes('Claude'))).toBe(true);

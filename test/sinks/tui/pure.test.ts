@@ -97,10 +97,17 @@ describe('themes and encoding', () => {
 });
 
 describe('layout and diff', () => {
-  it('stacks the panels below 110 columns and puts them side by side above', () => {
-    expect(computeLayout({ width: 80, height: 24 })).toMatchObject({ split: 'rows', list: { y: 1, height: 10 }, detail: { y: 11, height: 12 } });
-    expect(computeLayout({ width: 140, height: 40 })).toMatchObject({ split: 'columns', list: { width: 70 }, detail: { x: 71, width: 69 } });
-    expect(modalRect({ width: 80, height: 24 })).toEqual({ x: 2, y: 1, width: 76, height: 22 });
+  it('stacks the bordered panels below 120 columns and puts them side by side above', () => {
+    // 80x24: title, top border, 10 list rows, the detail's rule, 9 detail rows, bottom border, help.
+    expect(computeLayout({ width: 80, height: 24 })).toMatchObject({ split: 'rows', list: { x: 1, y: 2, width: 78, height: 10 }, detail: { x: 1, y: 13, width: 78, height: 9 } });
+    // Side by side the detail panel keeps a readable width and the list takes the rest.
+    expect(computeLayout({ width: 140, height: 40 })).toMatchObject({ split: 'columns', list: { x: 1, width: 87, height: 36 }, detail: { x: 89, width: 50 } });
+    expect(computeLayout({ width: 200, height: 50 })).toMatchObject({ split: 'columns', list: { width: 125 }, detail: { x: 127, width: 72 } });
+  });
+
+  it('sizes a window to its content, centered and inside the screen', () => {
+    expect(modalRect({ width: 80, height: 24 }, { width: 30, height: 8 })).toEqual({ x: 23, y: 8, width: 34, height: 8 });
+    expect(modalRect({ width: 80, height: 24 }, { width: 300, height: 80 })).toEqual({ x: 2, y: 1, width: 76, height: 22 });
   });
 
   it('redraws only the rows that changed, everything without a previous frame', () => {

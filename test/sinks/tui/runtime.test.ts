@@ -8,13 +8,14 @@ import { toEffective } from '../../../src/config/effective.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { RowChange } from '../../../src/sinks/tui/diff.js';
 import { runTui, type RunningTui } from '../../../src/sinks/tui/index.js';
-import type { KeyPress } from '../../../src/sinks/tui/keys.js';
+import type { KeyPress, MousePress } from '../../../src/sinks/tui/keys.js';
 import type { Size } from '../../../src/sinks/tui/layout.js';
 import type { LimitsText } from '../../../src/sinks/tui/state.js';
 import type { Screen } from '../../../src/sinks/tui/terminal.js';
 import { THEMES } from '../../../src/sinks/tui/theme.js';
 import { reduceSession } from '../../../src/streams/session-reducer.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+import { nameCell } from '../../helpers/tmux.js';
 import { NOW, SCENE, SCENE_SESSIONS, sessionsState } from './scene.js';
 
 process.env.TZ = 'UTC';
@@ -31,6 +32,7 @@ const fakeScreen = (initial: Size) => {
   const events: string[] = [];
   let keyHandler: ((key: KeyPress) => void) | undefined;
   let resizeHandler: ((size: Size) => void) | undefined;
+  let mouseHandler: ((press: MousePress) => void) | undefined;
   const screen: Screen = {
     size: () => size,
     start: () => events.push('start'),
@@ -50,6 +52,10 @@ const fakeScreen = (initial: Size) => {
       keyHandler = handler;
       return () => (keyHandler = undefined);
     },
+    onMouse: (handler) => {
+      mouseHandler = handler;
+      return () => (mouseHandler = undefined);
+    },
     onResize: (handler) => {
       resizeHandler = handler;
       return () => (resizeHandler = undefined);
@@ -64,6 +70,7 @@ const fakeScreen = (initial: Size) => {
     text: () => rows.join('\n'),
     press: (name: string) => keyHandler?.({ name, isCharacter: name.length === 1 }),
     type: (text: string) => [...text].forEach((ch) => keyHandler?.({ name: ch, isCharacter: true })),
+    mouse: (name: string, x: number, y: number) => mouseHandler?.({ name, x, y }),
     resize: (next: Size) => {
       size = next;
       resizeHandler?.(next);
@@ -87,12 +94,14 @@ interface Harness extends ReturnType<typeof fakeScreen> {
   readonly tui: RunningTui;
   readonly state$: BehaviorSubject<SessionsState>;
   readonly limitReads: number[];
+  readonly limitWidths: number[];
 }
 
-const start = (options: { limits?: () => Promise<LimitsText>; size?: Size } = {}): Harness => {
+const start = (options: { limits?: () => Promise<LimitsText>; size?: Size; names?: Record<string, string> } = {}): Harness => {
   const fake = fakeScreen(options.size ?? { width: 100, height: 30 });
   const state$ = new BehaviorSubject<SessionsState>(SCENE);
   const limitReads: number[] = [];
+  const limitWidths: number[] = [];
   const tui = runTui({
     state$,
     config,
@@ -104,10 +113,14 @@ const start = (options: { limits?: () => Promise<LimitsText>; size?: Size } = {}
     screen: fake.screen,
     agents: AGENT_KINDS,
     searched: [],
-    names: {},
-    readLimits: (width) => {
-      limitReads.push(width);
-      return options.limits ? options.limits() : Promise.resolve({ summary: ['Claude 61.0% used'], detailed: ['Used 61%'] });
+    names: options.names ?? {},
+    readLimits: () => {
+      limitReads.push(fake.screen.size().width);
+      const text = options.limits ? options.limits() : Promise.resolve({ summary: ['Claude 61.0% used'], detailed: ['Used 61%'] });
+      return text.then((loaded) => (width: number) => {
+        limitWidths.push(width);
+        return loaded;
+      });
     },
     report: (message) => {
       throw new Error(`unexpected crash report: ${message}`);
@@ -117,7 +130,7 @@ const start = (options: { limits?: () => Promise<LimitsText>; size?: Size } = {}
     },
   });
   running.push(tui);
-  return { ...fake, tui, state$, limitReads };
+  return { ...fake, tui, state$, limitReads, limitWidths };
 };
 const running: RunningTui[] = [];
 
@@ -172,7 +185,7 @@ describe('runTui (the shell, on an in-memory screen and virtual time)', () => {
     advance(0);
     h.press('j');
     advance(200);
-    expect(h.rows.find((row) => row.startsWith('›'))).toContain('acme-api');
+    expect(h.rows.find((row) => row.startsWith('│›'))).toContain('acme-api');
     h.press('r');
     h.type('login limits');
     h.press('ENTER');
@@ -180,7 +193,7 @@ describe('runTui (the shell, on an in-memory screen and virtual time)', () => {
     await until(async () => (await readFile(file, 'utf8').catch(() => '')).includes('login limits'), 'session-names.json');
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ c1: 'login limits' });
     await until(() => h.text().includes('Renamed to "login limits"'), 'the rename notice');
-    expect(h.rows.find((row) => row.startsWith('›'))).toContain('login limits');
+    expect(h.rows.find((row) => row.startsWith('│›'))).toContain('login limits');
     h.press('q');
     await h.tui.done;
   });
@@ -190,7 +203,9 @@ describe('runTui (the shell, on an in-memory screen and virtual time)', () => {
     advance(0);
     h.press('l');
     await until(() => h.text().includes('Claude 61.0% used'), 'the limits summary');
-    expect(h.limitReads).toEqual([92]);
+    expect(h.limitReads).toHaveLength(1);
+    // Rendered for the widest box this screen allows (100 columns: 92 inside the border and padding).
+    expect(h.limitWidths).toEqual([92]);
     h.press('TAB');
     advance(200);
     expect(h.text()).toContain('Used 61%');
@@ -265,5 +280,148 @@ describe('runTui (the shell, on an in-memory screen and virtual time)', () => {
     h.tui.stop();
     await h.tui.done;
     expect(h.events.at(-1)).toBe('restore');
+  });
+});
+
+/** Session rows on the fake screen, top to bottom: from under the column headers to the first blank row or rule. */
+const listed = (h: Harness): string[] => {
+  const header = h.rows.findIndex((row) => /ACTIVITY +NAME/.test(row));
+  const out: string[] = [];
+  for (const row of h.rows.slice(header + 1)) {
+    if (!/^│[ ›]\S/.test(row)) break;
+    out.push(row);
+  }
+  return out;
+};
+const selected = (h: Harness): string => h.rows.find((row) => row.startsWith('│›')) ?? '';
+
+/** `count` idle claude sessions in projects p00, p01… (p00 the newest), one minute apart. */
+const manySessions = (count: number) =>
+  Array.from({ length: count }, (_, i) => {
+    const id = `m${String(i).padStart(2, '0')}`;
+    const meta = reduceSession(undefined, { type: 'meta', agent: 'claude', sessionId: id, patch: { cwd: `/home/dev/p${String(i).padStart(2, '0')}` } });
+    const s = reduceSession(meta, { type: 'turn', agent: 'claude', sessionId: id, at: NOW - (3 + i) * 60_000, role: 'user', text: `task ${i}` });
+    if (!s) throw new Error('scene: no session');
+    return s;
+  });
+
+describe('runTui: order, mouse, help and warnings', () => {
+  it('working rows keep their places when they write; a session that starts working enters on top; the selection follows it', () => {
+    const h = start({ names: { g1: 'infra upgrade' } });
+    advance(0);
+    const names = (): string[] => listed(h).map((row) => nameCell(h.text(), row));
+    expect(names()).toEqual(['infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…', 'Checkout page']);
+    // Select pi ("summarise today"), the third row.
+    h.press('j');
+    h.press('j');
+    advance(200);
+    expect(selected(h)).toContain('summarise today');
+    // pi writes again: by raw time it would be the newest, but nothing really changed for the order.
+    const pi = SCENE_SESSIONS.find((s) => s.sessionId === 'p1');
+    const piAgain = reduceSession(pi, { type: 'tool_call', agent: 'pi', sessionId: 'p1', at: NOW + 500, name: 'Read', callId: 'r1' });
+    let sessions = SCENE_SESSIONS.map((s) => (s.sessionId === 'p1' && piAgain ? piAgain : s));
+    h.state$.next(sessionsState(sessions));
+    advance(1000);
+    expect(names()).toEqual(['infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…', 'Checkout page']);
+    // amp was idle and gets a prompt: it starts working and comes first; pi is still selected, one row lower.
+    const amp = SCENE_SESSIONS.find((s) => s.sessionId === 'a1');
+    const ampAgain = reduceSession(amp, { type: 'turn', agent: 'amp', sessionId: 'a1', at: NOW + 1200, role: 'user', text: 'and the cart' });
+    sessions = sessions.map((s) => (s.sessionId === 'a1' && ampAgain ? ampAgain : s));
+    h.state$.next(sessionsState(sessions));
+    advance(1000);
+    expect(names()).toEqual(['Checkout page', 'infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…']);
+    expect(selected(h)).toContain('summarise today');
+    expect(h.text()).toContain('Sessions 4/5');
+    h.tui.stop();
+  });
+
+  it('S cycles the sort: waiting first, then by project, then recent activity again', () => {
+    const h = start();
+    advance(0);
+    h.press('S');
+    advance(200);
+    expect(h.rows[0]).toContain('sort waiting');
+    expect(listed(h)[0]).toContain('waiting');
+    h.press('S');
+    advance(200);
+    expect(h.rows[0]).toContain('sort project');
+    expect(listed(h).map((row) => /(acme-api|notes|parser|terraform|web-shop)/.exec(row)?.[1])).toEqual(['acme-api', 'notes', 'parser', 'terraform', 'web-shop']);
+    h.press('S');
+    advance(200);
+    expect(h.rows[0]).toContain('sort recent');
+    h.tui.stop();
+  });
+
+  it('a click selects the row under it, a click in the detail panel focuses it, the wheel scrolls what is under the pointer', () => {
+    const h = start();
+    h.state$.next(sessionsState(manySessions(25)));
+    advance(200);
+    // 100x30: title (row 0), top border (1), headers (2), the first session row is row 3.
+    expect(selected(h)).toContain('p00');
+    h.mouse('MOUSE_LEFT_BUTTON_PRESSED', 30, 5);
+    advance(200);
+    expect(selected(h)).toContain('p02');
+    expect(h.text()).toContain('Sessions 3/25');
+    // The wheel moves the view three rows a notch; the selected session stays selected while in view.
+    h.mouse('MOUSE_WHEEL_DOWN', 30, 5);
+    advance(200);
+    expect(listed(h)[0]).toContain('p03');
+    // p02 left the view: the selection moves to the nearest row in view.
+    expect(selected(h)).toContain('p03');
+    h.mouse('MOUSE_WHEEL_DOWN', 30, 5);
+    h.mouse('MOUSE_WHEEL_DOWN', 30, 5);
+    advance(200);
+    expect(listed(h)[0]).toContain('p09');
+    h.mouse('MOUSE_LEFT_BUTTON_PRESSED', 30, 4);
+    advance(200);
+    expect(selected(h)).toContain('p10');
+    // The detail panel (below the list at 100 columns): a click focuses it, the wheel scrolls it.
+    const detailRow = h.rows.findIndex((row) => row.startsWith('├─ Detail'));
+    h.mouse('MOUSE_LEFT_BUTTON_PRESSED', 30, detailRow + 2);
+    h.mouse('MOUSE_WHEEL_DOWN', 30, detailRow + 2);
+    advance(200);
+    expect(h.rows[detailRow]).toMatch(/Detail {2}4-/);
+    expect(selected(h)).toContain('p10');
+    h.tui.stop();
+  });
+
+  it('? shows every key, the agent legend and the warnings; warnings open the list while the TUI runs', () => {
+    const h = start();
+    advance(0);
+    h.tui.warn('/home/dev/.config/agentwatch/config.json: unknown key "window_minuts" (did you mean "window_minutes"?)');
+    advance(200);
+    const status = h.rows[2] ?? '';
+    expect(status).toMatch(/^│ ! 1 warning: config\.json: unknown key "window_minuts" .*… · \? lists all · agentwatch doctor│$/);
+    h.press('?');
+    advance(200);
+    // Read every page of the overlay.
+    let help = h.text();
+    for (let i = 0; i < 6; i += 1) {
+      h.press('PAGE_DOWN');
+      advance(200);
+      help += h.text();
+    }
+    for (const text of ['Help: keys, agents, warnings', 'rename it', 'sort: recent activity, waiting first, project', 'U cursor', 'π pi', 'D claude (Desktop app)', 'compacting', 'Warnings (1)', '"window_minuts"']) {
+      expect(help).toContain(text);
+    }
+    // Keys of the list do nothing while it is open; esc closes it.
+    h.press('j');
+    h.press('ESCAPE');
+    advance(200);
+    expect(h.text()).not.toContain('Help: keys');
+    expect(selected(h)).toContain('plan the upgrade');
+    h.tui.stop();
+  });
+
+  it('the limits text is rendered again for a new width after a resize, without another read', async () => {
+    const h = start();
+    advance(0);
+    h.press('l');
+    await until(() => h.text().includes('Claude 61.0% used'), 'the limits summary');
+    h.resize({ width: 80, height: 24 });
+    advance(200);
+    expect(h.limitReads).toHaveLength(1);
+    expect(h.limitWidths).toEqual([92, 72]);
+    h.tui.stop();
   });
 });
