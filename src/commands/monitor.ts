@@ -42,7 +42,7 @@ export interface MonitorLaunch {
   readonly pipeline: Pipeline;
   /** From `--host`; undefined when absent (127.0.0.1 with the port fallback). */
   readonly address: ListenAddress | undefined;
-  /** The live search index the API answers GET /api/search from (not in --demo). */
+  /** The live search index GET /api/search and the TUI's `s` answer from (not in --demo). */
   readonly search?: LiveIndex;
 }
 
@@ -152,10 +152,11 @@ export const run = async (io: CliIo): Promise<number> => {
   for (const runner of runners) await runner.prepare?.(io, loaded);
 
   const log = stderrLogger(io, { info: true });
-  // The search index follows what the sources read (no second read of any file); the API serves it.
-  const search = !flags.demo && modes.includes('api') ? (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log) : undefined;
+  // The search index follows what the sources read (no second read of any file); the API and the TUI search it.
+  const search = flags.demo ? undefined : (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log);
   const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;
+  search?.follow(pipeline.state$);
   const signal = onStopSignal();
   const running: RunningMode[] = [];
   const background: Teardown[] = [];
@@ -202,6 +203,6 @@ export const run = async (io: CliIo): Promise<number> => {
     await Promise.allSettled(running.map((mode) => mode.stop()));
     await Promise.allSettled(background.map(async (teardown) => teardown()));
     await sources.stop();
-    search?.close();
+    await search?.close();
   }
 };

@@ -65,12 +65,16 @@ export interface SourcePipelineOptions {
   readonly cacheFile?: string;
   /** Sees every source event (PipelineOptions.tap). */
   readonly tap?: (event: SessionEvent) => void;
+  /** Runs before each write of the discovery cache (the search index writes what it took from `tap` first). */
+  readonly beforeCacheWrite?: () => void;
 }
 
 export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: SourcePipelineOptions): Promise<SourcePipeline> => {
   const registry = options.demo ? undefined : await import('../sources/index.js');
   // The discovery cache makes warm starts read only what was appended; losing it is always safe.
-  const cache = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
+  const opened = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
+  const { beforeCacheWrite } = options;
+  const cache = opened && beforeCacheWrite ? { ...opened, write: (...args: Parameters<typeof opened.write>) => (beforeCacheWrite(), opened.write(...args)) } : opened;
   const ctx: SourceCtx = {
     config: loaded.config,
     env: io.env,
