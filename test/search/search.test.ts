@@ -1,28 +1,18 @@
-import { cp, mkdir, readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pbkdf2Sync } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AGENT_KINDS, isAgentKind } from '../../src/core/agents.js';
+import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { SessionDetail } from '../../src/core/session.js';
 import type { SearchResult } from '../../src/search/query.js';
-import { cursorDbPath } from '../../src/sources/cursor/paths.js';
-import { kiloDbPath } from '../../src/sources/kilo/paths.js';
-import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { buildFixtureDb, type SqliteFixture } from '../sources/sqlite/helpers.js';
+import type { TempHome } from '../helpers/temp-home.js';
+import { freshenCursor, installAll as installFixtures, search } from './helpers.js';
 
 /** `agentwatch search` end to end on the fixtures of all nine agents (issue 15). */
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const COUNT_OPENS = fileURLToPath(new URL('../helpers/count-opens.mjs', import.meta.url));
-const DB_PATHS: Readonly<Record<SqliteFixture, (env: Record<string, string>) => string>> = {
-  opencode: (env) => opencodeDbPath(env),
-  kilo: (env) => kiloDbPath(env),
-  cursor: (env) => cursorDbPath(env, 'linux'),
-};
 
 let home: TempHome | undefined;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -32,41 +22,7 @@ afterEach(async () => {
   home = undefined;
 });
 
-const installAll = async (): Promise<TempHome> => {
-  home = await makeTempHome('agentwatch-search-');
-  for (const name of await readdir(FIXTURES)) {
-    if (!isAgentKind(name)) continue;
-    if (name in DB_PATHS) {
-      const file = DB_PATHS[name as SqliteFixture](home.env);
-      await mkdir(path.dirname(file), { recursive: true });
-      buildFixtureDb(file, name as SqliteFixture).close();
-    } else await cp(path.join(FIXTURES, name), home.home, { recursive: true });
-  }
-  return home;
-};
-
-/** Cursor reads composers active in the last 48 h: bring the fixture's up to now. */
-const freshenCursor = (t: TempHome): void => {
-  const db = new Database(cursorDbPath(t.env, 'linux'));
-  try {
-    const rows = db.prepare(`SELECT key, CAST(value AS TEXT) AS value FROM cursorDiskKV WHERE key LIKE 'composerData:%'`).all() as { key: string; value: string }[];
-    for (const row of rows) {
-      try {
-        const composer = JSON.parse(row.value) as Record<string, unknown>;
-        db.prepare('UPDATE cursorDiskKV SET value = ? WHERE key = ?').run(JSON.stringify({ ...composer, lastUpdatedAt: Date.now() }), row.key);
-      } catch {
-        // the fixture's deliberately broken composer stays broken
-      }
-    }
-  } finally {
-    db.close();
-  }
-};
-
-const search = async (t: TempHome, args: string[], extraEnv: Record<string, string> = {}) => {
-  const run = await runCli(['search', ...args], { env: { ...t.env, ...extraEnv }, timeoutMs: 60_000 });
-  return { ...run, results: run.code === 0 && args.includes('--json') ? (JSON.parse(run.stdout) as SearchResult[]) : [] };
-};
+const installAll = async (): Promise<TempHome> => (home = await installFixtures());
 
 /** A word a person or the agent said in a session of `agent`: the longest plain word of its first message. */
 const wordOf = (detail: SessionDetail): string | undefined =>
