@@ -66,6 +66,8 @@ const open = (file: string): Database.Database => {
     }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // A session excluded after it was indexed is removed from the file, not only from the tables.
+    db.pragma('secure_delete = ON');
     db.exec(SCHEMA);
     db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', ?)`).run(String(SEARCH_DB_VERSION));
     // A damaged file often opens fine and fails on first use: check it now.

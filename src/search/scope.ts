@@ -59,6 +59,9 @@ export const reconcileScope = (db: Database.Database, scope: IndexScope): ScopeC
     }
     db.prepare(`INSERT INTO meta (key, value) VALUES ('scope', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(JSON.stringify(scope));
   })();
+  // What fell out of scope must leave the file too: the full-text index keeps deleted terms in old
+  // segments until they are merged (secure_delete, set at open, zeroes the freed pages).
+  if (change === 'narrowed') db.prepare(`INSERT INTO messages (messages) VALUES ('optimize')`).run();
   return empty && change === 'widened' ? 'same' : change;
 };
 

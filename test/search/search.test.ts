@@ -1,15 +1,16 @@
-import { mkdir, readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pbkdf2Sync } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { SessionDetail } from '../../src/core/session.js';
 import type { SearchResult } from '../../src/search/query.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
 import type { TempHome } from '../helpers/temp-home.js';
-import { freshenCursor, installAll as installFixtures, search } from './helpers.js';
+import { freshenCursor, installAll as installFixtures, search, writeConfig } from './helpers.js';
 
 /** `agentwatch search` end to end on the fixtures of all nine agents (issue 15). */
 const COUNT_OPENS = fileURLToPath(new URL('../helpers/count-opens.mjs', import.meta.url));
@@ -23,6 +24,17 @@ afterEach(async () => {
 });
 
 const installAll = async (): Promise<TempHome> => (home = await installFixtures());
+const CLAUDE_MAIN = (t: TempHome): string => path.join(t.home, '.claude', 'projects', '-home-dev-acme-api', '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10.jsonl');
+
+/** Whether the index files (the database and its write-ahead log) hold `text` anywhere. */
+const indexHolds = async (t: TempHome, text: string): Promise<boolean> => {
+  const file = path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch', 'search.db');
+  for (const suffix of ['', '-wal']) {
+    const bytes = await readFile(`${file}${suffix}`).catch(() => Buffer.alloc(0));
+    if (bytes.includes(Buffer.from(text))) return true;
+  }
+  return false;
+};
 
 /** A word a person or the agent said in a session of `agent`: the longest plain word of its first message. */
 const wordOf = (detail: SessionDetail): string | undefined =>
@@ -31,7 +43,7 @@ const wordOf = (detail: SessionDetail): string | undefined =>
     .filter((w) => w.length >= 5 && w.length <= 30 && !/^\d+$/.test(w))
     .sort((a, b) => b.length - a.length)[0];
 
-describe('agentwatch search', () => {
+describe('agentwatch search', { timeout: 60_000 }, () => {
   it('finds a word said in a session of each of the nine agents, with the hit marked in its snippet', async () => {
     const t = await installAll();
     freshenCursor(t);
@@ -75,26 +87,52 @@ describe('agentwatch search', () => {
     expect((JSON.parse(run.stdout) as SearchResult[]).length).toBeGreaterThan(0);
   });
 
-  it('sessions under an excluded cwd are never indexed nor returned', async () => {
+  it('sessions under an excluded cwd are never indexed nor returned, also when their transcript grows', async () => {
     const t = await installAll();
-    const file = path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json');
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify({ exclude_cwd_substrings: ['acme-api'] }));
+    await writeConfig(t, { exclude_cwd_substrings: ['acme-api'] });
     const { results } = await search(t, ['bucket', '--json']);
     expect(results.filter((r) => r.cwd.includes('acme-api'))).toEqual([]);
-    const db = await readFile(path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch', 'search.db'));
-    expect(db.includes(Buffer.from('token-bucket rate limiter'))).toBe(false);
+    expect(await indexHolds(t, 'token-bucket rate limiter')).toBe(false);
+    // A later search resumes the transcript from its offset (its cwd is not read again): still out.
+    await appendFile(CLAUDE_MAIN(t), `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'the secret pelicanplan' }, timestamp: '2026-03-10T12:00:00.000Z' })}\n`);
+    const again = await search(t, ['pelicanplan', '--json']);
+    expect(again.results).toEqual([]);
+    expect(await indexHolds(t, 'pelicanplan')).toBe(false);
   });
 
-  it('a second search reads no transcript again; an append is read alone', async () => {
+  it('follows the config: a new exclusion or a disabled agent removes what the index held, lifting it brings it back', async () => {
+    const t = await installAll();
+    expect((await search(t, ['bucket', '--json'])).results.map((r) => r.agent)).toContain('claude');
+    expect(await indexHolds(t, 'token-bucket rate limiter')).toBe(true);
+    await writeConfig(t, { exclude_cwd_substrings: ['acme-api'], agents: { codex: false } });
+    const narrowed = await search(t, ['bucket OR JPY', '--json']);
+    expect(narrowed.results.filter((r) => r.cwd.includes('acme-api') || r.agent === 'codex')).toEqual([]);
+    expect(await indexHolds(t, 'token-bucket rate limiter')).toBe(false);
+    expect(await indexHolds(t, 'invoice rounding fail')).toBe(false);
+    await writeConfig(t, {});
+    const widened = await search(t, ['bucket OR JPY', '--json']);
+    expect(widened.results.map((r) => r.agent).sort()).toEqual(expect.arrayContaining(['claude', 'codex']));
+  });
+
+  it('keeps the index private: 0600 in a 0700 directory', async () => {
+    const t = await installAll();
+    await search(t, ['bucket', '--json']);
+    const dir = path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch');
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dir, 'search.db'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('a second search reads no transcript and opens no agent database again; an append is read alone', async () => {
     const t = await installAll();
     const opens = path.join(t.root, 'opens.json');
     const env = { NODE_OPTIONS: `--import=${COUNT_OPENS}`, AGENTWATCH_TEST_OPENS_FILE: opens };
     await search(t, ['bucket', '--json'], env);
     const first = JSON.parse(await readFile(opens, 'utf8')) as string[];
-    expect(first.length).toBeGreaterThan(0);
-    await search(t, ['bucket', '--json'], env);
+    expect(first.filter((file) => file.endsWith('.jsonl')).length).toBeGreaterThan(5);
+    expect(first.filter((file) => /opencode\.db$|kilo\.db$|state\.vscdb$/.test(file))).toHaveLength(3);
+    const second = await search(t, ['bucket', '--json'], env);
     expect(JSON.parse(await readFile(opens, 'utf8')), 'opened by the second search').toEqual([]);
+    expect(second.results.map((r) => r.agent)).toContain('claude');
     const main = path.join(t.home, '.claude', 'projects', '-home-dev-acme-api', '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10.jsonl');
     await appendFile(main, `"}}\n${JSON.stringify({ type: 'user', cwd: '/home/dev/acme-api', message: { role: 'user', content: 'what about quokkaflux' }, timestamp: '2026-03-10T12:00:00.000Z' })}\n`);
     const third = await search(t, ['quokkaflux', '--json'], env);
@@ -112,6 +150,34 @@ describe('agentwatch search', () => {
     expect(again.results.length).toBeGreaterThan(0);
     expect(again.stderr).toContain('was unusable');
     expect((await readdir(dir)).some((name) => name.startsWith('search.db.broken-'))).toBe(true);
+  });
+
+  it('a foreign database at the index path is moved aside, never written into', async () => {
+    const t = await installAll();
+    const dir = path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch');
+    await mkdir(dir, { recursive: true });
+    const foreign = new Database(path.join(dir, 'search.db'));
+    foreign.exec(`CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')`);
+    foreign.close();
+    const run = await search(t, ['bucket', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.results.length).toBeGreaterThan(0);
+    expect(run.stderr).toContain('not an agentwatch search index');
+    const aside = (await readdir(dir)).find((name) => /^search\.db\.broken-\d+$/.test(name)) ?? '';
+    const kept = new Database(path.join(dir, aside), { readonly: true });
+    expect(kept.prepare('SELECT body FROM notes').pluck().all()).toEqual(['mine']);
+    expect(kept.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'messages'`).pluck().get()).toBe(0);
+    kept.close();
+  });
+
+  it('--reindex rebuilds from nothing', async () => {
+    const t = await installAll();
+    await search(t, ['bucket', '--json']);
+    const opens = path.join(t.root, 'opens.json');
+    const env = { NODE_OPTIONS: `--import=${COUNT_OPENS}`, AGENTWATCH_TEST_OPENS_FILE: opens };
+    const run = await search(t, ['bucket', '--reindex', '--json'], env);
+    expect(run.results.map((r) => r.agent)).toContain('claude');
+    expect((JSON.parse(await readFile(opens, 'utf8')) as string[]).length).toBeGreaterThan(5);
   });
 });
 
