@@ -160,14 +160,21 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'agentwatch-tokenizers-'));
 const results = {};
 try {
   for (const [name, variant] of Object.entries(VARIANTS)) {
-    const file = path.join(dir, `${name[0]}.db`);
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.exec(variant.create);
-    const insert = variant.insert(db);
-    const start = performance.now();
-    db.transaction(() => rows.forEach((row, i) => insert(i + 1, row.text)))();
-    const buildMs = performance.now() - start;
+    // Builds on a shared machine vary: the fastest of three.
+    let buildMs = Infinity;
+    let db;
+    let file;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      db?.close();
+      file = path.join(dir, `${name[0]}${attempt}.db`);
+      db = new Database(file);
+      db.pragma('journal_mode = WAL');
+      db.exec(variant.create);
+      const insert = variant.insert(db);
+      const start = performance.now();
+      db.transaction(() => rows.forEach((row, i) => insert(i + 1, row.text)))();
+      buildMs = Math.min(buildMs, performance.now() - start);
+    }
     db.exec('VACUUM');
     const sizeMiB = statSync(file).size / 1048576;
     const found = [];
