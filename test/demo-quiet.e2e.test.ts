@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-describe('--demo is quiet', () => {
+describe('--demo is quiet', { timeout: 60_000 }, () => {
   it('runs its sessions through several activity changes and delivers no webhook', async () => {
     const home = await makeTempHome();
     cleanups.push(home.cleanup);

@@ -47,14 +47,14 @@ export const databaseSpec = (agent: SqliteAgent, env: Env, platform: NodeJS.Plat
 };
 
 /**
- * The files whose change can change what the database holds (WAL mode writes the -wal first). An
- * empty -wal counts as none: opening a WAL database read-only (as this catch-up does) leaves one.
+ * The files whose change can change what the database holds (WAL mode writes the -wal first, a
+ * rollback journal the file itself). An empty journal counts as none: opening a WAL database read-only (as this catch-up does) leaves one.
  */
 const fileStamp = (dbPath: string): string | undefined => {
   const main = statSync(dbPath, { throwIfNoEntry: false });
   if (!main) return undefined;
-  const wal = statSync(`${dbPath}-wal`, { throwIfNoEntry: false });
-  return `${main.size}:${main.mtimeMs}:${main.ino}|${wal && wal.size > 0 ? `${wal.size}:${wal.mtimeMs}` : '-'}`;
+  const journals = ['-wal', '-journal'].map((suffix) => statSync(`${dbPath}${suffix}`, { throwIfNoEntry: false }));
+  return [`${main.size}:${main.mtimeMs}:${main.ino}`, ...journals.map((j) => (j && j.size > 0 ? `${j.size}:${j.mtimeMs}` : '-'))].join('|');
 };
 
 export interface DatabaseCatchUp {

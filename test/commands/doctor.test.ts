@@ -48,7 +48,8 @@ const doctorJson = async (t: TempHome): Promise<{ code: number | null; report: D
   return { code: run.code, report: JSON.parse(run.stdout) as DoctorReport };
 };
 
-describe('agentwatch doctor', () => {
+// Each case runs a full discovery of the fixtures in a spawned CLI: room on a busy 2-core runner.
+describe('agentwatch doctor', { timeout: 90_000 }, () => {
   it('on an empty HOME: healthy, exit 0, every agent with where it looked, nothing written', async () => {
     const t = await fresh();
     const { code, report } = await doctorJson(t);

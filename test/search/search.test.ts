@@ -43,7 +43,8 @@ const wordOf = (detail: SessionDetail): string | undefined =>
     .filter((w) => w.length >= 5 && w.length <= 30 && !/^\d+$/.test(w))
     .sort((a, b) => b.length - a.length)[0];
 
-describe('agentwatch search', { timeout: 60_000 }, () => {
+// Each case spawns the CLI several times and the first search indexes every fixture: room on a busy 2-core runner.
+describe('agentwatch search', { timeout: 90_000 }, () => {
   it('finds a word said in a session of each of the nine agents, with the hit marked in its snippet', async () => {
     const t = await installAll();
     freshenCursor(t);
@@ -181,8 +182,8 @@ describe('agentwatch search', { timeout: 60_000 }, () => {
   });
 });
 
-describe('GET /api/search in a running monitor', () => {
-  it('answers what search --json answers; an append is searchable within a second, and the next one-shot search reads nothing the monitor read', { timeout: 90_000 }, async () => {
+describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
+  it('answers what search --json answers; an append is searchable within a second, and the next one-shot search reads nothing the monitor read', async () => {
     const t = await installAll();
     const salt = 'search-live-salt';
     const passphrase = 'search live passphrase';
