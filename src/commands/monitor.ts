@@ -50,7 +50,7 @@ export interface MonitorLaunch {
   readonly pipeline: Pipeline;
   /** From `--host`; undefined when absent (127.0.0.1 with the port fallback). */
   readonly address: ListenAddress | undefined;
-  /** The live search index the API answers GET /api/search from (not in --demo). */
+  /** The live search index GET /api/search and the TUI's `s` answer from (not in --demo). */
   readonly search?: LiveIndex;
   /** The running config: what the Settings panel saves lands here and is applied live. */
   readonly live?: LiveConfig;
@@ -181,11 +181,12 @@ export const run = async (io: CliIo): Promise<number> => {
   for (const runner of runners) await runner.prepare?.(io, loaded);
 
   const log = stderrLogger(io, { info: true });
-  // The search index follows what the sources read (no second read of any file); the API serves it.
-  const search = !flags.demo && (modes.includes('api') || modes.includes('gui')) ? (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log) : undefined;
+  // The search index follows what the sources read (no second read of any file); the API and the TUI search it.
+  const search = flags.demo ? undefined : (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log);
   // The sources start once the interfaces are up: the API answers during the first discovery.
   const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;
+  search?.follow(pipeline.state$);
   const live = createLiveConfig(loaded.config);
   const signal = onStopSignal();
   const running: RunningMode[] = [];
@@ -249,6 +250,6 @@ export const run = async (io: CliIo): Promise<number> => {
     await Promise.allSettled(running.map((mode) => mode.stop()));
     await Promise.allSettled(background.map(async (teardown) => teardown()));
     await sources.stop();
-    search?.close();
+    await search?.close();
   }
 };

@@ -69,6 +69,8 @@ export interface SourcePipelineOptions {
   readonly deferSources?: boolean;
   /** Sees every source event (PipelineOptions.tap). */
   readonly tap?: (event: SessionEvent) => void;
+  /** Runs before each write of the discovery cache (the search index writes what it took from `tap` first). */
+  readonly beforeCacheWrite?: () => void;
 }
 
 export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: SourcePipelineOptions): Promise<SourcePipeline> => {
@@ -87,7 +89,9 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
   let cache: DiscoveryCache | undefined;
   let persist: (() => void | Promise<void>) | undefined;
   const sourceCtx = (): SourceCtx => {
-    cache = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
+    const opened = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
+    const { beforeCacheWrite } = options;
+    cache = opened && beforeCacheWrite ? { ...opened, write: (...args: Parameters<typeof opened.write>) => (beforeCacheWrite(), opened.write(...args)) } : opened;
     return cache ? { ...base, cache } : base;
   };
   const pipeline = startPipeline(base, {

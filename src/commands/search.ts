@@ -3,8 +3,9 @@ import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import { shouldColor } from '../limits/palette.js';
-import { excludedBy, openCaughtUpIndex } from '../search/catch-up.js';
-import { QuerySyntaxError, searchIndex, type SearchResult } from '../search/query.js';
+import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
+import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
+import { renderHits } from '../search/snippet.js';
 import { loadConfigWithNotices, stderrLogger } from './pipeline-setup.js';
 
 /**
@@ -37,13 +38,19 @@ export const parseAgentList = (value: string | undefined): AgentKind[] | undefin
   return names as AgentKind[];
 };
 
-const render = (results: readonly SearchResult[], color: boolean): string => {
+const projectOf = (cwd: string): string => cwd.split('/').filter(Boolean).at(-1) ?? cwd;
+
+/** One block per session: title, agent · project · path · last activity, the snippets, the resume command. */
+export const renderResults = (results: readonly SearchResult[], color: boolean): string => {
   const c = createColors(color);
-  const mark = (text: string): string => text.replace(/\[([^\]]*)\]/g, (_, hit: string) => c.bold(c.yellow(hit)));
+  const mark = color ? (hit: string) => c.bold(c.yellow(hit)) : undefined;
   return results
     .map((r) => {
-      const head = `${c.bold(r.title || r.cwd.split('/').at(-1) || r.session_id)}  ${c.dim(`${r.agent} · ${r.cwd} · ${r.last_activity.replace('T', ' ').slice(0, 16)}`)}`;
-      const lines = r.snippets.map((s) => `  ${c.dim(s.role === 'user' ? 'you  ' : 'agent')} ${mark(color ? s.text : s.text)}`);
+      const project = projectOf(r.cwd);
+      const title = r.title || project || r.session_id;
+      const when = r.last_activity ? r.last_activity.replace('T', ' ').slice(0, 16) : 'time unknown';
+      const head = `${c.bold(title)}  ${c.dim(`${r.agent} · ${project ? `${project} · ` : ''}${r.cwd || 'cwd unknown'} · ${when}`)}`;
+      const lines = r.snippets.map((s) => `  ${c.dim(s.role === 'user' ? 'you  ' : 'agent')} ${renderHits(s.text, mark)}`);
       return [head, ...lines, `  ${c.cyan(r.resume_command)}`].join('\n');
     })
     .join('\n\n');
@@ -58,15 +65,15 @@ export const run = async (io: CliIo): Promise<number> => {
   const asked = parseAgentList(flags.agent);
 
   const loaded = await loadConfigWithNotices(io);
-  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
-  const agents = asked ? asked.filter((agent) => enabled.includes(agent)) : enabled;
+  const scope = scopeOf(loaded);
+  const agents = asked ? asked.filter((agent) => scope.agents.includes(agent)) : scope.agents;
   const log = stderrLogger(io, { info: false });
-  const { db } = await openCaughtUpIndex(io, loaded, enabled, { reindex: flags.reindex, log });
+  const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log });
   try {
-    const results = searchIndex(db, query, { agents: new Set(agents), limit: flags.limit ?? DEFAULT_LIMIT, excluded: excludedBy(loaded.config.exclude_cwd_substrings) });
-    if (flags.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd });
+    if (flags.json) io.stdout.write(`${JSON.stringify(toJsonResults(results), null, 2)}\n`);
     else if (results.length === 0) io.stdout.write(`No session mentions ${JSON.stringify(query)}.\n`);
-    else io.stdout.write(`${render(results, shouldColor(io.env, io.stdout.isTTY))}\n`);
+    else io.stdout.write(`${renderResults(results, shouldColor(io.env, io.stdout.isTTY))}\n`);
     return 0;
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new UsageError(error.message, 'Quote phrases ("..."), end a prefix with *, combine with AND / OR / NOT');

@@ -1,74 +1,106 @@
-import { rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { filter, firstValueFrom, timeout } from 'rxjs';
 import type { CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
-import type { AgentKind } from '../core/agents.js';
-import { startSourcePipeline } from '../commands/pipeline-setup.js';
-import { agentLocations } from '../commands/sessions-locations.js';
+import { AGENT_KINDS } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
-import { openSearchDb, searchCursorPath, searchDbPath } from './index-db.js';
-import { createIndexer } from './indexer.js';
-import type Database from 'better-sqlite3';
+import type { SessionEvent } from '../core/session.js';
+import { startSourcePipeline } from '../commands/pipeline-setup.js';
+import { openSearchDb, removeSearchIndex, searchCursorPath } from './index-db.js';
+import { createIndexer, type Indexer } from './indexer.js';
+import { excludedBy, reconcileScope, type IndexScope } from './scope.js';
+import { catchUpDatabase, databaseSpec, isSqliteAgent, type CatchUpDeps } from './sqlite-catch-up.js';
 
 /** How long a catch-up may read before searching what it has. */
 const CATCH_UP_WAIT_MS = 120_000;
+/** Messages held before a write: a first index of a large history must not sit in memory. */
+const FLUSH_EVERY = 5_000;
 
-export const excludedBy = (fragments: readonly string[]) => (cwd: string): boolean => fragments.some((fragment) => fragment !== '' && cwd.includes(fragment));
+/** The enabled agents and exclusions of the config: what the index may hold. */
+export const scopeOf = (loaded: Loaded): IndexScope => ({
+  agents: AGENT_KINDS.filter((agent) => loaded.config.agents[agent]),
+  excludeCwd: loaded.config.exclude_cwd_substrings,
+});
+
+export interface OpenedIndex {
+  readonly db: Database.Database;
+  readonly indexer: Indexer;
+  /** The index was created, rebuilt or reset here: it holds nothing read before. */
+  readonly fresh: boolean;
+}
 
 /**
- * Opens the index and brings it up to date: the sources run once with the search's own
- * discovery cache, so only what was appended since the last search is read (a second search
- * reads nothing new), and every new text block is indexed. `reindex` (or a rebuilt index)
- * starts from nothing.
+ * Opens the index for `scope`: `reindex`, a corrupt or old index, or a scope that widened (an agent
+ * enabled, an exclusion lifted) start it from nothing, together with the offsets of what it held.
  */
-export const openCaughtUpIndex = async (
+export const openIndex = (env: CliIo['env'], scope: IndexScope, options: { readonly reindex: boolean; readonly log: Logger }): OpenedIndex => {
+  if (options.reindex) removeSearchIndex(env);
+  let { db, rebuilt } = openSearchDb(env, options.log);
+  if (reconcileScope(db, scope) === 'widened') {
+    db.close();
+    removeSearchIndex(env);
+    ({ db } = openSearchDb(env, options.log));
+    reconcileScope(db, scope);
+    rebuilt = true;
+  }
+  // A fresh index must not trust offsets of what an old one held.
+  if (rebuilt) for (const suffix of ['', '-wal', '-shm']) rmSync(`${searchCursorPath(env)}${suffix}`, { force: true });
+  return { db, indexer: createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), fresh: rebuilt || options.reindex };
+};
+
+/**
+ * Brings an open index up to date: the file agents' sources run once with the search's own
+ * discovery cache (only what was appended since the last catch-up is read: a second search reads
+ * nothing), the SQLite agents through their readers from their high-water marks.
+ */
+export const catchUp = async (
   io: CliIo,
   loaded: Loaded,
-  agents: readonly AgentKind[],
-  options: { readonly reindex: boolean; readonly log: Logger },
-): Promise<{ readonly db: Database.Database; readonly indexed: number }> => {
-  const cursor = searchCursorPath(io.env);
-  if (options.reindex) {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${cursor}${suffix}`, { force: true });
-  }
-  let { db, rebuilt } = openSearchDb(io.env, options.log);
-  if (options.reindex && !rebuilt) {
-    db.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${searchDbPath(io.env)}${suffix}`, { force: true });
-    ({ db, rebuilt } = openSearchDb(io.env, options.log));
-  }
-  // A fresh index must not trust offsets of what the old one held.
-  if (rebuilt) for (const suffix of ['', '-wal', '-shm']) rmSync(`${cursor}${suffix}`, { force: true });
-  const indexer = createIndexer(db, { excluded: excludedBy(loaded.config.exclude_cwd_substrings) });
-  // The SQLite agents have no byte offsets: their databases replay whole. One whose files have
-  // not changed since the last catch-up has nothing new and is not opened at all.
-  const stamps = new Map(agents.filter((agent) => DATABASE_AGENTS.has(agent)).map((agent) => [agent, databaseStamp(agentLocations(agent, loaded.config, io.env, io.platform))]));
-  const unchanged = (agent: AgentKind): boolean => stamps.has(agent) && readStamp(db, agent) === stamps.get(agent);
-  const reading = agents.filter((agent) => !unchanged(agent));
-  if (reading.length > 0) {
-    const { pipeline, stop } = await startSourcePipeline(io, loaded, { agents: reading, demo: false, watch: false, log: options.log, cacheFile: cursor, tap: indexer.add });
+  index: OpenedIndex,
+  options: { readonly log: Logger; readonly databases?: Omit<CatchUpDeps, 'log' | 'now'> },
+): Promise<number> => {
+  const { indexer } = index;
+  const agents = scopeOf(loaded).agents;
+  const fileAgents = agents.filter((agent) => !isSqliteAgent(agent));
+  let indexed = 0;
+  if (fileAgents.length > 0) {
+    const tap = (event: SessionEvent): void => {
+      indexer.add(event);
+      if (indexer.pending() >= FLUSH_EVERY) indexed += indexer.flush();
+    };
+    const { pipeline, stop } = await startSourcePipeline(io, loaded, {
+      agents: fileAgents,
+      demo: false,
+      watch: false,
+      log: options.log,
+      cacheFile: searchCursorPath(io.env),
+      tap,
+      // An offset is saved only once what was read up to it is in the index.
+      beforeCacheWrite: () => void (indexed += indexer.flush()),
+    });
     try {
       await firstValueFrom(pipeline.frame$.pipe(filter((frame) => frame.state.ready), timeout({ first: CATCH_UP_WAIT_MS })));
     } finally {
       await stop();
     }
   }
-  const indexed = indexer.flush();
-  for (const [agent, stamp] of stamps) if (reading.includes(agent)) writeStamp(db, agent, stamp);
-  return { db, indexed };
+  for (const agent of agents) {
+    if (!isSqliteAgent(agent)) continue;
+    catchUpDatabase(index.db, indexer, databaseSpec(agent, io.env, io.platform), { ...options.databases, now: Date.now(), log: options.log });
+  }
+  return indexed + indexer.flush();
 };
 
-const DATABASE_AGENTS: ReadonlySet<AgentKind> = new Set(['cursor', 'opencode', 'kilo']);
+/** `agentwatch search`: open, catch up, and hand the index to the query. */
+export const openCaughtUpIndex = async (io: CliIo, loaded: Loaded, options: { readonly reindex: boolean; readonly log: Logger }): Promise<OpenedIndex> => {
+  const index = openIndex(io.env, scopeOf(loaded), options);
+  try {
+    await catchUp(io, loaded, index, { log: options.log });
+    return index;
+  } catch (error) {
+    index.db.close();
+    throw error;
+  }
+};
 
-/** Size and mtime of a database and its journals: any commit changes one of them. */
-const databaseStamp = (paths: readonly string[]): string =>
-  paths
-    .flatMap((file) => ['', '-wal', '-journal'].map((suffix) => statSync(`${file}${suffix}`, { throwIfNoEntry: false })))
-    .map((info) => (info ? `${info.size}:${info.mtimeMs}` : '-'))
-    .join('|');
-
-const readStamp = (db: Database.Database, agent: AgentKind): string | undefined =>
-  db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(`db-stamp:${agent}`)?.value;
-
-const writeStamp = (db: Database.Database, agent: AgentKind, stamp: string): void =>
-  void db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(`db-stamp:${agent}`, stamp);

@@ -4,12 +4,16 @@ import type { AgentKind } from '../core/agents.js';
 import type { SessionEvent, SessionKey } from '../core/session.js';
 import { resumeCommand } from '../streams/views.js';
 import { emptySession } from '../streams/session-reducer.js';
+import { identifierParts, segment } from './segment.js';
 
 /**
- * Turns source events into index rows: each user or assistant text block (tool output and
- * thinking never reach `turn.text`) under its session, and the session's facts (cwd, title,
- * resume command, last activity) for the results. A sub-agent's messages are indexed under its
- * parent session. A block seen before (a re-read, a database replay) is skipped by its hash.
+ * Turns source events into index rows: each user or assistant message (tool output and thinking
+ * never reach `turn.text`) under its session, and the session's facts (cwd, title, resume command,
+ * last activity) for the results. A sub-agent's messages are indexed under its parent session.
+ * A message seen before (a re-read, a database replay) is skipped by its hash.
+ *
+ * Facts survive across runs in the `sessions` table: a run that resumes a transcript from an
+ * offset (and so never sees its cwd again) still knows where it lives and whose sub-agent it is.
  */
 interface SessionFacts {
   agent: AgentKind;
@@ -18,79 +22,124 @@ interface SessionFacts {
   title: string;
   resume: string;
   lastActivity: number;
-  /** The session results name: the parent of a sub-agent. */
-  owner: SessionKey;
+  sidechain: boolean;
+  /** The parent session of a sub-agent ('' when none or unknown). */
+  parent: string;
+  dirty: boolean;
 }
 
 export interface Indexer {
   readonly add: (event: SessionEvent) => void;
-  /** Writes what was added since the last flush, in one transaction. */
+  /** Writes what was added since the last flush, in one transaction; returns the messages written. */
   readonly flush: () => number;
+  /** Messages added and not yet flushed. */
+  readonly pending: () => number;
 }
+
+interface SessionRow {
+  readonly cwd: string;
+  readonly title: string;
+  readonly resume: string;
+  readonly last_activity: number;
+  readonly sidechain: number;
+  readonly parent: string;
+}
+
+/** 64 bits of SHA-1: a collision among a billion messages has odds of about 1 in 40 million. */
+const hashOf = (text: string): bigint => createHash('sha1').update(text).digest().readBigInt64BE(0);
 
 export const createIndexer = (db: Database.Database, options: { readonly excluded: (cwd: string) => boolean }): Indexer => {
   const facts = new Map<SessionKey, SessionFacts>();
-  let rows: { key: SessionKey; role: string; at: number; text: string }[] = [];
-  const touched = new Set<SessionKey>();
+  let rows: { key: SessionKey; role: 'user' | 'assistant'; at: number; text: string }[] = [];
+  const selectSession = db.prepare<[string], SessionRow>('SELECT cwd, title, resume, last_activity, sidechain, parent FROM sessions WHERE key = ?');
   const insertSeen = db.prepare('INSERT OR IGNORE INTO seen (hash) VALUES (?)');
-  const insertRow = db.prepare('INSERT INTO messages (text, key, role, at) VALUES (?, ?, ?, ?)');
+  const insertRow = db.prepare('INSERT INTO messages (text, parts, key, agent, role, at, cwd) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const upsertSession = db.prepare(`
-    INSERT INTO sessions (key, agent, session_id, cwd, title, last_activity, resume) VALUES (@key, @agent, @sessionId, @cwd, @title, @lastActivity, @resume)
-    ON CONFLICT(key) DO UPDATE SET
-      cwd = CASE WHEN excluded.cwd != '' THEN excluded.cwd ELSE sessions.cwd END,
-      title = CASE WHEN excluded.title != '' THEN excluded.title ELSE sessions.title END,
-      resume = CASE WHEN excluded.resume != '' THEN excluded.resume ELSE sessions.resume END,
-      last_activity = max(sessions.last_activity, excluded.last_activity)`);
+    INSERT INTO sessions (key, agent, session_id, cwd, title, last_activity, resume, sidechain, parent)
+    VALUES (@key, @agent, @sessionId, @cwd, @title, @lastActivity, @resume, @sidechain, @parent)
+    ON CONFLICT(key) DO UPDATE SET cwd = excluded.cwd, title = excluded.title, resume = excluded.resume,
+      last_activity = max(sessions.last_activity, excluded.last_activity), sidechain = excluded.sidechain, parent = excluded.parent`);
 
   const factsOf = (agent: AgentKind, sessionId: string): SessionFacts => {
     const key: SessionKey = `${agent}:${sessionId}`;
     let f = facts.get(key);
     if (!f) {
-      f = { agent, sessionId, cwd: '', title: '', resume: resumeCommand(emptySession(agent, sessionId)), lastActivity: 0, owner: key };
+      const row = selectSession.get(key);
+      f = row
+        ? { agent, sessionId, cwd: row.cwd, title: row.title, resume: row.resume, lastActivity: row.last_activity, sidechain: row.sidechain === 1, parent: row.parent, dirty: false }
+        : { agent, sessionId, cwd: '', title: '', resume: resumeCommand(emptySession(agent, sessionId)), lastActivity: 0, sidechain: false, parent: '', dirty: true };
       facts.set(key, f);
     }
     return f;
   };
 
-  const add = (event: SessionEvent): void => {
-    if (event.type === 'meta') {
-      const f = factsOf(event.agent, event.sessionId);
-      const p = event.patch;
-      if (p.cwd) f.cwd = p.cwd;
-      if (p.agentName) f.title = p.agentName;
-      if (p.resumeCommand) f.resume = p.resumeCommand;
-      if (p.isSidechain && p.parentId) f.owner = `${event.agent}:${p.parentId}`;
-      else if (p.isSidechain === false) f.owner = `${event.agent}:${event.sessionId}`;
-      touched.add(`${event.agent}:${event.sessionId}`);
-      return;
-    }
-    if (event.type !== 'turn') return;
-    const text = event.text?.trim() ?? '';
-    const f = factsOf(event.agent, event.sessionId);
-    f.lastActivity = Math.max(f.lastActivity, event.at);
-    touched.add(`${event.agent}:${event.sessionId}`);
-    if (text === '' || event.counts === false || options.excluded(f.cwd)) return;
-    rows.push({ key: f.owner, role: event.role, at: event.at, text });
+  const set = <K extends 'cwd' | 'title' | 'resume' | 'sidechain' | 'parent'>(f: SessionFacts, field: K, value: SessionFacts[K]): void => {
+    if (f[field] === value) return;
+    f[field] = value;
+    f.dirty = true;
   };
 
+  const add = (event: SessionEvent): void => {
+    switch (event.type) {
+      case 'meta': {
+        const f = factsOf(event.agent, event.sessionId);
+        const p = event.patch;
+        if (p.cwd) set(f, 'cwd', p.cwd);
+        if (p.agentName) set(f, 'title', p.agentName);
+        if (p.resumeCommand) set(f, 'resume', p.resumeCommand);
+        if (p.isSidechain !== undefined) set(f, 'sidechain', p.isSidechain);
+        if (p.parentId) set(f, 'parent', `${event.agent}:${p.parentId}`);
+        return;
+      }
+      case 'restore': {
+        // A warm start: the facts as the discovery cache kept them.
+        const f = factsOf(event.agent, event.sessionId);
+        const s = event.state;
+        if (s.cwd) set(f, 'cwd', s.cwd);
+        if (s.agentName) set(f, 'title', s.agentName);
+        if (s.resumeCommand) set(f, 'resume', s.resumeCommand);
+        set(f, 'sidechain', s.isSidechain);
+        if (s.parentId) set(f, 'parent', `${event.agent}:${s.parentId}`);
+        return;
+      }
+      case 'turn': {
+        const f = factsOf(event.agent, event.sessionId);
+        if (event.at > f.lastActivity) {
+          f.lastActivity = event.at;
+          f.dirty = true;
+        }
+        const text = event.text?.trim() ?? '';
+        if (text !== '' && event.counts !== false) rows.push({ key: `${event.agent}:${event.sessionId}`, role: event.role, at: event.at, text });
+        return;
+      }
+      default:
+    }
+  };
+
+  // NOTE: owners and exclusions are decided at flush, once every meta of the batch (a cwd written
+  // after the first message, a parent named late) has been seen.
   const flush = db.transaction((): number => {
     let written = 0;
     for (const row of rows) {
-      const hash = createHash('sha1').update(`${row.key}\u0000${row.role}\u0000${row.at}\u0000${row.text}`).digest('base64url');
-      if (insertSeen.run(hash).changes === 0) continue;
-      insertRow.run(row.text, row.key, row.role, row.at);
+      const own = facts.get(row.key) as SessionFacts;
+      const owner = own.sidechain && own.parent ? own.parent : row.key;
+      const ownerFacts = owner === row.key ? own : factsOf(own.agent, owner.slice(own.agent.length + 1));
+      const cwd = ownerFacts.cwd || own.cwd;
+      if (options.excluded(cwd)) continue;
+      if (insertSeen.run(hashOf(`${owner}\u0000${row.role}\u0000${row.at}\u0000${row.text}`)).changes === 0) continue;
+      insertRow.run(segment(row.text), identifierParts(row.text), owner, own.agent, row.role, row.at, cwd);
       written += 1;
     }
     rows = [];
-    for (const key of touched) {
-      const f = facts.get(key);
-      // A sub-agent's facts are not a result of their own: its parent is.
-      if (!f || f.owner !== key) continue;
-      upsertSession.run({ key, agent: f.agent, sessionId: f.sessionId, cwd: f.cwd, title: f.title, lastActivity: f.lastActivity, resume: f.resume });
+    for (const [key, f] of facts) {
+      if (!f.dirty) continue;
+      f.dirty = false;
+      // An excluded session leaves no trace, not even its name.
+      if (options.excluded(f.cwd)) continue;
+      upsertSession.run({ key, agent: f.agent, sessionId: f.sessionId, cwd: f.cwd, title: f.title, lastActivity: f.lastActivity, resume: f.resume, sidechain: f.sidechain ? 1 : 0, parent: f.parent });
     }
-    touched.clear();
     return written;
   });
 
-  return { add, flush: () => flush() };
+  return { add, flush: () => flush(), pending: () => rows.length };
 };

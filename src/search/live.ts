@@ -1,62 +1,90 @@
-import type { SchedulerLike, Subscription } from 'rxjs';
+import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
-import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
-import type { Logger } from '../core/contracts.js';
+import type { AgentKind } from '../core/agents.js';
+import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import { excludedBy, openCaughtUpIndex } from './catch-up.js';
-import { openSearchDb } from './index-db.js';
-import { createIndexer } from './indexer.js';
+import { catchUp, openIndex, scopeOf, type OpenedIndex } from './catch-up.js';
+import { searchCursorPath } from './index-db.js';
 import { searchIndex, type SearchResult } from './query.js';
 
-/** New blocks become searchable this soon after the source read them. */
-export const LIVE_FLUSH_MS = 250;
+/** New messages become searchable this soon after a source read them. */
+export const LIVE_FLUSH_MS = 100;
 
 export interface LiveIndex {
   /** The pipeline's tap: every source event of the running monitor (no second read of any file). */
   readonly tap: (event: SessionEvent) => void;
-  /** GET /api/search: the first call catches up what the index lacks, then it is kept live. */
+  /**
+   * The monitor's folded state, whose offsets become the index's once it has caught up: what the
+   * monitor read (and the tap indexed) is not read again by the next `agentwatch search`.
+   */
+  readonly follow: (state$: Observable<SessionsState>) => void;
+  /**
+   * GET /api/search and the TUI's `s`: the first call catches up what the index lacks (what was
+   * written while no agentwatch indexed), every call searches what the tap has indexed so far.
+   * Hits are marked with HIT_OPEN/HIT_CLOSE (`toJsonResults` for the wire).
+   */
   readonly search: (query: string, options: { readonly agents?: readonly AgentKind[]; readonly limit: number }) => Promise<SearchResult[]>;
-  readonly close: () => void;
+  readonly close: () => Promise<void>;
 }
 
-/** The search index of a running monitor: fed by the sources as they read, flushed every 250 ms. */
+/** The search index of a running monitor: fed by the sources as they read, written every 100 ms. */
 export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
-  const excluded = excludedBy(loaded.config.exclude_cwd_substrings);
-  let db = openSearchDb(io.env, log).db;
-  let indexer = createIndexer(db, { excluded });
+  const scope = scopeOf(loaded);
+  const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
   let pending: Subscription | undefined;
   let caughtUp: Promise<void> | undefined;
-  const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);
+  let state$: Observable<SessionsState> | undefined;
+  let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
+  let closed = false;
+
   const flush = (): void => {
+    pending?.unsubscribe();
     pending = undefined;
+    if (closed) return;
     try {
-      indexer.flush();
+      index.indexer.flush();
     } catch (error) {
       log.warn(`search index: ${(error as Error).message}`);
     }
   };
+
+  /** From now on the monitor's checkpoints are the index's offsets (written after the index itself). */
+  const startPersisting = async (): Promise<void> => {
+    if (!state$ || persisting || closed) return;
+    const registry = await import('../sources/index.js');
+    const cache = registry.openDiscoveryCache(io.env, log, searchCursorPath(io.env));
+    const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => (flush(), cache.write(...args)) };
+    persisting = { stop: registry.persistCache(state$, guarded, scheduler), close: cache.close };
+  };
+
   return {
     tap: (event) => {
-      if (event.type !== 'turn' && event.type !== 'meta') return;
-      indexer.add(event);
-      pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
+      if (closed || (event.type !== 'turn' && event.type !== 'meta' && event.type !== 'restore')) return;
+      index.indexer.add(event);
+      if (event.type === 'turn') pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
+    },
+    follow: (states) => {
+      state$ = states;
     },
     search: async (query, options) => {
-      caughtUp ??= (async () => {
-        flush();
-        db.close();
-        ({ db } = await openCaughtUpIndex(io, loaded, enabled, { reindex: false, log }));
-        indexer = createIndexer(db, { excluded });
-      })();
+      // A failed catch-up (a read that timed out) is said and tried again by the next search.
+      caughtUp ??= catchUp(io, loaded, index, { log }).then(startPersisting, (error: unknown) => {
+        caughtUp = undefined;
+        log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
+      });
       await caughtUp;
       flush();
-      return searchIndex(db, query, { agents: new Set(options.agents ?? enabled), limit: options.limit, excluded });
+      const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
+      return searchIndex(index.db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
     },
-    close: () => {
-      pending?.unsubscribe();
+    close: async () => {
+      await caughtUp?.catch(() => undefined);
+      await persisting?.stop();
+      persisting?.close();
       flush();
-      db.close();
+      closed = true;
+      index.db.close();
     },
   };
 };

@@ -1,5 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { AgentKind } from '../core/agents.js';
+import { prepareQuery, type PreparedQuery } from './query-syntax.js';
+import { unsegment } from './segment.js';
+import { bracketHits, cleanSnippet, fallbackSnippet, hasHit, HIT_CLOSE, HIT_OPEN } from './snippet.js';
 
 /** One result of `agentwatch search --json` (PRODUCT.md section 9). */
 export interface SearchResult {
@@ -10,78 +13,134 @@ export interface SearchResult {
   /** RFC 3339 UTC, "" when unknown. */
   readonly last_activity: string;
   readonly resume_command: string;
-  /** bm25 relevance, higher is better. */
+  /** bm25 relevance of the session's best message, higher is better. */
   readonly score: number;
   /** Best matches first; each hit in `text` is marked `[...]`. */
-  readonly snippets: readonly { readonly role: 'user' | 'assistant'; readonly timestamp: string; readonly text: string }[];
+  readonly snippets: readonly SearchSnippet[];
+}
+
+export interface SearchSnippet {
+  readonly role: 'user' | 'assistant';
+  readonly timestamp: string;
+  readonly text: string;
 }
 
 export interface SearchOptions {
-  readonly agents: ReadonlySet<AgentKind>;
+  readonly agents: readonly AgentKind[];
   readonly limit: number;
-  /** Sessions whose cwd an exclusion hides are never returned. */
-  readonly excluded: (cwd: string) => boolean;
+  /** `exclude_cwd_substrings`: sessions under them are never returned. */
+  readonly excludeCwd: readonly string[];
 }
 
 /** A query FTS5 cannot parse: the command exits 2 with this message, the API answers 400. */
 export class QuerySyntaxError extends Error {}
 
-const SNIPPETS_PER_SESSION = 3;
-/** Matching blocks looked at per query (best first): enough to fill `limit` sessions with snippets. */
-const HITS_SCANNED = 2_000;
+export const SNIPPETS_PER_SESSION = 3;
+/** Tokens of context FTS5 puts in a snippet. */
+const SNIPPET_TOKENS = 24;
 
-interface HitRow {
+/** FTS5's error, said for people: what is wrong with what they typed. */
+const explain = (message: string): string => {
+  const text = message.replace(/^fts5: /, '');
+  if (/unterminated string/.test(text)) return 'a quote is not closed';
+  if (/syntax error near ""$/.test(text)) return 'it ends too early (an AND/OR/NOT with nothing after it, or a parenthesis left open)';
+  const near = /syntax error near "(.*)"$/.exec(text);
+  if (near) return `unexpected "${near[1] ?? ''}" (quote it to search for it as a word)`;
+  return text;
+};
+
+const isQueryError = (message: string): boolean => /fts5|syntax|no such column|unterminated|malformed MATCH|unknown special query/i.test(message);
+
+interface SessionHit {
+  readonly key: string;
+  readonly best: number;
+  readonly agent: AgentKind;
+  readonly session_id: string;
+  readonly cwd: string;
+  readonly title: string;
+  readonly last_activity: number;
+  readonly resume: string;
+}
+
+interface MessageHit {
   readonly key: string;
   readonly role: 'user' | 'assistant';
   readonly at: number;
   readonly snip: string;
-  readonly rank: number;
-  readonly agent: AgentKind | null;
-  readonly session_id: string | null;
-  readonly cwd: string | null;
-  readonly title: string | null;
-  readonly last_activity: number | null;
-  readonly resume: string | null;
+  readonly text: string;
 }
 
-const iso = (ms: number | null): string => (ms && ms > 0 ? new Date(ms).toISOString() : '');
+const iso = (ms: number): string => (ms > 0 ? new Date(ms).toISOString() : '');
+
+/** A snippet with its hits between HIT_OPEN/HIT_CLOSE (FTS5's, or ours for a camelCase part). */
+const snippetOf = (hit: MessageHit, prepared: PreparedQuery): string => {
+  const cleaned = cleanSnippet(hit.snip);
+  return hasHit(cleaned) ? cleaned : (fallbackSnippet(unsegment(hit.text), prepared.terms) ?? cleaned);
+};
 
 /**
- * Sessions ranked by their best block's bm25, each with its best snippets. Phrase ("..."),
- * prefix (word*) and boolean (AND OR NOT, parentheses) queries as FTS5 reads them.
+ * Sessions ranked by their best message's bm25, each with its best snippets (hits between
+ * HIT_OPEN/HIT_CLOSE; `toJsonResults` writes them as `[...]`). Phrase, prefix and boolean queries
+ * as FTS5 reads them, after `prepareQuery`. Throws QuerySyntaxError for a malformed query.
  */
 export const searchIndex = (db: Database.Database, query: string, options: SearchOptions): SearchResult[] => {
-  let hits: HitRow[];
+  const prepared = prepareQuery(query);
+  if (prepared.match.trim() === '') throw new QuerySyntaxError(`malformed search query ${JSON.stringify(query)}: it has no word to search for`);
+  if (options.agents.length === 0) return [];
+  const fragments = options.excludeCwd.filter((f) => f !== '');
+  const scope = `s.sidechain = 0 AND s.agent IN (${options.agents.map(() => '?').join(', ')})${fragments.map(() => ' AND instr(s.cwd, ?) = 0').join('')}`;
+  let sessions: SessionHit[];
+  let messages: MessageHit[];
   try {
-    hits = db
-      .prepare<[string, number], HitRow>(
-        `SELECT m.key AS key, m.role AS role, m.at AS at, snippet(messages, 0, '[', ']', '…', 16) AS snip, bm25(messages) AS rank,
-                s.agent AS agent, s.session_id AS session_id, s.cwd AS cwd, s.title AS title, s.last_activity AS last_activity, s.resume AS resume
-         FROM messages m LEFT JOIN sessions s ON s.key = m.key
-         WHERE messages MATCH ? ORDER BY rank LIMIT ?`,
+    // 1: each session's best message (bm25 is lower-is-better), the best sessions first.
+    sessions = db
+      .prepare<unknown[], SessionHit>(
+        `SELECT h.key AS key, h.best AS best, s.agent AS agent, s.session_id AS session_id, s.cwd AS cwd, s.title AS title, s.last_activity AS last_activity, s.resume AS resume
+         FROM (SELECT key, min(rank) AS best FROM messages WHERE messages MATCH ? GROUP BY key) h
+         JOIN sessions s ON s.key = h.key
+         WHERE ${scope}
+         ORDER BY h.best LIMIT ?`,
       )
-      .all(query, HITS_SCANNED);
+      .all(prepared.match, ...options.agents, ...fragments, options.limit);
+    if (sessions.length === 0) return [];
+    // 2: the best few messages of each of those sessions (auxiliary functions such as snippet()
+    // cannot run under a window function: the snippets are a third query, of those rows only).
+    const keys = sessions.map((s) => s.key);
+    const best = db
+      .prepare<unknown[], { id: number }>(
+        `SELECT id FROM (
+           SELECT rowid AS id, row_number() OVER (PARTITION BY key ORDER BY rank) AS n
+           FROM messages WHERE messages MATCH ? AND key IN (${keys.map(() => '?').join(', ')}))
+         WHERE n <= ${SNIPPETS_PER_SESSION}`,
+      )
+      .all(prepared.match, ...keys)
+      .map((row) => row.id);
+    messages = db
+      .prepare<unknown[], MessageHit>(
+        `SELECT key, role, at, text, snippet(messages, 0, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS}) AS snip
+         FROM messages WHERE messages MATCH ? AND rowid IN (${best.map(() => '?').join(', ')}) ORDER BY rank`,
+      )
+      .all(prepared.match, ...best);
   } catch (error) {
     const message = (error as Error).message;
-    if (/fts5|syntax|no such column|unterminated|malformed/i.test(message)) throw new QuerySyntaxError(`malformed search query ${JSON.stringify(query)}: ${message.replace(/^fts5: /, '')}`);
+    if (isQueryError(message)) throw new QuerySyntaxError(`malformed search query ${JSON.stringify(query)}: ${explain(message)}`);
     throw error;
   }
-  const bySession = new Map<string, { row: HitRow; snippets: HitRow[] }>();
-  for (const hit of hits) {
-    if (!hit.agent || !hit.session_id || !options.agents.has(hit.agent) || options.excluded(hit.cwd ?? '')) continue;
-    const entry = bySession.get(hit.key) ?? { row: hit, snippets: [] };
-    if (entry.snippets.length < SNIPPETS_PER_SESSION) entry.snippets.push(hit);
-    bySession.set(hit.key, entry);
-  }
-  return [...bySession.values()].slice(0, options.limit).map(({ row, snippets }) => ({
-    session_id: row.session_id ?? '',
-    agent: row.agent as AgentKind,
-    cwd: row.cwd ?? '',
-    title: row.title ?? '',
-    last_activity: iso(row.last_activity),
-    resume_command: row.resume ?? '',
-    // bm25 is lower-is-better and negative: report it as a positive relevance.
-    score: Math.round(-row.rank * 1000) / 1000,
-    snippets: snippets.map((s) => ({ role: s.role, timestamp: iso(s.at), text: s.snip })),
+  const byKey = new Map<string, MessageHit[]>();
+  for (const m of messages) byKey.set(m.key, [...(byKey.get(m.key) ?? []), m]);
+  return sessions.map((s) => ({
+    session_id: s.session_id,
+    agent: s.agent,
+    cwd: s.cwd,
+    title: s.title,
+    last_activity: iso(s.last_activity),
+    resume_command: s.resume,
+    // bm25 is negative, lower is better: reported as a positive relevance.
+    score: Number((-s.best).toPrecision(4)),
+    snippets: (byKey.get(s.key) ?? []).map((m) => ({ role: m.role, timestamp: iso(m.at), text: snippetOf(m, prepared) })),
   }));
 };
+
+/** The wire form (`--json`, `GET /api/search`): hits marked `[...]`. */
+export const toJsonResults = (results: readonly SearchResult[]): SearchResult[] =>
+  results.map((r) => ({ ...r, snippets: r.snippets.map((s) => ({ ...s, text: bracketHits(s.text) })) }));

@@ -1,28 +1,19 @@
-import { cp, mkdir, readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pbkdf2Sync } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AGENT_KINDS, isAgentKind } from '../../src/core/agents.js';
+import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { SessionDetail } from '../../src/core/session.js';
 import type { SearchResult } from '../../src/search/query.js';
-import { cursorDbPath } from '../../src/sources/cursor/paths.js';
-import { kiloDbPath } from '../../src/sources/kilo/paths.js';
-import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { buildFixtureDb, type SqliteFixture } from '../sources/sqlite/helpers.js';
+import type { TempHome } from '../helpers/temp-home.js';
+import { freshenCursor, installAll as installFixtures, search, writeConfig } from './helpers.js';
 
 /** `agentwatch search` end to end on the fixtures of all nine agents (issue 15). */
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const COUNT_OPENS = fileURLToPath(new URL('../helpers/count-opens.mjs', import.meta.url));
-const DB_PATHS: Readonly<Record<SqliteFixture, (env: Record<string, string>) => string>> = {
-  opencode: (env) => opencodeDbPath(env),
-  kilo: (env) => kiloDbPath(env),
-  cursor: (env) => cursorDbPath(env, 'linux'),
-};
 
 let home: TempHome | undefined;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -32,40 +23,17 @@ afterEach(async () => {
   home = undefined;
 });
 
-const installAll = async (): Promise<TempHome> => {
-  home = await makeTempHome('agentwatch-search-');
-  for (const name of await readdir(FIXTURES)) {
-    if (!isAgentKind(name)) continue;
-    if (name in DB_PATHS) {
-      const file = DB_PATHS[name as SqliteFixture](home.env);
-      await mkdir(path.dirname(file), { recursive: true });
-      buildFixtureDb(file, name as SqliteFixture).close();
-    } else await cp(path.join(FIXTURES, name), home.home, { recursive: true });
-  }
-  return home;
-};
+const installAll = async (): Promise<TempHome> => (home = await installFixtures());
+const CLAUDE_MAIN = (t: TempHome): string => path.join(t.home, '.claude', 'projects', '-home-dev-acme-api', '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10.jsonl');
 
-/** Cursor reads composers active in the last 48 h: bring the fixture's up to now. */
-const freshenCursor = (t: TempHome): void => {
-  const db = new Database(cursorDbPath(t.env, 'linux'));
-  try {
-    const rows = db.prepare(`SELECT key, CAST(value AS TEXT) AS value FROM cursorDiskKV WHERE key LIKE 'composerData:%'`).all() as { key: string; value: string }[];
-    for (const row of rows) {
-      try {
-        const composer = JSON.parse(row.value) as Record<string, unknown>;
-        db.prepare('UPDATE cursorDiskKV SET value = ? WHERE key = ?').run(JSON.stringify({ ...composer, lastUpdatedAt: Date.now() }), row.key);
-      } catch {
-        // the fixture's deliberately broken composer stays broken
-      }
-    }
-  } finally {
-    db.close();
+/** Whether the index files (the database and its write-ahead log) hold `text` anywhere. */
+const indexHolds = async (t: TempHome, text: string): Promise<boolean> => {
+  const file = path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch', 'search.db');
+  for (const suffix of ['', '-wal']) {
+    const bytes = await readFile(`${file}${suffix}`).catch(() => Buffer.alloc(0));
+    if (bytes.includes(Buffer.from(text))) return true;
   }
-};
-
-const search = async (t: TempHome, args: string[], extraEnv: Record<string, string> = {}) => {
-  const run = await runCli(['search', ...args], { env: { ...t.env, ...extraEnv }, timeoutMs: 60_000 });
-  return { ...run, results: run.code === 0 && args.includes('--json') ? (JSON.parse(run.stdout) as SearchResult[]) : [] };
+  return false;
 };
 
 /** A word a person or the agent said in a session of `agent`: the longest plain word of its first message. */
@@ -120,26 +88,52 @@ describe('agentwatch search', { timeout: 90_000 }, () => {
     expect((JSON.parse(run.stdout) as SearchResult[]).length).toBeGreaterThan(0);
   });
 
-  it('sessions under an excluded cwd are never indexed nor returned', async () => {
+  it('sessions under an excluded cwd are never indexed nor returned, also when their transcript grows', async () => {
     const t = await installAll();
-    const file = path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json');
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify({ exclude_cwd_substrings: ['acme-api'] }));
+    await writeConfig(t, { exclude_cwd_substrings: ['acme-api'] });
     const { results } = await search(t, ['bucket', '--json']);
     expect(results.filter((r) => r.cwd.includes('acme-api'))).toEqual([]);
-    const db = await readFile(path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch', 'search.db'));
-    expect(db.includes(Buffer.from('token-bucket rate limiter'))).toBe(false);
+    expect(await indexHolds(t, 'token-bucket rate limiter')).toBe(false);
+    // A later search resumes the transcript from its offset (its cwd is not read again): still out.
+    await appendFile(CLAUDE_MAIN(t), `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'the secret pelicanplan' }, timestamp: '2026-03-10T12:00:00.000Z' })}\n`);
+    const again = await search(t, ['pelicanplan', '--json']);
+    expect(again.results).toEqual([]);
+    expect(await indexHolds(t, 'pelicanplan')).toBe(false);
   });
 
-  it('a second search reads no transcript again; an append is read alone', async () => {
+  it('follows the config: a new exclusion or a disabled agent removes what the index held, lifting it brings it back', async () => {
+    const t = await installAll();
+    expect((await search(t, ['bucket', '--json'])).results.map((r) => r.agent)).toContain('claude');
+    expect(await indexHolds(t, 'token-bucket rate limiter')).toBe(true);
+    await writeConfig(t, { exclude_cwd_substrings: ['acme-api'], agents: { codex: false } });
+    const narrowed = await search(t, ['bucket OR JPY', '--json']);
+    expect(narrowed.results.filter((r) => r.cwd.includes('acme-api') || r.agent === 'codex')).toEqual([]);
+    expect(await indexHolds(t, 'token-bucket rate limiter')).toBe(false);
+    expect(await indexHolds(t, 'invoice rounding fail')).toBe(false);
+    await writeConfig(t, {});
+    const widened = await search(t, ['bucket OR JPY', '--json']);
+    expect(widened.results.map((r) => r.agent).sort()).toEqual(expect.arrayContaining(['claude', 'codex']));
+  });
+
+  it('keeps the index private: 0600 in a 0700 directory', async () => {
+    const t = await installAll();
+    await search(t, ['bucket', '--json']);
+    const dir = path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch');
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dir, 'search.db'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('a second search reads no transcript and opens no agent database again; an append is read alone', async () => {
     const t = await installAll();
     const opens = path.join(t.root, 'opens.json');
     const env = { NODE_OPTIONS: `--import=${COUNT_OPENS}`, AGENTWATCH_TEST_OPENS_FILE: opens };
     await search(t, ['bucket', '--json'], env);
     const first = JSON.parse(await readFile(opens, 'utf8')) as string[];
-    expect(first.length).toBeGreaterThan(0);
-    await search(t, ['bucket', '--json'], env);
+    expect(first.filter((file) => file.endsWith('.jsonl')).length).toBeGreaterThan(5);
+    expect(first.filter((file) => /opencode\.db$|kilo\.db$|state\.vscdb$/.test(file))).toHaveLength(3);
+    const second = await search(t, ['bucket', '--json'], env);
     expect(JSON.parse(await readFile(opens, 'utf8')), 'opened by the second search').toEqual([]);
+    expect(second.results.map((r) => r.agent)).toContain('claude');
     const main = path.join(t.home, '.claude', 'projects', '-home-dev-acme-api', '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10.jsonl');
     await appendFile(main, `"}}\n${JSON.stringify({ type: 'user', cwd: '/home/dev/acme-api', message: { role: 'user', content: 'what about quokkaflux' }, timestamp: '2026-03-10T12:00:00.000Z' })}\n`);
     const third = await search(t, ['quokkaflux', '--json'], env);
@@ -158,16 +152,42 @@ describe('agentwatch search', { timeout: 90_000 }, () => {
     expect(again.stderr).toContain('was unusable');
     expect((await readdir(dir)).some((name) => name.startsWith('search.db.broken-'))).toBe(true);
   });
+
+  it('a foreign database at the index path is moved aside, never written into', async () => {
+    const t = await installAll();
+    const dir = path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch');
+    await mkdir(dir, { recursive: true });
+    const foreign = new Database(path.join(dir, 'search.db'));
+    foreign.exec(`CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')`);
+    foreign.close();
+    const run = await search(t, ['bucket', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.results.length).toBeGreaterThan(0);
+    expect(run.stderr).toContain('not an agentwatch search index');
+    const aside = (await readdir(dir)).find((name) => /^search\.db\.broken-\d+$/.test(name)) ?? '';
+    const kept = new Database(path.join(dir, aside), { readonly: true });
+    expect(kept.prepare('SELECT body FROM notes').pluck().all()).toEqual(['mine']);
+    expect(kept.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'messages'`).pluck().get()).toBe(0);
+    kept.close();
+  });
+
+  it('--reindex rebuilds from nothing', async () => {
+    const t = await installAll();
+    await search(t, ['bucket', '--json']);
+    const opens = path.join(t.root, 'opens.json');
+    const env = { NODE_OPTIONS: `--import=${COUNT_OPENS}`, AGENTWATCH_TEST_OPENS_FILE: opens };
+    const run = await search(t, ['bucket', '--reindex', '--json'], env);
+    expect(run.results.map((r) => r.agent)).toContain('claude');
+    expect((JSON.parse(await readFile(opens, 'utf8')) as string[]).length).toBeGreaterThan(5);
+  });
 });
 
 describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
-  it('answers the same results, and an append to a watched transcript is found without reading it twice', async () => {
+  it('answers what search --json answers; an append is searchable within a second, and the next one-shot search reads nothing the monitor read', async () => {
     const t = await installAll();
     const salt = 'search-live-salt';
     const passphrase = 'search live passphrase';
-    const file = path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json');
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify({ api_salt: salt }));
+    await writeConfig(t, { api_salt: salt });
     const child = spawn(process.execPath, [CLI_PATH, '--api', '--host', '127.0.0.1:0'], { env: { ...t.env, AGENTWATCH_API_PASSPHRASE: passphrase }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -176,30 +196,46 @@ describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
       child.kill('SIGTERM');
       await exited;
     });
-    const until = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
-      const deadline = Date.now() + 20_000;
+    /** Polls `probe` every 20 ms until it gives a value, failing after `ms`. */
+    const until = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> => {
+      const deadline = performance.now() + ms;
       for (;;) {
         const value = await probe().catch(() => undefined);
         if (value !== undefined) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (performance.now() > deadline) throw new Error(`not within ${ms} ms: ${what}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
     const base = await until('the API', async () => /listening on (http:\/\/\S+)/.exec(stderr)?.[1]);
     const headers = { authorization: `Bearer ${pbkdf2Sync(passphrase, salt, 600000, 32, 'sha256').toString('base64url')}` };
+    const api = async (query: string): Promise<SearchResult[]> => (await (await fetch(`${base}/api/search?${query}`, { headers })).json()) as SearchResult[];
     await until('ready', async () => ((await (await fetch(`${base}/api/stats`, { headers })).json()) as { ready: boolean }).ready || undefined);
-    const first = (await (await fetch(`${base}/api/search?q=bucket`, { headers })).json()) as SearchResult[];
+
+    const first = await api('q=bucket');
     expect(first.map((r) => r.agent)).toContain('claude');
-    expect((await fetch(`${base}/api/search?q=%22open`, { headers })).status).toBe(400);
+    expect(first[0]?.snippets.some((s) => s.text.includes('[bucket]') || s.text.includes('[Bucket]'))).toBe(true);
+    expect((await api('q=bucket&agent=codex')).map((r) => r.agent)).toEqual([]);
+    expect((await api('q=footer&agent=opencode,kilo')).map((r) => r.agent)).toContain('opencode');
+    const malformed = await fetch(`${base}/api/search?q=%22open`, { headers });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: string }).error).toMatch(/^malformed search query "\\"open": a quote is not closed/);
     expect((await fetch(`${base}/api/search`, { headers })).status).toBe(400);
+    expect((await fetch(`${base}/api/search?q=bucket&agent=claud`, { headers })).status).toBe(400);
     expect((await fetch(`${base}/api/search?q=bucket`)).status).toBe(401);
 
-    const main = path.join(t.home, '.claude', 'projects', '-home-dev-acme-api', '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10.jsonl');
-    await appendFile(main, `"}}\n${JSON.stringify({ type: 'user', cwd: '/home/dev/acme-api', message: { role: 'user', content: 'and the zebrafinch cache' }, timestamp: new Date().toISOString() })}\n`);
-    const found = await until('the appended word', async () => {
-      const results = (await (await fetch(`${base}/api/search?q=zebrafinch`, { headers })).json()) as SearchResult[];
-      return results.length > 0 ? results : undefined;
-    });
+    const appendedAt = performance.now();
+    await appendFile(CLAUDE_MAIN(t), `"}}\n${JSON.stringify({ type: 'user', cwd: '/home/dev/acme-api', message: { role: 'user', content: 'and the zebrafinch cache' }, timestamp: new Date().toISOString() })}\n`);
+    const found = await until('the appended word is searchable', async () => ((await api('q=zebrafinch')).length > 0 ? api('q=zebrafinch') : undefined), 1_000);
+    const tookMs = performance.now() - appendedAt;
     expect(found[0]?.session_id).toBe('6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10');
+    expect(tookMs).toBeLessThan(1_000);
+
+    // What the monitor read (and indexed live) is not read again by the next one-shot search.
+    child.kill('SIGTERM');
+    await exited;
+    const opens = path.join(t.root, 'opens.json');
+    const after = await search(t, ['zebrafinch', '--json'], { NODE_OPTIONS: `--import=${COUNT_OPENS}`, AGENTWATCH_TEST_OPENS_FILE: opens });
+    expect(after.results.map((r) => r.session_id)).toEqual(['6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10']);
+    expect(JSON.parse(await readFile(opens, 'utf8')), 'opened by the search after the monitor').toEqual([]);
   });
 });

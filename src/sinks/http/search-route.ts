@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseAgentList, DEFAULT_LIMIT } from '../../commands/search.js';
 import type { LiveIndex } from '../../search/live.js';
-import { QuerySyntaxError } from '../../search/query.js';
+import { QuerySyntaxError, toJsonResults } from '../../search/query.js';
 
 const querySchema = z.object({
   q: z.string({ error: 'q (the search query) is required' }).trim().min(1, 'q (the search query) is required').max(1_000, 'q must be at most 1000 characters'),
@@ -22,7 +22,7 @@ export const registerSearchRoute = (app: FastifyInstance, index: LiveIndex): voi
       return reply.code(400).send({ error: (error as Error).message });
     }
     try {
-      return await index.search(parsed.data.q, { ...(agents ? { agents } : {}), limit: parsed.data.limit ?? DEFAULT_LIMIT });
+      return toJsonResults(await index.search(parsed.data.q, { ...(agents ? { agents } : {}), limit: parsed.data.limit ?? DEFAULT_LIMIT }));
     } catch (error) {
       if (error instanceof QuerySyntaxError) return reply.code(400).send({ error: error.message });
       throw error;

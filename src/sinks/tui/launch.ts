@@ -10,10 +10,8 @@ import { limitsText, readLimits, type LimitsRenderer } from './limits.js';
 import { openScreen } from './terminal.js';
 import { pickTheme } from './theme.js';
 import { SAMPLE_NOTE, sampleOutcomes } from '../../limits/sample.js';
-import type { AgentKind } from '../../core/agents.js';
-import type { Loaded } from '../../config/load.js';
 import { configNotices } from '../../config/notices.js';
-import type { ContentHit } from './state.js';
+import { contentSearch } from './content-search.js';
 
 /** The limits modal under --demo: generated windows, said to be sample on the Summary tab too. */
 const sampleLimits = (): LimitsRenderer => {
@@ -23,21 +21,6 @@ const sampleLimits = (): LimitsRenderer => {
     const text = limitsText(outcomes, now, width);
     return { ...text, summary: [...text.summary, '', SAMPLE_NOTE] };
   };
-};
-
-/** `s` in the TUI: catch the search index up, then the matching sessions, best first (loaded on first use). */
-const searchContent = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], query: string): Promise<ContentHit[]> => {
-  const [{ openCaughtUpIndex, excludedBy }, { searchIndex }] = await Promise.all([import('../../search/catch-up.js'), import('../../search/query.js')]);
-  const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const { db } = await openCaughtUpIndex(io, loaded, agents, { reindex: false, log: silent });
-  try {
-    return searchIndex(db, query, { agents: new Set(agents), limit: 50, excluded: excludedBy(loaded.config.exclude_cwd_substrings) }).map((r) => ({
-      key: `${r.agent}:${r.session_id}`,
-      label: r.title || r.cwd.split('/').at(-1) || r.session_id,
-    }));
-  } finally {
-    db.close();
-  }
 };
 
 /** stderr lines that report, rather than warn: everything else the TUI shows as a warning. */
@@ -89,7 +72,7 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     ...(names.problem ? { namesProblem: names.problem } : {}),
     // --demo: generated sample windows, marked as sample, and no request to any vendor.
     readLimits: () => (demo ? Promise.resolve(sampleLimits()) : readLimits(limitsCtx)),
-    ...(demo ? {} : { searchContent: (query: string) => searchContent(io, launch.loaded, pipeline.agents, query) }),
+    ...(launch.search ? { searchContent: contentSearch(launch.search, pipeline.agents) } : {}),
     // A crash message must not be held like a warning: release the capture, then write.
     report: (message) => {
       const lines = [...held.release(), message];

@@ -14,8 +14,8 @@
 //   sub-agents under `<session>/subagents/agent-<id>.jsonl` (+ `.meta.json`).
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
-import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
-import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType } from '../internal/skim.js';
+import { decodeLine, epochMs } from '../internal/line-helpers.js';
+import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import type { ClaudeFileKind } from './paths.js';
 import { claudeRecordSchema, type ClaudeBlock, type ClaudeRecord } from './schema.js';
@@ -91,6 +91,13 @@ const TOOL_USE = Buffer.from('"type":"tool_use"');
 const IS_ERROR = Buffer.from('"is_error":true');
 /** A raw key can only be a key (inside a JSON string its quotes would be escaped). */
 const SIDECHAIN = Buffer.from('"isSidechain":true');
+/**
+ * Message text kept whole when a long line is parsed (other long strings are cut): a prompt is
+ * `content` (string) or `text` blocks; an answer's `text` blocks (its tool inputs, which hold whole
+ * files under `content`, are still cut).
+ */
+const USER_TEXT_KEYS = [valueKey('text'), valueKey('content')];
+const ASSISTANT_TEXT_KEYS = [valueKey('text')];
 /** Message uuids remembered per file for summaries written after their leaf (newest kept). */
 const SEEN_UUIDS_MAX = 4096;
 
@@ -213,7 +220,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     }
     const events: SessionEvent[] = [];
     const injected = record.isMeta === true || record.isCompactSummary === true;
-    events.push({ type: 'turn', ...ref, at, role: 'user', text: clip(textOf(content)), ...(injected ? { counts: false } : {}) });
+    events.push({ type: 'turn', ...ref, at, role: 'user', text: textOf(content), ...(injected ? { counts: false } : {}) });
     return events;
   };
 
@@ -232,7 +239,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
       // One response is written as one line per content block, all with the same message id.
       const firstLine = message.id === undefined || message.id !== lastAssistantId;
       lastAssistantId = message.id;
-      if (firstLine || text) events.push({ type: 'turn', ...ref, at, role: 'assistant', text: clip(text), ...(firstLine ? {} : { counts: false }) });
+      if (firstLine || text) events.push({ type: 'turn', ...ref, at, role: 'assistant', text: text, ...(firstLine ? {} : { counts: false }) });
     }
     for (const block of blocks) {
       if (block.type !== 'tool_use' || !block.name) continue;
@@ -373,7 +380,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
           return [...named, ...skimmed.results.map((r): SessionEvent => ({ type: 'tool_result', ...ref, at: skimmed.at, callId: r.callId, isError: r.isError }))];
         }
       }
-      const decoded = decodeLine(agent, claudeRecordSchema, bytes, where);
+      const keep = type?.value === 'user' ? USER_TEXT_KEYS : type?.value === 'assistant' ? ASSISTANT_TEXT_KEYS : [];
+      const decoded = decodeLine(agent, claudeRecordSchema, bytes, where, keep);
       if (!decoded.ok) return decoded.event ? [decoded.event] : [];
       return recordEvents(decoded.value);
     },

@@ -9,8 +9,8 @@ import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { patchTarget } from '../internal/apply-patch.js';
 import type { FileParser } from '../internal/file-parser.js';
-import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
-import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType } from '../internal/skim.js';
+import { decodeLine, epochMs } from '../internal/line-helpers.js';
+import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import {
   codexEnvelopeSchema,
@@ -51,6 +51,9 @@ const ASSISTANT_ROLE = Buffer.from('"role":"assistant"');
 const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output']);
 
 export { patchTarget };
+
+/** Message text kept whole when a long line is parsed: `text` of message content, `message` of a user_message event. */
+const TEXT_KEYS = [valueKey('text'), valueKey('message')];
 
 /** apply_patch paths are relative to the turn's cwd: made absolute so every agent's last_file_write can be opened. */
 const inCwd = (file: string | undefined, cwd: string | undefined): string | undefined =>
@@ -150,7 +153,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         const text = (item.content ?? []).map((c) => c.text ?? '').join('\n');
         const injected = item.role === 'user' && INJECTED_PREFIXES.some((p) => text.trimStart().startsWith(p));
         if (item.role === 'user' && !injected && isRepeat(text, 'item')) return [];
-        return [{ type: 'turn', ...ref(), at, role: item.role, text: clip(text), ...(injected ? { counts: false } : {}) }];
+        return [{ type: 'turn', ...ref(), at, role: item.role, text: text, ...(injected ? { counts: false } : {}) }];
       }
       case 'function_call':
       case 'custom_tool_call': {
@@ -181,7 +184,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     if (parsed.data.type === 'context_compacted') return [{ type: 'compaction', ...ref(), at, phase: 'start' }];
     if (parsed.data.type === 'user_message') {
       const text = parsed.data.message ?? '';
-      return isRepeat(text, 'event') ? [] : [{ type: 'turn', ...ref(), at, role: 'user', text: clip(text) }];
+      return isRepeat(text, 'event') ? [] : [{ type: 'turn', ...ref(), at, role: 'user', text: text }];
     }
     const total = parsed.data.info?.total_token_usage;
     if (parsed.data.type !== 'token_count' || !total) return [];
@@ -206,7 +209,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         if (callId) return [...startEvents(), { type: 'tool_result', ...ref(), at: epochMs(skimTimestamp(bytes)), callId: callId.value }];
       }
     }
-    const decoded = decodeLine(agent, codexEnvelopeSchema, bytes, { sessionId, path: file });
+    const decoded = decodeLine(agent, codexEnvelopeSchema, bytes, { sessionId, path: file }, TEXT_KEYS);
     if (!decoded.ok) return decoded.event ? [decoded.event] : [];
     const { type, payload, timestamp } = decoded.value;
     const at = epochMs(timestamp);

@@ -43,9 +43,9 @@ interface KeyRow {
  * Reads Cursor's `cursorDiskKV` (`composerData:<id>` and `bubbleId:<id>:<bubble>` rows). The
  * listing keeps parsed composers between polls and re-reads a composer's value only when its row
  * changed, so a years-old database costs an index scan of composer keys plus one small range
- * aggregate per composer of the last 48 hours.
+ * aggregate per composer of the last 48 hours (`windowMs`: the search index reads every composer).
  */
-export const openCursorReader = (db: Database, dbPath: string): DbReader => {
+export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR_WINDOW_MS): DbReader => {
   // Throws E_DB_SCHEMA naming the table or column when Cursor's layout is not the known one.
   selectList(db, 'cursorDiskKV', ['key', 'value'], []);
   const composerKeys = db.prepare(`SELECT key, rowid AS rid, octet_length(value) AS len FROM cursorDiskKV WHERE key >= ? AND key < ?`);
@@ -78,7 +78,7 @@ export const openCursorReader = (db: Database, dbPath: string): DbReader => {
     // neither exists (then it bounds the 48 h window, it is never shown as activity).
     const recency = Math.max(composer.lastUpdatedAt ?? 0, lastBubbleAt(composerId, composer)) || composer.createdAt || 0;
     // An old composer is only remembered by its stamp; it is read again when Cursor rewrites it.
-    if (recency > 0 && now - recency > CURSOR_WINDOW_MS) return { stamp, composer: undefined, recency };
+    if (recency > 0 && now - recency > windowMs) return { stamp, composer: undefined, recency };
     return { stamp, composer: slim(composer), recency };
   };
 
@@ -100,7 +100,7 @@ export const openCursorReader = (db: Database, dbPath: string): DbReader => {
       }
       const { composer, recency } = cached;
       if (!composer || !hasConversation(composer)) continue;
-      if (recency > 0 && now - recency > CURSOR_WINDOW_MS) continue;
+      if (recency > 0 && now - recency > windowMs) continue;
       const prefix = bubblePrefix(composerId);
       stamps.set(composerId, `${stamp}|${String(bubbleStamp.get(prefix, upperBound(prefix)))}`);
     }

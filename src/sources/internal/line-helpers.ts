@@ -4,9 +4,6 @@ import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from './file-parser.js';
 import { elideLongStrings, parseJson } from './skim.js';
 
-/** Characters of message text kept on events: the fold keeps 300, the search index all of these. */
-export const TEXT_KEEP = 1024;
-
 /** Epoch ms of an ISO timestamp, 0 when absent or unparseable. */
 export const epochMs = (value: unknown): number => {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -15,11 +12,9 @@ export const epochMs = (value: unknown): number => {
   return Number.isFinite(ms) ? ms : 0;
 };
 
-export const clip = (text: string): string => (text.length > TEXT_KEEP ? text.slice(0, TEXT_KEEP) : text);
-
 /** Lines above this are parsed with their long string values cut short (see `elideLongStrings`). */
 export const ELIDE_OVER_BYTES = 2 * 1024;
-/** Bytes kept of each long string: more than any text, title or patch header agentwatch shows. */
+/** Bytes kept of each long string not kept whole: more than any title or patch header agentwatch shows. */
 export const ELIDE_KEEP_BYTES = 1024;
 
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly event?: SessionEvent };
@@ -28,14 +23,17 @@ export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly o
  * JSON.parse + zod safeParse of one line: a non-JSON line is E_JUNK_LINE, a record of the wrong
  * shape E_SCHEMA, a blank line nothing at all. Big lines (tool output) are skimmed first: their
  * long strings are cut before parsing, which keeps a cold start well under "parse everything".
+ * The values of `keepKeys` are kept whole: message text reaches `turn.text` in full (the fold keeps
+ * 300 characters; the search index needs every word).
  */
 export const decodeLine = <S extends z.ZodType>(
   agent: AgentKind,
   schema: S,
   bytes: Buffer,
   where: { readonly sessionId: string; readonly path: string },
+  keepKeys: readonly Buffer[] = [],
 ): Decoded<z.infer<S>> => {
-  const text = (bytes.length > ELIDE_OVER_BYTES ? elideLongStrings(bytes, ELIDE_KEEP_BYTES) : bytes).toString('utf8');
+  const text = (bytes.length > ELIDE_OVER_BYTES ? elideLongStrings(bytes, ELIDE_KEEP_BYTES, keepKeys) : bytes).toString('utf8');
   if (text.trim() === '') return { ok: false };
   const json = parseJson(text);
   if (json === undefined || json === null || typeof json !== 'object') {

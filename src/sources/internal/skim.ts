@@ -60,14 +60,22 @@ const safeCut = (line: Buffer, start: number, at: number): number => {
   return cut;
 };
 
+/** The string opening at `open` is the value of one of `keys` (each `"name":`, as `valueKey` builds it). */
+const isValueOf = (line: Buffer, open: number, keys: readonly Buffer[]): boolean =>
+  keys.some((key) => open >= key.length && line.compare(key, 0, key.length, open - key.length, open) === 0);
+
+/** `"name":` as bytes: a key whose string values `elideLongStrings` keeps whole. */
+export const valueKey = (name: string): Buffer => Buffer.from(`"${name}":`);
+
 /**
  * Copies a JSON line with every string value longer than `keep` bytes cut to its first `keep`
  * bytes (never inside an escape), so `JSON.parse` of a record with megabytes of tool output
  * costs what the record's structure costs. Keys, numbers, booleans and short strings are kept
  * byte for byte; only the tails of long strings (tool output, file contents, patches) are lost.
+ * Values of `keepKeys` (message text: the search index needs all of it) are kept whole.
  * Works on raw bytes: a string ends at the first quote not escaped by an odd backslash run.
  */
-export const elideLongStrings = (line: Buffer, keep = 1024): Buffer => {
+export const elideLongStrings = (line: Buffer, keep = 1024, keepKeys: readonly Buffer[] = []): Buffer => {
   const parts: Buffer[] = [];
   let copiedTo = 0;
   let from = 0;
@@ -77,7 +85,7 @@ export const elideLongStrings = (line: Buffer, keep = 1024): Buffer => {
     let close = line.indexOf(QUOTE, open + 1);
     while (close !== -1 && isEscaped(line, close)) close = line.indexOf(QUOTE, close + 1);
     if (close === -1) break;
-    if (close - open - 1 > keep) {
+    if (close - open - 1 > keep && !isValueOf(line, open, keepKeys)) {
       const cut = safeCut(line, open + 1, open + 1 + keep);
       parts.push(line.subarray(copiedTo, cut));
       copiedTo = close;

@@ -6,14 +6,22 @@
 // blocks text/thinking/image/toolCall. pi records no app version in a session.
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
-import { clip, decodeLine, epochMs } from '../internal/line-helpers.js';
-import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType } from '../internal/skim.js';
+import { decodeLine, epochMs } from '../internal/line-helpers.js';
+import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { piResumeCommand, type PiFileKind } from './paths.js';
 import { piEntrySchema, piMessageSchema, type PiBlock } from './schema.js';
 
 const agent = 'pi';
 const TOOL_RESULT_ROLE = Buffer.from('"role":"toolResult"');
+/** A raw key-value pair can only be one (inside a string its quotes would be escaped). */
+const USER_ROLE = Buffer.from('"role":"user"');
+/**
+ * Message text kept whole when a long line is parsed: a prompt is `content` (string) or `text`
+ * blocks; an answer's `text` blocks (its tool calls' arguments, whole files, are still cut).
+ */
+const USER_TEXT_KEYS = [valueKey('text'), valueKey('content')];
+const ASSISTANT_TEXT_KEYS = [valueKey('text')];
 const TOOL_CALL_ID = jsonKey('toolCallId');
 const TIMESTAMP = jsonKey('timestamp');
 const IS_ERROR = Buffer.from('"isError":true');
@@ -60,13 +68,13 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
     const m = parsed.data;
     switch (m.role) {
       case 'user':
-        return [{ type: 'turn', ...ref, at, role: 'user', text: clip(textOf(m.content)) }];
+        return [{ type: 'turn', ...ref, at, role: 'user', text: textOf(m.content) }];
       case 'toolResult':
         return [{ type: 'tool_result', ...ref, at, callId: m.toolCallId, isError: m.isError === true }];
       case 'assistant': {
         const events: SessionEvent[] = [];
         if (m.model && m.model !== model) events.push(...meta({ model: (model = m.model) }, at));
-        events.push({ type: 'turn', ...ref, at, role: 'assistant', text: clip(textOf(m.content)) });
+        events.push({ type: 'turn', ...ref, at, role: 'assistant', text: textOf(m.content) });
         for (const block of Array.isArray(m.content) ? m.content : []) {
           if (block.type !== 'toolCall' || !block.name) continue;
           const target = WRITE_TOOLS.has(block.name) ? block.arguments?.path : undefined;
@@ -81,7 +89,7 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
         return events;
       }
       case 'compactionSummary':
-        return [{ type: 'turn', ...ref, at, role: 'user', text: clip(textOf(m.content)), counts: false }];
+        return [{ type: 'turn', ...ref, at, role: 'user', text: textOf(m.content), counts: false }];
       default:
         return IGNORED_ROLES.has(m.role) ? [] : unknownKind(`role:${m.role}`, `message role "${m.role}"`);
     }
@@ -106,7 +114,7 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
           return [{ type: 'tool_result', ...ref, at: epochMs(skimString(bytes, TIMESTAMP)?.value), callId: callId.value, isError: bytes.includes(IS_ERROR) }];
         }
       }
-      const decoded = decodeLine(agent, piEntrySchema, bytes, { sessionId, path: file });
+      const decoded = decodeLine(agent, piEntrySchema, bytes, { sessionId, path: file }, bytes.includes(USER_ROLE) ? USER_TEXT_KEYS : ASSISTANT_TEXT_KEYS);
       if (!decoded.ok) return decoded.event ? [decoded.event] : [];
       const entry = decoded.value;
       const at = epochMs(entry.timestamp);

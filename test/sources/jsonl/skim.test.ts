@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createClaudeParser, skimToolResults } from '../../../src/sources/claude/parse.js';
 import { createCodexParser } from '../../../src/sources/codex/parse.js';
 import { createPiParser } from '../../../src/sources/pi/parse.js';
-import { elideLongStrings, jsonKey, skimString } from '../../../src/sources/internal/skim.js';
+import { elideLongStrings, jsonKey, skimString, valueKey } from '../../../src/sources/internal/skim.js';
 
 const big = (n: number): string => 'line "quoted" \\ back\\slash \u00e9\u4e2d\n'.repeat(n);
 
@@ -74,10 +74,21 @@ describe('fast paths give the same events as a full parse', () => {
     expect(skimString(Buffer.from('{"id":"ab","x":{"id":"cd"}}'), jsonKey('id'), { last: true })?.value).toBe('cd');
   });
 
-  it('a long prompt parsed through elision keeps its visible text', () => {
+  it('a long prompt parsed through elision keeps its whole text (the search index needs every word)', () => {
     const prompt = `Please ${'refactor the parser '.repeat(300)}`;
     const line = Buffer.from(JSON.stringify({ type: 'user', message: { role: 'user', content: prompt }, timestamp: '2026-03-10T09:00:00Z' }));
     const [turn] = createClaudeParser('/f.jsonl', { kind: 'main', sessionId: 's' }, true).line(line);
-    expect(turn).toMatchObject({ type: 'turn', role: 'user', text: prompt.slice(0, 1024) });
+    expect(turn).toMatchObject({ type: 'turn', role: 'user', text: prompt });
+  });
+
+  it('a long answer keeps its text whole while its tool input is cut', () => {
+    const answer = `Done ${'the parser is refactored '.repeat(200)}`;
+    const file = 'x'.repeat(50_000);
+    const record = { type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: answer }, { type: 'tool_use', id: 't1', name: 'Write', input: { file_path: '/a.ts', content: file } }] }, timestamp: '2026-03-10T09:00:00Z' };
+    const elided = elideLongStrings(Buffer.from(JSON.stringify(record)), 1024, [valueKey('text')]).toString('utf8');
+    expect(elided).toContain(answer);
+    expect(elided.length).toBeLessThan(answer.length + 2_000);
+    const [turn] = createClaudeParser('/f.jsonl', { kind: 'main', sessionId: 's' }, true).line(Buffer.from(JSON.stringify(record)));
+    expect(turn).toMatchObject({ type: 'turn', role: 'assistant', text: answer });
   });
 });

@@ -1,0 +1,111 @@
+import { statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { AgentKind } from '../core/agents.js';
+import type { Logger } from '../core/contracts.js';
+import type { Env } from '../config/paths.js';
+import { cursorDbPath } from '../sources/cursor/paths.js';
+import { openCursorReader } from '../sources/cursor/reader.js';
+import { KILO_SPEC } from '../sources/kilo/index.js';
+import { kiloDbPath } from '../sources/kilo/paths.js';
+import { OPENCODE_SPEC } from '../sources/opencode/index.js';
+import { opencodeDbPath } from '../sources/opencode/paths.js';
+import { openFamilyReader } from '../sources/sqlite/opencode-family/reader.js';
+import type { OpenReader } from '../sources/sqlite/reader.js';
+import type { Indexer } from './indexer.js';
+
+/**
+ * The one-shot catch-up of the SQLite agents (opencode, kilo, cursor), through their sources' own
+ * readers (the same listing and replay a running monitor polls with). High-water marks, kept in
+ * the index: the database files' size and mtime (unchanged: not even opened), and per session the
+ * reader's stamp (only sessions whose stamp moved are replayed). A replayed session's old messages
+ * are skipped by the indexer's hashes.
+ */
+export const SQLITE_AGENTS = ['opencode', 'kilo', 'cursor'] as const satisfies readonly AgentKind[];
+export type SqliteAgent = (typeof SQLITE_AGENTS)[number];
+export const isSqliteAgent = (agent: AgentKind): agent is SqliteAgent => (SQLITE_AGENTS as readonly AgentKind[]).includes(agent);
+
+export interface DatabaseSpec {
+  readonly agent: SqliteAgent;
+  readonly dbPath: string;
+  readonly openReader: OpenReader;
+}
+
+/** Every composer, not only those of the last 48 hours a monitor lists: search is about history. */
+const allComposers: OpenReader = (db, dbPath) => openCursorReader(db, dbPath, Number.POSITIVE_INFINITY);
+
+export const databaseSpec = (agent: SqliteAgent, env: Env, platform: NodeJS.Platform): DatabaseSpec => {
+  switch (agent) {
+    case 'opencode':
+      return { agent, dbPath: opencodeDbPath(env), openReader: openFamilyReader(OPENCODE_SPEC) };
+    case 'kilo':
+      return { agent, dbPath: kiloDbPath(env), openReader: openFamilyReader(KILO_SPEC) };
+    case 'cursor':
+      return { agent, dbPath: cursorDbPath(env, platform), openReader: allComposers };
+    default:
+      return agent satisfies never;
+  }
+};
+
+/**
+ * The files whose change can change what the database holds (WAL mode writes the -wal first, a
+ * rollback journal the file itself). An empty journal counts as none: opening a WAL database read-only (as this catch-up does) leaves one.
+ */
+const fileStamp = (dbPath: string): string | undefined => {
+  const main = statSync(dbPath, { throwIfNoEntry: false });
+  if (!main) return undefined;
+  const journals = ['-wal', '-journal'].map((suffix) => statSync(`${dbPath}${suffix}`, { throwIfNoEntry: false }));
+  return [`${main.size}:${main.mtimeMs}:${main.ino}`, ...journals.map((j) => (j && j.size > 0 ? `${j.size}:${j.mtimeMs}` : '-'))].join('|');
+};
+
+export interface DatabaseCatchUp {
+  /** False when the files had not changed since the last catch-up (the database was not opened). */
+  readonly opened: boolean;
+  /** Sessions replayed (their stamp moved). */
+  readonly replayed: number;
+}
+
+export interface CatchUpDeps {
+  /** Opens the agent's database read-only (tests count the openings). */
+  readonly openDatabase?: (file: string) => Database.Database;
+  readonly now: number;
+  readonly log: Logger;
+}
+
+const openReadOnly = (file: string): Database.Database => new Database(file, { readonly: true, fileMustExist: true, timeout: 2_000 });
+
+/** Brings the index up to date with one database; a locked or broken database is said once and retried next time. */
+export const catchUpDatabase = (index: Database.Database, indexer: Indexer, spec: DatabaseSpec, deps: CatchUpDeps): DatabaseCatchUp => {
+  const stamp = fileStamp(spec.dbPath);
+  if (stamp === undefined) return { opened: false, replayed: 0 };
+  const known = index.prepare<[string], { path: string; stat: string }>('SELECT path, stat FROM db_files WHERE agent = ?').get(spec.agent);
+  if (known?.path === spec.dbPath && known.stat === stamp) return { opened: false, replayed: 0 };
+  const marks = new Map(index.prepare<[string], { session_id: string; stamp: string }>('SELECT session_id, stamp FROM db_marks WHERE agent = ?').all(spec.agent).map((r) => [r.session_id, r.stamp]));
+  const moved = new Map<string, string>();
+  let source: Database.Database | undefined;
+  try {
+    source = (deps.openDatabase ?? openReadOnly)(spec.dbPath);
+    const reader = spec.openReader(source, spec.dbPath);
+    // One read transaction: the listing and the replays see the same snapshot.
+    source.transaction(() => {
+      const listing = reader.list(deps.now);
+      for (const [sessionId, sessionStamp] of listing.stamps) {
+        if (marks.get(sessionId) === sessionStamp) continue;
+        for (const event of reader.load(sessionId)) indexer.add(event);
+        moved.set(sessionId, sessionStamp);
+      }
+    })();
+  } catch (error) {
+    deps.log.warn(`search: ${spec.agent} database ${spec.dbPath} could not be read (${(error as Error).message}); its new messages are indexed next time`);
+    return { opened: true, replayed: 0 };
+  } finally {
+    source?.close();
+  }
+  // The marks move only together with what they stand for.
+  index.transaction(() => {
+    indexer.flush();
+    const upsert = index.prepare('INSERT INTO db_marks (agent, session_id, stamp) VALUES (?, ?, ?) ON CONFLICT(agent, session_id) DO UPDATE SET stamp = excluded.stamp');
+    for (const [sessionId, sessionStamp] of moved) upsert.run(spec.agent, sessionId, sessionStamp);
+    index.prepare('INSERT INTO db_files (agent, path, stat) VALUES (?, ?, ?) ON CONFLICT(agent) DO UPDATE SET path = excluded.path, stat = excluded.stat').run(spec.agent, spec.dbPath, stamp);
+  })();
+  return { opened: true, replayed: moved.size };
+};
