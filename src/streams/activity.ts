@@ -105,8 +105,12 @@ export const nextChangeAt = (s: SessionState, now: number): number => {
   consider(s.lastTurnAt, THINKING_TIMEOUT_MS);
   const pending = s.pendingTools.at(-1);
   if (pending) consider(pending.at, isSpawningTool(pending.name) ? SPAWNING_TIMEOUT_MS : ACTIVITY_TIMEOUT_MS);
-  const last = s.recentTools.at(-1);
-  if (last) consider(last.at, ACTIVITY_TIMEOUT_MS);
+  // The finished tool paints the session only while the last record is a tool record (above);
+  // reading recentTools otherwise would load the lazily restored detail of every cached session.
+  if (s.lastTurn === 'tool_call' || s.lastTurn === 'tool_result') {
+    const last = s.recentTools.at(-1);
+    if (last) consider(last.at, ACTIVITY_TIMEOUT_MS);
+  }
   return next;
 };
 

@@ -6,17 +6,24 @@ import type { Logger } from '../../core/contracts.js';
 import type { SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
-import { sessionStateSchema } from './state-schema.js';
+import { sessionCoreSchema, sessionDetailSchema } from './state-schema.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
- * session state at exactly that offset, so a warm start restores instead of re-reading. It is a
- * pure optimisation: a missing, corrupt, foreign or outdated cache is discarded and rebuilt, and
- * deleting it is always safe.
+ * session state at exactly that offset, so a warm start restores instead of re-reading; per SQLite
+ * database, the file signature and session stamps of the last complete read, so an unchanged
+ * database is restored without a query. It is a pure optimisation: a missing, corrupt, foreign or
+ * outdated cache is discarded and rebuilt, and deleting it is always safe.
+ *
+ * A state is stored in two parts: its core (what listing it and deriving its activity need) and
+ * its detail (usage per message, recent tools and messages). A warm start parses and validates
+ * the cores only; each detail stays an unparsed string until something reads it (the detail view,
+ * or the fold when the session changes), so restoring 10,000 sessions costs little more than
+ * stat'ing their files.
  */
 
 /** Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt. */
-export const CACHE_SCHEMA_VERSION = 1;
+export const CACHE_SCHEMA_VERSION = 2;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
@@ -31,6 +38,17 @@ export interface CachedFile {
   readonly state: SessionState;
 }
 
+/** What a SQLite source recorded after its last complete read of one database. */
+export interface CachedDatabase {
+  readonly agent: AgentKind;
+  /** Sizes and mtimes of the database and its journals (see sqlite/signature.ts). */
+  readonly signature: string;
+  /** `now` of the read (listings that depend on time, like cursor's 48 h, age). */
+  readonly listedAt: number;
+  /** Session id -> the listing stamp its persisted state was replayed at. */
+  readonly stamps: ReadonlyMap<string, string>;
+}
+
 export interface DiscoveryCache {
   /** Where the cache lives (`:memory:` when the cache directory is unusable). */
   readonly file: string;
@@ -42,12 +60,19 @@ export interface DiscoveryCache {
   readonly prune: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /** Upserts and deletes in one transaction. Failures are logged, never thrown. */
   readonly write: (upserts: readonly CachedFile[], deletes: readonly string[]) => void;
+  /** The record of a database's last complete read, or undefined. */
+  readonly getDatabase: (dbPath: string) => CachedDatabase | undefined;
+  /** Records (or, with undefined, forgets) a database's last complete read. Failures are logged, never thrown. */
+  readonly putDatabase: (dbPath: string, record: CachedDatabase | undefined) => void;
   readonly close: () => void;
 }
 
 export const discoveryCachePath = (env: Env): string => path.join(cacheDir(env), CACHE_FILE_NAME);
 
+// A rowid table with large pages: rows of a few KB fit in one page (a WITHOUT ROWID table with
+// 4 KiB pages spilled them into overflow pages and cost 4x the time to write a cold start's rows).
 const SCHEMA = `
+PRAGMA page_size = 65536;
 CREATE TABLE files (
   path TEXT PRIMARY KEY NOT NULL,
   agent TEXT NOT NULL,
@@ -55,19 +80,20 @@ CREATE TABLE files (
   offset INTEGER NOT NULL,
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,
-  state TEXT NOT NULL
-) WITHOUT ROWID;
+  state TEXT NOT NULL,
+  detail BLOB NOT NULL
+);
+CREATE TABLE databases (
+  path TEXT PRIMARY KEY NOT NULL,
+  agent TEXT NOT NULL,
+  signature TEXT NOT NULL,
+  listing TEXT NOT NULL
+);
 PRAGMA user_version = ${CACHE_SCHEMA_VERSION};`;
 
-interface Row {
-  readonly path: string;
-  readonly agent: string;
-  readonly session_id: string;
-  readonly offset: number;
-  readonly size: number;
-  readonly mtime_ms: number;
-  readonly state: string;
-}
+/** Columns in SELECT order (raw rows: arrays are cheaper than objects for 10,000 rows). */
+type Row = [path: string, agent: string, sessionId: string, offset: number, size: number, mtimeMs: number, state: string, detail: Buffer];
+const COLUMNS = 'path, agent, session_id, offset, size, mtime_ms, state, detail';
 
 const removeFiles = (file: string): void => {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
@@ -82,7 +108,7 @@ const openExisting = (file: string): Database.Database => {
     const version = db.pragma('user_version', { simple: true }) as number;
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
     if (version === 0 && tables.length === 0) db.exec(SCHEMA);
-    else if (version !== CACHE_SCHEMA_VERSION || !tables.some((t) => t.name === 'files')) {
+    else if (version !== CACHE_SCHEMA_VERSION || !tables.some((t) => t.name === 'files') || !tables.some((t) => t.name === 'databases')) {
       throw new Error(`schema version ${version}, expected ${CACHE_SCHEMA_VERSION}`);
     }
     db.pragma('journal_mode = WAL');
@@ -110,21 +136,65 @@ const openOrRebuild = (file: string, log?: Logger): Database.Database => {
   return db;
 };
 
-const rowToEntry = (file: string, row: Row): CachedFile | undefined => {
-  if (!isAgentKind(row.agent)) return undefined;
-  const state = sessionStateSchema.safeParse(parseJson(row.state));
-  if (!state.success || state.data.sessionId !== row.session_id || state.data.agent !== row.agent) return undefined;
-  const ino = state.data.checkpoint?.ino;
-  return {
-    path: file,
-    agent: row.agent,
-    sessionId: row.session_id,
-    offset: row.offset,
-    size: row.size,
-    mtimeMs: row.mtime_ms,
-    ...(ino === undefined ? {} : { ino }),
-    state: state.data,
+type Detail = Pick<SessionState, 'usageByMessage' | 'recentTools' | 'recentMessages'>;
+const EMPTY_DETAIL: Detail = { usageByMessage: {}, recentTools: [], recentMessages: [] };
+
+/**
+ * The two stored parts of a state. The detail is a BLOB: read back as a Buffer outside the JS
+ * heap, so thousands of restored-but-unread details cost the garbage collector nothing.
+ */
+const splitState = (state: SessionState): { core: string; detail: Buffer } => {
+  const { usageByMessage, recentTools, recentMessages, ...core } = state;
+  return { core: JSON.stringify(core), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
+};
+
+/**
+ * A restored state whose detail fields parse `detail` on first read (a spread, the fold's draft,
+ * the detail view). A detail that does not validate reads as empty: its core did validate, and
+ * recent tools and messages are history, not what the session's totals or activity rest on.
+ */
+const lazyState = (core: Omit<SessionState, keyof Detail>, detail: unknown): SessionState => {
+  let parsed: Detail | undefined;
+  const read = (): Detail => {
+    if (parsed === undefined) {
+      const result = sessionDetailSchema.safeParse(Buffer.isBuffer(detail) ? parseJson(detail.toString('utf8')) : undefined);
+      parsed = result.success ? result.data : EMPTY_DETAIL;
+    }
+    return parsed;
   };
+  return {
+    ...core,
+    get usageByMessage() {
+      return read().usageByMessage;
+    },
+    get recentTools() {
+      return read().recentTools;
+    },
+    get recentMessages() {
+      return read().recentMessages;
+    },
+  };
+};
+
+const rowToEntry = (file: string, row: Row): CachedFile | undefined => {
+  const [, agent, sessionId, offset, size, mtimeMs, stateText, detail] = row;
+  if (!isAgentKind(agent)) return undefined;
+  const core = sessionCoreSchema.safeParse(parseJson(stateText));
+  if (!core.success || core.data.sessionId !== sessionId || core.data.agent !== agent) return undefined;
+  const ino = core.data.checkpoint?.ino;
+  return { path: file, agent, sessionId, offset, size, mtimeMs, ...(ino === undefined ? {} : { ino }), state: lazyState(core.data, detail) };
+};
+
+const databaseOf = (agent: string, signature: string, listingText: string): CachedDatabase | undefined => {
+  if (!isAgentKind(agent)) return undefined;
+  const listing = parseJson(listingText) as { listedAt?: unknown; stamps?: unknown } | undefined;
+  if (typeof listing?.listedAt !== 'number' || !Array.isArray(listing.stamps)) return undefined;
+  const stamps = new Map<string, string>();
+  for (const pair of listing.stamps as unknown[]) {
+    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return undefined;
+    stamps.set(pair[0], pair[1]);
+  }
+  return { agent, signature, listedAt: listing.listedAt, stamps };
 };
 
 /**
@@ -147,8 +217,8 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   // asks the database nothing per transcript (a row another process adds meanwhile costs a re-read).
   let preloaded = true;
   try {
-    const all = db.prepare('SELECT path, agent, session_id, offset, size, mtime_ms, state FROM files').all() as Row[];
-    rows = new Map(all.map((row) => [row.path, row]));
+    const all = db.prepare(`SELECT ${COLUMNS} FROM files`).raw().all() as Row[];
+    rows = new Map(all.map((row) => [row[0], row]));
   } catch (error) {
     log?.warn(`discovery cache read failed: ${(error as Error).message}`);
     rows = new Map();
@@ -156,17 +226,26 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   }
   const writtenSincePreload = new Set<string>();
   const handedOut = new WeakSet<SessionState>();
-  const select = db.prepare('SELECT path, agent, session_id, offset, size, mtime_ms, state FROM files WHERE path = ?');
+  const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
   const upsert = db.prepare(
-    `INSERT INTO files (path, agent, session_id, offset, size, mtime_ms, state) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO files (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, session_id = excluded.session_id, offset = excluded.offset,
-       size = excluded.size, mtime_ms = excluded.mtime_ms, state = excluded.state`,
+       size = excluded.size, mtime_ms = excluded.mtime_ms, state = excluded.state, detail = excluded.detail`,
   );
   const remove = db.prepare('DELETE FROM files WHERE path = ?');
   const writeAll = db.transaction((upserts: readonly CachedFile[], deletes: readonly string[]) => {
-    for (const e of upserts) upsert.run(e.path, e.agent, e.sessionId, e.offset, e.size, e.mtimeMs, JSON.stringify(e.state));
+    for (const e of upserts) {
+      const { core, detail } = splitState(e.state);
+      upsert.run(e.path, e.agent, e.sessionId, e.offset, e.size, e.mtimeMs, core, detail);
+    }
     for (const p of deletes) remove.run(p);
   });
+  const selectDatabase = db.prepare('SELECT agent, signature, listing FROM databases WHERE path = ?').raw();
+  const upsertDatabase = db.prepare(
+    `INSERT INTO databases (path, agent, signature, listing) VALUES (?, ?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, signature = excluded.signature, listing = excluded.listing`,
+  );
+  const removeDatabase = db.prepare('DELETE FROM databases WHERE path = ?');
   let failures = 0;
   const failed = (what: string, error: unknown): void => {
     // One line per kind of trouble is enough: the cache only ever costs a re-read.
@@ -211,6 +290,23 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
           writtenSincePreload.add(e.path);
         }
         for (const p of deletes) rows.delete(p);
+      } catch (error) {
+        failed('write', error);
+      }
+    },
+    getDatabase: (dbPath) => {
+      try {
+        const row = selectDatabase.get(dbPath) as [string, string, string] | undefined;
+        return row === undefined ? undefined : databaseOf(...row);
+      } catch (error) {
+        failed('read', error);
+        return undefined;
+      }
+    },
+    putDatabase: (dbPath, record) => {
+      try {
+        if (record === undefined) removeDatabase.run(dbPath);
+        else upsertDatabase.run(dbPath, record.agent, record.signature, JSON.stringify({ listedAt: record.listedAt, stamps: [...record.stamps] }));
       } catch (error) {
         failed('write', error);
       }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { AgentKind } from '../../core/agents.js';
 import type { FileCheckpoint, SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from './cache.js';
@@ -7,7 +7,14 @@ import { READ_CHUNK_BYTES, readLinesFrom, type ReadOptions } from './read-lines.
 
 interface Tracked {
   readonly file: string;
-  readonly parser: FileParser;
+  /** The session the file feeds (codex learns it from its first record: updated after each read). */
+  sessionId: string;
+  /**
+   * Created on first use: a file restored from the cache and never changed since needs none (a
+   * warm start of thousands of untouched transcripts creates no parser at all).
+   */
+  parser: FileParser | undefined;
+  readonly makeParser: () => FileParser;
   offset: number;
   ino: number;
   size: number;
@@ -53,9 +60,11 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
 
-  const readOptions = { ...deps.read, scratch: Buffer.allocUnsafe(deps.read?.chunkBytes ?? READ_CHUNK_BYTES) };
+  let scratch: Buffer | undefined;
+  const readOptions = (): ReadOptions => ({ ...deps.read, scratch: (scratch ??= Buffer.allocUnsafe(deps.read?.chunkBytes ?? READ_CHUNK_BYTES)) });
+  const parserOf = (t: Tracked): FileParser => (t.parser ??= t.makeParser());
   const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino });
-  const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.parser.sessionId(), checkpoint: checkpointOf(t) });
+  const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
 
   const applySideMeta = (sessionId: string): boolean => {
     const patch = deps.sideMeta(sessionId);
@@ -69,13 +78,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
 
   const forget = (t: Tracked): void => {
     tracked.delete(t.file);
-    const sessionId = t.parser.sessionId();
-    if (fileOfSession.get(sessionId) === t.file) fileOfSession.delete(sessionId);
+    if (fileOfSession.get(t.sessionId) === t.file) fileOfSession.delete(t.sessionId);
   };
 
   const openFresh = (file: string, sessionId: string, ino: number): Tracked => {
-    const t: Tracked = { file, parser: deps.createParser(file, sessionId, false), offset: 0, ino, size: 0, mtimeMs: 0, line: 0 };
-    for (const event of t.parser.start()) emit(event);
+    const parser = deps.createParser(file, sessionId, false);
+    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino, size: 0, mtimeMs: 0, line: 0 };
+    for (const event of parser.start()) emit(event);
     return t;
   };
 
@@ -87,8 +96,8 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     // Same file (inode, when recorded) and not shorter than what was read: resume from the offset.
     if (cached && !rewritten && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
       emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
-      const parser = deps.createParser(file, cached.sessionId, true, cached.state);
-      return { t: { file, parser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined }, restored: true };
+      const makeParser = (): FileParser => deps.createParser(file, cached.sessionId, true, cached.state);
+      return { t: { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined }, restored: true };
     }
     // The file shrank or was replaced while nobody watched: whatever the cache said about it is void.
     if (cached) emit({ type: 'reset', agent, sessionId: cached.sessionId });
@@ -98,6 +107,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const readNew = async (t: Tracked, size: number, mtimeMs: number): Promise<void> => {
     t.size = size;
     t.mtimeMs = mtimeMs;
+    const parser = parserOf(t);
     const outcome = await readLinesFrom(
       t.file,
       t.offset,
@@ -106,19 +116,20 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         for (const item of items) {
           if (t.line !== undefined) t.line += 1;
           if (item.kind === 'line') {
-            for (const event of t.parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
+            for (const event of parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
           } else {
-            const skimmed = t.parser.oversized?.(item.head, item.tail) ?? [];
+            const skimmed = parser.oversized?.(item.head, item.tail) ?? [];
             for (const event of skimmed) emit(event);
             const what = skimmed.length > 0 ? 'read from its first and last bytes only (type, time, tool ids)' : 'skipped';
             const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; ${what}`;
-            emit(located(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: t.parser.sessionId(), path: t.file }), t));
+            emit(located(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: parser.sessionId(), path: t.file }), t));
           }
         }
+        t.sessionId = parser.sessionId();
         t.offset = consumed;
         emitCheckpoint(t);
       },
-      readOptions,
+      readOptions(),
     );
     t.offset = outcome.consumed;
     // Bytes that arrived during the read were read too; their mtime is newer than `mtimeMs`, so
@@ -129,13 +140,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const syncOnce = async (file: string, classifiedId: string | undefined): Promise<void> => {
     let info;
     try {
-      info = statSync(file);
+      info = await stat(file);
     } catch (error) {
       const t = tracked.get(file);
       if (isMissing(error)) {
         if (t) {
           forget(t);
-          emit({ type: 'removed', agent, sessionId: t.parser.sessionId() });
+          emit({ type: 'removed', agent, sessionId: t.sessionId });
         }
         return;
       }
@@ -154,12 +165,12 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     } else if (info.ino !== t.ino || info.size < t.offset) {
       // Truncated, or another file renamed over this path: start again from its first byte.
       forget(t);
-      emit({ type: 'reset', agent, sessionId: t.parser.sessionId() });
-      t = openFresh(file, classifiedId ?? t.parser.sessionId(), info.ino);
+      emit({ type: 'reset', agent, sessionId: t.sessionId });
+      t = openFresh(file, classifiedId ?? t.sessionId, info.ino);
       opened = true;
     }
     tracked.set(file, t);
-    fileOfSession.set(t.parser.sessionId(), file);
+    fileOfSession.set(t.sessionId, file);
     const changed = info.size !== t.size || info.mtimeMs !== t.mtimeMs;
     // Bytes past the offset are an unfinished last line: read them again only once the file
     // changed (a warm start, or a re-stat, of an untouched file reads nothing).
@@ -169,9 +180,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       t.mtimeMs = info.mtimeMs;
     }
     // codex learns its id from the first record: keep the lookup current.
-    fileOfSession.set(t.parser.sessionId(), file);
+    fileOfSession.set(t.sessionId, file);
     // After the transcript's own records: a Desktop title / thread name beats an automatic summary title.
-    const sideApplied = opened && applySideMeta(t.parser.sessionId());
+    const sideApplied = opened && applySideMeta(t.sessionId);
     // A restore alone already carries its checkpoint; anything else that touched the state needs a new one.
     if ((opened && !restored) || changed || sideApplied) emitCheckpoint(t);
   };

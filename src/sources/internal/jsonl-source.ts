@@ -23,7 +23,8 @@ export const ACTIVE_RESTAT_MS = 2_000;
 export const ACTIVE_WINDOW_MS = 120_000;
 /** How often a root that does not exist yet is looked for (the agent may be installed later). */
 export const MISSING_ROOT_POLL_MS = 2_000;
-const SCAN_CONCURRENCY = 8;
+// Stats in flight during a scan: a warm start is mostly waiting for stats (restores are cheap).
+const SCAN_CONCURRENCY = 64;
 
 export interface EngineOptions {
   readonly read?: ReadOptions;

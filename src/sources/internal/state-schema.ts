@@ -40,7 +40,15 @@ const metaFields = {
   createdAt: time,
 };
 
-export const sessionStateSchema = z.object({
+/** The fields only the detail view (and the fold, once the session changes) reads: the discovery cache restores them lazily. */
+export const sessionDetailSchema = z.object({
+  usageByMessage: z.record(z.string(), tokenCountsSchema),
+  recentTools: z.array(toolUse),
+  recentMessages: z.array(recentMessage),
+});
+
+/** Everything else: what listing a session and deriving its activity need. */
+export const sessionCoreSchema = z.object({
   agent,
   sessionId: z.string().min(1),
   ...metaFields,
@@ -50,18 +58,17 @@ export const sessionStateSchema = z.object({
   userMessages: count,
   assistantMessages: count,
   tokens: tokenCountsSchema,
-  usageByMessage: z.record(z.string(), tokenCountsSchema),
   recordedCostUsd: count,
   subagents: z.object({ sessions: count, tokens: tokenCountsSchema, costUsd: count }),
   pendingTools: z.array(toolUse),
-  recentTools: z.array(toolUse),
-  recentMessages: z.array(recentMessage),
   lastFileWrite: z.string(),
   lastFileWriteAt: time,
   compactionStartedAt: time,
   compactionEndedAt: time,
   checkpoint: fileCheckpointSchema.nullable(),
 });
+
+export const sessionStateSchema = z.object({ ...sessionCoreSchema.shape, ...sessionDetailSchema.shape });
 
 const ref = { agent, sessionId: z.string().min(1) };
 

@@ -25,7 +25,8 @@ export interface PollSourceOptions extends PollerOptions {
  */
 export const pollDatabase = (ctx: Ctx | SourceCtx, options: PollSourceOptions): Observable<SessionEvent> =>
   new Observable<SessionEvent>((subscriber) => {
-    const poller = createSqlitePoller(options);
+    const cache = 'cache' in ctx ? ctx.cache : undefined;
+    const poller = createSqlitePoller(cache && options.cache === undefined ? { ...options, cache } : options);
     if ('watch' in ctx && ctx.watch === false) {
       do {
         for (const event of poller.poll(ctx.now())) subscriber.next(event);

@@ -4,9 +4,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
+import type { DiscoveryCache } from '../internal/cache.js';
 import { diffStamps } from './diff.js';
 import { classifyDbError, failureEvent } from './errors.js';
 import type { DbReader, OpenReader } from './reader.js';
+import { databaseSignature, sessionCacheKey, stampHash } from './signature.js';
 
 export interface PollerOptions {
   readonly agent: AgentKind;
@@ -27,6 +29,13 @@ export interface PollerOptions {
    * run without delay (see `hasMore`), so a large history never blocks the event loop for long.
    */
   readonly maxEventsPerPoll?: number;
+  /**
+   * The discovery cache: a database whose files are unchanged since the last complete read is
+   * restored from it without a query (a warm start opens no database), and each complete read is
+   * recorded in it (file signature and session stamps here; the sessions' states through their
+   * checkpoints and `persistCache`).
+   */
+  readonly cache?: DiscoveryCache;
 }
 
 /** One step per call; the shell around it (poll-source.ts) owns the timer. */
@@ -82,6 +91,11 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   const budget = options.maxEventsPerPoll ?? DEFAULT_MAX_EVENTS_PER_POLL;
   let lastFailure = '';
   const reported = new Set<string>();
+  const { cache } = options;
+  let triedRestore = false;
+  // Set by a restore: the first connection checks the files still match before trusting the stamps.
+  let restored: { readonly signature: string; readonly listedAt: number } | undefined;
+  let pruned = false;
 
   const close = (): void => {
     connection?.db.close();
@@ -113,6 +127,44 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   const dropAll = (out: SessionEvent[]): void => {
     for (const sessionId of stamps.keys()) out.push({ type: 'removed', agent, sessionId });
     stamps = new Map();
+    restored = undefined;
+    cache?.putDatabase(dbPath, undefined);
+  };
+
+  /**
+   * Warm start: when the cache holds the record of a complete read and every session's persisted
+   * state is at its recorded stamp, the sessions come back as `restore` events and the recorded
+   * stamps become the poller's own. Returns whether the database's files are still exactly as
+   * recorded (then nothing needs reading: no connection is opened); otherwise the next step lists
+   * the database and replays only the sessions whose stamp changed. Any inconsistency restores
+   * nothing and the first read is a full one.
+   */
+  const restore = (now: number, out: SessionEvent[]): 'unchanged' | 'changed' | 'none' => {
+    const record = cache?.getDatabase(dbPath);
+    if (!cache || !record || record.agent !== agent) return 'none';
+    const restores: SessionEvent[] = [];
+    for (const [sessionId, stamp] of record.stamps) {
+      const entry = cache.get(sessionCacheKey(dbPath, sessionId));
+      if (!entry || entry.agent !== agent || entry.sessionId !== sessionId || entry.state.checkpoint?.ino !== stampHash(stamp)) return 'none';
+      restores.push({ type: 'restore', agent, sessionId, state: entry.state });
+    }
+    for (const event of restores) out.push(event);
+    stamps = record.stamps;
+    const signature = databaseSignature(dbPath);
+    const relistDue = options.relistAfterMs !== undefined && now - record.listedAt >= options.relistAfterMs;
+    if (signature === undefined || signature !== record.signature || relistDue) return 'changed';
+    restored = { signature, listedAt: record.listedAt };
+    return 'unchanged';
+  };
+
+  /** After a complete read: what a later warm start compares against, and rows of sessions gone meanwhile. */
+  const record = (signature: string | undefined, now: number): void => {
+    if (!cache) return;
+    if (signature !== undefined) cache.putDatabase(dbPath, { agent, signature, listedAt: now, stamps });
+    if (pruned) return;
+    pruned = true;
+    const prefix = sessionCacheKey(dbPath, '');
+    cache.prune(agent, (key) => !key.startsWith(prefix) || stamps.has(key.slice(prefix.length)));
   };
 
   /** Returns false when the budget ran out before every changed session was replayed. */
@@ -134,9 +186,12 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
           break;
         }
         const events = conn.reader.load(sessionId);
+        const stamp = listing.stamps.get(sessionId) ?? '';
         out.push({ type: 'reset', agent, sessionId });
         for (const event of events) if (isNewDiagnostic(event)) out.push(event);
-        next.set(sessionId, listing.stamps.get(sessionId) ?? '');
+        // The state is now exactly "this session at this stamp": the cache may persist it.
+        if (cache) out.push({ type: 'checkpoint', agent, sessionId, checkpoint: { path: sessionCacheKey(dbPath, sessionId), offset: 0, size: 0, mtimeMs: 0, ino: stampHash(stamp) } });
+        next.set(sessionId, stamp);
       }
       stamps = next;
       return complete;
@@ -153,13 +208,26 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     if (connection && (connection.dev !== stat.dev || connection.ino !== stat.ino)) close();
     connection ??= open(stat.dev, stat.ino);
     const version = connection.dataVersionQuery.get();
+    if (restored && connection.dataVersion === undefined) {
+      // First connection after a restore: nothing committed since the recorded read -> nothing to read.
+      const unchanged = databaseSignature(dbPath) === restored.signature;
+      const { listedAt } = restored;
+      restored = undefined;
+      if (unchanged) {
+        connection.dataVersion = version;
+        connection.listedAt = listedAt;
+      }
+    }
     const relist = options.relistAfterMs !== undefined && now - connection.listedAt >= options.relistAfterMs;
     if (version === connection.dataVersion && !relist) return;
+    // Taken before the read: a commit landing during it makes the next warm start read again.
+    const signature = cache ? databaseSignature(dbPath) : undefined;
     more = !read(connection, now, out);
     // An unfinished pass keeps the old version, so the next poll lists again and carries on.
     if (more) return;
     connection.dataVersion = version;
     connection.listedAt = now;
+    record(signature, now);
   };
 
   /**
@@ -181,6 +249,24 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   const poll = (now: number): readonly SessionEvent[] => {
     const out: SessionEvent[] = [];
     more = false;
+    if (!triedRestore) {
+      triedRestore = true;
+      let outcome: ReturnType<typeof restore> = 'none';
+      try {
+        outcome = restore(now, out);
+      } catch {
+        // An unreadable cache row or a vanished file: read the database as if there were no cache.
+        out.length = 0;
+        stamps = new Map();
+      }
+      if (outcome === 'unchanged') {
+        if (!readySent) {
+          readySent = true;
+          out.push({ type: 'ready', agent });
+        }
+        return out;
+      }
+    }
     try {
       stepOrReprobe(now, out);
       lastFailure = '';

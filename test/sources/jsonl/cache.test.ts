@@ -68,13 +68,53 @@ describe('discovery cache', () => {
     const cache = openDiscoveryCache(home.env, log);
     cache.close();
     const db = new Database(discoveryCachePath(home.env));
-    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)').run('/t/x.jsonl', 'claude', 'x', 1, 1, 1, '{"agent":"claude","sessionId":"x"}');
-    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)').run('/t/y.jsonl', 'nobody', 'y', 1, 1, 1, '{}');
+    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('/t/x.jsonl', 'claude', 'x', 1, 1, 1, '{"agent":"claude","sessionId":"x"}', '{}');
+    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('/t/y.jsonl', 'nobody', 'y', 1, 1, 1, '{}', '{}');
     db.close();
     const reopened = openDiscoveryCache(home.env, log);
     expect(reopened.get('/t/x.jsonl')).toBeUndefined();
     expect(reopened.get('/t/y.jsonl')).toBeUndefined();
     reopened.close();
+  });
+
+  it('restores the detail part (usage per message, recent tools and messages) only when read, and reads a damaged one as empty', () => {
+    const full: SessionState = {
+      ...stateAt('d', '/t/d.jsonl', 9),
+      usageByMessage: { m1: { input: 1, output: 2, cacheCreation: 0, cacheRead: 3 } },
+      recentTools: [{ name: 'Read', at: 5, callId: 'c1', done: true }],
+      recentMessages: [{ role: 'user', text: 'hello', at: 4 }],
+    };
+    const cache = openDiscoveryCache(home.env, log);
+    cache.write([cachedFileOf(full), cachedFileOf(stateAt('e', '/t/e.jsonl', 2))], []);
+    cache.close();
+    const db = new Database(discoveryCachePath(home.env));
+    db.prepare('UPDATE files SET detail = ? WHERE path = ?').run(Buffer.from('{"recentTools": "not a list"'), '/t/e.jsonl');
+    db.close();
+    const reopened = openDiscoveryCache(home.env, log);
+    const restored = reopened.get('/t/d.jsonl')!.state;
+    const descriptor = Object.getOwnPropertyDescriptor(restored, 'recentMessages');
+    expect(descriptor?.get).toBeTypeOf('function');
+    expect(restored).toEqual(full);
+    expect({ ...restored }).toEqual(full);
+    const damaged = reopened.get('/t/e.jsonl')!.state;
+    expect(damaged.userMessages).toBe(2);
+    expect([damaged.recentTools, damaged.recentMessages, damaged.usageByMessage]).toEqual([[], [], {}]);
+    reopened.close();
+  });
+
+  it('keeps the record of a database read: signature and session stamps, replaced and forgotten', () => {
+    const cache = openDiscoveryCache(home.env, log);
+    expect(cache.getDatabase('/d/kilo.db')).toBeUndefined();
+    cache.putDatabase('/d/kilo.db', { agent: 'kilo', signature: 'db 1 2|wal 3 4', listedAt: 7, stamps: new Map([['s1', 'a'], ['s2', 'b']]) });
+    cache.close();
+    const reopened = openDiscoveryCache(home.env, log);
+    expect(reopened.getDatabase('/d/kilo.db')).toEqual({ agent: 'kilo', signature: 'db 1 2|wal 3 4', listedAt: 7, stamps: new Map([['s1', 'a'], ['s2', 'b']]) });
+    reopened.putDatabase('/d/kilo.db', { agent: 'kilo', signature: 'db 1 5', listedAt: 8, stamps: new Map() });
+    expect(reopened.getDatabase('/d/kilo.db')?.signature).toBe('db 1 5');
+    reopened.putDatabase('/d/kilo.db', undefined);
+    expect(reopened.getDatabase('/d/kilo.db')).toBeUndefined();
+    reopened.close();
+    expect(warnings).toEqual([]);
   });
 
   it('falls back to an in-memory cache when the cache directory cannot exist', async () => {
