@@ -21,7 +21,9 @@ const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEve
   const events: SessionEvent[] = [];
   let done = false;
   // One subscription: the one-shot poll emits everything synchronously while it is made.
-  const state$ = source({ ...ctx, cache, watch: false }).pipe(
+  // A SourceCtx is a Ctx that may carry the cache (what the composition root hands every source).
+  const sourceCtx: SourceCtx = { ...ctx, cache, watch: false };
+  const state$ = source(sourceCtx).pipe(
     tap({ next: (e) => events.push(e), complete: () => (done = true) }),
     scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['opencode'])),
   );
