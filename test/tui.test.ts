@@ -224,7 +224,8 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     await mkdir(path.join(config, 'agentwatch'), { recursive: true });
     await writeFile(path.join(config, 'agentwatch', 'config.json'), JSON.stringify({ tui }));
     launch(name, ['--demo'], { ...extra, XDG_CONFIG_HOME: config });
-    await waitText(name, 'sessions ·');
+    // The list draws while discovery runs ("0 sessions"); the selection bar needs a demo row.
+    await waitFor(name, (screen) => /[1-9]\d* sessions ·/.test(screen) && !screen.includes('Discovering'), 'the demo sessions');
     const colored = tmux('capture-pane', '-p', '-e', '-t', name);
     expect(colored).toMatch(present);
     expect(colored).not.toMatch(absent);
