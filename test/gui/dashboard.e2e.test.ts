@@ -1,0 +1,332 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendClaudeRecords, prompt, reply, text, toolUse, writeClaudeSession, type ClaudeSession } from './fixture.js';
+import { CHROMIUM, eventually, launchBrowser, makeHome, openDashboard, PASSPHRASE, readJson, serve, until, type Home, type Served } from './harness.js';
+
+/**
+ * The dashboard in headless Chromium against the real server (`agentwatch --gui --no-open` on a
+ * fixture HOME): cards, densities, live updates, rename, detail panel, keys and sign-in.
+ */
+
+const WAITING: ClaudeSession = { id: '11111111-aaaa-4000-8000-000000000001', cwd: '/home/dev/shop', branch: 'feat/cart' };
+const IDLE: ClaudeSession = { id: '22222222-bbbb-4000-8000-000000000002', cwd: '/home/dev/parser' };
+const LIVE: ClaudeSession = { id: '33333333-cccc-4000-8000-000000000003', cwd: '/home/dev/infra' };
+
+describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', () => {
+  let home: Home;
+  let served: Served;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    home = await makeHome();
+    // Answered 20 s ago: waiting for the user (for two minutes). Ten minutes quiet: idle.
+    await writeClaudeSession(home.home, WAITING, [prompt(WAITING, 40_000, 'Add a cart page'), reply(WAITING, 20_000, 'msg_w1', [text('The cart page is in; want a checkout too?')])]);
+    await writeClaudeSession(home.home, IDLE, [prompt(IDLE, 700_000, 'Why do leap years break?'), reply(IDLE, 600_000, 'msg_i1', [text('February had 28 days hard-coded.')])]);
+    await writeClaudeSession(home.home, LIVE, [prompt(LIVE, 500_000, 'Plan the terraform drift fix'), reply(LIVE, 480_000, 'msg_l1', [text('Plan ready.')])]);
+    [served, browser] = await Promise.all([serve(home), launchBrowser()]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+    await home?.cleanup();
+  });
+
+  it('renders one card per session with data-session-id and its activity as text; the title and favicon count who waits', async () => {
+    const { page, context, problems } = await openDashboard(browser, served);
+    try {
+      const cards = page.locator('[data-session-id]');
+      await until(() => cards.count()).toBe(3);
+      expect(new Set(await cards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-session-id'))))).toEqual(new Set([WAITING.id, IDLE.id, LIVE.id]));
+      const waiting = page.locator(`[data-session-id="${WAITING.id}"]`);
+      await until(() => waiting.locator('.activity-text').textContent()).toBe('waiting');
+      expect(await page.locator(`[data-session-id="${IDLE.id}"] .activity-text`).textContent()).toBe('idle');
+      // Newest first, with the project, branch and model chips.
+      expect(await cards.first().getAttribute('data-session-id')).toBe(WAITING.id);
+      expect(await waiting.textContent()).toContain('shop');
+      expect(await waiting.textContent()).toContain('feat/cart');
+      expect(await waiting.textContent()).toContain('claude-sonnet-4-5');
+      await until(() => page.title()).toBe('(1) agentwatch');
+      expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');
+      // The token left the address bar (and history) once read.
+      expect(page.url()).not.toContain('token');
+      expect(await page.locator('footer[aria-label="Status"]').textContent()).toMatch(/3\s*sessions/);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('switches densities and keeps the choice in the config file (card_density)', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      const card = page.locator(`[data-session-id="${WAITING.id}"]`);
+      // Live (the default): the last message and a sparkline.
+      await until(() => card.getAttribute('class')).toContain('live');
+      await until(() => card.locator('.last').textContent()).toContain('want a checkout too?');
+      await card.locator('svg[role="img"]').waitFor();
+      await page.getByRole('button', { name: 'Compact', exact: true }).click();
+      await until(() => card.getAttribute('class')).toContain('compact');
+      expect(await card.locator('.last').count()).toBe(0);
+      await eventually(() => readJson(home.configFile), (config) => config.card_density === 'compact', 'card_density saved');
+      // A new page starts in the saved density.
+      await page.reload();
+      await until(() => page.locator(`[data-session-id="${WAITING.id}"]`).getAttribute('class')).toContain('compact');
+      expect(await page.getByRole('button', { name: 'Compact', exact: true }).getAttribute('aria-pressed')).toBe('true');
+      await page.getByRole('button', { name: 'Rich', exact: true }).click();
+      await eventually(() => readJson(home.configFile), (config) => config.card_density === 'rich', 'card_density saved');
+      expect(await page.locator(`[data-session-id="${WAITING.id}"] svg[role="img"]`).count()).toBe(0);
+      await page.getByRole('button', { name: 'Live', exact: true }).click();
+      await eventually(() => readJson(home.configFile), (config) => config.card_density === 'live', 'card_density saved');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('updates a card live when its transcript grows, leaving the other cards in place', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      const live = page.locator(`[data-session-id="${LIVE.id}"]`);
+      await until(() => live.locator('.activity-text').textContent()).toBe('idle');
+      // The same DOM node must survive the update: keyed updates, no re-render of the grid.
+      const other = await page.locator(`[data-session-id="${IDLE.id}"]`).elementHandle();
+      await appendClaudeRecords(home.home, LIVE, [
+        prompt(LIVE, 2_000, 'Apply it'),
+        reply(LIVE, 0, 'msg_l2', [toolUse('toolu_w1', 'Write', { file_path: '/home/dev/infra/main.tf', content: 'x' })]),
+      ]);
+      await until(() => live.locator('.activity-text').textContent()).toBe('writing');
+      // It moved to the front (newest first); its message count and last message followed.
+      await until(() => page.locator('[data-session-id]').first().getAttribute('data-session-id')).toBe(LIVE.id);
+      expect(await live.textContent()).toContain('4 msg');
+      await until(() => live.locator('.last').textContent()).toContain('Apply it');
+      expect(await other?.evaluate((node) => node.isConnected)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('renames inline in the detail panel; the name lands in session-names.json and an empty name resets it', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      await page.locator(`[data-session-id="${IDLE.id}"] .name button`).click();
+      const panel = page.getByRole('complementary', { name: 'Session detail' });
+      await panel.getByRole('button', { name: 'Rename' }).click();
+      const field = panel.getByRole('textbox', { name: 'Session name' });
+      await field.fill('Leap year fix');
+      await field.press('Enter');
+      await until(() => page.locator(`[data-session-id="${IDLE.id}"] .name`).textContent()).toBe('Leap year fix');
+      await eventually(() => readJson(home.namesFile), (names) => names[IDLE.id] === 'Leap year fix', 'name saved');
+      await panel.getByRole('button', { name: 'Rename' }).click();
+      await field.fill('');
+      await field.press('Enter');
+      await eventually(() => readJson(home.namesFile), (names) => !(IDLE.id in names), 'name reset');
+      await until(() => page.locator(`[data-session-id="${IDLE.id}"] .name`).textContent()).toBe('parser');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows every field of the session detail; the panel width is dragged and saved as detail_width', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      await page.locator(`[data-session-id="${WAITING.id}"] .name button`).click();
+      const panel = page.getByRole('complementary', { name: 'Session detail' });
+      await until(() => panel.textContent()).toContain(`claude --resume ${WAITING.id}`);
+      const shown = await panel.textContent();
+      for (const label of ['Session', 'Project', 'Branch', 'Model', 'Cost', 'Version', 'Worktree', 'Input tokens', 'Output tokens', 'Cache read', 'Recent messages', 'Recent tools']) {
+        expect(shown).toContain(label);
+      }
+      expect(shown).toContain('2.0.31');
+      expect(shown).toContain('The cart page is in; want a checkout too?');
+      const before = (await panel.boundingBox())?.width ?? 0;
+      expect(Math.round(before)).toBe(400);
+      const handle = panel.getByRole('separator', { name: 'Panel width' });
+      const box = await handle.boundingBox();
+      if (!box) throw new Error('no resize handle');
+      await page.mouse.move(box.x + box.width / 2, box.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 - 120, box.y + 200, { steps: 4 });
+      await page.mouse.up();
+      expect(Math.round((await panel.boundingBox())?.width ?? 0)).toBe(520);
+      await eventually(() => readJson(home.configFile), (config) => config.detail_width === 520, 'detail_width saved');
+      await page.keyboard.press('Escape');
+      await until(() => panel.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('answers the keys of PRODUCT section 7', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      const cards = page.locator('[data-session-id]');
+      await until(() => cards.count()).toBe(3);
+      // / searches names and paths; Esc clears.
+      await page.keyboard.press('/');
+      await page.keyboard.type('parser');
+      await until(() => cards.count()).toBe(1);
+      await page.keyboard.press('Escape');
+      await until(() => cards.count()).toBe(3);
+      await page.keyboard.press('Escape');
+      // f: the next activity filter ("active": nobody is working here).
+      await page.keyboard.press('f');
+      expect(await page.getByRole('combobox', { name: 'Activity filter' }).inputValue()).toBe('active');
+      await page.keyboard.press('f');
+      expect(await page.getByRole('combobox', { name: 'Activity filter' }).inputValue()).toBe('waiting');
+      await until(() => cards.count()).toBe(1);
+      await page.getByRole('combobox', { name: 'Activity filter' }).selectOption('');
+      await page.locator('body').click({ position: { x: 5, y: 300 } });
+      // + and -: the window, saved in the config and applied by the server (stats follow).
+      await page.keyboard.press('+');
+      await eventually(() => readJson(home.configFile), (config) => config.window_minutes === 40, 'window widened');
+      await until(() => page.locator('.window-label').textContent()).toBe('40m');
+      await page.keyboard.press('-');
+      await eventually(() => readJson(home.configFile), (config) => config.window_minutes === 30, 'window narrowed');
+      // j/k move, Enter opens the detail, Esc closes it.
+      await page.keyboard.press('j');
+      await page.keyboard.press('j');
+      await page.keyboard.press('k');
+      const first = await cards.first().getAttribute('data-session-id');
+      expect(await cards.first().getAttribute('class')).toContain('selected');
+      await page.keyboard.press('Enter');
+      await until(() => page.locator('[data-detail-id]').getAttribute('data-detail-id')).toBe(first);
+      await page.keyboard.press('Escape');
+      await until(() => page.locator('[data-detail-id]').count()).toBe(0);
+      // ? lists the shortcuts; Esc closes the list.
+      await page.keyboard.press('?');
+      const overlay = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await overlay.waitFor();
+      expect(await overlay.textContent()).toContain('Widen / narrow the time window');
+      await page.keyboard.press('Escape');
+      await until(() => overlay.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('searches what was said (GET /api/search, "In messages") beside the name and path filter', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      const cards = page.locator('[data-session-id]');
+      await until(() => cards.count()).toBe(3);
+      await page.keyboard.press('/');
+      await page.keyboard.type('checkout');
+      // No name or path holds the word; a message does.
+      await until(() => cards.count()).toBe(0);
+      const results = page.getByRole('region', { name: 'In messages' });
+      const hit = results.locator('[data-result-id]').first();
+      await until(() => hit.getAttribute('data-result-id')).toBe(WAITING.id);
+      expect(await results.locator('mark').first().textContent()).toBe('checkout');
+      await hit.click();
+      await until(() => page.locator('[data-detail-id]').getAttribute('data-detail-id')).toBe(WAITING.id);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('follows the event stream again with backoff after it is refused (401, then 429)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      const answers = [401, 429];
+      let streams = 0;
+      await page.route('**/api/events**', async (route) => {
+        streams += 1;
+        const status = answers.shift();
+        if (status === undefined) return route.continue();
+        return route.fulfill({ status, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{"error":"refused"}' });
+      });
+      await page.goto(`${served.base}/#token=${served.token}`);
+      // The refusals end in a live listing (a 401 on the stream alone, with the token good, signs nobody out).
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      await until(() => page.locator('footer [data-state]').getAttribute('data-state')).toBe('live');
+      expect(streams).toBe(3);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('without a token asks for the passphrase, derives the token in the browser and keeps it for the tab', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${served.base}/`);
+      const field = page.getByLabel('Passphrase');
+      await field.fill('not the passphrase');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await until(() => page.getByRole('alert').textContent()).toContain('does not match');
+      await field.fill(`  ${PASSPHRASE} `);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      expect(await page.evaluate(() => sessionStorage.getItem('agentwatch.token'))).toBe(served.token);
+      // A reload in the same tab stays signed in.
+      await page.reload();
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('follows the system theme: light and dark palettes', async () => {
+    const background = async (scheme: 'dark' | 'light'): Promise<string> => {
+      const { page, context } = await openDashboard(browser, served, { colorScheme: scheme });
+      try {
+        await page.locator('[data-session-id]').first().waitFor();
+        return await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      } finally {
+        await context.close();
+      }
+    };
+    expect(await background('dark')).toBe('rgb(12, 15, 20)');
+    expect(await background('light')).toBe('rgb(243, 244, 247)');
+  });
+
+  // Last: it adds a session to the HOME.
+  it('opted in, announces in the browser a session that waits longer than notify_after_sec while nobody looks at the page', async () => {
+    const put = (body: object) =>
+      fetch(`${served.base}/api/config`, { method: 'PUT', headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await put({ notify_after_sec: 600 })).status).toBe(200);
+    // A session answered 15 s ago: waiting (past the 10 s grace) from now on.
+    const asking: ClaudeSession = { id: '66666666-ffff-4000-8000-000000000006', cwd: '/home/dev/blog' };
+    await writeClaudeSession(home.home, asking, [prompt(asking, 30_000, 'Draft the post'), reply(asking, 15_000, 'msg_a1', [text('Drafted; shall I publish?')])]);
+    const context = await browser.newContext();
+    // A recorder in place of the browser's notifications, and a page nobody is looking at.
+    await context.addInitScript(() => {
+      const shown: { title: string; body: string | undefined }[] = [];
+      Object.assign(window, { shown });
+      class Recorder {
+        static permission = 'granted';
+        static requestPermission = async (): Promise<string> => 'granted';
+        onclick: (() => void) | null = null;
+        constructor(title: string, options?: { body?: string }) {
+          shown.push({ title, body: options?.body });
+        }
+        close(): void {}
+      }
+      Object.assign(window, { Notification: Recorder });
+      document.hasFocus = () => false;
+    });
+    const page = await context.newPage();
+    try {
+      await page.clock.install();
+      await page.goto(`${served.base}/#token=${served.token}`);
+      await until(() => page.locator(`[data-session-id="${asking.id}"] .activity-text`).textContent()).toBe('waiting');
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByLabel('Also notify in this browser').check();
+      await page.keyboard.press('Escape');
+      const shown = () => page.evaluate(() => (window as unknown as { shown: { title: string; body: string }[] }).shown);
+      await page.clock.runFor(5_000);
+      expect(await shown()).toEqual([]);
+      // Ten minutes later (the page's clock), still waiting: announced, once.
+      await page.clock.runFor(600_000);
+      const blog = async () => (await shown()).filter((n) => n.title === 'blog is waiting for you');
+      await until(blog).toEqual([{ title: 'blog is waiting for you', body: asking.cwd }]);
+      const count = (await shown()).length;
+      await page.clock.runFor(60_000);
+      expect(await shown()).toHaveLength(count);
+    } finally {
+      await context.close();
+      expect((await put({ notify_after_sec: 30 })).status).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,159 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, startClaudeVendor, type Vendor } from '../sinks/tui/vendor.js';
+import { prompt, reply, text, writeClaudeSession, type ClaudeSession } from './fixture.js';
+import { CHROMIUM, launchBrowser, makeHome, openDashboard, serve, until, type Home, type Served } from './harness.js';
+
+/**
+ * Spec rule 4 in the browser: the detached dashboard's floating limits dialog and the panel
+ * view's limits page, against a local stand-in for the Claude usage endpoint
+ * (AGENTWATCH_CLAUDE_API_URL) and the real server.
+ */
+
+const SESSION: ClaudeSession = { id: '44444444-dddd-4000-8000-000000000004', cwd: '/home/dev/shop' };
+
+const box = async (locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> => {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error('not on screen');
+  return found;
+};
+
+/** Presses at the middle of `target` and moves by (dx, dy) in a few steps. */
+const drag = async (page: Page, target: Locator, dx: number, dy: number, at: { x: number; y: number } = { x: 0.5, y: 0.5 }): Promise<void> => {
+  const b = await box(target);
+  const x = b.x + b.width * at.x;
+  const y = b.y + b.height * at.y;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y + dy, { steps: 5 });
+  await page.mouse.up();
+};
+
+describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rule 4)', () => {
+  let home: Home;
+  let served: Served;
+  let browser: Browser;
+  let vendor: Vendor;
+
+  beforeAll(async () => {
+    home = await makeHome();
+    await writeClaudeSession(home.home, SESSION, [prompt(SESSION, 40_000, 'Add a cart page'), reply(SESSION, 20_000, 'msg_1', [text('Done.')])]);
+    await mkdir(path.join(home.home, '.claude'), { recursive: true });
+    await writeFile(path.join(home.home, '.claude', '.credentials.json'), fixture('claude/credentials.json'));
+    vendor = await startClaudeVendor();
+    [served, browser] = await Promise.all([serve(home, { env: { AGENTWATCH_CLAUDE_API_URL: vendor.url } }), launchBrowser()]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+    await vendor?.close();
+    await home?.cleanup();
+  });
+
+  it('floats a non-modal dialog: read on open and refresh only, dragged, resized, kept inside, pinned, closed only by Close', async () => {
+    const { page, context, problems } = await openDashboard(browser, served, { viewport: { width: 1280, height: 800 } });
+    // Every GET /api/limits the page makes: the dialog never polls.
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/limits') reads.push(request.url());
+    });
+    // A fake clock: ten minutes can pass without waiting for them.
+    await page.clock.install();
+    try {
+      await page.locator(`[data-session-id="${SESSION.id}"]`).waitFor();
+      await page.keyboard.press('l');
+      const dialog = page.getByRole('dialog', { name: 'Limits' });
+      await dialog.waitFor();
+      expect(await dialog.getAttribute('aria-modal')).toBeNull();
+      await until(() => dialog.textContent()).toContain('Claude');
+      expect(await dialog.getByRole('tab', { name: 'Summary' }).getAttribute('aria-selected')).toBe('true');
+      expect(await dialog.textContent()).toMatch(/5-hour[\s\S]*\d+%/);
+      expect(reads).toHaveLength(1);
+      await page.clock.runFor(10 * 60_000);
+      expect(reads).toHaveLength(1);
+
+      await dialog.getByRole('tab', { name: 'Detailed' }).click();
+      await until(() => dialog.getByRole('tabpanel').textContent()).toMatch(/Elapsed[\s\S]*Resets[\s\S]*Pace/);
+
+      // Refresh and r re-read.
+      await dialog.getByRole('button', { name: 'Refresh' }).click();
+      await until(() => reads.length).toBe(2);
+      await page.locator('body').press('r');
+      await until(() => reads.length).toBe(3);
+
+      // Dragged by its title bar.
+      const titlebar = dialog.locator('.titlebar');
+      const start = await box(dialog);
+      await drag(page, titlebar, -300, 120, { x: 0.1, y: 0.5 });
+      const moved = await box(dialog);
+      expect(Math.round(moved.x - start.x)).toBe(-300);
+      expect(Math.round(moved.y - start.y)).toBe(120);
+      // Resized by its corner.
+      await drag(page, dialog.locator('[data-resize-grip]'), 90, 60);
+      const resized = await box(dialog);
+      expect(Math.round(resized.width - moved.width)).toBe(90);
+      expect(Math.round(resized.height - moved.height)).toBe(60);
+
+      // The window shrinks: the dialog stays inside it (moved and shrunk to fit).
+      await page.setViewportSize({ width: 640, height: 420 });
+      await until(async () => {
+        const b = await box(dialog);
+        return b.x >= 0 && b.y >= 0 && b.x + b.width <= 640 && b.y + b.height <= 420;
+      }).toBe(true);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await until(async () => Math.round((await box(dialog)).x)).toBe(Math.round(resized.x));
+
+      // Pinned: the position is frozen (a drag does nothing); resizing still works.
+      await dialog.getByRole('button', { name: 'Pin' }).click();
+      expect(await dialog.getByRole('button', { name: 'Pin' }).getAttribute('aria-pressed')).toBe('true');
+      const pinned = await box(dialog);
+      await drag(page, titlebar, 200, 150, { x: 0.1, y: 0.5 });
+      const after = await box(dialog);
+      expect([Math.round(after.x), Math.round(after.y)]).toEqual([Math.round(pinned.x), Math.round(pinned.y)]);
+
+      // No dimming, nothing modal: a click on the dashboard behind it works.
+      const card = page.locator(`[data-session-id="${SESSION.id}"] .name button`);
+      await card.click();
+      await page.getByRole('complementary', { name: 'Session detail' }).waitFor();
+      expect(await dialog.isVisible()).toBe(true);
+
+      // Esc closes the detail panel, never the dialog; only Close does.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      expect(await dialog.isVisible()).toBe(true);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await until(() => dialog.count()).toBe(0);
+      expect(reads).toHaveLength(3);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('panel view: a compact list; limits open as a page closed with l or Esc', async () => {
+    const { page, context } = await openDashboard(browser, served, { query: '?view=panel', viewport: { width: 380, height: 640 } });
+    try {
+      const row = page.locator(`[data-session-id="${SESSION.id}"]`);
+      await until(() => row.locator('.activity-text').textContent()).toBe('waiting');
+      const limits = page.getByRole('dialog', { name: 'Limits' });
+      await page.keyboard.press('l');
+      await limits.waitFor();
+      await until(() => limits.textContent()).toContain('Claude');
+      expect(await limits.getByRole('tab', { name: 'Detailed' }).count()).toBe(1);
+      expect(await row.count()).toBe(0);
+      await page.keyboard.press('l');
+      await until(() => limits.count()).toBe(0);
+      await row.waitFor();
+      await page.keyboard.press('l');
+      await limits.waitFor();
+      await page.keyboard.press('Escape');
+      await until(() => limits.count()).toBe(0);
+      await row.waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
