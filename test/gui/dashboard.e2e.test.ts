@@ -3,6 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendClaudeRecords, prompt, reply, text, toolUse, writeClaudeSession, type ClaudeSession } from './fixture.js';
 import { CHROMIUM, eventually, launchBrowser, makeHome, openDashboard, PASSPHRASE, readJson, serve, until, type Home, type Served } from './harness.js';
 
+// Browser globals of the page.evaluate / init-script callbacks below: they run in Chromium, not in
+// Node, so the test program (lib ES2023, no DOM) declares just what they touch.
+declare const sessionStorage: { getItem(key: string): string | null };
+declare const document: { body: unknown; hasFocus: () => boolean };
+declare const window: object;
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
+
 /**
  * The dashboard in headless Chromium against the real server (`agentwatch --gui --no-open` on a
  * fixture HOME): cards, densities, live updates, rename, detail panel, keys and sign-in.
