@@ -1,3 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 /** Small helpers the standalone bench scripts share. */
 
 /** `--name N` from argv as a number, else `fallback`. */
@@ -10,3 +14,18 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The p-quantile (0..1) of `values`, nearest rank. */
 export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length - 1) * p))];
+
+/** The machine a figure was measured on (results are compared only within one machine). */
+export const machine = () => {
+  const cpus = os.cpus();
+  return { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` };
+};
+
+/** Writes bench/results/<name>.json: the figures, their anchors from the same run, the machine and the date. */
+export const saveResult = (name, result) => {
+  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  writeFileSync(file, `${JSON.stringify({ name, date: new Date().toISOString(), machine: machine(), ...result }, null, 2)}\n`);
+  return file;
+};
