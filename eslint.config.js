@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.mjs', 'test/**/*.mjs', 'web/*.mjs'],
+    files: ['bench/**/*.mjs', 'scripts/**/*.mjs', 'test/**/*.mjs', 'web/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', fetch: 'readonly' } },
   },
 );

@@ -7,6 +7,7 @@
  *
  * Runs on a temp HOME: it never reads the user's sessions or config.
  */
+/* global document -- the waitForFunction callbacks run in the browser */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
