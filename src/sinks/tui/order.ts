@@ -29,52 +29,47 @@ export type OrderMemory = ReadonlyMap<SessionKey, { readonly index: number; read
 
 export const NO_MEMORY: OrderMemory = new Map();
 
-interface Ranked<T> {
-  readonly item: T;
-  readonly key: SessionKey;
-  /** Rows of one group are together; groups compare as strings. */
-  readonly group: string;
-  /**
-   * Sticky groups keep the previous relative order of their members (working sessions: every
-   * record would otherwise reorder them); newcomers to the group come first, newest first.
-   */
-  readonly sticky: boolean;
-  readonly time: number;
-  readonly previous: number;
-}
-
 interface Orderable {
   readonly key: SessionKey;
   readonly state: SessionState;
   readonly activity: Activity;
 }
 
-/**
- * Group of a row: a string so "waiting, then working, then idle" and "by project" compare alike
- * (prefixed by the mode, so a session is a newcomer everywhere after the mode changes).
- * Times inside a non-sticky group do not move while the session stays in it (an idle or waiting
- * session writes nothing), so those groups are stable with a plain newest-first order.
- */
-const rank = (row: Orderable, mode: SortMode): { group: string; sticky: boolean; time: number } => {
-  const { activity, state } = row;
-  switch (mode) {
-    case 'recent':
-      return activity === 'idle' ? { group: 'r1', sticky: false, time: state.lastActivityAt } : { group: 'r0', sticky: true, time: state.lastActivityAt };
-    case 'waiting':
-      if (activity === 'waiting') return { group: 'w0', sticky: false, time: state.lastActivityAt };
-      return isActiveActivity(activity) ? { group: 'w1', sticky: true, time: state.lastActivityAt } : { group: 'w2', sticky: false, time: state.lastActivityAt };
-    case 'project':
-      // Project name, then the full path (two checkouts of one name), then the start time.
-      return { group: `p${shortName(state.cwd).toLowerCase()}\u0000${state.cwd}`, sticky: false, time: state.createdAt || state.lastActivityAt };
-  }
+/** Working (sticky) and the other groups, in display order, for the time-based orders. */
+const groupIndex = (activity: Activity, mode: 'recent' | 'waiting'): number => {
+  if (mode === 'recent') return activity === 'idle' ? 1 : 0;
+  if (activity === 'waiting') return 0;
+  return isActiveActivity(activity) ? 1 : 2;
 };
+
+/** The group whose members keep their places: sessions that work (and, in `recent`, wait). */
+const STICKY_GROUP = { recent: 0, waiting: 1 } as const;
 
 const byKey = (a: SessionKey, b: SessionKey): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** By project folder (then the full path: two checkouts of one name), then newest started first. */
+const projectOrder = <T extends Orderable>(rows: readonly T[]): T[] =>
+  rows
+    .map((row) => ({ row, project: shortName(row.state.cwd).toLowerCase(), started: row.state.createdAt || row.state.lastActivityAt }))
+    .sort(
+      (a, b) =>
+        (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) ||
+        (a.row.state.cwd < b.row.state.cwd ? -1 : a.row.state.cwd > b.row.state.cwd ? 1 : 0) ||
+        b.started - a.started ||
+        byKey(a.row.key, b.row.key),
+    )
+    .map(({ row }) => row);
+
 /**
- * `rows` in `mode`'s order, and the memory for the next call. With `sticky` false (before the
+ * `rows` (newest first, as `selectVisible` lists them: `compareNewestFirst`) in `mode`'s order,
+ * and the memory for the next call. With `sticky` false (before the
  * first discovery finished, when sessions still arrive in file order) every group is plain
  * newest first.
+ *
+ * Linear for the time-based orders (this runs every frame over every session in the window):
+ * the rows are partitioned newest first into their groups, and only the working group's
+ * members that keep their places are sorted, by their previous position. The memory holds only
+ * those members; the other groups never need it.
  */
 export const orderRows = <T extends Orderable>(
   rows: readonly T[],
@@ -82,20 +77,24 @@ export const orderRows = <T extends Orderable>(
   memory: OrderMemory,
   sticky = true,
 ): { rows: T[]; memory: OrderMemory } => {
-  const ranked: Ranked<T>[] = rows.map((row) => {
-    const r = rank(row, mode);
-    const before = memory.get(row.key);
-    const kept = sticky && r.sticky && before !== undefined && before.group === r.group;
-    return { item: row, key: row.key, group: r.group, sticky: r.sticky, time: r.time, previous: kept ? before.index : -1 };
-  });
-  ranked.sort((a, b) => {
-    if (a.group !== b.group) return a.group < b.group ? -1 : 1;
-    // Newcomers (previous -1) before members that keep their places.
-    if (a.previous !== b.previous && (a.previous === -1 || b.previous === -1)) return a.previous === -1 ? -1 : 1;
-    if (a.previous !== -1) return a.previous - b.previous;
-    return b.time - a.time || byKey(a.key, b.key);
-  });
+  if (mode === 'project') return { rows: projectOrder(rows), memory: NO_MEMORY };
+  const stickyGroup = STICKY_GROUP[mode];
+  const groupName = `${mode}:${stickyGroup}`;
+  const groups: T[][] = mode === 'recent' ? [[], []] : [[], [], []];
+  const kept: { readonly row: T; readonly index: number }[] = [];
+  for (const row of rows) {
+    const group = groupIndex(row.activity, mode);
+    const before = group === stickyGroup && sticky ? memory.get(row.key) : undefined;
+    // Newcomers to the working group come first (newest first); members keep their places.
+    if (before !== undefined && before.group === groupName) kept.push({ row, index: before.index });
+    else groups[group]?.push(row);
+  }
+  kept.sort((a, b) => a.index - b.index);
+  const working = groups[stickyGroup] ?? [];
+  for (const { row } of kept) working.push(row);
+  const ordered = ([] as T[]).concat(...groups);
   const next = new Map<SessionKey, { index: number; group: string }>();
-  ranked.forEach((r, index) => next.set(r.key, { index, group: r.group }));
-  return { rows: ranked.map((r) => r.item), memory: next };
+  const offset = groups.slice(0, stickyGroup).reduce((sum, g) => sum + g.length, 0);
+  working.forEach((row, i) => next.set(row.key, { index: offset + i, group: groupName }));
+  return { rows: ordered, memory: next };
 };

@@ -67,7 +67,7 @@ const DARK: Theme = {
     titleAccent: { fg: 117, bg: 236 },
     panelTitle: { fg: 250, bold: true },
     panelTitleFocus: { fg: 117, bold: true, underline: true },
-    border: { fg: 239 },
+    border: { fg: 241 },
     selected: { bg: 238 },
     cursor: { fg: 117, bold: true },
     label: { fg: 246 },

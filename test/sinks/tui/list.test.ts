@@ -10,18 +10,21 @@ import { NO_MEMORY, orderRows, type OrderMemory, type SortMode } from '../../../
 import { BASE_STYLES, THEMES } from '../../../src/sinks/tui/theme.js';
 import { ACTIVITIES } from '../../../src/core/activity.js';
 import { inWindowOrder } from '../../../src/limits/windows.js';
+import { compareNewestFirst } from '../../../src/streams/visibility.js';
 import { fold, NOW } from './scene.js';
 
 const session = (id: string, cwd: string, lastActivityAt: number, createdAt = lastActivityAt): SessionState =>
   ({ ...fold([{ type: 'meta', agent: 'claude', sessionId: id, patch: { cwd } }]), lastActivityAt, createdAt }) as SessionState;
 
 const row = (s: SessionState, activity: Activity) => ({ key: sessionKey(s), state: s, activity });
+const newestFirst = <T extends { state: SessionState }>(rows: readonly T[]): T[] => [...rows].sort((a, b) => compareNewestFirst(a.state, b.state));
 
 /** Apply a sequence of frames, each a list of (session, activity); returns the ids in order per frame. */
 const frames = (mode: SortMode, steps: readonly (readonly ReturnType<typeof row>[])[]): string[][] => {
   let memory: OrderMemory = NO_MEMORY;
   return steps.map((rows) => {
-    const ordered = orderRows(rows, mode, memory);
+    // Listed newest first, as selectVisible gives them.
+    const ordered = orderRows(newestFirst(rows), mode, memory);
     memory = ordered.memory;
     return ordered.rows.map((r) => r.state.sessionId);
   });
@@ -90,8 +93,8 @@ describe('list order (S): rows move only when something real changed', () => {
   });
 
   it('before the first discovery finished nothing is sticky: plain newest first', () => {
-    const first = orderRows([row(a, 'running'), row(b, 'reading')], 'recent', NO_MEMORY);
-    const next = orderRows([row({ ...a, lastActivityAt: NOW + 1 }, 'running'), row(b, 'reading')], 'recent', first.memory, false);
+    const first = orderRows(newestFirst([row(a, 'running'), row(b, 'reading')]), 'recent', NO_MEMORY);
+    const next = orderRows(newestFirst([row({ ...a, lastActivityAt: NOW + 1 }, 'running'), row(b, 'reading')]), 'recent', first.memory, false);
     expect(next.rows.map((r) => r.state.sessionId)).toEqual(['a', 'b']);
   });
 });
