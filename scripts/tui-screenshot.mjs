@@ -2,6 +2,7 @@
 // the built CLI at a fixed size, `capture-pane -e` reads the screen back with its colors, the
 // escape codes become HTML spans, and headless Chromium (playwright-core) takes the screenshot.
 // Usage: npm run build && node scripts/tui-screenshot.mjs [--width 150] [--height 38] [--out docs/tui.png]
+/* eslint-disable no-control-regex -- terminal escape sequences are what this script parses */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : process.argv[i + 1];
