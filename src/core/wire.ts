@@ -48,3 +48,16 @@ export interface AuthParameters {
 export interface ApiError {
   readonly error: string;
 }
+
+/** `GET /api/scope` (dashboard): what lies outside the listing, for an empty dashboard to say. */
+export interface ScopeDocument {
+  readonly window_minutes: number;
+  /** Sessions inside the window (as `total_sessions` of the stats). */
+  readonly listed: number;
+  /** Sessions agentwatch knows that are older than the window (exclusions and sub-agents left out). */
+  readonly outside_window: number;
+  /** False while the first discovery runs. */
+  readonly ready: boolean;
+  /** Where the sources looked, per agent watched. */
+  readonly looked_in: readonly { readonly agent: string; readonly path: string }[];
+}

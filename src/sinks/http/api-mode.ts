@@ -105,6 +105,17 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
       launchAtLogin: (enabled) => setLaunchAtLogin(enabled, { platform: io.platform, env: io.env, command: currentCommand() }),
     },
     actions: { env: io.env, platform: io.platform, finder: pathFinder(io.env, io.platform), start: spawnDetached },
+    scope: async () => {
+      const [{ firstValueFrom }, { agentLocations }, { scopeOf }] = await Promise.all([
+        import('rxjs'),
+        import('../../commands/sessions-locations.js'),
+        import('./scope-of.js'),
+      ]);
+      const state = await firstValueFrom(pipeline.state$);
+      const config = live.current();
+      const lookedIn = pipeline.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform).map((path) => ({ agent, path })));
+      return scopeOf(state, Date.now(), pipeline.visibility, lookedIn);
+    },
   };
 };
 
