@@ -67,3 +67,15 @@ describe('limits modal text', () => {
     expect(none.detailed).toEqual(none.summary);
   });
 });
+
+describe('limits modal text at the modal width (issue 14: notes wrapped once)', () => {
+  it.each([60, 76])('at %i cells every detailed line fits (the modal never wraps it again) and each note reads whole', async (width) => {
+    const { sampleOutcomes } = await import('../../../src/limits/sample.js');
+    const text = limitsText(sampleOutcomes(NOW, LIMIT_AGENTS), NOW, width);
+    for (const line of text.detailed) expect([...line].length, line).toBeLessThanOrEqual(width);
+    // A note wrapped once continues on the next lines; joined back it is the whole sentence, once per agent.
+    const joined = text.detailed.join(' ').replace(/\s+/g, ' ');
+    // Six rows: cursor has two (Models, API).
+    expect(joined.split('Sample data (--demo): generated, not your usage.').length - 1).toBe(6);
+  });
+});
