@@ -8,6 +8,7 @@ import { CHROMIUM, eventually, launchBrowser, makeHome, openDashboard, PASSPHRAS
 declare const sessionStorage: { getItem(key: string): string | null };
 declare const document: { body: unknown; hasFocus: () => boolean };
 declare const window: object;
+declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
 
 /**
@@ -133,7 +134,7 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     }
   });
 
-  it('shows every field of the session detail; the panel width is dragged and saved as detail_width', async () => {
+  it('shows every field of the session detail; the panel width is dragged and saved as detail_width; copy resume command and path', async () => {
     const { page, context } = await openDashboard(browser, served);
     try {
       await page.locator(`[data-session-id="${WAITING.id}"] .name button`).click();
@@ -156,6 +157,12 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       await page.mouse.up();
       expect(Math.round((await panel.boundingBox())?.width ?? 0)).toBe(520);
       await eventually(() => readJson(home.configFile), (config) => config.detail_width === 520, 'detail_width saved');
+      // Copy resume command and Copy path put exactly those on the clipboard.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.base });
+      await panel.getByRole('button', { name: 'Copy resume command' }).click();
+      await until(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`claude --resume ${WAITING.id}`);
+      await panel.getByRole('button', { name: 'Copy path' }).click();
+      await until(() => page.evaluate(() => navigator.clipboard.readText())).toBe(WAITING.cwd);
       await page.keyboard.press('Escape');
       await until(() => panel.count()).toBe(0);
     } finally {
