@@ -6,7 +6,7 @@
 // BENCH_BASE_DIST=<another build's dist> measures that build too, in the same run, as the anchor.
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL, URL as NodeURL } from 'node:url';
 
 const load = async (dist) => {
   const from = (file) => import(pathToFileURL(path.resolve(dist, file)).href);
@@ -15,7 +15,7 @@ const load = async (dist) => {
   );
   return { ...agents, ...session, ...reducer, ...frame, ...render, ...encode, ...diff, ...theme, ...state };
 };
-const builds = [['this build', await load(new URL('../dist/', import.meta.url).pathname)]];
+const builds = [['this build', await load(fileURLToPath(new NodeURL('../dist/', import.meta.url)))]];
 if (process.env.BENCH_BASE_DIST) builds.push(['base build', await load(process.env.BENCH_BASE_DIST)]);
 
 const FRAMES = Number(process.argv[2] ?? 200);
