@@ -149,13 +149,20 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       const before = (await panel.boundingBox())?.width ?? 0;
       expect(Math.round(before)).toBe(400);
       const handle = panel.getByRole('separator', { name: 'Panel width' });
-      const box = await handle.boundingBox();
+      // The panel slides in: drag only once the handle stands still (a loaded machine animates slowly).
+      let box = await handle.boundingBox();
+      for (let tries = 0; tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        const again = await handle.boundingBox();
+        if (box && again && Math.abs(again.x - box.x) < 0.5) break;
+        box = again;
+      }
       if (!box) throw new Error('no resize handle');
       await page.mouse.move(box.x + box.width / 2, box.y + 200);
       await page.mouse.down();
       await page.mouse.move(box.x + box.width / 2 - 120, box.y + 200, { steps: 4 });
       await page.mouse.up();
-      expect(Math.round((await panel.boundingBox())?.width ?? 0)).toBe(520);
+      await until(async () => Math.round((await panel.boundingBox())?.width ?? 0)).toBe(520);
       await eventually(() => readJson(home.configFile), (config) => config.detail_width === 520, 'detail_width saved');
       // Copy resume command and Copy path put exactly those on the clipboard.
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.base });
