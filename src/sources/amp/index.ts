@@ -12,8 +12,14 @@ import { createAmpExportSync, scheduleRefresh } from './export-sync.js';
 import { parseAmpThread } from './parse.js';
 import { ampThreadsDir, isThreadFile } from './paths.js';
 
-/** Re-list and re-stat every thread this often: catches writes a coalesced watch event hid, and a `threads/` that appears later. */
-export const AMP_RESCAN_MS = 3_000;
+/** While `threads/` is not watched (absent, or its watch died): look for it this often (one readdir). */
+export const AMP_DIR_POLL_MS = 3_000;
+/**
+ * While it is watched: re-list and re-stat every thread this often, a safety net for a write a
+ * coalesced watch event hid. Rare on purpose: each pass stats every thread, and an idle monitor
+ * should cost nothing (issue 11: this pass every 3 s was most of the idle CPU).
+ */
+export const AMP_RESCAN_MS = 60_000;
 /** A thread document is read whole; anything larger is reported instead of loaded. */
 export const AMP_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
@@ -181,7 +187,15 @@ export const createAmpSource =
           return;
         }
         if (subscriber.closed) return;
-        subscriptions.add(interval(AMP_RESCAN_MS, ctx.scheduler).subscribe(() => void rescan().catch(reportScanError)));
+        let lastFullScan = ctx.scheduler.now();
+        subscriptions.add(
+          interval(AMP_DIR_POLL_MS, ctx.scheduler).subscribe(() => {
+            const now = ctx.scheduler.now();
+            if (watcher && now - lastFullScan < AMP_RESCAN_MS) return;
+            lastFullScan = now;
+            void rescan().catch(reportScanError);
+          }),
+        );
         if (options.exportSync !== false) {
           const sync = createAmpExportSync(ctx.env, threadsDir, (message) => ctx.log.warn(`amp: ${message}`));
           const refresh = () => from(sync.run().catch((error: unknown) => (ctx.log.warn(`amp: ${(error as Error).message}`), [] as string[])));
