@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { auditTime, filter, first, type Observable, type SchedulerLike } from 'rxjs';
+import { auditTime, distinctUntilChanged, filter, first, map, type Observable, type SchedulerLike } from 'rxjs';
 import type { Activity } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionsState } from '../../core/contracts.js';
@@ -101,7 +101,14 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
       readyAfterMs = now() - startedAt;
       usageLedger.baseline(frame.state.sessions, counted);
     }),
-    inputs.frame$.pipe(auditTime(1_000, inputs.scheduler)).subscribe((frame) => usageLedger.observe(frame.state.sessions, counted)),
+    // Only a new sessions map can hold new usage; frames that moved only time are skipped.
+    inputs.frame$
+      .pipe(
+        map((frame) => frame.state.sessions),
+        distinctUntilChanged(),
+        auditTime(1_000, inputs.scheduler),
+      )
+      .subscribe((sessions) => usageLedger.observe(sessions, counted)),
     inputs.transitions$.pipe(filter(isShownTransition)).subscribe((t) => activityLedger.transition(t)),
   ];
 
