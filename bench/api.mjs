@@ -6,6 +6,7 @@
 //     complete `update` frame, against a bare Fastify SSE route that writes one shared frame.
 // The servers run in a child process so the load generator does not share their event loop.
 // Usage: node bench/api.mjs [sessions=1000] [clients=100] [seconds=3]
+import { saveResult } from './util.mjs';
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import { once } from 'node:events';
@@ -238,6 +239,10 @@ const main = async () => {
   console.log(`SSE fan-out (change -> complete update frame at each of ${CLIENTS} clients)`);
   console.log(sseRow('bare Fastify SSE', bareSse));
   console.log(sseRow('GET /api/events', apiSse));
+  const figures = { sessions: SESSIONS, list_rps: apiList.rps, list_p99_ms: apiList.p99, list_vs_preserialised: apiList.rps / bareBytes.rps, sse_p99_ms: apiSse.p99 };
+  const anchors = { preserialised_rps: bareBytes.rps, serialising_rps: bareList.rps, bare_sse_p99_ms: bareSse.p99 };
+  console.log(`  saved to ${saveResult('api', { figures, anchors })}`);
+  console.log(JSON.stringify({ name: 'api', figures, anchors }));
 
   child.send({ type: 'stop' });
   await once(child, 'exit');

@@ -1,141 +1,93 @@
 /**
- * `npm run bench`: cold and warm discovery time and peak memory of
- * `agentwatch sessions --all --json` on a generated corpus of all nine agents, each against a
- * baseline measured in the same run (bench/baseline.mjs: a plain Node script that JSON-parses every
- * line of every file and every JSON value of every row of the SQLite databases), the sessions
- * listed per agent (checked against the corpus), `--help` start-up time against `node -e 0`, and
- * the CPU cost of an unchanged SQLite poll (bench/sqlite-poll.mjs).
+ * `npm run bench`: every benchmark, each printing its figures next to anchors measured in the same
+ * run, and saving them to bench/results/<name>.json with the machine. Suites run one after the
+ * other (never in parallel: they measure CPU and time).
  *
- * Size: BENCH_SESSIONS (default 3000) claude/codex/pi transcripts of about BENCH_MEAN_KB (default
- * 70) KB each, plus BENCH_SESSIONS/20 sessions of each other agent; BENCH_SIZE=small is 300 x 40 KB.
- * BENCH_RUNS (default 3) repetitions of each timed step; BENCH_POLLS unchanged polls (default 5000).
+ *   npm run bench [-- --only startup,idle,sse,api,gui,discovery] [--sessions N] [--quick]
+ *
+ * --sessions N  claude/codex/pi transcripts of the generated corpus (plus N/20 of every other
+ *               agent): 7700 (about 10,000 sessions) for idle and SSE, 5000 for start-up by default
+ * --quick       small and short: 1,000 sessions, 15 s windows, one run each (to try it out)
+ *
+ * Corpora are generated under bench/.corpus-* and kept for later runs (regenerated when the
+ * generator changes). The last section prints one summary table from the saved results.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { ensureCorpus, refreshCursor } from './corpus.mjs';
-import { configHome, dataHome } from './corpus-agents.mjs';
+import { machine } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// BENCH_CLI: another build's dist/cli.js, to compare builds on the same corpus and baseline.
-const cli = process.env.BENCH_CLI ?? path.join(here, '..', 'dist', 'cli.js');
-const probe = path.join(here, 'probe.mjs');
-const small = process.env.BENCH_SIZE === 'small';
-const sessions = Number(process.env.BENCH_SESSIONS ?? (small ? 300 : 3000));
-const meanKb = Number(process.env.BENCH_MEAN_KB ?? (small ? 40 : 70));
-const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
-const polls = Math.max(100, Number(process.env.BENCH_POLLS ?? (small ? 2000 : 5000)));
-const root = path.join(here, '.corpus');
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+const argv = process.argv.slice(2);
+const option = (name) => {
+  const at = argv.indexOf(`--${name}`);
+  return at === -1 ? undefined : argv[at + 1];
 };
+const quick = argv.includes('--quick');
+const sessionsArg = option('sessions');
+const sized = (fallback) => String(sessionsArg ?? (quick ? 1000 : fallback));
 
-const t0 = performance.now();
-const corpus = ensureCorpus({ root, sessions, meanKb });
-refreshCursor(corpus);
-const generateMs = performance.now() - t0;
-const xdg = path.join(root, 'xdg');
-const env = {
-  HOME: corpus.home,
-  XDG_CONFIG_HOME: configHome(corpus.home),
-  XDG_CACHE_HOME: path.join(xdg, 'cache'),
-  XDG_DATA_HOME: dataHome(corpus.home),
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  NO_COLOR: '1',
-  TZ: 'UTC',
+const SUITES = {
+  startup: ['startup.mjs', '--sessions', sized(5000), '--runs', quick ? '1' : '3'],
+  idle: ['idle-cpu.mjs', '--sessions', sized(7700), '--seconds', quick ? '15' : '60', '--settle', quick ? '15' : '60'],
+  sse: ['sse-patch.mjs', '--sessions', sized(7700), '--appends', quick ? '100' : '1000'],
+  api: ['api.mjs', '1000', '100', quick ? '1' : '3'],
+  gui: ['gui.mjs', '--sessions', '1000', '--runs', quick ? '1' : '3', '--updates', quick ? '5' : '20'],
+  discovery: ['discovery-suite.mjs'],
 };
-mkdirSync(xdg, { recursive: true });
-const rssFile = path.join(tmpdir(), `agentwatch-bench-rss-${process.pid}`);
+const only = option('only')?.split(',') ?? Object.keys(SUITES);
+const unknown = only.filter((name) => !(name in SUITES));
+if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')} (suites: ${Object.keys(SUITES).join(', ')})`);
 
-/** Run node with the RSS probe; wall time in ms, peak RSS in MiB, stdout. */
-const measure = (args) => {
-  rmSync(rssFile, { force: true });
-  const start = performance.now();
-  const result = spawnSync(process.execPath, ['--import', probe, ...args], {
-    env: { ...env, BENCH_RSS_FILE: rssFile },
-    cwd: corpus.home,
-    maxBuffer: 1024 * 1024 * 1024,
-    encoding: 'utf8',
-  });
-  const ms = performance.now() - start;
-  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return { ms, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024, stdout: result.stdout, stderr: result.stderr };
+const failed = [];
+for (const name of only) {
+  const [script, ...args] = SUITES[name];
+  console.log(`\n== ${name}: node bench/${script} ${args.join(' ')}`);
+  const env = name === 'discovery' && quick ? { ...process.env, BENCH_SIZE: 'small', BENCH_RUNS: '1' } : process.env;
+  const run = spawnSync(process.execPath, [path.join(here, script), ...args], { stdio: 'inherit', env });
+  if (run.status !== 0) failed.push(name);
+}
+
+const read = (name) => {
+  const file = path.join(here, 'results', `${name}.json`);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 };
-
-const repeat = (count, step) => {
-  const results = Array.from({ length: count }, step);
-  return { ms: median(results.map((r) => r.ms)), rssMiB: median(results.map((r) => r.rssMiB)), last: results.at(-1) };
-};
-
-const baselineArgs = [path.join(here, 'baseline.mjs'), path.join(root, 'files.txt'), path.join(root, 'dbs.txt')];
-measure(baselineArgs); // warm the page cache for everyone
-const baseline = repeat(runs, () => measure(baselineArgs));
-const baselineFacts = JSON.parse(baseline.last.stdout);
-
-const sessionsArgs = [cli, 'sessions', '--all', '--json'];
-const cold = repeat(runs, () => {
-  rmSync(path.join(env.XDG_CACHE_HOME, 'agentwatch'), { recursive: true, force: true });
-  return measure(sessionsArgs);
-});
-const warm = repeat(runs, () => measure(sessionsArgs));
-const listed = JSON.parse(warm.last.stdout);
-const coldListed = JSON.parse(cold.last.stdout);
-
-/** Sessions listed per agent, against what the corpus holds (sub-agents are hidden). */
-const perAgent = (list) => Object.fromEntries(Object.keys(corpus.expected).map((agent) => [agent, list.filter((s) => s.agent === agent).length]));
-const listedPerAgent = perAgent(listed);
-const missing = Object.entries(corpus.expected).filter(([agent, count]) => listedPerAgent[agent] !== count);
-
-const pollRun = spawnSync(process.execPath, [path.join(here, 'sqlite-poll.mjs'), String(polls)], { env, encoding: 'utf8' });
-if (pollRun.status !== 0) throw new Error(`sqlite-poll.mjs exited ${pollRun.status}: ${pollRun.stderr}`);
-
-const corpusPoll = spawnSync(process.execPath, [path.join(here, 'corpus-poll.mjs'), path.join(root, 'dbs.txt'), String(polls)], { env, encoding: 'utf8' });
-if (corpusPoll.status !== 0) throw new Error(`corpus-poll.mjs exited ${corpusPoll.status}: ${corpusPoll.stderr}`);
-const corpusPolls = corpusPoll.stdout.trim().split('\n').map((line) => JSON.parse(line));
-
-const startupRuns = Math.max(5, runs * 3);
-const help = repeat(startupRuns, () => measure([cli, '--help']));
-const bare = repeat(startupRuns, () => measure(['-e', '0']));
-
-const mb = (corpus.bytes / 1024 / 1024).toFixed(0);
-const row = (name, ours, base, unit) => [name, `${ours.toFixed(unit === 'ms' ? 0 : 1)} ${unit}`, `${base.toFixed(unit === 'ms' ? 0 : 1)} ${unit}`, `${(ours / base).toFixed(2)}x`];
-const table = [
-  ['measure', 'agentwatch', 'baseline', 'ratio'],
-  row('cold discovery time', cold.ms, baseline.ms, 'ms'),
-  row('cold peak RSS', cold.rssMiB, baseline.rssMiB, 'MiB'),
-  row('warm discovery time', warm.ms, baseline.ms, 'ms'),
-  row('warm peak RSS', warm.rssMiB, baseline.rssMiB, 'MiB'),
-  row('--help start-up (vs node -e 0)', help.ms, bare.ms, 'ms'),
-];
-const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-const lines = table.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
-
-process.stdout.write(
-  [
-    `corpus: ${corpus.files} files, ${mb} MiB, ${baselineFacts.lines} lines (${baselineFacts.bad} junk/partial), ${baselineFacts.dbs} SQLite databases with ${baselineFacts.rows} rows, under ${corpus.home} (generated or checked in ${(generateMs / 1000).toFixed(1)} s)`,
-    `listed: ${listed.length} sessions warm, ${coldListed.length} cold (sub-agents hidden); medians of ${runs} runs (start-up: ${startupRuns})`,
-    `per agent: ${Object.entries(listedPerAgent).map(([agent, count]) => `${agent} ${count}`).join(', ')}`,
-    `baseline: node bench/baseline.mjs (readFileSync + JSON.parse of every line of every file; every row of every table of the databases, JSON.parse of every JSON value)`,
-    '',
-    lines[0],
-    '-'.repeat(lines[0].length),
-    ...lines.slice(1),
-    '',
-    `Unchanged poll of the corpus databases, CPU per poll (${polls} polls; baseline: SELECT 1 on an open connection; file agents are watched instead, amp also re-stats its threads every 3 s):`,
-    ...corpusPolls.map((p) => `  ${p.agent.padEnd(9)} ${p.unchangedUs.toFixed(1).padStart(6)} µs  baseline ${p.baselineUs.toFixed(2)} µs  (first pass: ${p.events} events)`),
-    '',
-    `SQLite sources, CPU per poll (node bench/sqlite-poll.mjs ${polls}; baseline: SELECT 1 on an open connection):`,
-    ...pollRun.stdout.trimEnd().split('\n').map((line) => `  ${line}`),
-    '',
-  ].join('\n'),
-);
-if (missing.length > 0) {
-  process.stdout.write(`ERROR: sessions listed per agent differ from the corpus: ${missing.map(([agent, count]) => `${agent} ${listedPerAgent[agent]} (expected ${count})`).join(', ')}\n`);
+const rows = [];
+const startup = read('startup');
+if (startup) {
+  const { figures: f, anchors: a, ratios: r } = startup;
+  rows.push(['cold discovery, Claude part (wall)', `${f.cold_claude_wall_ms.toFixed(0)} ms`, `ccusage ${a.ccusage_wall_ms.toFixed(0)} ms`, `${r.cold_vs_ccusage_wall.toFixed(2)}x`]);
+  rows.push(['cold discovery, peak RSS', `${f.cold_claude_peak_rss_mib.toFixed(0)} MiB`, `ccusage ${a.ccusage_peak_rss_mib.toFixed(0)} MiB`, `${r.cold_rss_vs_ccusage.toFixed(2)}x`]);
+  rows.push(['cold discovery, in process', `${f.cold_claude_in_process_ms.toFixed(0)} ms`, `skim floor ${a.skim_floor_ms.toFixed(0)} ms`, `${r.cold_vs_skim_floor.toFixed(2)}x`]);
+  rows.push(['warm start, every agent', `${f.warm_all_in_process_ms.toFixed(0)} ms`, `stat floor ${a.stat_floor_ms.toFixed(0)} ms`, `${r.warm_vs_stat_floor.toFixed(2)}x`]);
+}
+const idle = read('idle-cpu');
+if (idle) {
+  const f = idle.figures;
+  const chokidar = Object.values(idle.anchors)[0];
+  rows.push([`idle --api, ${f.files} files (steady)`, `${f.cpuPercent.toFixed(2)} % CPU`, `chokidar ${chokidar.cpuPercent.toFixed(2)} %`, '']);
+  rows.push(['idle --api, RSS', `${f.rssMiB.toFixed(0)} MiB`, `chokidar ${chokidar.rssMiB.toFixed(0)} MiB`, `${(f.rssMiB / chokidar.rssMiB).toFixed(2)}x`]);
+  if (f.firstAnswerMs) rows.push(['API answers after start', `${f.firstAnswerMs} ms`, `discovery ${f.readyMs} ms`, '']);
+}
+const sse = read('sse-patch');
+if (sse) rows.push(['append -> SSE patch p95', `${sse.figures.p95} ms (${sse.figures.frameKiB} KiB)`, `update ${sse.anchors.update.p95} ms (${sse.anchors.update.frameKiB} KiB)`, `${(sse.figures.p95 / sse.anchors.update.p95).toFixed(2)}x`]);
+const api = read('api');
+if (api) rows.push(['GET /api/sessions (1,000)', `${api.figures.list_rps.toFixed(0)} req/s`, `pre-serialised ${api.anchors.preserialised_rps.toFixed(0)} req/s`, `${api.figures.list_vs_preserialised.toFixed(2)}x`]);
+const gui = read('gui');
+if (gui) {
+  rows.push(['dashboard first paint (1,000)', `${gui.figures.first_paint_ms} ms`, `static page ${gui.anchors.static_page_paint_ms} ms`, `${gui.anchors.first_paint_vs_static}x`]);
+  rows.push(['dashboard patch -> frame p50', `${gui.figures.patch_to_frame_ms_p50} ms`, `full re-render ${gui.anchors.full_grid_rerender_ms} ms`, '']);
+}
+if (rows.length > 0) {
+  const head = ['measure', 'agentwatch', 'anchor (same run)', 'ratio'];
+  const widths = head.map((_, i) => Math.max(head[i].length, ...rows.map((row) => row[i].length)));
+  const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  const table = [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+  console.log(`\nSummary (bench/results/*.json; ${machine().cpu}, ${machine().cores} cores, Node ${machine().node}):\n${table}`);
+  writeFileSync(path.join(here, 'results', 'summary.md'), `${table}\n`);
+}
+if (failed.length > 0) {
+  console.log(`\nfailed: ${failed.join(', ')}`);
   process.exitCode = 1;
 }
-if (listed.length !== coldListed.length) process.stdout.write('WARNING: warm and cold runs listed different numbers of sessions\n');

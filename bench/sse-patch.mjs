@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { EventSource } from 'eventsource';
 import { ensureCorpus } from './corpus.mjs';
-import { arg, sleep, percentile } from './util.mjs';
+import { arg, percentile, saveResult, sleep } from './util.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -92,6 +92,7 @@ try {
   console.log(`append -> SSE, ${appends} appends, 7-day window`);
   console.log(`  patch  p50 ${patch.p50} ms  p95 ${patch.p95} ms  p99 ${patch.p99} ms  frame ${patch.frameKiB} KiB  (${patch.seen} seen)`);
   console.log(`  update p50 ${update.p50} ms  p95 ${update.p95} ms  p99 ${update.p99} ms  frame ${update.frameKiB} KiB  (${update.seen} seen)`);
+  console.log(`  saved to ${saveResult('sse-patch', { figures: { ...patch, appends, files: corpus.files }, anchors: { update } })}`);
   console.log(JSON.stringify({ name: 'sse-patch', figures: patch, anchors: { update } }));
   for (const { source } of Object.values(streams)) source.close();
 } finally {
