@@ -6,7 +6,7 @@ import type { Logger } from '../../core/contracts.js';
 import type { SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
-import { sessionCoreSchema, sessionDetailSchema } from './state-schema.js';
+import { sessionDetailSchema } from './state-schema.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
@@ -16,10 +16,14 @@ import { sessionCoreSchema, sessionDetailSchema } from './state-schema.js';
  * outdated cache is discarded and rebuilt, and deleting it is always safe.
  *
  * A state is stored in two parts: its core (what listing it and deriving its activity need) and
- * its detail (usage per message, recent tools and messages). A warm start parses and validates
- * the cores only; each detail stays an unparsed string until something reads it (the detail view,
- * or the fold when the session changes), so restoring 10,000 sessions costs little more than
- * stat'ing their files.
+ * its detail (usage per message, recent tools and messages). A warm start parses the cores only;
+ * each detail stays in the file until something reads it (the detail view, or the fold when the
+ * session changes), so restoring 10,000 sessions costs little more than stat'ing their files.
+ *
+ * Trust: rows are written only by `write` below, from typed states, each core with a checksum of
+ * its JSON. A row whose checksum, agent or session id does not match is dropped (the file is
+ * read again); a detail is validated with zod when it is read. Validating every core with zod
+ * instead cost more than the stats of a warm start (about 30 µs a row before V8 warms up).
  */
 
 /** Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt. */
@@ -81,6 +85,7 @@ CREATE TABLE files (
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,
   state TEXT NOT NULL,
+  state_hash INTEGER NOT NULL,
   detail BLOB NOT NULL
 );
 CREATE TABLE databases (
@@ -91,9 +96,21 @@ CREATE TABLE databases (
 );
 PRAGMA user_version = ${CACHE_SCHEMA_VERSION};`;
 
-/** Columns in SELECT order (raw rows: arrays are cheaper than objects for 10,000 rows). */
-type Row = [path: string, agent: string, sessionId: string, offset: number, size: number, mtimeMs: number, state: string, detail: Buffer];
-const COLUMNS = 'path, agent, session_id, offset, size, mtime_ms, state, detail';
+const TABLE_COLUMNS = {
+  files: 'path, agent, session_id, offset, size, mtime_ms, state, state_hash, detail',
+  databases: 'path, agent, signature, listing',
+} as const;
+
+/** Columns in SELECT order, the detail left out (raw rows: arrays are cheaper than objects for 10,000 rows). */
+type Row = [path: string, agent: string, sessionId: string, offset: number, size: number, mtimeMs: number, state: string, stateHash: number];
+const COLUMNS = 'path, agent, session_id, offset, size, mtime_ms, state, state_hash';
+
+/** FNV-1a (32 bits) of a core's JSON: catches a damaged or hand-edited row. */
+const checksum = (text: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+};
 
 const removeFiles = (file: string): void => {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
@@ -108,8 +125,13 @@ const openExisting = (file: string): Database.Database => {
     const version = db.pragma('user_version', { simple: true }) as number;
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
     if (version === 0 && tables.length === 0) db.exec(SCHEMA);
-    else if (version !== CACHE_SCHEMA_VERSION || !tables.some((t) => t.name === 'files') || !tables.some((t) => t.name === 'databases')) {
-      throw new Error(`schema version ${version}, expected ${CACHE_SCHEMA_VERSION}`);
+    else if (version !== CACHE_SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${CACHE_SCHEMA_VERSION}`);
+    else {
+      // The right version but not our layout (damaged, or written by a development build): rebuild.
+      for (const [table, columns] of Object.entries(TABLE_COLUMNS)) {
+        const found = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).join(', ');
+        if (found !== columns) throw new Error(`table ${table} has columns (${found}), expected (${columns})`);
+      }
     }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -148,15 +170,19 @@ const splitState = (state: SessionState): { core: string; detail: Buffer } => {
   return { core: JSON.stringify(core), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
 };
 
+type Core = Omit<SessionState, keyof Detail>;
+
 /**
- * A restored state whose detail fields parse `detail` on first read (a spread, the fold's draft,
- * the detail view). A detail that does not validate reads as empty: its core did validate, and
- * recent tools and messages are history, not what the session's totals or activity rest on.
+ * A restored state whose detail fields load and parse the stored detail on first read (a spread,
+ * the fold's draft, the detail view). A detail that is gone or does not validate reads as empty:
+ * its core did validate, and recent tools and messages are history, not what the session's
+ * totals or activity rest on.
  */
-const lazyState = (core: Omit<SessionState, keyof Detail>, detail: unknown): SessionState => {
+const lazyState = (core: Core, load: () => unknown): SessionState => {
   let parsed: Detail | undefined;
   const read = (): Detail => {
     if (parsed === undefined) {
+      const detail = load();
       const result = sessionDetailSchema.safeParse(Buffer.isBuffer(detail) ? parseJson(detail.toString('utf8')) : undefined);
       parsed = result.success ? result.data : EMPTY_DETAIL;
     }
@@ -176,13 +202,17 @@ const lazyState = (core: Omit<SessionState, keyof Detail>, detail: unknown): Ses
   };
 };
 
-const rowToEntry = (file: string, row: Row): CachedFile | undefined => {
-  const [, agent, sessionId, offset, size, mtimeMs, stateText, detail] = row;
-  if (!isAgentKind(agent)) return undefined;
-  const core = sessionCoreSchema.safeParse(parseJson(stateText));
-  if (!core.success || core.data.sessionId !== sessionId || core.data.agent !== agent) return undefined;
-  const ino = core.data.checkpoint?.ino;
-  return { path: file, agent, sessionId, offset, size, mtimeMs, ...(ino === undefined ? {} : { ino }), state: lazyState(core.data, detail) };
+/** The detail of the row `path` at `offset`/`mtimeMs` (a row rewritten since, by another process, is not it). */
+type DetailLoader = (path: string, offset: number, mtimeMs: number) => unknown;
+
+const rowToEntry = (file: string, row: Row, loadDetail: DetailLoader): CachedFile | undefined => {
+  const [, agent, sessionId, offset, size, mtimeMs, stateText, stateHash] = row;
+  if (!isAgentKind(agent) || typeof stateText !== 'string' || checksum(stateText) !== stateHash) return undefined;
+  const core = parseJson(stateText) as Core | undefined;
+  if (typeof core !== 'object' || core === null || core.sessionId !== sessionId || core.agent !== agent) return undefined;
+  const ino = core.checkpoint?.ino;
+  const state = lazyState(core, () => loadDetail(file, offset, mtimeMs));
+  return { path: file, agent, sessionId, offset, size, mtimeMs, ...(ino === undefined ? {} : { ino }), state };
 };
 
 const databaseOf = (agent: string, signature: string, listingText: string): CachedDatabase | undefined => {
@@ -227,16 +257,42 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   const writtenSincePreload = new Set<string>();
   const handedOut = new WeakSet<SessionState>();
   const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
+  const selectDetail = db.prepare('SELECT detail FROM files WHERE path = ? AND offset = ? AND mtime_ms = ?').pluck();
+  // Details of restored states read after `close` (a one-shot command prints details after
+  // stopping): loaded in one read of the file, once, when the first of them is needed.
+  let detailsAfterClose: Map<string, { offset: number; mtimeMs: number; detail: Buffer }> | undefined;
+  const loadDetail: DetailLoader = (p, offset, mtimeMs) => {
+    try {
+      if (db.open) return selectDetail.get(p, offset, mtimeMs);
+      if (where === ':memory:') return undefined;
+      if (!detailsAfterClose) {
+        detailsAfterClose = new Map();
+        const again = new Database(where, { readonly: true, fileMustExist: true });
+        try {
+          for (const [path, off, mtime, detail] of again.prepare('SELECT path, offset, mtime_ms, detail FROM files').raw().iterate() as Iterable<[string, number, number, Buffer]>) {
+            detailsAfterClose.set(path, { offset: off, mtimeMs: mtime, detail });
+          }
+        } finally {
+          again.close();
+        }
+      }
+      const found = detailsAfterClose.get(p);
+      return found && found.offset === offset && found.mtimeMs === mtimeMs ? found.detail : undefined;
+    } catch (error) {
+      failed('read', error);
+      return undefined;
+    }
+  };
   const upsert = db.prepare(
-    `INSERT INTO files (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO files (${TABLE_COLUMNS.files}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, session_id = excluded.session_id, offset = excluded.offset,
-       size = excluded.size, mtime_ms = excluded.mtime_ms, state = excluded.state, detail = excluded.detail`,
+       size = excluded.size, mtime_ms = excluded.mtime_ms, state = excluded.state, state_hash = excluded.state_hash, detail = excluded.detail`,
   );
   const remove = db.prepare('DELETE FROM files WHERE path = ?');
   const writeAll = db.transaction((upserts: readonly CachedFile[], deletes: readonly string[]) => {
     for (const e of upserts) {
       const { core, detail } = splitState(e.state);
-      upsert.run(e.path, e.agent, e.sessionId, e.offset, e.size, e.mtimeMs, core, detail);
+      upsert.run(e.path, e.agent, e.sessionId, e.offset, e.size, e.mtimeMs, core, checksum(core), detail);
     }
     for (const p of deletes) remove.run(p);
   });
@@ -265,7 +321,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         }
       }
       if (!row) return undefined;
-      const entry = rowToEntry(p, row);
+      const entry = rowToEntry(p, row, loadDetail);
       if (entry) handedOut.add(entry.state);
       return entry;
     },

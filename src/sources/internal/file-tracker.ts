@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { AgentKind } from '../../core/agents.js';
 import type { FileCheckpoint, SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
-import type { DiscoveryCache } from './cache.js';
+import type { Stats } from 'node:fs';
+import type { CachedFile, DiscoveryCache } from './cache.js';
 import { diagnostic, type FileParser } from './file-parser.js';
 import { READ_CHUNK_BYTES, readLinesFrom, type ReadOptions } from './read-lines.js';
 
@@ -40,6 +41,13 @@ export interface FileTracker {
    * Calls for a file already being synced coalesce into one more pass after it.
    */
   readonly sync: (file: string, sessionId: string | undefined) => Promise<void>;
+  /**
+   * First sight of a file already stat'ed (a discovery pass): when the cache holds it exactly as
+   * it is on disk, restores it at once, synchronously, and returns true (nothing to read). A pass
+   * primes all its files in one loop, so their restores reach the fold as one batch. Otherwise
+   * returns false and the file is left to `sync`.
+   */
+  readonly prime: (file: string, info: Stats) => boolean;
   /** Re-emits the checkpoint of the file feeding `sessionId` (after a side-file meta changed its state). */
   readonly recheckpoint: (sessionId: string) => void;
   readonly isTracked: (sessionId: string) => boolean;
@@ -56,6 +64,14 @@ const isMissing = (error: unknown): boolean => {
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const { agent, emit } = deps;
   const tracked = new Map<string, Tracked>();
+  // Cache entries `prime` took for files it left to `sync` (a cache row is handed out once).
+  const primed = new Map<string, CachedFile | undefined>();
+  const cachedEntry = (file: string): CachedFile | undefined => {
+    if (!primed.has(file)) return deps.cache?.get(file);
+    const entry = primed.get(file);
+    primed.delete(file);
+    return entry;
+  };
   const fileOfSession = new Map<string, string>();
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
@@ -88,16 +104,20 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return t;
   };
 
+  const restoreFrom = (file: string, cached: CachedFile, ino: number): Tracked => {
+    emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
+    const makeParser = (): FileParser => deps.createParser(file, cached.sessionId, true, cached.state);
+    return { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined };
+  };
+
   const open = (file: string, classifiedId: string | undefined, info: { ino: number; size: number; mtimeMs: number }): { t: Tracked; restored: boolean } | undefined => {
     const { ino, size } = info;
-    const cached = deps.cache?.get(file);
+    const cached = cachedEntry(file);
     // Same size but written since: appends always grow a transcript, so it was rewritten in place.
     const rewritten = cached !== undefined && cached.size === size && cached.mtimeMs !== info.mtimeMs;
     // Same file (inode, when recorded) and not shorter than what was read: resume from the offset.
     if (cached && !rewritten && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
-      emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
-      const makeParser = (): FileParser => deps.createParser(file, cached.sessionId, true, cached.state);
-      return { t: { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined }, restored: true };
+      return { t: restoreFrom(file, cached, ino), restored: true };
     }
     // The file shrank or was replaced while nobody watched: whatever the cache said about it is void.
     if (cached) emit({ type: 'reset', agent, sessionId: cached.sessionId });
@@ -210,8 +230,31 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return run;
   };
 
+  const prime = (file: string, info: Stats): boolean => {
+    if (tracked.has(file) || running.has(file) || primed.has(file) || !info.isFile()) return false;
+    const cached = deps.cache?.get(file);
+    const untouched =
+      cached !== undefined &&
+      cached.agent === agent &&
+      cached.size === info.size &&
+      cached.mtimeMs === info.mtimeMs &&
+      cached.offset <= info.size &&
+      (cached.ino === undefined || cached.ino === info.ino);
+    if (!untouched) {
+      primed.set(file, cached);
+      return false;
+    }
+    // What `syncOnce` does for a file the cache holds as it is: restore, names from side files, done.
+    const t = restoreFrom(file, cached, info.ino);
+    tracked.set(file, t);
+    fileOfSession.set(t.sessionId, file);
+    if (applySideMeta(t.sessionId)) emitCheckpoint(t);
+    return true;
+  };
+
   return {
     sync,
+    prime,
     recheckpoint: (sessionId) => {
       const file = fileOfSession.get(sessionId);
       const t = file === undefined ? undefined : tracked.get(file);

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
@@ -119,7 +120,17 @@ export const createJsonlSource =
         const depth = root.depth - levelsBelow(root.dir, dir);
         if (depth < 0) return;
         const files = await walkFiles(dir, depth, skipDir, unreadableDir);
-        await runPool(files, SCAN_CONCURRENCY, syncPath);
+        // Every stat at once (the OS and libuv overlap them), then one synchronous loop restores
+        // the files the cache holds as they are: a warm start is these stats and one fold batch.
+        const infos = await Promise.all(files.map((file) => stat(file).catch((): Stats | undefined => undefined)));
+        if (closed) return;
+        const rest: string[] = [];
+        files.forEach((file, i) => {
+          const info = infos[i];
+          const primed = info !== undefined && !spec.sideFiles?.matches(file) && classify(file) !== undefined && tracker.prime(file, info);
+          if (!primed) rest.push(file);
+        });
+        await runPool(rest, SCAN_CONCURRENCY, syncPath);
       };
 
       const startWatching = async (root: WatchRoot): Promise<void> => {

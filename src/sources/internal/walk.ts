@@ -24,8 +24,10 @@ export const walkFiles = async (
       return;
     }
     const subdirs: Promise<void>[] = [];
+    // Entry names hold no separator and `current` is normalised: concatenation is path.join here.
+    const prefix = current.endsWith(path.sep) ? current : current + path.sep;
     for (const entry of entries) {
-      const full = path.join(current, entry.name);
+      const full = prefix + entry.name;
       let isFile = entry.isFile();
       let isDir = entry.isDirectory();
       if (entry.isSymbolicLink()) {
@@ -43,8 +45,22 @@ export const walkFiles = async (
   return found;
 };
 
+/** True when `rest` (a path below a root) is plain: no empty, `.` or `..` segment, no trailing separator. */
+const isPlainRelative = (rest: string): boolean => {
+  if (rest === '' || rest.endsWith(path.sep)) return false;
+  for (const segment of rest.split(path.sep)) if (segment === '' || segment === '.' || segment === '..') return false;
+  return true;
+};
+
 /** Directory levels from `root` down to `dir` (0 for the root itself), or -1 when `dir` is outside it. */
 export const levelsBelow = (root: string, dir: string): number => {
+  // Fast path for the normalised absolute paths the engine builds (called once per file per event).
+  if (dir === root) return 0;
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  if (path.isAbsolute(root) && dir.startsWith(prefix)) {
+    const rest = dir.slice(prefix.length);
+    if (isPlainRelative(rest)) return rest.split(path.sep).length;
+  }
   const rel = path.relative(root, dir);
   if (rel === '') return 0;
   if (rel.startsWith('..') || path.isAbsolute(rel)) return -1;

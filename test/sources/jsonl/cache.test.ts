@@ -51,6 +51,7 @@ describe('discovery cache', () => {
     ['not SQLite at all', async (file: string) => writeFile(file, 'this is not a database, just text that happens to be here')],
     ['a foreign SQLite database', async (file: string) => foreign(file, 0)],
     ['our table at another schema version', async (file: string) => foreign(file, 99)],
+    ['tables of another layout at our schema version', async (file: string) => foreign(file, CACHE_SCHEMA_VERSION)],
   ])('discards and rebuilds %s, never failing', async (_what, plant) => {
     const file = discoveryCachePath(home.env);
     await mkdir(path.dirname(file), { recursive: true });
@@ -64,16 +65,17 @@ describe('discovery cache', () => {
     expect(warnings[0]).toMatch(/unusable.*rebuilding/);
   });
 
-  it('drops a row whose state does not validate instead of restoring it', () => {
+  it('drops a row whose core was damaged or edited (checksum), or whose agent or session id do not match', () => {
     const cache = openDiscoveryCache(home.env, log);
+    cache.write(['a', 'b', 'c', 'd'].map((id) => cachedFileOf(stateAt(id, `/t/${id}.jsonl`, 3))), []);
     cache.close();
     const db = new Database(discoveryCachePath(home.env));
-    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('/t/x.jsonl', 'claude', 'x', 1, 1, 1, '{"agent":"claude","sessionId":"x"}', '{}');
-    db.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('/t/y.jsonl', 'nobody', 'y', 1, 1, 1, '{}', '{}');
+    db.prepare(`UPDATE files SET state = replace(state, '"userMessages":3', '"userMessages":4') WHERE path = '/t/a.jsonl'`).run();
+    db.prepare(`UPDATE files SET agent = 'nobody' WHERE path = '/t/b.jsonl'`).run();
+    db.prepare(`UPDATE files SET session_id = 'other' WHERE path = '/t/c.jsonl'`).run();
     db.close();
     const reopened = openDiscoveryCache(home.env, log);
-    expect(reopened.get('/t/x.jsonl')).toBeUndefined();
-    expect(reopened.get('/t/y.jsonl')).toBeUndefined();
+    expect(['a', 'b', 'c', 'd'].map((id) => reopened.get(`/t/${id}.jsonl`)?.state.userMessages)).toEqual([undefined, undefined, undefined, 3]);
     reopened.close();
   });
 
@@ -100,6 +102,18 @@ describe('discovery cache', () => {
     expect(damaged.userMessages).toBe(2);
     expect([damaged.recentTools, damaged.recentMessages, damaged.usageByMessage]).toEqual([[], [], {}]);
     reopened.close();
+  });
+
+  it('a detail first read after the cache closed (a one-shot command prints after stopping) is still the stored one', () => {
+    const full: SessionState = { ...stateAt('d', '/t/d.jsonl', 9), recentMessages: [{ role: 'assistant', text: 'done', at: 4 }] };
+    const cache = openDiscoveryCache(home.env, log);
+    cache.write([cachedFileOf(full)], []);
+    cache.close();
+    const reopened = openDiscoveryCache(home.env, log);
+    const restored = reopened.get('/t/d.jsonl')!.state;
+    reopened.close();
+    expect(restored.recentMessages).toEqual(full.recentMessages);
+    expect(warnings).toEqual([]);
   });
 
   it('keeps the record of a database read: signature and session stamps, replaced and forgotten', () => {
@@ -133,7 +147,7 @@ describe('discovery cache', () => {
 
 const foreign = (file: string, version: number): void => {
   const db = new Database(file);
-  db.exec(version === 0 ? 'CREATE TABLE notes (body TEXT)' : `CREATE TABLE files (path TEXT); PRAGMA user_version = ${version}`);
+  db.exec(version === 0 ? 'CREATE TABLE notes (body TEXT)' : `CREATE TABLE files (path TEXT); CREATE TABLE databases (path TEXT); PRAGMA user_version = ${version}`);
   db.close();
 };
 
