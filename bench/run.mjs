@@ -32,7 +32,7 @@ const SUITES = {
   startup: ['startup.mjs', '--sessions', sized(5000), '--runs', quick ? '1' : '3'],
   idle: ['idle-cpu.mjs', '--sessions', sized(7700), '--seconds', quick ? '15' : '60', '--settle', quick ? '15' : '60'],
   sse: ['sse-patch.mjs', '--sessions', sized(7700), '--appends', quick ? '100' : '1000'],
-  api: ['api.mjs', '1000', '100', quick ? '1' : '3'],
+  api: ['api.mjs', '--corpus', 'bench/.corpus-idle', '--seconds', quick ? '1' : '3', '--rounds', quick ? '1' : '3'],
   gui: ['gui.mjs', '--sessions', '1000', '--runs', quick ? '1' : '3', '--updates', quick ? '5' : '20'],
   discovery: ['discovery-suite.mjs'],
 };
@@ -73,7 +73,7 @@ if (idle) {
 const sse = read('sse-patch');
 if (sse) rows.push(['append -> SSE patch p95', `${sse.figures.p95} ms (${sse.figures.frameKiB} KiB)`, `update ${sse.anchors.update.p95} ms (${sse.anchors.update.frameKiB} KiB)`, `${(sse.figures.p95 / sse.anchors.update.p95).toFixed(2)}x`]);
 const api = read('api');
-if (api) rows.push(['GET /api/sessions (1,000)', `${api.figures.list_rps.toFixed(0)} req/s`, `pre-serialised ${api.anchors.preserialised_rps.toFixed(0)} req/s`, `${api.figures.list_vs_preserialised.toFixed(2)}x`]);
+if (api) rows.push([`GET /api/sessions (${api.figures.sessions} listed)`, `${api.figures.list_rps.toFixed(0)} req/s`, `pre-serialised ${api.anchors.preserialised_rps.toFixed(0)} req/s`, `${api.figures.list_vs_preserialised.toFixed(2)}x`]);
 const gui = read('gui');
 if (gui) {
   rows.push(['dashboard first paint (1,000)', `${gui.figures.first_paint_ms} ms`, `static page ${gui.anchors.static_page_paint_ms} ms`, `${gui.anchors.first_paint_vs_static}x`]);
