@@ -3,11 +3,12 @@
  * run, and saving them to bench/results/<name>.json with the machine. Suites run one after the
  * other (never in parallel: they measure CPU and time).
  *
- *   npm run bench [-- --only startup,idle,sse,api,gui,discovery] [--sessions N] [--quick]
+ *   npm run bench [-- --only startup,idle,sse,api,gui,discovery] [--sessions N] [--quick] [--summary]
  *
  * --sessions N  claude/codex/pi transcripts of the generated corpus (plus N/20 of every other
  *               agent): 7700 (about 10,000 sessions) for idle and SSE, 5000 for start-up by default
  * --quick       small and short: 1,000 sessions, 15 s windows, one run each (to try it out)
+ * --summary     only print the summary table of the saved results
  *
  * Corpora are generated under bench/.corpus-* and kept for later runs (regenerated when the
  * generator changes). The last section prints one summary table from the saved results.
@@ -36,7 +37,8 @@ const SUITES = {
   gui: ['gui.mjs', '--sessions', '1000', '--runs', quick ? '1' : '3', '--updates', quick ? '5' : '20'],
   discovery: ['discovery-suite.mjs'],
 };
-const only = option('only')?.split(',') ?? Object.keys(SUITES);
+// --summary: print the table of the saved results without running anything.
+const only = argv.includes('--summary') ? [] : (option('only')?.split(',') ?? Object.keys(SUITES));
 const unknown = only.filter((name) => !(name in SUITES));
 if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')} (suites: ${Object.keys(SUITES).join(', ')})`);
 
