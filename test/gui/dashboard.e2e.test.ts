@@ -92,10 +92,15 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
   });
 
   it('updates a card live when its transcript grows, leaving the other cards in place', async () => {
-    const { page, context } = await openDashboard(browser, served);
+    const requests: URL[] = [];
+    // Every request the page makes from the start: the update must arrive over the patch stream.
+    const { page, context } = await openDashboard(browser, served, {
+      beforeLoad: (p) => p.on('request', (request) => requests.push(new URL(request.url()))),
+    });
     try {
       const live = page.locator(`[data-session-id="${LIVE.id}"]`);
       await until(() => live.locator('.activity-text').textContent()).toBe('idle');
+      const before = requests.length;
       // The same DOM node must survive the update: keyed updates, no re-render of the grid.
       const other = await page.locator(`[data-session-id="${IDLE.id}"]`).elementHandle();
       await appendClaudeRecords(home.home, LIVE, [
@@ -108,6 +113,9 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       expect(await live.textContent()).toContain('4 msg');
       await until(() => live.locator('.last').textContent()).toContain('Apply it');
       expect(await other?.evaluate((node) => node.isConnected)).toBe(true);
+      // One event stream, in the patch format, and no listing re-read for the update.
+      expect(requests.filter((url) => url.pathname === '/api/events').map((url) => url.searchParams.get('format'))).toEqual(['patch']);
+      expect(requests.slice(before).filter((url) => url.pathname === '/api/sessions')).toEqual([]);
     } finally {
       await context.close();
     }
