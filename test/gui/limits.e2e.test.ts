@@ -120,13 +120,22 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await page.getByRole('complementary', { name: 'Session detail' }).waitFor();
       expect(await dialog.isVisible()).toBe(true);
 
-      // Esc closes the detail panel, never the dialog; only Close does.
+      // Esc closes the detail panel, never the dialog; nor does l again (no re-read either); only Close does.
       await page.keyboard.press('Escape');
       await page.keyboard.press('Escape');
+      await page.locator('body').press('l');
       expect(await dialog.isVisible()).toBe(true);
+      expect(reads).toHaveLength(3);
       await dialog.getByRole('button', { name: 'Close' }).click();
       await until(() => dialog.count()).toBe(0);
       expect(reads).toHaveLength(3);
+
+      // The header control opens it too, reading again on entry.
+      await page.getByRole('banner').getByRole('button', { name: 'limits' }).click();
+      await dialog.waitFor();
+      await until(() => reads.length).toBe(4);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await until(() => dialog.count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
