@@ -58,7 +58,11 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');
       // The token left the address bar (and history) once read.
       expect(page.url()).not.toContain('token');
-      expect(await page.locator('footer[aria-label="Status"]').textContent()).toMatch(/3\s*sessions/);
+      // The status bar: counts, the waiting count and the cost of the listed sessions in the window.
+      const status = await page.locator('footer[aria-label="Status"]').textContent();
+      expect(status).toMatch(/3\s*sessions/);
+      expect(status).toMatch(/1\s*waiting/);
+      expect(status).toMatch(/\$\d+\.\d\d\s*in 30m/);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
