@@ -113,6 +113,11 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await drag(page, titlebar, 200, 150, { x: 0.1, y: 0.5 });
       const after = await box(dialog);
       expect([Math.round(after.x), Math.round(after.y)]).toEqual([Math.round(pinned.x), Math.round(pinned.y)]);
+      // Only the position: the pinned dialog still resizes, from the same corner.
+      await drag(page, dialog.locator('[data-resize-grip]'), -40, -30);
+      const smaller = await box(dialog);
+      expect([Math.round(smaller.x), Math.round(smaller.y)]).toEqual([Math.round(pinned.x), Math.round(pinned.y)]);
+      expect([Math.round(pinned.width - smaller.width), Math.round(pinned.height - smaller.height)]).toEqual([40, 30]);
 
       // No dimming, nothing modal: a click on the dashboard behind it works.
       const card = page.locator(`[data-session-id="${SESSION.id}"] .name button`);
