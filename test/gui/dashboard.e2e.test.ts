@@ -279,6 +279,30 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     }
   });
 
+  it('follows the event stream again after it ends and after the server cannot be reached', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      const stats = { total_sessions: 0, active_sessions: 0, window_minutes: 30, ready: true, diagnostics: 0 };
+      let streams = 0;
+      await page.route('**/api/events**', async (route) => {
+        streams += 1;
+        // First an empty snapshot on a stream that then ends, next a refused connection, then the real server.
+        if (streams === 1) return route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: `event: snapshot\ndata: ${JSON.stringify({ sessions: [], stats })}\n\n` });
+        if (streams === 2) return route.abort('connectionrefused');
+        return route.continue();
+      });
+      await page.goto(`${served.base}/#token=${served.token}`);
+      // Two reconnections, then the real stream's snapshot fills the grid and the stream is live.
+      await until(() => streams).toBe(3);
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      await until(() => page.locator('footer [data-state]').getAttribute('data-state')).toBe('live');
+      expect(streams).toBe(3);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('without a token asks for the passphrase, derives the token in the browser and keeps it for the tab', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
