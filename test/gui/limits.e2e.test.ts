@@ -152,6 +152,9 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
     try {
       const row = page.locator(`[data-session-id="${SESSION.id}"]`);
       await until(() => row.locator('.activity-text').textContent()).toBe('waiting');
+      // The narrow view counts who waits in its title and favicon too (a tray-like window).
+      await until(() => page.title()).toBe('(1) agentwatch');
+      expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');
       const limits = page.getByRole('dialog', { name: 'Limits' });
       await page.keyboard.press('l');
       await limits.waitFor();
