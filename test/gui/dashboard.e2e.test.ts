@@ -58,7 +58,11 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');
       // The token left the address bar (and history) once read.
       expect(page.url()).not.toContain('token');
-      expect(await page.locator('footer[aria-label="Status"]').textContent()).toMatch(/3\s*sessions/);
+      // The status bar: counts, the waiting count and the cost of the listed sessions in the window.
+      const status = await page.locator('footer[aria-label="Status"]').textContent();
+      expect(status).toMatch(/3\s*sessions/);
+      expect(status).toMatch(/1\s*waiting/);
+      expect(status).toMatch(/\$\d+\.\d\d\s*in 30m/);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -92,10 +96,15 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
   });
 
   it('updates a card live when its transcript grows, leaving the other cards in place', async () => {
-    const { page, context } = await openDashboard(browser, served);
+    const requests: URL[] = [];
+    // Every request the page makes from the start: the update must arrive over the patch stream.
+    const { page, context } = await openDashboard(browser, served, {
+      beforeLoad: (p) => p.on('request', (request) => requests.push(new URL(request.url()))),
+    });
     try {
       const live = page.locator(`[data-session-id="${LIVE.id}"]`);
       await until(() => live.locator('.activity-text').textContent()).toBe('idle');
+      const before = requests.length;
       // The same DOM node must survive the update: keyed updates, no re-render of the grid.
       const other = await page.locator(`[data-session-id="${IDLE.id}"]`).elementHandle();
       await appendClaudeRecords(home.home, LIVE, [
@@ -108,6 +117,9 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       expect(await live.textContent()).toContain('4 msg');
       await until(() => live.locator('.last').textContent()).toContain('Apply it');
       expect(await other?.evaluate((node) => node.isConnected)).toBe(true);
+      // One event stream, in the patch format, and no listing re-read for the update.
+      expect(requests.filter((url) => url.pathname === '/api/events').map((url) => url.searchParams.get('format'))).toEqual(['patch']);
+      expect(requests.slice(before).filter((url) => url.pathname === '/api/sessions')).toEqual([]);
     } finally {
       await context.close();
     }
@@ -259,6 +271,30 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       });
       await page.goto(`${served.base}/#token=${served.token}`);
       // The refusals end in a live listing (a 401 on the stream alone, with the token good, signs nobody out).
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      await until(() => page.locator('footer [data-state]').getAttribute('data-state')).toBe('live');
+      expect(streams).toBe(3);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('follows the event stream again after it ends and after the server cannot be reached', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      const stats = { total_sessions: 0, active_sessions: 0, window_minutes: 30, ready: true, diagnostics: 0 };
+      let streams = 0;
+      await page.route('**/api/events**', async (route) => {
+        streams += 1;
+        // First an empty snapshot on a stream that then ends, next a refused connection, then the real server.
+        if (streams === 1) return route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: `event: snapshot\ndata: ${JSON.stringify({ sessions: [], stats })}\n\n` });
+        if (streams === 2) return route.abort('connectionrefused');
+        return route.continue();
+      });
+      await page.goto(`${served.base}/#token=${served.token}`);
+      // Two reconnections, then the real stream's snapshot fills the grid and the stream is live.
+      await until(() => streams).toBe(3);
       await until(() => page.locator('[data-session-id]').count()).toBe(3);
       await until(() => page.locator('footer [data-state]').getAttribute('data-state')).toBe('live');
       expect(streams).toBe(3);

@@ -105,7 +105,13 @@ export interface Opened {
 export const openDashboard = async (
   browser: Browser,
   served: Served,
-  options: { readonly query?: string; readonly colorScheme?: 'dark' | 'light'; readonly viewport?: { width: number; height: number } } = {},
+  options: {
+    readonly query?: string;
+    readonly colorScheme?: 'dark' | 'light';
+    readonly viewport?: { width: number; height: number };
+    /** Runs on the new page before it loads (to watch its requests from the first one). */
+    readonly beforeLoad?: (page: Page) => void;
+  } = {},
 ): Promise<Opened> => {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'dark' });
   const page = await context.newPage();
@@ -114,6 +120,7 @@ export const openDashboard = async (
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
+  options.beforeLoad?.(page);
   await page.goto(`${served.base}/${options.query ?? ''}#token=${served.token}`);
   return { context, page, problems };
 };

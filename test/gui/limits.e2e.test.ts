@@ -113,6 +113,11 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await drag(page, titlebar, 200, 150, { x: 0.1, y: 0.5 });
       const after = await box(dialog);
       expect([Math.round(after.x), Math.round(after.y)]).toEqual([Math.round(pinned.x), Math.round(pinned.y)]);
+      // Only the position: the pinned dialog still resizes, from the same corner.
+      await drag(page, dialog.locator('[data-resize-grip]'), -40, -30);
+      const smaller = await box(dialog);
+      expect([Math.round(smaller.x), Math.round(smaller.y)]).toEqual([Math.round(pinned.x), Math.round(pinned.y)]);
+      expect([Math.round(pinned.width - smaller.width), Math.round(pinned.height - smaller.height)]).toEqual([40, 30]);
 
       // No dimming, nothing modal: a click on the dashboard behind it works.
       const card = page.locator(`[data-session-id="${SESSION.id}"] .name button`);
@@ -120,13 +125,22 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await page.getByRole('complementary', { name: 'Session detail' }).waitFor();
       expect(await dialog.isVisible()).toBe(true);
 
-      // Esc closes the detail panel, never the dialog; only Close does.
+      // Esc closes the detail panel, never the dialog; nor does l again (no re-read either); only Close does.
       await page.keyboard.press('Escape');
       await page.keyboard.press('Escape');
+      await page.locator('body').press('l');
       expect(await dialog.isVisible()).toBe(true);
+      expect(reads).toHaveLength(3);
       await dialog.getByRole('button', { name: 'Close' }).click();
       await until(() => dialog.count()).toBe(0);
       expect(reads).toHaveLength(3);
+
+      // The header control opens it too, reading again on entry.
+      await page.getByRole('banner').getByRole('button', { name: 'limits' }).click();
+      await dialog.waitFor();
+      await until(() => reads.length).toBe(4);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await until(() => dialog.count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -138,6 +152,9 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
     try {
       const row = page.locator(`[data-session-id="${SESSION.id}"]`);
       await until(() => row.locator('.activity-text').textContent()).toBe('waiting');
+      // The narrow view counts who waits in its title and favicon too (a tray-like window).
+      await until(() => page.title()).toBe('(1) agentwatch');
+      expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');
       const limits = page.getByRole('dialog', { name: 'Limits' });
       await page.keyboard.press('l');
       await limits.waitFor();

@@ -16,6 +16,12 @@ import { CHROMIUM, eventually, launchBrowser, makeHome, openDashboard, readJson,
 
 const SESSION: ClaudeSession = { id: '55555555-eeee-4000-8000-000000000005', cwd: '' };
 const OLD_PASSPHRASE = 'the passphrase of the file';
+const HOOK_SECRET = 'hook secret that the page never shows';
+/** Webhooks of the config file; the receiver's URL is filled in once its port is known. */
+const webhooks = (receiver: string): unknown[] => [
+  { name: 'team-chat', url: `${receiver}/hook`, secret: HOOK_SECRET, events: ['waiting'], agents: ['claude'] },
+  { name: 'paused', url: 'http://127.0.0.1:9/never', enabled: false },
+];
 
 /** A fake terminal that appends one line per start (its argv) to a log: starts can be counted. */
 const fakeTerminal = async (home: Home): Promise<string> => {
@@ -32,13 +38,18 @@ describe.skipIf(!CHROMIUM)('settings and actions in Chromium (spawned agentwatch
   let browser: Browser;
   let terminalLog: string;
   let session: ClaudeSession;
+  let receiver: Server;
 
   beforeAll(async () => {
+    // A local receiver for the configured webhook: it accepts whatever is delivered.
+    receiver = createServer((_request, response) => response.writeHead(204).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     home = await makeHome();
     // The passphrase lives in the file here (no env override), so the rotation route can change it.
     delete home.env.AGENTWATCH_API_PASSPHRASE;
     await mkdir(path.dirname(home.configFile), { recursive: true });
-    await writeFile(home.configFile, `${JSON.stringify({ api_passphrase: OLD_PASSPHRASE })}\n`);
+    await writeFile(home.configFile, `${JSON.stringify({ api_passphrase: OLD_PASSPHRASE, webhooks: webhooks(receiverUrl) })}\n`);
     session = { ...SESSION, cwd: home.home };
     await writeClaudeSession(home.home, session, [prompt(session, 40_000, 'Add a cart page'), reply(session, 20_000, 'msg_1', [text('Done.')])]);
     terminalLog = await fakeTerminal(home);
@@ -49,6 +60,7 @@ describe.skipIf(!CHROMIUM)('settings and actions in Chromium (spawned agentwatch
     await browser?.close();
     await served?.stop();
     await home?.cleanup();
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
   });
 
   it('saves each field to the config file and shows the message of a refused value at its field', async () => {
@@ -87,8 +99,25 @@ describe.skipIf(!CHROMIUM)('settings and actions in Chromium (spawned agentwatch
       await until(() => message.count()).toBe(0);
       await settings.getByLabel('Default filter').selectOption('');
       await eventually(() => readJson(home.configFile), (config) => config.default_filter === '', 'default_filter reset');
-      // Webhooks are listed (none here) and Esc closes the panel.
-      expect(await settings.textContent()).toContain('None configured');
+      // launch_at_login writes the XDG autostart entry and removes it again.
+      const autostart = path.join(home.env.XDG_CONFIG_HOME ?? '', 'autostart', 'agentwatch.desktop');
+      const login = settings.getByRole('checkbox', { name: 'Start agentwatch --gui at login' });
+      await login.check();
+      await eventually(() => readFile(autostart, 'utf8').catch(() => ''), (entry) => entry.includes('--gui'), 'autostart entry written');
+      await eventually(() => readJson(home.configFile), (config) => config.launch_at_login === true, 'launch_at_login saved');
+      await login.uncheck();
+      await eventually(() => readFile(autostart, 'utf8').then(() => 'present', () => 'gone'), (state) => state === 'gone', 'autostart entry removed');
+      await eventually(() => readJson(home.configFile), (config) => config.launch_at_login === false, 'launch_at_login cleared');
+
+      // Webhooks: a read-only list (name, URL, filters, signed or disabled), never the secret;
+      // every save above kept them in the file untouched.
+      const hooks = settings.locator('li', { hasText: 'team-chat' });
+      await until(() => hooks.textContent()).toMatch(/\/hook[\s\S]*events: waiting · agents: claude/);
+      expect(await hooks.textContent()).toContain('signed');
+      expect(await settings.locator('li', { hasText: 'paused' }).textContent()).toContain('disabled');
+      expect(await page.content()).not.toContain(HOOK_SECRET);
+      expect((await readJson(home.configFile)).webhooks).toEqual(webhooks(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}`));
+      await page.keyboard.press('Escape');
       await page.keyboard.press('Escape');
       await until(() => settings.count()).toBe(0);
     } finally {
