@@ -102,4 +102,43 @@ describe.skipIf(!hasTmux)('the list at 80, 120 and 200 columns (tmux, --demo)', 
     tmux.keys(name, 'q');
     await tmux.waitText(name, 'EXITED 0');
   });
+
+  it('the limits window at 80 columns: sized to its table, no run of blank rows, the Detailed notes wrapped once, one window order', async () => {
+    const name = 'limits';
+    tmux.launch(name, ['--demo'], env, { width: 80, height: 30 });
+    await tmux.waitFor(name, demoRows, 'the demo rows', 30_000);
+    tmux.keys(name, 'l');
+    let screen = await tmux.waitText(name, 'Sample data (--demo)');
+    /** The modal's inside, one string per row between its side borders. */
+    const inside = (s: string): string[] => {
+      const lines = s.split('\n').map((line) => [...line]);
+      const top = lines.findIndex((cells) => cells.join('').includes('┌─ Limits'));
+      const left = lines[top]?.join('').indexOf('┌─ Limits') ?? -1;
+      const right = lines[top]?.indexOf('┐', left) ?? -1;
+      const bottom = lines.findIndex((cells, i) => i > top && cells[left] === '└');
+      expect(top >= 0 && bottom > top && right > left).toBe(true);
+      return lines.slice(top + 1, bottom).map((cells) => cells.slice(left + 1, right).join(''));
+    };
+    const summary = inside(screen);
+    // The table spans the modal less a one-cell margin each side.
+    const tableTop = summary.find((row) => row.trimStart().startsWith('┌')) ?? '';
+    expect(tableTop).toMatch(/^ ┌[─┬]+┐ $/);
+    // Sized to its content: the last row is the key line, and never two blank rows in a row.
+    expect(summary.at(-1)).toContain('r re-reads');
+    expect(summary.some((row, i) => row.trim() === '' && summary[i + 1]?.trim() === '')).toBe(false);
+
+    tmux.keys(name, 'Tab');
+    screen = await tmux.waitFor(name, (s) => s.includes('Pace'), 'the detailed tab');
+    const detailed = inside(screen);
+    // Each note is one line (the text is wrapped to the modal once, not wrapped again inside it).
+    expect(detailed.filter((row) => row.includes('Note: Sample data (--demo): generated, not your usage.')).length).toBeGreaterThan(0);
+    expect(detailed.some((row) => /^ +(generated|not your usage)/.test(row))).toBe(false);
+    // One window order for every agent: the shorter window first.
+    const windows = detailed.map((row) => row.trim()).filter((row) => /^(5-hour|7-day|weekly)$/.test(row));
+    expect(windows.slice(0, 2)).toEqual(['5-hour', '7-day']);
+    tmux.keys(name, 'Escape');
+    await tmux.waitFor(name, (s) => !s.includes('┌─ Limits'), 'the modal closed');
+    tmux.keys(name, 'q');
+    await tmux.waitText(name, 'EXITED 0');
+  });
 });
