@@ -91,6 +91,22 @@ const TOOL_USE = Buffer.from('"type":"tool_use"');
 const IS_ERROR = Buffer.from('"is_error":true');
 /** A raw key can only be a key (inside a JSON string its quotes would be escaped). */
 const SIDECHAIN = Buffer.from('"isSidechain":true');
+const SIDECHAIN_KEY = Buffer.from('"isSidechain":');
+const TRUE = Buffer.from('true');
+/** Claude Code writes `isSidechain` among a record's first keys, before the message and its output. */
+const SIDECHAIN_HEAD_BYTES = 1024;
+
+/**
+ * The record's own `isSidechain` flag. Found in the line's first bytes, it is the top-level key
+ * (nested content comes later), so a multi-MB tool output is not scanned a second time for it;
+ * elsewhere, any raw `"isSidechain":true` counts (the former whole-line check).
+ */
+export const isSidechainLine = (line: Buffer): boolean => {
+  const at = line.subarray(0, SIDECHAIN_HEAD_BYTES).indexOf(SIDECHAIN_KEY);
+  if (at === -1) return line.includes(SIDECHAIN);
+  const value = at + SIDECHAIN_KEY.length;
+  return value + TRUE.length <= line.length && line.compare(TRUE, 0, TRUE.length, value, value + TRUE.length) === 0;
+};
 /**
  * Message text kept whole when a long line is parsed (other long strings are cut): a prompt is
  * `content` (string) or `text` blocks; an answer's `text` blocks (its tool inputs, which hold whole
@@ -330,7 +346,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
    * bytes, its timestamp in its last (the record's last key), so the session still moves.
    */
   const oversized = (head: Buffer, tail: Buffer): SessionEvent[] => {
-    if (sidechainFile === false && head.includes(SIDECHAIN)) return [];
+    if (sidechainFile === false && isSidechainLine(head)) return [];
     const type = skimType(head)?.value;
     const at = epochMs(skimString(tail, TIMESTAMP, { last: true })?.value);
     if (at <= 0) return [];
@@ -376,7 +392,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
           // Scanning a multi-MB result for it costs a pass over the line: done only while a summary
           // waits for its leaf (a summary written after a tool-result leaf then names nothing).
           const named = pendingSummaries.size > 0 ? rememberUuid(skimString(bytes, UUID, { last: true })?.value) : [];
-          if (!sidechainFile && bytes.includes(SIDECHAIN)) return named;
+          if (!sidechainFile && isSidechainLine(bytes)) return named;
           return [...named, ...skimmed.results.map((r): SessionEvent => ({ type: 'tool_result', ...ref, at: skimmed.at, callId: r.callId, isError: r.isError }))];
         }
       }

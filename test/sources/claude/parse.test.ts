@@ -138,3 +138,36 @@ describe('claude paths', () => {
     expect(desktopPatch({ sessionId: 'local_x' })).toBeUndefined();
   });
 });
+
+describe('claude sidechain flag (read from the record head, not from its tool output)', () => {
+  const output = 'x'.repeat(4096);
+  const results = (line: object): string[] => {
+    const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
+    return parser
+      .line(Buffer.from(JSON.stringify(line)))
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => (e.type === 'tool_result' ? e.callId ?? '' : ''));
+  };
+  const toolResult = (isSidechain: boolean | undefined, nested: object) => ({
+    parentUuid: 'p',
+    ...(isSidechain === undefined ? {} : { isSidechain }),
+    type: 'user',
+    message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: output }] },
+    uuid: 'u',
+    timestamp: '2026-03-10T09:00:00Z',
+    toolUseResult: nested,
+  });
+
+  it('a main line whose output nests an isSidechain:true key still counts its tool results', () => {
+    expect(results(toolResult(false, { agent: { isSidechain: true } }))).toEqual(['toolu_1']);
+  });
+
+  it('an inline sub-agent line (isSidechain:true among its first keys) adds no tool results to the main session', () => {
+    expect(results(toolResult(true, {}))).toEqual([]);
+  });
+
+  it('without the key in the head, a raw isSidechain:true anywhere still marks the line', () => {
+    expect(results({ ...toolResult(undefined, {}), padding: 'y'.repeat(2048), isSidechain: true })).toEqual([]);
+    expect(results(toolResult(undefined, {}))).toEqual(['toolu_1']);
+  });
+});
