@@ -11,6 +11,7 @@ import { openSearchDb, removeSearchIndex, searchCursorPath } from './index-db.js
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, reconcileScope, type IndexScope } from './scope.js';
 import { catchUpDatabase, databaseSpec, isSqliteAgent, type CatchUpDeps } from './sqlite-catch-up.js';
+import { fileAgentRoots, treeStamp } from './tree-stamp.js';
 
 /** How long a catch-up may read before searching what it has. */
 const CATCH_UP_WAIT_MS = 120_000;
@@ -52,7 +53,8 @@ export const openIndex = (env: CliIo['env'], scope: IndexScope, options: { reado
 /**
  * Brings an open index up to date: the file agents' sources run once with the search's own
  * discovery cache (only what was appended since the last catch-up is read: a second search reads
- * nothing), the SQLite agents through their readers from their high-water marks.
+ * nothing), unless nothing under their directories changed at all (tree-stamp.ts: then they do
+ * not even start); the SQLite agents through their readers from their high-water marks.
  */
 export const catchUp = async (
   io: CliIo,
@@ -64,7 +66,10 @@ export const catchUp = async (
   const agents = scopeOf(loaded).agents;
   const fileAgents = agents.filter((agent) => !isSqliteAgent(agent));
   let indexed = 0;
-  if (fileAgents.length > 0) {
+  // Taken before the sources read: a write during the catch-up leaves the next one a different stamp.
+  const stamp = `${fileAgents.join(',')}:${treeStamp(fileAgents.flatMap((agent) => fileAgentRoots(agent, loaded.config, io.env, io.platform)))}`;
+  const stored = index.db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE key = 'files-stamp'`).get()?.value;
+  if (fileAgents.length > 0 && stamp !== stored) {
     const tap = (event: SessionEvent): void => {
       indexer.add(event);
       if (indexer.pending() >= FLUSH_EVERY) indexed += indexer.flush();
@@ -84,10 +89,11 @@ export const catchUp = async (
     } finally {
       await stop();
     }
+    index.db.prepare(`INSERT INTO meta (key, value) VALUES ('files-stamp', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(stamp);
   }
   for (const agent of agents) {
     if (!isSqliteAgent(agent)) continue;
-    catchUpDatabase(index.db, indexer, databaseSpec(agent, io.env, io.platform), { ...options.databases, now: Date.now(), log: options.log });
+    await catchUpDatabase(index.db, indexer, databaseSpec(agent, io.env, io.platform), { ...options.databases, now: Date.now(), log: options.log });
   }
   return indexed + indexer.flush();
 };

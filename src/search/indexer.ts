@@ -51,20 +51,28 @@ const hashOf = (text: string): bigint => createHash('sha1').update(text).digest(
 export const createIndexer = (db: Database.Database, options: { readonly excluded: (cwd: string) => boolean }): Indexer => {
   const facts = new Map<SessionKey, SessionFacts>();
   let rows: { key: SessionKey; role: 'user' | 'assistant'; at: number; text: string }[] = [];
-  const selectSession = db.prepare<[string], SessionRow>('SELECT cwd, title, resume, last_activity, sidechain, parent FROM sessions WHERE key = ?');
+  const selectSessions = db.prepare<[], SessionRow & { key: string }>('SELECT key, cwd, title, resume, last_activity, sidechain, parent FROM sessions');
   const insertSeen = db.prepare('INSERT OR IGNORE INTO seen (hash) VALUES (?)');
   const insertRow = db.prepare('INSERT INTO messages (text, parts, key, agent, role, at, cwd) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const upsertSession = db.prepare(`
     INSERT INTO sessions (key, agent, session_id, cwd, title, last_activity, resume, sidechain, parent)
     VALUES (@key, @agent, @sessionId, @cwd, @title, @lastActivity, @resume, @sidechain, @parent)
-    ON CONFLICT(key) DO UPDATE SET cwd = excluded.cwd, title = excluded.title, resume = excluded.resume,
-      last_activity = max(sessions.last_activity, excluded.last_activity), sidechain = excluded.sidechain, parent = excluded.parent`);
+    ON CONFLICT(key) DO UPDATE SET
+      cwd = CASE WHEN excluded.cwd != '' THEN excluded.cwd ELSE sessions.cwd END,
+      title = CASE WHEN excluded.title != '' THEN excluded.title ELSE sessions.title END,
+      resume = CASE WHEN excluded.resume != '' THEN excluded.resume ELSE sessions.resume END,
+      last_activity = max(sessions.last_activity, excluded.last_activity),
+      sidechain = max(sessions.sidechain, excluded.sidechain),
+      parent = CASE WHEN excluded.parent != '' THEN excluded.parent ELSE sessions.parent END`);
+  // What earlier runs learnt, read once (a resumed transcript does not repeat its cwd or parent).
+  let stored: Map<string, SessionRow> | undefined;
 
   const factsOf = (agent: AgentKind, sessionId: string): SessionFacts => {
     const key: SessionKey = `${agent}:${sessionId}`;
     let f = facts.get(key);
     if (!f) {
-      const row = selectSession.get(key);
+      stored ??= new Map(selectSessions.all().map((row) => [row.key, row]));
+      const row = stored.get(key);
       f = row
         ? { agent, sessionId, cwd: row.cwd, title: row.title, resume: row.resume, lastActivity: row.last_activity, sidechain: row.sidechain === 1, parent: row.parent, dirty: false }
         : { agent, sessionId, cwd: '', title: '', resume: resumeCommand(emptySession(agent, sessionId)), lastActivity: 0, sidechain: false, parent: '', dirty: true };

@@ -73,8 +73,16 @@ export interface CatchUpDeps {
 
 const openReadOnly = (file: string): Database.Database => new Database(file, { readonly: true, fileMustExist: true, timeout: 2_000 });
 
-/** Brings the index up to date with one database; a locked or broken database is said once and retried next time. */
-export const catchUpDatabase = (index: Database.Database, indexer: Indexer, spec: DatabaseSpec, deps: CatchUpDeps): DatabaseCatchUp => {
+/** Events replayed between two yields to the event loop (a running monitor keeps answering meanwhile). */
+const EVENTS_PER_SLICE = 5_000;
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Brings the index up to date with one database; a locked or broken database is said once and
+ * retried next time. A session is replayed after the listing that stamped it, so what is read is
+ * at least as new as its stamp (a change in between is replayed again next time, never lost).
+ */
+export const catchUpDatabase = async (index: Database.Database, indexer: Indexer, spec: DatabaseSpec, deps: CatchUpDeps): Promise<DatabaseCatchUp> => {
   const stamp = fileStamp(spec.dbPath);
   if (stamp === undefined) return { opened: false, replayed: 0 };
   const known = index.prepare<[string], { path: string; stat: string }>('SELECT path, stat FROM db_files WHERE agent = ?').get(spec.agent);
@@ -85,15 +93,20 @@ export const catchUpDatabase = (index: Database.Database, indexer: Indexer, spec
   try {
     source = (deps.openDatabase ?? openReadOnly)(spec.dbPath);
     const reader = spec.openReader(source, spec.dbPath);
-    // One read transaction: the listing and the replays see the same snapshot.
-    source.transaction(() => {
-      const listing = reader.list(deps.now);
-      for (const [sessionId, sessionStamp] of listing.stamps) {
-        if (marks.get(sessionId) === sessionStamp) continue;
-        for (const event of reader.load(sessionId)) indexer.add(event);
-        moved.set(sessionId, sessionStamp);
+    const listing = reader.list(deps.now);
+    let events = 0;
+    for (const [sessionId, sessionStamp] of listing.stamps) {
+      if (marks.get(sessionId) === sessionStamp) continue;
+      for (const event of reader.load(sessionId)) {
+        indexer.add(event);
+        events += 1;
       }
-    })();
+      moved.set(sessionId, sessionStamp);
+      if (events >= EVENTS_PER_SLICE) {
+        events = 0;
+        await yieldToLoop();
+      }
+    }
   } catch (error) {
     deps.log.warn(`search: ${spec.agent} database ${spec.dbPath} could not be read (${(error as Error).message}); its new messages are indexed next time`);
     return { opened: true, replayed: 0 };

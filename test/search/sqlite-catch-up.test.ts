@@ -38,7 +38,7 @@ const setup = async () => {
     openings.push(file);
     return new Database(file, { readonly: true, fileMustExist: true });
   };
-  const run = (agent: (typeof SQLITE_AGENTS)[number]) => catchUpDatabase(db, indexer, databaseSpec(agent, t.env, 'linux'), { openDatabase, now: Date.now(), log: silentLog });
+  const run = async (agent: (typeof SQLITE_AGENTS)[number]) => catchUpDatabase(db, indexer, databaseSpec(agent, t.env, 'linux'), { openDatabase, now: Date.now(), log: silentLog });
   const find = (word: string) => searchIndex(db, word, { agents: [...SQLITE_AGENTS], limit: 10, excludeCwd: [] });
   return { t, db, run, find, openings };
 };
@@ -46,25 +46,25 @@ const setup = async () => {
 describe('SQLite agents caught up from high-water marks', () => {
   it('the first catch-up reads every session (cursor composers of any age); the second opens no database', async () => {
     const { run, find, openings } = await setup();
-    for (const agent of SQLITE_AGENTS) expect(run(agent), agent).toMatchObject({ opened: true });
+    for (const agent of SQLITE_AGENTS) expect(await run(agent), agent).toMatchObject({ opened: true });
     expect(openings).toHaveLength(3);
     // The fixture's composers are months old: a monitor lists none of them, the search has them all.
     expect(find('debounce').map((r) => r.agent)).toContain('cursor');
     expect(find('footer').map((r) => r.agent)).toContain('opencode');
     expect(find('OfflineBanner').map((r) => r.agent)).toContain('kilo');
-    for (const agent of SQLITE_AGENTS) expect(run(agent), agent).toEqual({ opened: false, replayed: 0 });
+    for (const agent of SQLITE_AGENTS) expect(await run(agent), agent).toEqual({ opened: false, replayed: 0 });
     expect(openings).toHaveLength(3);
   });
 
   it('a new message replays its session only; a database touched without a change replays nothing', async () => {
     const { t, run, find } = await setup();
-    for (const agent of SQLITE_AGENTS) run(agent);
+    for (const agent of SQLITE_AGENTS) await run(agent);
     const writer = new Database(DB_PATHS.opencode(t.env));
     open.push(writer);
     writer.prepare(`INSERT INTO message VALUES ('msg_new', 'ses_footer', 1773136020000, 1773136020000, '{"role":"user","time":{"created":1773136020000}}')`).run();
     writer.prepare(`INSERT INTO part VALUES ('prt_new', 'msg_new', 'ses_footer', 1773136020000, 1773136020000, '{"type":"text","text":"and the capybara banner"}')`).run();
     writer.prepare(`UPDATE session SET time_updated = 1773136020000 WHERE id = 'ses_footer'`).run();
-    expect(run('opencode')).toEqual({ opened: true, replayed: 1 });
+    expect(await run('opencode')).toEqual({ opened: true, replayed: 1 });
     expect(find('capybara').map((r) => r.session_id)).toEqual(['ses_footer']);
     // The old messages of the replayed session are not indexed twice.
     expect(find('footer').find((r) => r.session_id === 'ses_footer')?.snippets.length).toBeLessThanOrEqual(3);
@@ -72,7 +72,7 @@ describe('SQLite agents caught up from high-water marks', () => {
     const kilo = DB_PATHS.kilo(t.env);
     const later = new Date(Date.now() + 60_000);
     await utimes(kilo, later, later);
-    expect(run('kilo')).toEqual({ opened: true, replayed: 0 });
+    expect(await run('kilo')).toEqual({ opened: true, replayed: 0 });
   });
 
   it('a database that cannot be read is said and tried again next time, its marks unmoved', async () => {
@@ -82,10 +82,10 @@ describe('SQLite agents caught up from high-water marks', () => {
     await writeFile(file, 'not a database at all, just text long enough to be read as a header............');
     const warnings: string[] = [];
     const indexer = createIndexer(db, { excluded: () => false });
-    const result = catchUpDatabase(db, indexer, databaseSpec('kilo', t.env, 'linux'), { now: Date.now(), log: { ...silentLog, warn: (m) => warnings.push(m) } });
+    const result = await catchUpDatabase(db, indexer, databaseSpec('kilo', t.env, 'linux'), { now: Date.now(), log: { ...silentLog, warn: (m) => warnings.push(m) } });
     expect(result).toEqual({ opened: true, replayed: 0 });
     expect(warnings.join('\n')).toMatch(/kilo database .* could not be read/);
     expect(db.prepare(`SELECT count(*) FROM db_files WHERE agent = 'kilo'`).pluck().get()).toBe(0);
-    expect(run('opencode').opened).toBe(true);
+    expect((await run('opencode')).opened).toBe(true);
   });
 });
