@@ -50,7 +50,7 @@ const cpuTicks = (pid) => {
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Starts `args`, waits for `isReady`, lets it settle, then measures CPU and RSS over `seconds`. */
-const idleOf = async (label, args, isReady) => {
+const idleOf = async (label, args, isReady, inspect = async () => ({})) => {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -67,19 +67,28 @@ const idleOf = async (label, args, isReady) => {
     const t1 = cpuTicks(child.pid);
     await sleep(seconds * 1000);
     const used = cpuTicks(child.pid) - t1;
-    return { label, cpuPercent: (used / TICK / seconds) * 100, settlingCpuPercent: ((t1 - t0) / TICK / settle) * 100, rssMiB: rssMiB(child.pid), readyMs };
+    const rss = rssMiB(child.pid);
+    return { label, cpuPercent: (used / TICK / seconds) * 100, settlingCpuPercent: ((t1 - t0) / TICK / settle) * 100, rssMiB: rss, readyMs, ...(await inspect()) };
   } finally {
     child.kill('SIGTERM');
   }
 };
 
 let listedNow = 0;
+let apiBase;
+/** Where the memory goes, from the monitor's own /metrics (V8 heap, buffers outside it), read after the CPU window. */
+const apiMemory = async () => {
+  const text = await fetch(`${apiBase}/metrics`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text()).catch(() => '');
+  const mib = (metric) => Number(new RegExp(`^${metric} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+  return { heapUsedMiB: mib('nodejs_heap_size_used_bytes'), heapTotalMiB: mib('nodejs_heap_size_total_bytes'), externalMiB: mib('nodejs_external_memory_bytes') };
+};
 /** From spawn to the first `GET /api/auth` answer (the server listens before discovery ends). */
 let firstAnswerMs = 0;
 const apiReady = async (stderr) => {
   const spawned = Date.now();
   let base;
   while (!(base = /listening on (http:\/\/\S+)/.exec(stderr())?.[1])) await sleep(5);
+  apiBase = base;
   while (!(await fetch(`${base}/api/auth`).then((r) => r.ok).catch(() => false))) await sleep(5);
   firstAnswerMs = Date.now() - spawned;
   for (;;) {
@@ -96,7 +105,7 @@ const roots = [path.join(corpus.home, '.claude', 'projects'), path.join(corpus.h
 const chokidarOnly = `import('chokidar').then(({ watch }) => { const w = watch(${JSON.stringify(roots)}, { ignoreInitial: true, depth: 5 }); w.on('ready', () => process.stderr.write('watching\\n')); })`;
 
 const results = [];
-results.push(await idleOf('agentwatch --api (this build)', [path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0'], apiReady));
+results.push(await idleOf('agentwatch --api (this build)', [path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0'], apiReady, apiMemory));
 if (process.env.BENCH_BASE_CLI) results.push(await idleOf('agentwatch --api (BENCH_BASE_CLI)', [process.env.BENCH_BASE_CLI, '--api', '--host', '127.0.0.1:0'], apiReady));
 results.push(
   await idleOf('chokidar alone, same trees', ['--input-type=module', '-e', chokidarOnly], async (stderr) => {
@@ -107,7 +116,13 @@ results.push(
 const files = corpus.files;
 console.log(`Idle ${seconds} s after ${settle} s of settling; ${files} files watched, ${listedNow} sessions listed in the 7-day window`);
 for (const r of results) console.log(`  ${r.label.padEnd(36)} CPU ${r.cpuPercent.toFixed(2).padStart(6)} % steady, ${r.settlingCpuPercent.toFixed(2).padStart(6)} % while settling   RSS ${r.rssMiB.toFixed(0).padStart(5)} MiB   ready after ${r.readyMs} ms`);
+const api = results[0];
+const perThousand = (mib, n) => (n > 0 ? (mib / n) * 1000 : Number.NaN);
+console.log(
+  `  memory of --api: RSS ${api.rssMiB.toFixed(0)} MiB = V8 heap ${api.heapTotalMiB.toFixed(0)} MiB reserved (${api.heapUsedMiB.toFixed(0)} used) + ${api.externalMiB.toFixed(1)} MiB buffers + the rest (code, SQLite caches, allocator); ` +
+    `per 1,000 files watched: RSS ${perThousand(api.rssMiB, files).toFixed(1)} MiB, heap used ${perThousand(api.heapUsedMiB, files).toFixed(1)} MiB; over chokidar alone: ${(api.rssMiB - results.at(-1).rssMiB).toFixed(0)} MiB`,
+);
 console.log(`  the API answered ${firstAnswerMs} ms after the process was started (discovery completed after ${results[0].readyMs} ms)`);
-const result = { figures: { ...results[0], files, listed: listedNow, seconds, settle, firstAnswerMs }, anchors: Object.fromEntries(results.slice(1).map((r) => [r.label, r])) };
+const result = { figures: { ...results[0], rssPer1000FilesMiB: perThousand(api.rssMiB, files), heapUsedPer1000FilesMiB: perThousand(api.heapUsedMiB, files), files, listed: listedNow, seconds, settle, firstAnswerMs }, anchors: Object.fromEntries(results.slice(1).map((r) => [r.label, r])) };
 console.log(`  saved to ${saveResult('idle-cpu', result)}`);
 console.log(JSON.stringify({ name: 'idle-cpu', ...result }));
