@@ -1,19 +1,10 @@
+import { compactAge } from '../../core/age.js';
 import type { RecentMessage, SessionState, ToolUse } from '../../core/session.js';
 
 /** Pure value formatters of the TUI. Times are epoch ms; `now` is always passed in. */
 
 /** `now`, `45s`, `12m`, `3h`, `2d`: the age of a timestamp, "" when unknown (0). */
-export const formatAge = (at: number, now: number): string => {
-  if (at <= 0) return '';
-  const seconds = Math.max(0, Math.floor((now - at) / 1000));
-  if (seconds < 5) return 'now';
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours}h`;
-  return `${Math.floor(hours / 24)}d`;
-};
+export const formatAge = (at: number, now: number): string => (at <= 0 ? '' : compactAge(at, now));
 
 const two = (n: number): string => String(n).padStart(2, '0');
 

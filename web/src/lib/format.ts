@@ -1,3 +1,4 @@
+import { compactAge } from '../../../src/core/age.js';
 import type { SessionSummary } from './wire.js';
 
 /** Pure text formatting of the dashboard (no DOM), unit-tested. */
@@ -6,18 +7,10 @@ import type { SessionSummary } from './wire.js';
 export const displayName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>): string =>
   s.custom_name || s.agent_name || s.short_name || s.session_id.slice(0, 8);
 
-/** "now", "42s", "5m", "3h", "2d": the age of an RFC 3339 instant at `now` (epoch ms). */
+/** "now", "42s", "5m", "3h", "2d": the age of an RFC 3339 instant at `now` (epoch ms), as the TUI shows it. */
 export const age = (iso: string, now: number): string => {
   const at = Date.parse(iso);
-  if (!Number.isFinite(at)) return '';
-  const seconds = Math.max(0, Math.floor((now - at) / 1000));
-  if (seconds < 5) return 'now';
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours}h`;
-  return `${Math.floor(hours / 24)}d`;
+  return Number.isFinite(at) ? compactAge(at, now) : '';
 };
 
 export const cost = (usd: number): string => {
