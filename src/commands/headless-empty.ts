@@ -1,6 +1,6 @@
 import { filter, take, type Observable, type Subscription } from 'rxjs';
 import type { SessionsState } from '../core/contracts.js';
-import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
+import { countAnyAge, countVisible, type VisibilityOptions } from '../streams/visibility.js';
 
 /**
  * Without the TUI (`--api`, `--gui`) nobody sees an empty list: once the first discovery is done
@@ -9,8 +9,8 @@ import { selectVisible, type VisibilityOptions } from '../streams/visibility.js'
  * Pure lines; `watchHeadlessEmpty` prints them.
  */
 export const headlessEmptyLines = (state: SessionsState, now: number, visibility: VisibilityOptions, searched: readonly string[]): string[] => {
-  if (selectVisible(state.sessions.values(), now, visibility).length > 0) return [];
-  const older = selectVisible(state.sessions.values(), now, { ...visibility, windowMinutes: undefined }).length;
+  if (countVisible(state.sessions.values(), now, visibility) > 0) return [];
+  const older = countAnyAge(state.sessions.values(), now, visibility);
   const window = visibility.windowMinutes ?? 0;
   const next =
     older > 0

@@ -7,7 +7,7 @@ import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import type { DiagnosticEvent } from '../core/session.js';
 import type { PipelineFrame } from '../streams/frames.js';
-import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
+import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail } from '../streams/views.js';
 import { createWorktreeLookup } from '../streams/worktree.js';
 import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
@@ -123,8 +123,8 @@ export const run = async (io: CliIo): Promise<number> => {
       ? ['  (demo sessions)']
       : agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform).map((place) => `  ${agent.padEnd(9)}${place}`));
     // Lead somewhere: what exists outside this scope or window, and the command that shows it.
-    const anywhere = selectVisible(frame.state.sessions.values(), now, { ...visibility, windowMinutes: undefined, dir: undefined }).length;
-    const inScopeAnyAge = selectVisible(frame.state.sessions.values(), now, { ...visibility, windowMinutes: undefined }).length;
+    const anywhere = countAnyAge(frame.state.sessions.values(), now, { ...visibility, dir: undefined });
+    const inScopeAnyAge = countAnyAge(frame.state.sessions.values(), now, visibility);
     const next =
       flags.window !== undefined && inScopeAnyAge > 0
         ? [`${inScopeAnyAge === 1 ? '1 session here is' : `${inScopeAnyAge} sessions here are`} older than ${flags.window} min: run it without --window (or with a larger one).`]

@@ -55,3 +55,14 @@ export const compareNewestFirst = (a: SessionState, b: SessionState): number =>
 /** The listed sessions, newest first. */
 export const selectVisible = (sessions: Iterable<SessionState>, now: number, options: VisibilityOptions): SessionState[] =>
   [...sessions].filter((s) => isVisible(s, now, options)).sort(compareNewestFirst);
+
+/** How many sessions `selectVisible` would list (no copy, no sort: empty states and scope counts). */
+export const countVisible = (sessions: Iterable<SessionState>, now: number, options: VisibilityOptions): number => {
+  let count = 0;
+  for (const s of sessions) if (isVisible(s, now, options)) count += 1;
+  return count;
+};
+
+/** How many sessions `options` would list at any age (the window lifted): what an empty listing counts as "older". */
+export const countAnyAge = (sessions: Iterable<SessionState>, now: number, options: VisibilityOptions): number =>
+  countVisible(sessions, now, { ...options, windowMinutes: undefined });

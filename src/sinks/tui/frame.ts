@@ -3,7 +3,7 @@ import type { SessionsState } from '../../core/contracts.js';
 import type { SessionNames } from '../../config/session-names.js';
 import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
-import { selectVisible } from '../../streams/visibility.js';
+import { countAnyAge } from '../../streams/visibility.js';
 import { selectRows } from './model.js';
 import { NO_MEMORY, type OrderMemory } from './order.js';
 import type { FrameInput } from './render.js';
@@ -46,7 +46,7 @@ export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameCont
   const diagnostics = Object.values(state.diagnostics).reduce((sum, n) => sum + n, 0);
   // Only when nothing is listed: how many sessions the window hides (the empty screen says so).
   const older =
-    counts.total === 0 ? selectVisible(state.sessions.values(), now, { windowMinutes: undefined, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents }).length : 0;
+    counts.total === 0 ? countAnyAge(state.sessions.values(), now, { windowMinutes: undefined, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents }) : 0;
   return {
     view,
     rows,
