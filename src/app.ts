@@ -21,7 +21,7 @@
  * `state$` emits on every batch of events and whenever a session's deadline passes, so time-derived activities
  * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
-import { catchError, defer, EMPTY, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
+import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
 import type { DiagnosticEvent, SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
@@ -189,7 +189,12 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   };
   if (options.deferSources !== true) start();
   const frame$: Observable<PipelineFrame> = frames.asObservable();
-  const state$ = frame$.pipe(map((frame): SessionsState => frame.state));
+  // A new value only when the state changed: frames that only moved time (a deadline passed)
+  // carry the same state, and nobody that follows the state should walk it again for them.
+  const state$ = frame$.pipe(
+    map((frame): SessionsState => frame.state),
+    distinctUntilChanged(),
+  );
   const transitions$ = frame$.pipe(mergeMap((frame) => frame.transitions));
   const teardowns: Teardown[] = (options.sinks ?? []).map((sink) => sink({ state$, transitions$ }, ctx));
   let disposed: Promise<void> | undefined;

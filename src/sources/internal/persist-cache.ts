@@ -48,9 +48,6 @@ export const persistCache = (
   };
 
   const subscription: Subscription = state$.subscribe((state) => {
-    // Frames that only moved time (a deadline passed) carry the same state: nothing to write, and
-    // an idle monitor must not walk every session every few seconds (issue 11).
-    if (state === latest) return;
     latest = state;
     dirty = true;
   });
