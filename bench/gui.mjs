@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { arg, percentile, saveResult, sleep } from './util.mjs';
+import { arg, median, percentile, saveResult, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '..', 'dist');
@@ -154,7 +154,6 @@ const staticServer = async (markup, css) => {
 };
 
 const round = (value) => Math.round(value * 10) / 10;
-const median = (values) => percentile(values, 0.5);
 
 try {
   let base;

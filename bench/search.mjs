@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ensureCorpus, refreshCursor } from './corpus.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
-import { arg, percentile } from './util.mjs';
+import { arg, median, percentile } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const corpusAt = process.argv.includes('--corpus') ? path.resolve(process.argv[process.argv.indexOf('--corpus') + 1]) : undefined;
@@ -49,7 +49,6 @@ const run = (command, args) => {
   if (command === process.execPath && result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return { ms, stdout: result.stdout };
 };
-const median = (values) => percentile(values, 0.5);
 const sizeOf = (file) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
 // Index build against the same read without indexing (both cold: no discovery cache, no index).

@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus, refreshCursor } from './corpus.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
-import { arg, saveResult } from './util.mjs';
+import { arg, median, saveResult } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, '..', 'dist', 'cli.js');
@@ -51,7 +51,6 @@ const cacheDir = path.join(env.XDG_CACHE_HOME, 'agentwatch');
 mkdirSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch'), { recursive: true });
 writeFileSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch', 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: 'startup-bench-salt' }));
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 /** Runs a command under GNU time: wall ms, peak RSS MiB, stdout. */
 const timed = (command, args) => {

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL, URL as NodeURL } from 'node:url';
+import { median } from './util.mjs';
 
 const load = async (dist) => {
   const from = (file) => import(pathToFileURL(path.resolve(dist, file)).href);
@@ -37,7 +38,6 @@ const makeSession = ({ AGENT_KINDS, reduceSession }, i) => {
   return events.reduce((state, event) => reduceSession(state, event), undefined);
 };
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 const measure = (build, count, windowMinutes, size) => {
   const { AGENT_KINDS, sessionKey, buildFrame, render, encodeLine, diffFrames, THEMES, initialView } = build;

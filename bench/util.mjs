@@ -29,3 +29,6 @@ export const saveResult = (name, result) => {
   writeFileSync(file, `${JSON.stringify({ name, date: new Date().toISOString(), machine: machine(), ...result }, null, 2)}\n`);
   return file;
 };
+
+/** The median (the lower middle of an even count), as every bench reports it. */
+export const median = (values) => percentile(values, 0.5);
