@@ -238,9 +238,10 @@ const extraCount = (sessions) => Math.max(10, Math.round(sessions / 20));
  * 10% pi), about `meanKb` KB each, plus sessions/20 sessions of each other agent. Returns the corpus
  * facts: HOME, files, SQLite databases, bytes, and the sessions `sessions --all` must list per agent.
  */
-export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 20, 12) }) => {
+export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 20, 12), spreadDays = 30 }) => {
   const manifestPath = path.join(root, 'manifest.json');
-  const params = { version: 5, sessions, meanKb, now };
+  const params = { version: 5, sessions, meanKb, now, ...(spreadDays === 30 ? {} : { spreadDays }) };
+  const spreadMs = spreadDays * 86_400_000;
   if (existsSync(manifestPath)) {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     if (JSON.stringify(manifest.params) === JSON.stringify(params)) return manifest;
@@ -263,8 +264,8 @@ export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 
     expected[kind] += 1;
     const project = `proj-${i % 97}`;
     const cwd = `/bench/work/${project}`;
-    // Most sessions are days old; one in 25 is from the last half hour.
-    const start = now - (i % 25 === 0 ? Math.floor(rand() * 1_800_000) : Math.floor(rand() * 30 * 86_400_000)) - 3_600_000;
+    // Most sessions are days old (spread over `spreadDays`); one in 25 is from the last half hour.
+    const start = now - (i % 25 === 0 ? Math.floor(rand() * 1_800_000) : Math.floor(rand() * spreadMs)) - 3_600_000;
     const ctx = { rand, text, cwd, id: uuidOf(rand), start, bytes: sessionBytes(rand, meanKb), sidechain: false, huge: i % HUGE_EVERY === 5, oversized: i % OVERSIZED_EVERY === 11 };
     if (kind === 'claude') {
       const dir = path.join(home, '.claude', 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));
@@ -285,7 +286,7 @@ export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 
   const turns = Math.max(4, Math.round(meanKb / 1.5));
   const filler = text.slice(0, 240);
   for (let i = 0; i < extra; i += 1) {
-    const start = now - Math.floor(rand() * 30 * 86_400_000) - 3_600_000;
+    const start = now - Math.floor(rand() * spreadMs) - 3_600_000;
     for (const make of [ampThread, grokSession, kimiSession]) {
       const session = { id: uuidOf(rand), cwd: `/bench/work/proj-${i % 97}`, start, turns, filler };
       for (const [file, content] of make(session)) write(path.join(home, file), content);
@@ -296,7 +297,7 @@ export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 
   for (const agent of ['opencode', 'kilo']) {
     const file = path.join(dataHome(home), agent, `${agent}.db`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFamilyDb({ file, agent, sessions: extra, turns, filler, start: (s) => now - (s % 5 === 0 ? 3_600_000 : 86_400_000 * (1 + (s % 30))) });
+    writeFamilyDb({ file, agent, sessions: extra, turns, filler, start: (s) => now - (s % 5 === 0 ? 3_600_000 : 86_400_000 * (1 + (s % (spreadDays - 1)))) });
     dbs.push(file);
     expected[agent] = extra;
   }
