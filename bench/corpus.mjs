@@ -312,6 +312,19 @@ export const ensureCorpus = ({ root, sessions, meanKb, now = Date.UTC(2026, 10, 
   return manifest;
 };
 
+const RECENT_DAYS = 5;
+const startOfTodayUtc = () => {
+  const now = new Date();
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+};
+
+/**
+ * A corpus for the monitor benches (idle, SSE, API): its sessions lie within the last RECENT_DAYS
+ * days of the day it is generated on (it is regenerated the next day), so a 7-day window lists
+ * every session it holds, as a user's week of sessions would be.
+ */
+export const ensureRecentCorpus = (options) => ensureCorpus({ ...options, now: startOfTodayUtc(), spreadDays: RECENT_DAYS });
+
 /** (Re)writes the Cursor database with times relative to `now`, so its sessions are inside the 48 h window. */
 export const refreshCursor = (manifest, now = Date.now()) => {
   const { file, ...shape } = manifest.cursor;

@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pbkdf2Sync } from 'node:crypto';
-import { ensureCorpus } from './corpus.mjs';
+import { ensureRecentCorpus } from './corpus.mjs';
 import { arg, saveResult, sleep } from './util.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
 
@@ -26,7 +26,7 @@ const sessions = arg('sessions', 3000);
 const seconds = arg('seconds', 60);
 const settle = arg('settle', 60);
 const root = path.join(here, '.corpus-idle');
-const corpus = ensureCorpus({ root, sessions, meanKb: 20 });
+const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
 const env = {
   HOME: corpus.home,
   XDG_CONFIG_HOME: configHome(corpus.home),

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configHome, dataHome } from './corpus-agents.mjs';
-import { ensureCorpus, refreshCursor } from './corpus.mjs';
+import { ensureRecentCorpus, refreshCursor } from './corpus.mjs';
 import { arg, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,23 +28,12 @@ export const stringArg = (name, fallback) => {
   return at === -1 ? fallback : process.argv[at + 1];
 };
 
-/**
- * Monitor corpora lie within the last RECENT_DAYS days of the day they are generated on (and are
- * regenerated the next day), so the 7-day window of `corpusEnv` lists every session they hold,
- * as a user's week of sessions would be.
- */
-const RECENT_DAYS = 5;
-const startOfTodayUtc = () => {
-  const now = new Date();
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-};
-
 /** The corpus HOME and where its caches go; generates a small corpus when no --corpus is given. */
 export const resolveCorpus = (name) => {
   const given = stringArg('corpus', undefined);
   if (given === undefined) {
     const root = path.join(here, `.corpus-${name}`);
-    const manifest = ensureCorpus({ root, sessions: arg('sessions', 300), meanKb: 20, now: startOfTodayUtc(), spreadDays: RECENT_DAYS });
+    const manifest = ensureRecentCorpus({ root, sessions: arg('sessions', 300), meanKb: 20 });
     refreshCursor(manifest);
     return { home: manifest.home, root, files: manifest.files, bytes: manifest.bytes };
   }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { EventSource } from 'eventsource';
-import { ensureCorpus } from './corpus.mjs';
+import { ensureRecentCorpus } from './corpus.mjs';
 import { arg, percentile, saveResult, sleep } from './util.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
 
@@ -21,7 +21,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const sessions = arg('sessions', 3000);
 const appends = arg('appends', 200);
 const root = path.join(here, '.corpus-idle');
-const corpus = ensureCorpus({ root, sessions, meanKb: 20 });
+const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
 const env = {
   HOME: corpus.home, XDG_CONFIG_HOME: configHome(corpus.home), XDG_CACHE_HOME: path.join(root, 'xdg-cache-sse'), XDG_DATA_HOME: dataHome(corpus.home),
   PATH: process.env.PATH, NO_COLOR: '1', AGENTWATCH_API_PASSPHRASE: 'sse benchmark passphrase',
