@@ -4,7 +4,7 @@ import type { FileCheckpoint, SessionEvent, SessionMetaPatch, SessionState } fro
 import type { Stats } from 'node:fs';
 import type { CachedFile, DiscoveryCache } from './cache.js';
 import { diagnostic, type FileParser } from './file-parser.js';
-import { READ_CHUNK_BYTES, readLinesFrom, type ReadOptions } from './read-lines.js';
+import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 
 interface Tracked {
   readonly file: string;
@@ -38,9 +38,10 @@ export interface FileTracker {
   /**
    * Brings one transcript up to date: first sight (restore from the cache or read from 0), growth
    * (read from the offset), truncation or replacement (reset, read from 0), deletion (removed).
-   * Calls for a file already being synced coalesce into one more pass after it.
+   * Calls for a file already being synced coalesce into one more pass after it. `known`: the
+   * file's stats just taken by a discovery pass (its first pass then does not stat it again).
    */
-  readonly sync: (file: string, sessionId: string | undefined) => Promise<void>;
+  readonly sync: (file: string, sessionId: string | undefined, known?: Stats) => Promise<void>;
   /**
    * First sight of a file already stat'ed (a discovery pass): when the cache holds it exactly as
    * it is on disk, restores it at once, synchronously, and returns true (nothing to read). A pass
@@ -53,6 +54,8 @@ export interface FileTracker {
   readonly isTracked: (sessionId: string) => boolean;
   readonly trackedFiles: () => string[];
   readonly isTrackedFile: (file: string) => boolean;
+  /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
+  readonly trim: () => void;
 }
 
 const isMissing = (error: unknown): boolean => {
@@ -76,8 +79,8 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
 
-  let scratch: Buffer | undefined;
-  const readOptions = (): ReadOptions => ({ ...deps.read, scratch: (scratch ??= Buffer.allocUnsafe(deps.read?.chunkBytes ?? READ_CHUNK_BYTES)) });
+  const scratch = createScratch();
+  const readOptions: ReadOptions = { ...deps.read, scratch };
   const parserOf = (t: Tracked): FileParser => (t.parser ??= t.makeParser());
   const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino });
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
@@ -149,7 +152,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         t.offset = consumed;
         emitCheckpoint(t);
       },
-      readOptions(),
+      readOptions,
     );
     t.offset = outcome.consumed;
     // Bytes that arrived during the read were read too; their mtime is newer than `mtimeMs`, so
@@ -157,10 +160,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     t.size = Math.max(size, outcome.end);
   };
 
-  const syncOnce = async (file: string, classifiedId: string | undefined): Promise<void> => {
+  const syncOnce = async (file: string, classifiedId: string | undefined, known: Stats | undefined): Promise<void> => {
     let info;
     try {
-      info = await stat(file);
+      info = known ?? (await stat(file));
     } catch (error) {
       const t = tracked.get(file);
       if (isMissing(error)) {
@@ -207,7 +210,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     if ((opened && !restored) || changed || sideApplied) emitCheckpoint(t);
   };
 
-  const sync = (file: string, classifiedId: string | undefined): Promise<void> => {
+  const sync = (file: string, classifiedId: string | undefined, known?: Stats): Promise<void> => {
     const current = running.get(file);
     if (current) {
       again.add(file);
@@ -215,12 +218,16 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     }
     const run = (async () => {
       let vanished = 0;
+      // Only the first pass may use the stats it was handed; every later one looks again.
+      let stats = known;
       do {
         again.delete(file);
         try {
-          await syncOnce(file, classifiedId);
+          await syncOnce(file, classifiedId, stats);
+          stats = undefined;
         } catch (error) {
           // Gone between stat and open (deleted or renamed over): one more pass settles which.
+          stats = undefined;
           if (isMissing(error) && vanished++ < 3) again.add(file);
           else emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
         }
@@ -263,5 +270,6 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     isTracked: (sessionId) => fileOfSession.has(sessionId),
     trackedFiles: () => [...tracked.keys()],
     isTrackedFile: (file) => tracked.has(file),
+    trim: scratch.trim,
   };
 };
