@@ -104,28 +104,51 @@ const settle = (queue: WakeQueue | undefined, deadlines: ReadonlyMap<SessionKey,
  * NOTE: transitions are emitted only once the previous frame was ready: replaying history during
  * the first discovery pass must not announce changes that happened hours ago.
  */
+/**
+ * Every session derived afresh (the frame that turns ready, a new window): the maps are built in
+ * one pass and the queue from scratch (every old entry is superseded). Transitions as in `stepFrame`.
+ */
+const deriveAll = (frame: PipelineFrame, state: FoldState, input: FoldInput, options: FrameOptions): PipelineFrame => {
+  const activities = new Map<SessionKey, Activity>();
+  const deadlines = new Map<SessionKey, number>();
+  const transitions: Transition[] = [];
+  let queue: WakeQueue | undefined;
+  for (const [key, session] of state.sessions) {
+    const to = deriveActivity(session, input.now);
+    activities.set(key, to);
+    const due = Math.min(nextChangeAt(session, input.now), windowEdgeAt(session, input.now, options.windowMs));
+    if (Number.isFinite(due)) {
+      deadlines.set(key, due);
+      queue = pushWake(queue, due, key);
+    }
+    const from = frame.activities.get(key);
+    if (frame.state.ready && from !== undefined && from !== to) transitions.push(transition(session, from, to, input.now));
+  }
+  return {
+    state,
+    now: input.now,
+    activities: PersistentMap.from(activities),
+    transitions,
+    touched: ALL_SESSIONS,
+    deadlines: PersistentMap.from(deadlines),
+    nextWakeAt: queue?.at ?? Number.POSITIVE_INFINITY,
+    wakeQueue: queue,
+  };
+};
+
 export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: FrameOptions = {}): PipelineFrame => {
   const { state, changed } = reduceSessions(frame.state, input.events);
   // During the first discovery pass no transition is announced, so activities wait for `ready`
   // and are then derived once for every session (not once per batch for thousands of sessions).
   if (!state.ready) return { ...frame, state, now: input.now, transitions: [], touched: changed };
   const everything = !frame.state.ready || input.rederive === true;
+  if (everything) return deriveAll(frame, state, input, options);
   let activities = asPersistent(frame.activities);
   let deadlines = asPersistent(frame.deadlines);
-  let queue = frame.wakeQueue;
-  let keys: Iterable<SessionKey>;
-  if (everything) {
-    keys = state.sessions.keys();
-    // Every deadline is computed afresh: the old queue is all superseded.
-    queue = undefined;
-    deadlines = PersistentMap.empty();
-  } else {
-    const taken = takeDue(queue, deadlines, input.now);
-    queue = taken.queue;
-    const all = new Set(changed);
-    for (const key of taken.due) all.add(key);
-    keys = all;
-  }
+  const taken = takeDue(frame.wakeQueue, deadlines, input.now);
+  let queue = taken.queue;
+  const keys = new Set(changed);
+  for (const key of taken.due) keys.add(key);
   const announce = frame.state.ready;
   const transitions: Transition[] = [];
   const touched = new Set<SessionKey>();
@@ -154,7 +177,7 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
     now: input.now,
     activities,
     transitions,
-    touched: everything ? ALL_SESSIONS : touched,
+    touched,
     deadlines,
     nextWakeAt: queue?.at ?? Number.POSITIVE_INFINITY,
     wakeQueue: queue,

@@ -22,6 +22,13 @@ interface Tracked {
   mtimeMs: number;
   /** Lines consumed so far, when read from the start in this process (a warm start resumes mid-file: unknown). */
   line: number | undefined;
+  /**
+   * The session's state as restored, while nothing has changed it since: a name from a side file
+   * that it already holds is then not sent again (it would only clear and reset the checkpoint,
+   * load the restored detail and rewrite the cache row: every codex and kimi session with a name,
+   * on every warm start).
+   */
+  known: SessionState | undefined;
 }
 
 export interface FileTrackerDeps {
@@ -49,8 +56,8 @@ export interface FileTracker {
    * returns false and the file is left to `sync`.
    */
   readonly prime: (file: string, info: Stats) => boolean;
-  /** Re-emits the checkpoint of the file feeding `sessionId` (after a side-file meta changed its state). */
-  readonly recheckpoint: (sessionId: string) => void;
+  /** A side file's names for a tracked session: sent with a new checkpoint, unless the session already holds them. */
+  readonly applyMeta: (sessionId: string, patch: SessionMetaPatch) => void;
   readonly isTracked: (sessionId: string) => boolean;
   readonly trackedFiles: () => string[];
   readonly isTrackedFile: (file: string) => boolean;
@@ -62,6 +69,10 @@ const isMissing = (error: unknown): boolean => {
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 };
+
+/** True when setting every field of `patch` on `state` would leave it as it is. */
+export const changesNothing = (patch: SessionMetaPatch, state: SessionState): boolean =>
+  (Object.keys(patch) as (keyof SessionMetaPatch)[]).every((key) => patch[key] === undefined || patch[key] === state[key]);
 
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
@@ -85,11 +96,14 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino });
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
 
-  const applySideMeta = (sessionId: string): boolean => {
-    const patch = deps.sideMeta(sessionId);
-    if (patch) emit({ type: 'meta', agent, sessionId, patch });
-    return patch !== undefined;
+  /** Sends `patch` for the session `t` feeds, unless its known state already holds it; true when sent. */
+  const sendMeta = (t: Tracked, patch: SessionMetaPatch | undefined): boolean => {
+    if (patch === undefined || (t.known !== undefined && changesNothing(patch, t.known))) return false;
+    t.known = undefined;
+    emit({ type: 'meta', agent, sessionId: t.sessionId, patch });
+    return true;
   };
+  const applySideMeta = (t: Tracked): boolean => sendMeta(t, deps.sideMeta(t.sessionId));
 
   /** A parser's diagnostic names the file and, when known, the line (doctor shows both). */
   const located = (event: SessionEvent, t: Tracked): SessionEvent =>
@@ -102,7 +116,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
 
   const openFresh = (file: string, sessionId: string, ino: number): Tracked => {
     const parser = deps.createParser(file, sessionId, false);
-    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino, size: 0, mtimeMs: 0, line: 0 };
+    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino, size: 0, mtimeMs: 0, line: 0, known: undefined };
     for (const event of parser.start()) emit(event);
     return t;
   };
@@ -110,7 +124,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const restoreFrom = (file: string, cached: CachedFile, ino: number): Tracked => {
     emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
     const makeParser = (): FileParser => deps.createParser(file, cached.sessionId, true, cached.state);
-    return { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined };
+    return { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state };
   };
 
   const open = (file: string, classifiedId: string | undefined, info: { ino: number; size: number; mtimeMs: number }): { t: Tracked; restored: boolean } | undefined => {
@@ -128,6 +142,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
 
   const readNew = async (t: Tracked, size: number, mtimeMs: number): Promise<void> => {
+    t.known = undefined;
     t.size = size;
     t.mtimeMs = mtimeMs;
     const parser = parserOf(t);
@@ -205,7 +220,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     // codex learns its id from the first record: keep the lookup current.
     fileOfSession.set(t.sessionId, file);
     // After the transcript's own records: a Desktop title / thread name beats an automatic summary title.
-    const sideApplied = opened && applySideMeta(t.sessionId);
+    const sideApplied = opened && applySideMeta(t);
     // A restore alone already carries its checkpoint; anything else that touched the state needs a new one.
     if ((opened && !restored) || changed || sideApplied) emitCheckpoint(t);
   };
@@ -255,17 +270,17 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     const t = restoreFrom(file, cached, info.ino);
     tracked.set(file, t);
     fileOfSession.set(t.sessionId, file);
-    if (applySideMeta(t.sessionId)) emitCheckpoint(t);
+    if (applySideMeta(t)) emitCheckpoint(t);
     return true;
   };
 
   return {
     sync,
     prime,
-    recheckpoint: (sessionId) => {
+    applyMeta: (sessionId, patch) => {
       const file = fileOfSession.get(sessionId);
       const t = file === undefined ? undefined : tracked.get(file);
-      if (t) emitCheckpoint(t);
+      if (t && sendMeta(t, patch)) emitCheckpoint(t);
     },
     isTracked: (sessionId) => fileOfSession.has(sessionId),
     trackedFiles: () => [...tracked.keys()],

@@ -81,12 +81,8 @@ export const createJsonlSource =
 
       const refreshSide = async (file: string): Promise<void> => {
         const changed = await side.refresh(file);
-        for (const [sessionId, patch] of changed) {
-          // Only sessions with a transcript: a name alone must not conjure a session.
-          if (!tracker.isTracked(sessionId)) continue;
-          emit({ type: 'meta', agent, sessionId, patch });
-          tracker.recheckpoint(sessionId);
-        }
+        // Only sessions with a transcript: a name alone must not conjure a session.
+        for (const [sessionId, patch] of changed) tracker.applyMeta(sessionId, patch);
       };
 
       /** `known`: stats a discovery pass just took (the tracker need not take them again). */
