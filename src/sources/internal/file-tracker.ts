@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { AgentKind } from '../../core/agents.js';
-import type { FileCheckpoint, SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
+import { changesNothing, type FileCheckpoint, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
 import type { Stats } from 'node:fs';
 import type { CachedFile, DiscoveryCache } from './cache.js';
 import { diagnostic, type FileParser } from './file-parser.js';
@@ -69,10 +69,6 @@ const isMissing = (error: unknown): boolean => {
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 };
-
-/** True when setting every field of `patch` on `state` would leave it as it is. */
-export const changesNothing = (patch: SessionMetaPatch, state: SessionState): boolean =>
-  (Object.keys(patch) as (keyof SessionMetaPatch)[]).every((key) => patch[key] === undefined || patch[key] === state[key]);
 
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
