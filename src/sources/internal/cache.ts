@@ -255,8 +255,6 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     preloaded = false;
   }
   const writtenSincePreload = new Set<string>();
-  // Rows `get` took out of `rows` (path -> agent), for `prune`.
-  const handedOutPaths = new Map<string, string>();
   const handedOut = new WeakSet<SessionState>();
   const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
   const selectDetail = db.prepare('SELECT detail FROM files WHERE path = ? AND offset = ? AND mtime_ms = ?').pluck();
@@ -323,7 +321,6 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         }
       }
       if (!row) return undefined;
-      handedOutPaths.set(p, row[1]);
       const entry = rowToEntry(p, row, loadDetail);
       if (entry) handedOut.add(entry.state);
       return entry;
@@ -331,12 +328,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     isStored: (state) => handedOut.has(state),
     prune: (agent, keep) => {
       try {
-        // After a good preload every row is either still in `rows` (nobody asked for it) or was
-        // handed out: those are the rows to judge, without a query (rows written since are live).
-        const candidates = preloaded
-          ? [...[...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]), ...[...handedOutPaths].filter(([, a]) => a === agent).map(([p]) => p)]
-          : (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]);
-        const paths = candidates.filter((p) => !keep(p));
+        const paths = (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]).filter((p) => !keep(p));
         if (paths.length === 0) return;
         writeAll([], paths);
         for (const p of paths) rows.delete(p);
