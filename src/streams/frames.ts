@@ -94,16 +94,10 @@ const settle = (queue: WakeQueue | undefined, deadlines: ReadonlyMap<SessionKey,
   return queue;
 };
 
-/**
- * Pure step of the pipeline (used under `scan`). Activities are re-derived for the sessions the
- * batch touched and for the sessions whose deadline has passed at `now` (nothing else changes
- * with time, see `nextChangeAt`), so a frame costs work for what changed, not for every session:
- * the maps are persistent (a frame shares everything it did not change with the previous one)
- * and the deadlines sit in a queue, earliest first. Every session is derived once on the frame
- * that turns `ready`, and on `rederive`.
- * NOTE: transitions are emitted only once the previous frame was ready: replaying history during
- * the first discovery pass must not announce changes that happened hours ago.
- */
+/** The next instant time alone may change what `session` shows: its activity, or its place in the window. */
+const deadlineOf = (session: SessionState, now: number, options: FrameOptions): number =>
+  Math.min(nextChangeAt(session, now), windowEdgeAt(session, now, options.windowMs));
+
 /**
  * Every session derived afresh (the frame that turns ready, a new window): the maps are built in
  * one pass and the queue from scratch (every old entry is superseded). Transitions as in `stepFrame`.
@@ -116,7 +110,7 @@ const deriveAll = (frame: PipelineFrame, state: FoldState, input: FoldInput, opt
   for (const [key, session] of state.sessions) {
     const to = deriveActivity(session, input.now);
     activities.set(key, to);
-    const due = Math.min(nextChangeAt(session, input.now), windowEdgeAt(session, input.now, options.windowMs));
+    const due = deadlineOf(session, input.now, options);
     if (Number.isFinite(due)) {
       deadlines.set(key, due);
       queue = pushWake(queue, due, key);
@@ -136,6 +130,16 @@ const deriveAll = (frame: PipelineFrame, state: FoldState, input: FoldInput, opt
   };
 };
 
+/**
+ * Pure step of the pipeline (used under `scan`). Activities are re-derived for the sessions the
+ * batch touched and for the sessions whose deadline has passed at `now` (nothing else changes
+ * with time, see `nextChangeAt`), so a frame costs work for what changed, not for every session:
+ * the maps are persistent (a frame shares everything it did not change with the previous one)
+ * and the deadlines sit in a queue, earliest first. Every session is derived once on the frame
+ * that turns `ready`, and on `rederive`.
+ * NOTE: transitions are emitted only once the previous frame was ready: replaying history during
+ * the first discovery pass must not announce changes that happened hours ago.
+ */
 export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: FrameOptions = {}): PipelineFrame => {
   const { state, changed } = reduceSessions(frame.state, input.events);
   // During the first discovery pass no transition is announced, so activities wait for `ready`
@@ -163,7 +167,7 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
     const to = deriveActivity(session, input.now);
     const from = frame.activities.get(key);
     activities = activities.set(key, to);
-    const due = Math.min(nextChangeAt(session, input.now), windowEdgeAt(session, input.now, options.windowMs));
+    const due = deadlineOf(session, input.now, options);
     if (!Number.isFinite(due)) deadlines = deadlines.delete(key);
     else if (deadlines.get(key) !== due) {
       deadlines = deadlines.set(key, due);
