@@ -45,14 +45,30 @@ const unauthorized = (reply: FastifyReply, message: string): FastifyReply =>
   reply.code(401).header('www-authenticate', 'Bearer realm="agentwatch"').send({ error: message });
 
 /**
- * Bearer authentication (@fastify/bearer-auth does the header parsing and the constant-time
- * comparison), plus what it does not do: `?token=` for EventSource clients, which cannot set
- * headers, on /api/events only and never from another site; and slowing down addresses that keep
- * presenting wrong tokens (never the right one: auth-throttle.ts).
+ * Bearer authentication (@fastify/bearer-auth does the header parsing), plus what it does not do:
+ * `?token=` for EventSource clients, which cannot set headers, on /api/events only and never from
+ * another site; slowing down addresses that keep presenting wrong tokens (never the right one:
+ * auth-throttle.ts); and a token still being derived (the server listens before the 600,000
+ * PBKDF2 iterations end): a request that needs it waits for it, then is judged as any other.
  */
-export const installAuth = async (app: FastifyInstance, options: { readonly token: string; readonly limiter: FailureLimiter }): Promise<void> => {
+export const installAuth = async (
+  app: FastifyInstance,
+  options: { readonly token: string | Promise<string>; readonly limiter: FailureLimiter },
+): Promise<void> => {
+  let known = typeof options.token === 'string' ? options.token : undefined;
+  const derived = Promise.resolve(options.token).then((token) => (known = token));
+  // A failed derivation surfaces in the requests that wait for it (500), not as an unhandled rejection.
+  derived.catch(() => undefined);
+
   // rfc6749: the scheme name is case-insensitive (RFC 7235), so `bearer <token>` from scripts works too.
-  await app.register(bearerAuth, { keys: [options.token], addHook: false, verifyErrorLogLevel: 'debug', specCompliance: 'rfc6749' });
+  // `auth` runs only once the hook below has the token (constant-time comparison: token.ts).
+  await app.register(bearerAuth, {
+    keys: [],
+    auth: (presented) => tokensEqual(known ?? '', presented),
+    addHook: false,
+    verifyErrorLogLevel: 'debug',
+    specCompliance: 'rfc6749',
+  });
   const verifyHeader = app.verifyBearerAuth;
   if (!verifyHeader) throw new Error('@fastify/bearer-auth did not decorate verifyBearerAuth');
 
@@ -83,11 +99,12 @@ export const installAuth = async (app: FastifyInstance, options: { readonly toke
       const foreign = crossSiteReason(request);
       if (foreign) return reply.code(403).send({ error: `cross-site request refused (${foreign}): open the dashboard from this server` });
       if (access !== 'token-or-query') return unauthorized(reply, QUERY_ONLY_ON_EVENTS);
-      if (tokensEqual(options.token, fromQuery)) return;
+      if (tokensEqual(known ?? (await derived), fromQuery)) return;
       return wrongToken(request, reply);
     }
     if (!hasHeader) return unauthorized(reply, MISSING);
 
+    if (known === undefined) await derived;
     const error = await checkHeader(request, reply);
     if (!error) return;
     return wrongToken(request, reply);

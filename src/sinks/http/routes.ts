@@ -5,7 +5,7 @@ import { publicConfig } from '../../config/effective.js';
 import { isEmptyQuery, listQuerySchema, matchesQuery } from './query.js';
 import type { DeliveryRecord } from '../webhook/delivery-store.js';
 import type { SessionStore } from './store.js';
-import { TOKEN_DERIVATION } from './token.js';
+import { authInfo } from './token.js';
 
 /** The REST routes of PRODUCT.md section 4 (SSE lives in sse.ts, the playground in playground.ts). */
 
@@ -43,13 +43,7 @@ export const registerRoutes = (
     readonly deliveries?: ((query: { webhook?: string | undefined; limit: number }) => readonly DeliveryRecord[]) | undefined;
   },
 ): void => {
-  app.get('/api/auth', { config: { access: 'public' } }, async () => ({
-    salt: deps.salt,
-    iterations: TOKEN_DERIVATION.iterations,
-    key_length: TOKEN_DERIVATION.keyLength,
-    hash: TOKEN_DERIVATION.hash,
-    encoding: TOKEN_DERIVATION.encoding,
-  }));
+  app.get('/api/auth', { config: { access: 'public' } }, async () => authInfo(deps.salt));
 
   app.get('/api/sessions', async (request, reply) => {
     const query = listQuerySchema.safeParse(request.query);
