@@ -72,41 +72,49 @@ export const installAuth = async (
   const verifyHeader = app.verifyBearerAuth;
   if (!verifyHeader) throw new Error('@fastify/bearer-auth did not decorate verifyBearerAuth');
 
-  const checkHeader = (request: FastifyRequest, reply: FastifyReply): Promise<Error | undefined> =>
-    new Promise((resolve) => verifyHeader(request, reply, (error) => resolve(error)));
+  /** Runs `then` with the token: at once once derived, else when the derivation ends (a failure: `failed`). */
+  const withToken = (then: (token: string) => void, failed: (error: Error) => void): void => {
+    if (known !== undefined) then(known);
+    else derived.then(then, failed);
+  };
 
-  const wrongToken = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  const wrongToken = (request: FastifyRequest, reply: FastifyReply): void => {
     const wait = options.limiter.recordFailure(request.ip);
-    if (wait === 0) return unauthorized(reply, INVALID);
+    if (wait === 0) {
+      unauthorized(reply, INVALID);
+      return;
+    }
     const seconds = Math.ceil(wait / 1000);
-    return reply
+    void reply
       .code(429)
       .header('retry-after', String(seconds))
       .send({ error: `too many wrong tokens from this address; retry in ${seconds} s (the right token is always accepted)` });
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: every token-protected request runs it, and with the token
+  // known a right token passes without a promise of ours (answering from a hook = not calling done).
+  app.addHook('onRequest', (request, reply, done) => {
     const access = request.routeOptions.config.access ?? 'token';
-    if (access === 'public') return;
     // A 404 outside /api reveals nothing: a browser opening http://127.0.0.1:7421/ gets a plain 404.
-    if (request.is404 && !request.url.startsWith('/api')) return;
-
+    if (access === 'public' || (request.is404 && !request.url.startsWith('/api'))) {
+      done();
+      return;
+    }
     const fromQuery = queryToken(request.query);
     const hasHeader = request.headers.authorization !== undefined;
     if (!hasHeader && fromQuery !== undefined) {
       // Any web page can make a browser load `?token=` URLs; such a request is refused before the
       // token is looked at, so it neither probes the token nor spends the address's tries.
       const foreign = crossSiteReason(request);
-      if (foreign) return reply.code(403).send({ error: `cross-site request refused (${foreign}): open the dashboard from this server` });
-      if (access !== 'token-or-query') return unauthorized(reply, QUERY_ONLY_ON_EVENTS);
-      if (tokensEqual(known ?? (await derived), fromQuery)) return;
-      return wrongToken(request, reply);
+      if (foreign) void reply.code(403).send({ error: `cross-site request refused (${foreign}): open the dashboard from this server` });
+      else if (access !== 'token-or-query') unauthorized(reply, QUERY_ONLY_ON_EVENTS);
+      else withToken((token) => (tokensEqual(token, fromQuery) ? done() : wrongToken(request, reply)), done);
+      return;
     }
-    if (!hasHeader) return unauthorized(reply, MISSING);
-
-    if (known === undefined) await derived;
-    const error = await checkHeader(request, reply);
-    if (!error) return;
-    return wrongToken(request, reply);
+    if (!hasHeader) {
+      unauthorized(reply, MISSING);
+      return;
+    }
+    withToken(() => verifyHeader(request, reply, (error) => (error ? wrongToken(request, reply) : done())), done);
   });
 };

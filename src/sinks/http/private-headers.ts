@@ -8,3 +8,6 @@ export const NOSNIFF = 'nosniff';
 
 /** `content-type` of every JSON answer (what Fastify sends for an object). */
 export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Both, as headers of an answer sent without Fastify's onSend hook (the unfiltered list: routes.ts). */
+export const PRIVATE: Readonly<Record<string, string>> = { 'cache-control': NO_STORE, 'x-content-type-options': NOSNIFF };

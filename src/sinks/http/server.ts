@@ -85,8 +85,12 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
 
   // First hook: a request for a foreign Host name is a DNS-rebinding attempt; refuse before auth.
   // Callback hooks, not async ones: they run on every request, and a promise each costs more than the check.
+  // A client sends the same Host on every request: the last verdict is kept for it.
+  let lastHost: { readonly header: string | undefined; readonly allowed: boolean } | undefined;
   app.addHook('onRequest', (request, reply, done) => {
-    if (isAllowedHost(request.headers.host, deps.allowedHosts)) {
+    const header = request.headers.host;
+    if (lastHost === undefined || lastHost.header !== header) lastHost = { header, allowed: isAllowedHost(header, deps.allowedHosts) };
+    if (lastHost.allowed) {
       done();
       return;
     }
