@@ -138,6 +138,14 @@ describe('openFrontDoor', () => {
     expect(MAX_HELD).toBe(1024);
   });
 
+  it('on localhost, listens on what the name resolves to (every loopback address it names, one port)', async () => {
+    const door = await openFrontDoor({ host: 'localhost', ports: [0], allowedHosts: allowedHostsFor('localhost'), auth: AUTH });
+    cleanups.push(() => door.close());
+    expect(door.address.host).toBe('localhost');
+    const answer = await fetch(`http://localhost:${door.address.port}/api/auth`);
+    expect(await answer.json()).toEqual(AUTH);
+  });
+
   it('skips a busy port and reports the one bound', async () => {
     const busy = await openDoor();
     const door = await openFrontDoor({ host: '127.0.0.1', ports: [busy.address.port, 0], allowedHosts: LOOPBACK, auth: AUTH });
