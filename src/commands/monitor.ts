@@ -102,12 +102,17 @@ const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }
       const secret = prepared;
       const { startApi } = await import('../sinks/http/api-mode.js');
       const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
+      let stopped = false;
       if (options.dashboard) {
-        // The browser opens with the token once it is derived; the sources need not wait for that.
+        // The browser opens with the token once it is derived (not after a stop); the sources need not wait for that.
         const { showDashboard } = await import('../sinks/http/gui-mode.js');
-        void secret.token.then((token) => showDashboard(launch, api.address, token)).catch(() => undefined);
+        void secret.token.then((token) => (stopped ? undefined : showDashboard(launch, api.address, token))).catch(() => undefined);
       }
-      return { done: new Promise<number>(() => undefined), stop: api.close, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics };
+      const stop = async (): Promise<void> => {
+        stopped = true;
+        await api.close();
+      };
+      return { done: new Promise<number>(() => undefined), stop, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics };
     },
     release: async () => prepared?.door.close(),
   };
