@@ -230,6 +230,11 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     import('../config/live.js'),
     import('./live-apply.js'),
   ]);
+  // A stop during the loading above starts no interface (the TUI would flash, the API build for nothing).
+  let stopping = false;
+  void stopped.then(() => {
+    stopping = true;
+  });
   const log = stderrLogger(io, { info: true });
   // The search index follows what the sources read (no second read of any file); the API and the TUI search it.
   const search = flags.demo ? undefined : (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log);
@@ -252,6 +257,7 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
   background.push(() => attention.unsubscribe());
   try {
     for (const runner of runners) {
+      if (stopping) return 0;
       // NOTE: a start takes a moment (modules, the token, listening); a signal meanwhile must not be swallowed.
       const starting = runner.start({ io, loaded, ctx, pipeline, address, live, demo: flags.demo, open: flags.open, ...(search ? { search } : {}) });
       const started = await Promise.race([starting, stopped.then(() => undefined)]);
