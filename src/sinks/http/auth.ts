@@ -72,10 +72,10 @@ export const installAuth = async (
   const verifyHeader = app.verifyBearerAuth;
   if (!verifyHeader) throw new Error('@fastify/bearer-auth did not decorate verifyBearerAuth');
 
-  /** Runs `then` with the token: at once once derived, else when the derivation ends (a failure: `failed`). */
+  /** Runs `then` with the token: at once once derived, else when the derivation ends (a failure, or a throw in `then`: `failed`). */
   const withToken = (then: (token: string) => void, failed: (error: Error) => void): void => {
     if (known !== undefined) then(known);
-    else derived.then(then, failed);
+    else derived.then(then).catch(failed);
   };
 
   const wrongToken = (request: FastifyRequest, reply: FastifyReply): void => {
