@@ -18,6 +18,8 @@ import type { WebhookMetrics } from '../sinks/metrics/index.js';
 import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
 import { createLiveConfig, type LiveConfig } from '../config/live.js';
 import { followConfig, liveCtx } from './live-apply.js';
+import { compactWhenSettled, processCpuMs } from './compact-when-settled.js';
+import { compactHeap } from '../util/long-run-heap.js';
 
 /**
  * `agentwatch [--tui] [--api] [--gui] [--host ADDR] [--agent NAME|all] [--demo]`: load the
@@ -213,6 +215,9 @@ export const run = async (io: CliIo): Promise<number> => {
       running.push(started);
     }
     sources.begin();
+    // A monitor runs all day: once the first discovery has settled, give back what it allocated.
+    const settled = compactWhenSettled(pipeline.state$, { compact: compactHeap, cpuMs: processCpuMs, scheduler: ctx.scheduler });
+    background.push(() => settled.unsubscribe());
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
     const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;
     const { startWebhooks } = await import('../sinks/webhook/index.js');
