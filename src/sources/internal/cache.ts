@@ -7,6 +7,7 @@ import type { SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
 import { sessionDetailSchema } from './state-schema.js';
+import { boundPageCache } from '../../util/sqlite-memory.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
@@ -121,6 +122,7 @@ const openExisting = (file: string): Database.Database => {
   const db = new Database(file);
   try {
     db.pragma('busy_timeout = 2000');
+    boundPageCache(db);
     // Reading the header is what fails on a file that is not SQLite.
     const version = db.pragma('user_version', { simple: true }) as number;
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
