@@ -7,7 +7,9 @@
  *   a discovery cache, against ccusage 20.0.24 (its Rust core, pinned as a devDependency) reading
  *   the same files (`ccusage claude session --json --offline`), wall time and peak RSS;
  *   and, in process (module loading excluded), against the skim floor (read every byte, parse
- *   only the lines that carry state) and read-and-parse-everything (bench/anchors.mjs);
+ *   only the lines that carry state) and read-and-parse-everything (bench/anchors.mjs); the skim
+ *   floor in one process next to the same work split over two processes at once (does a second
+ *   thread pay on this machine?);
  * - warm start of every agent (a valid cache): in process, against an async stat of every file
  *   (the floor of a stat-only warm start), and the wall time of the one-shot command.
  *
@@ -16,7 +18,7 @@
  * Peak RSS of a child comes from GNU time (`/usr/bin/time -f %M`). Prints a table, saves
  * bench/results/startup.json, and prints one JSON line last.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -53,9 +55,9 @@ writeFileSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch', 'config.json'), JSON.
 
 
 /** Runs a command under GNU time: wall ms, peak RSS MiB, stdout. */
-const timed = (command, args) => {
+const timed = (command, args, on = env) => {
   const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { env, cwd: corpus.home, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { env: on, cwd: on.HOME, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
   const ms = performance.now() - started;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-2000)}`);
   const kib = Number(result.stderr.trim().split('\n').at(-1));
@@ -66,6 +68,31 @@ const timed = (command, args) => {
 const inProcess = (script, args) => {
   const result = timed(process.execPath, [path.join(here, script), ...args]);
   return { ...JSON.parse(result.stdout.trim().split('\n').at(-1)), wallMs: result.ms, rssMiB: result.rssMiB };
+};
+
+/**
+ * The skim floor split over two processes at once (each half of the Claude files): what two
+ * reader threads could reach on this machine. Where it is no faster than one, reading and parsing
+ * are memory-bound and a worker pool cannot pay (issue 11, item 4).
+ */
+const claudeFiles = readFileSync(claudeList, 'utf8').split('\n').filter(Boolean);
+const halves = [0, 1].map((i) => {
+  const file = path.join(root, `claude-files-half-${i}.txt`);
+  writeFileSync(file, claudeFiles.filter((_, at) => at % 2 === i).join('\n'));
+  return file;
+});
+const skimInParallel = async () => {
+  const started = performance.now();
+  await Promise.all(
+    halves.map(
+      (list) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(process.execPath, [path.join(here, 'anchors.mjs'), 'skim', list], { env, stdio: 'ignore' });
+          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`anchors.mjs skim exited ${code}`))));
+        }),
+    ),
+  );
+  return { ms: performance.now() - started };
 };
 
 const repeat = (step, before = () => undefined) => {
@@ -82,10 +109,18 @@ const dropCache = () => rmSync(cacheDir, { recursive: true, force: true });
 inProcess('anchors.mjs', ['parse', allList]);
 
 const claudeCold = repeat(() => timed(process.execPath, [cli, 'sessions', '--all', '--agent', 'claude', '--json']), dropCache);
+// What the command costs before it reads anything: Node, module loading, config, an empty listing.
+const emptyHome = path.join(root, 'empty-home');
+mkdirSync(emptyHome, { recursive: true });
+const emptyEnv = { ...env, HOME: emptyHome, XDG_CONFIG_HOME: path.join(emptyHome, '.config'), XDG_CACHE_HOME: path.join(emptyHome, '.cache'), XDG_DATA_HOME: path.join(emptyHome, '.local', 'share'), CLAUDE_CONFIG_DIR: path.join(emptyHome, '.claude') };
+const emptyRuns = repeat(() => timed(process.execPath, [cli, 'sessions', '--all', '--agent', 'claude', '--json'], emptyEnv));
 const ccusageRuns = repeat(() => timed(ccusage, ['claude', 'session', '--json', '--offline']));
 const claudeColdIn = repeat(() => inProcess('discovery.mjs', ['claude', '--no-cache']));
 const skim = repeat(() => inProcess('anchors.mjs', ['skim', claudeList]));
 const parseAll = repeat(() => inProcess('anchors.mjs', ['parse', claudeList]));
+const skimOneProcess = repeat(() => timed(process.execPath, [path.join(here, 'anchors.mjs'), 'skim', claudeList]));
+const skimTwoProcesses = [];
+for (let i = 0; i < runs; i += 1) skimTwoProcesses.push(await skimInParallel());
 
 // Warm start of every agent: one cold run writes the cache, then every run finds it valid.
 dropCache();
@@ -100,6 +135,7 @@ const figures = {
   cold_claude_wall_ms: median(claudeCold.map((r) => r.ms)),
   cold_claude_peak_rss_mib: median(claudeCold.map((r) => r.rssMiB)),
   cold_claude_in_process_ms: median(claudeColdIn.map((r) => r.readyMs)),
+  empty_home_wall_ms: median(emptyRuns.map((r) => r.ms)),
   warm_all_in_process_ms: median(warmIn.map((r) => r.readyMs)),
   warm_all_wall_ms: median(warmWall.map((r) => r.ms)),
   warm_all_peak_rss_mib: median(warmWall.map((r) => r.rssMiB)),
@@ -109,6 +145,8 @@ const anchors = {
   ccusage_peak_rss_mib: median(ccusageRuns.map((r) => r.rssMiB)),
   skim_floor_ms: median(skim.map((r) => r.ms)),
   parse_all_ms: median(parseAll.map((r) => r.ms)),
+  skim_one_process_wall_ms: median(skimOneProcess.map((r) => r.ms)),
+  skim_two_processes_wall_ms: median(skimTwoProcesses.map((r) => r.ms)),
   stat_floor_ms: median(statFloor.map((r) => r.ms)),
 };
 const ratios = {
@@ -117,13 +155,16 @@ const ratios = {
   cold_vs_skim_floor: figures.cold_claude_in_process_ms / anchors.skim_floor_ms,
   cold_vs_parse_all: figures.cold_claude_in_process_ms / anchors.parse_all_ms,
   warm_vs_stat_floor: figures.warm_all_in_process_ms / anchors.stat_floor_ms,
+  skim_two_vs_one_process: anchors.skim_two_processes_wall_ms / anchors.skim_one_process_wall_ms,
 };
 
 const f0 = (n) => n.toFixed(0);
 const x = (n) => `${n.toFixed(2)}x`;
 console.log(`corpus: ${corpus.files} files, ${figures.corpus.mib} MiB (${figures.corpus.claude_files} Claude transcripts, ${listedClaude} Claude sessions listed); medians of ${runs} runs`);
 console.log(`  cold, Claude part, wall:       agentwatch ${f0(figures.cold_claude_wall_ms)} ms, ${f0(figures.cold_claude_peak_rss_mib)} MiB peak   ccusage ${f0(anchors.ccusage_wall_ms)} ms, ${f0(anchors.ccusage_peak_rss_mib)} MiB   ${x(ratios.cold_vs_ccusage_wall)} time, ${x(ratios.cold_rss_vs_ccusage)} RSS`);
+console.log(`  the same command on an empty HOME (Node, modules, config): ${f0(figures.empty_home_wall_ms)} ms wall`);
 console.log(`  cold, Claude part, in process: agentwatch ${f0(figures.cold_claude_in_process_ms)} ms   skim floor ${f0(anchors.skim_floor_ms)} ms (${x(ratios.cold_vs_skim_floor)})   parse everything ${f0(anchors.parse_all_ms)} ms (${x(ratios.cold_vs_parse_all)})`);
+console.log(`  skim floor in one process ${f0(anchors.skim_one_process_wall_ms)} ms wall; split over two at once ${f0(anchors.skim_two_processes_wall_ms)} ms (${x(ratios.skim_two_vs_one_process)}: what two reader threads could reach here)`);
 console.log(`  warm, every agent, in process: agentwatch ${f0(figures.warm_all_in_process_ms)} ms   async stat of every file ${f0(anchors.stat_floor_ms)} ms (${x(ratios.warm_vs_stat_floor)}); the command's wall ${f0(figures.warm_all_wall_ms)} ms, ${f0(figures.warm_all_peak_rss_mib)} MiB peak`);
 const result = { figures, anchors, ratios, sessions, runs };
 console.log(`  saved to ${saveResult('startup', result)}`);

@@ -45,6 +45,10 @@ export interface SessionMetaPatch {
   readonly createdAt?: number;
 }
 
+/** True when a `meta` event with `patch` would leave `state` as it is (every field it sets already holds its value). */
+export const changesNothing = (patch: SessionMetaPatch, state: SessionState): boolean =>
+  (Object.keys(patch) as (keyof SessionMetaPatch)[]).every((key) => patch[key] === undefined || patch[key] === state[key]);
+
 export type SessionEvent =
   /** Descriptive facts about the session (cwd, model, branch, title...). */
   | (SessionRef & { readonly type: 'meta'; readonly at?: number; readonly patch: SessionMetaPatch })

@@ -94,6 +94,42 @@ const settle = (queue: WakeQueue | undefined, deadlines: ReadonlyMap<SessionKey,
   return queue;
 };
 
+/** The next instant time alone may change what `session` shows: its activity, or its place in the window. */
+const deadlineOf = (session: SessionState, now: number, options: FrameOptions): number =>
+  Math.min(nextChangeAt(session, now), windowEdgeAt(session, now, options.windowMs));
+
+/**
+ * Every session derived afresh (the frame that turns ready, a new window): the maps are built in
+ * one pass and the queue from scratch (every old entry is superseded). Transitions as in `stepFrame`.
+ */
+const deriveAll = (frame: PipelineFrame, state: FoldState, input: FoldInput, options: FrameOptions): PipelineFrame => {
+  const activities = new Map<SessionKey, Activity>();
+  const deadlines = new Map<SessionKey, number>();
+  const transitions: Transition[] = [];
+  let queue: WakeQueue | undefined;
+  for (const [key, session] of state.sessions) {
+    const to = deriveActivity(session, input.now);
+    activities.set(key, to);
+    const due = deadlineOf(session, input.now, options);
+    if (Number.isFinite(due)) {
+      deadlines.set(key, due);
+      queue = pushWake(queue, due, key);
+    }
+    const from = frame.activities.get(key);
+    if (frame.state.ready && from !== undefined && from !== to) transitions.push(transition(session, from, to, input.now));
+  }
+  return {
+    state,
+    now: input.now,
+    activities: PersistentMap.from(activities),
+    transitions,
+    touched: ALL_SESSIONS,
+    deadlines: PersistentMap.from(deadlines),
+    nextWakeAt: queue?.at ?? Number.POSITIVE_INFINITY,
+    wakeQueue: queue,
+  };
+};
+
 /**
  * Pure step of the pipeline (used under `scan`). Activities are re-derived for the sessions the
  * batch touched and for the sessions whose deadline has passed at `now` (nothing else changes
@@ -110,22 +146,13 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
   // and are then derived once for every session (not once per batch for thousands of sessions).
   if (!state.ready) return { ...frame, state, now: input.now, transitions: [], touched: changed };
   const everything = !frame.state.ready || input.rederive === true;
+  if (everything) return deriveAll(frame, state, input, options);
   let activities = asPersistent(frame.activities);
   let deadlines = asPersistent(frame.deadlines);
-  let queue = frame.wakeQueue;
-  let keys: Iterable<SessionKey>;
-  if (everything) {
-    keys = state.sessions.keys();
-    // Every deadline is computed afresh: the old queue is all superseded.
-    queue = undefined;
-    deadlines = PersistentMap.empty();
-  } else {
-    const taken = takeDue(queue, deadlines, input.now);
-    queue = taken.queue;
-    const all = new Set(changed);
-    for (const key of taken.due) all.add(key);
-    keys = all;
-  }
+  const taken = takeDue(frame.wakeQueue, deadlines, input.now);
+  let queue = taken.queue;
+  const keys = new Set(changed);
+  for (const key of taken.due) keys.add(key);
   const announce = frame.state.ready;
   const transitions: Transition[] = [];
   const touched = new Set<SessionKey>();
@@ -140,7 +167,7 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
     const to = deriveActivity(session, input.now);
     const from = frame.activities.get(key);
     activities = activities.set(key, to);
-    const due = Math.min(nextChangeAt(session, input.now), windowEdgeAt(session, input.now, options.windowMs));
+    const due = deadlineOf(session, input.now, options);
     if (!Number.isFinite(due)) deadlines = deadlines.delete(key);
     else if (deadlines.get(key) !== due) {
       deadlines = deadlines.set(key, due);
@@ -154,7 +181,7 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
     now: input.now,
     activities,
     transitions,
-    touched: everything ? ALL_SESSIONS : touched,
+    touched,
     deadlines,
     nextWakeAt: queue?.at ?? Number.POSITIVE_INFINITY,
     wakeQueue: queue,

@@ -155,6 +155,23 @@ const dissoc = <V>(node: Child<V>, hash: number, key: string, shift: number): Ch
   return { kind: 1, bitmap: node.bitmap, children: replaced(node.children, index, next) };
 };
 
+/** The subtrie of `leaves` (distinct keys) from `shift` down, shaped as successive `assoc`s shape it. */
+const build = <V>(leaves: readonly Leaf<V>[], shift: number): Child<V> => {
+  const first = leaves[0] as Leaf<V>;
+  if (leaves.length === 1) return first;
+  if (shift >= 32 || leaves.every((l) => l.hash === first.hash)) return { kind: 2, hash: first.hash, leaves };
+  const groups: (Leaf<V>[] | undefined)[] = new Array<Leaf<V>[] | undefined>(WIDTH);
+  let bitmap = 0;
+  for (const l of leaves) {
+    const f = fragment(l.hash, shift);
+    (groups[f] ??= []).push(l);
+    bitmap |= 1 << f;
+  }
+  const children: Child<V>[] = [];
+  for (const group of groups) if (group !== undefined) children.push(build(group, shift + BITS));
+  return { kind: 1, bitmap, children };
+};
+
 /** Leaves in trie order, without a generator per level. */
 function* leavesOf<V>(root: Child<V> | undefined): Generator<Leaf<V>, void, undefined> {
   if (!root) return;
@@ -172,10 +189,13 @@ export class PersistentMap<K extends string, V> implements ReadonlyMap<K, V> {
     return new PersistentMap<K, V>(undefined, 0);
   }
 
+  /** A map of `entries` (the last value of a repeated key wins), built in one pass without path copies. */
   static from<K extends string, V>(entries: Iterable<readonly [K, V]>): PersistentMap<K, V> {
-    let map = PersistentMap.empty<K, V>();
-    for (const [key, value] of entries) map = map.set(key, value);
-    return map;
+    const unique = entries instanceof Map ? (entries as ReadonlyMap<K, V>) : new Map<K, V>(entries);
+    if (unique.size === 0) return PersistentMap.empty<K, V>();
+    const leaves: Leaf<V>[] = [];
+    for (const [key, value] of unique) leaves.push(leaf(hashOf(key), key, value));
+    return new PersistentMap<K, V>(build(leaves, 0), leaves.length);
   }
 
   private constructor(
@@ -198,6 +218,21 @@ export class PersistentMap<K extends string, V> implements ReadonlyMap<K, V> {
     if (!this.root) return new PersistentMap<K, V>({ kind: 1, bitmap: 1 << fragment(hash, 0), children: [leaf(hash, key, value)] }, 1);
     const root = assoc(this.root, hash, key, value, 0, grew);
     return root === this.root ? this : new PersistentMap<K, V>(root, this.size + (grew.added ? 1 : 0));
+  }
+
+  /**
+   * This map with every change applied (`undefined` deletes the key). Many changes at once (a
+   * warm start restores thousands of sessions in one batch) rebuild the trie in one pass instead
+   * of copying a path per key.
+   */
+  withChanges(changes: ReadonlyMap<K, V | undefined>): PersistentMap<K, V> {
+    if (changes.size * 4 < this.size || changes.size < 64) return applyEach(this, changes);
+    const all = new Map<K, V>(this.entries());
+    for (const [key, value] of changes) {
+      if (value === undefined) all.delete(key);
+      else all.set(key, value);
+    }
+    return PersistentMap.from(all);
   }
 
   /** A map without `key` (this one when it has no such key). */
@@ -232,3 +267,10 @@ export class PersistentMap<K extends string, V> implements ReadonlyMap<K, V> {
     return 'PersistentMap';
   }
 }
+
+/** `changes` applied one `set`/`delete` at a time (few changes to a big map). */
+const applyEach = <K extends string, V>(map: PersistentMap<K, V>, changes: ReadonlyMap<K, V | undefined>): PersistentMap<K, V> => {
+  let next = map;
+  for (const [key, value] of changes) next = value === undefined ? next.delete(key) : next.set(key, value);
+  return next;
+};

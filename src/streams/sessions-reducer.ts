@@ -41,8 +41,11 @@ export interface FoldResult {
  * sessions are never modified. Returns the same state object when nothing changed.
  */
 export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]): FoldResult => {
-  // Persistent: a batch sets the sessions it touched, sharing the rest with the previous state.
-  let sessions: PersistentMap<SessionKey, SessionState> | undefined;
+  // The sessions this batch set (undefined: removed), applied to the persistent map once at the
+  // end: it shares the rest with the previous state, and thousands of restores of one warm-start
+  // batch become one rebuild instead of a path copy each.
+  let updates: Map<SessionKey, SessionState | undefined> | undefined;
+  const current = (key: SessionKey): SessionState | undefined => (updates?.has(key) ? updates.get(key) : state.sessions.get(key));
   let diagnostics: Record<string, number> | undefined;
   let readyAgents: AgentKind[] | undefined;
   const changed = new Set<SessionKey>();
@@ -69,26 +72,26 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     }
     last = undefined;
     const key = sessionKey(scoped);
-    sessions ??= asPersistent(state.sessions);
+    updates ??= new Map();
     changed.add(key);
     if (scoped.type === 'removed' || scoped.type === 'restore') {
       drafts.delete(key);
-      if (scoped.type === 'removed') sessions = sessions.delete(key);
       // The restored object itself: the discovery cache knows it by identity (`isStored`).
-      else sessions = sessions.set(key, scoped.state);
+      updates.set(key, scoped.type === 'removed' ? undefined : scoped.state);
       continue;
     }
     let draft = drafts.get(key);
     if (scoped.type === 'reset' || !draft) {
-      draft = openDraft(scoped.type === 'reset' ? emptySession(scoped.agent, scoped.sessionId) : (sessions.get(key) ?? emptySession(scoped.agent, scoped.sessionId)));
+      draft = openDraft(scoped.type === 'reset' ? emptySession(scoped.agent, scoped.sessionId) : (current(key) ?? emptySession(scoped.agent, scoped.sessionId)));
       drafts.set(key, draft);
-      sessions = sessions.set(key, draft.state);
+      updates.set(key, draft.state);
     }
     if (scoped.type !== 'reset') applyToDraft(draft, scoped);
     last = { agent: scoped.agent, sessionId: scoped.sessionId, draft };
   }
   for (const draft of drafts.values()) closeDraft(draft);
   let children = state.children;
+  let sessions = updates ? asPersistent(state.sessions).withChanges(updates) : undefined;
   if (sessions) {
     const rolled = rollUpSubagents(sessions, state.children, changed);
     sessions = rolled.sessions;

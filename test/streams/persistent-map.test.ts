@@ -22,6 +22,39 @@ const collidingPair = (): [string, string] => ['claude:10wzx', 'claude:1f6cd'];
 const asSortedEntries = (map: ReadonlyMap<string, number>): [string, number][] => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe('PersistentMap', () => {
+  it('from() and withChanges() build the map one pass at a time and behave like successive sets (collisions included)', () => {
+    const rand = mulberry32(5);
+    const [c1, c2] = collidingPair();
+    const keys = [...Array.from({ length: 2_000 }, (_, i) => `claude:${i.toString(36)}`), c1, c2];
+    for (let round = 0; round < 20; round += 1) {
+      const reference = new Map<string, number>();
+      for (const key of keys) if (rand() < 0.6) reference.set(key, Math.floor(rand() * 100));
+      const built = PersistentMap.from(reference);
+      expect(built.size).toBe(reference.size);
+      expect(asSortedEntries(built)).toEqual(asSortedEntries(reference));
+      for (const key of keys) expect(built.get(key)).toBe(reference.get(key));
+      // Few changes (one at a time) and many (a rebuild) must agree with a plain Map.
+      for (const share of [0.01, 0.5]) {
+        const changes = new Map<string, number | undefined>();
+        for (const key of keys) if (rand() < share) changes.set(key, rand() < 0.3 ? undefined : Math.floor(rand() * 100));
+        const changed = built.withChanges(changes);
+        const expected = new Map(reference);
+        for (const [key, value] of changes) {
+          if (value === undefined) expected.delete(key);
+          else expected.set(key, value);
+        }
+        expect(changed.size).toBe(expected.size);
+        expect(asSortedEntries(changed)).toEqual(asSortedEntries(expected));
+        // The map it came from is unchanged, and the new one keeps working with set/delete.
+        expect(asSortedEntries(built)).toEqual(asSortedEntries(reference));
+        const again = changed.delete(c1).set('claude:new', 1);
+        expect(again.get(c1)).toBeUndefined();
+        expect(again.get('claude:new')).toBe(1);
+        expect(again.get(c2)).toBe(expected.get(c2));
+      }
+    }
+  });
+
   it('behaves like a Map under random sets and deletes, and every earlier version stays as it was', () => {
     const rand = mulberry32(11);
     const [c1, c2] = collidingPair();

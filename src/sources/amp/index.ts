@@ -70,6 +70,15 @@ export const createAmpSource =
         if (sessionId) emit({ type: 'removed', agent: 'amp', sessionId });
       };
 
+      /** First sight of a thread the cache holds at exactly this size and mtime: restored, nothing read. */
+      const restoreCached = (file: string, info: { size: number; mtimeMs: number }): boolean => {
+        const cached = ctx.cache?.get(file);
+        if (!cached || cached.agent !== 'amp' || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs) return false;
+        emit({ type: 'restore', agent: 'amp', sessionId: cached.sessionId, state: cached.state });
+        seen.set(file, { size: info.size, mtimeMs: info.mtimeMs, sessionId: cached.sessionId });
+        return true;
+      };
+
       const processFile = async (file: string): Promise<void> => {
         const before = seen.get(file);
         let handle;
@@ -77,6 +86,8 @@ export const createAmpSource =
           // The periodic rescan lands here for every thread: an unchanged one costs one stat.
           const quick = await stat(file);
           if (before && before.size === quick.size && before.mtimeMs === quick.mtimeMs) return;
+          // A warm start restores a thread the cache holds as it is on that stat alone (no open).
+          if (!before && firstPass && restoreCached(file, quick)) return;
           handle = await open(file, 'r');
         } catch (error) {
           if (errorCode(error) !== 'ENOENT') throw error;
@@ -90,14 +101,6 @@ export const createAmpSource =
           const record = (sessionId: string | undefined): void => {
             seen.set(file, { size: info.size, mtimeMs: info.mtimeMs, sessionId });
           };
-          if (!before && firstPass && ctx.cache) {
-            const cached = ctx.cache.get(file);
-            if (cached && cached.agent === 'amp' && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
-              emit({ type: 'restore', agent: 'amp', sessionId: cached.sessionId, state: cached.state });
-              record(cached.sessionId);
-              return;
-            }
-          }
           if (info.size > maxBytes) {
             emit(diagnostic('amp', 'E_OVERSIZED_LINE', `thread document of ${info.size} bytes is over the ${maxBytes}-byte limit; skipped`, { path: file }));
             record(before?.sessionId);

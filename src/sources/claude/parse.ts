@@ -17,6 +17,7 @@ import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
+import { isClaudeRecord } from './guard.js';
 import type { ClaudeFileKind } from './paths.js';
 import { claudeRecordSchema, type ClaudeBlock, type ClaudeRecord } from './schema.js';
 
@@ -397,7 +398,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
         }
       }
       const keep = type?.value === 'user' ? USER_TEXT_KEYS : type?.value === 'assistant' ? ASSISTANT_TEXT_KEYS : [];
-      const decoded = decodeLine(agent, claudeRecordSchema, bytes, where, keep);
+      const decoded = decodeLine(agent, claudeRecordSchema, bytes, where, keep, isClaudeRecord);
       if (!decoded.ok) return decoded.event ? [decoded.event] : [];
       return recordEvents(decoded.value);
     },

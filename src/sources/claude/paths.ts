@@ -34,7 +34,11 @@ export type ClaudeFileKind =
 
 export const classifyClaudeFile = (projectsDir: string, file: string): ClaudeFileKind | undefined => {
   if (!file.endsWith('.jsonl')) return undefined;
-  const parts = path.relative(projectsDir, file).split(path.sep);
+  // A plain prefix cut for the normalised paths the walk builds (path.relative per file was a
+  // visible share of a warm start); anything else goes through path.relative.
+  const prefix = projectsDir.endsWith(path.sep) ? projectsDir : projectsDir + path.sep;
+  const cut = file.startsWith(prefix) ? file.slice(prefix.length).split(path.sep) : undefined;
+  const parts = cut && !cut.some((p) => p === '' || p === '.') ? cut : path.relative(projectsDir, file).split(path.sep);
   const sessionId = path.basename(file, '.jsonl');
   if (!sessionId || parts.some((p) => p === '..')) return undefined;
   if (parts.length === 2) return sessionId.startsWith('agent-') ? { kind: 'legacy-agent', sessionId } : { kind: 'main', sessionId };

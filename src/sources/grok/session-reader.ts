@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SessionEvent } from '../../core/session.js';
+import { changesNothing, type SessionEvent, type SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
@@ -26,6 +26,8 @@ interface Tracked {
   readonly unknown: UnknownRecords;
   /** Lines read so far when read from the start in this process (unknown after a warm start). */
   line?: number;
+  /** The state the discovery cache restored (a summary that says nothing new is not sent again). */
+  readonly restored: SessionState | undefined;
 }
 
 export interface GrokReader {
@@ -81,9 +83,9 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     const rewritten = cached !== undefined && chat !== undefined && cached.size === chat.size && cached.mtimeMs !== chat.mtimeMs;
     if (cached && !rewritten && cached.agent === 'grok' && cached.sessionId === sessionId && cached.offset <= chatSize) {
       emit({ ...ref(sessionId), type: 'restore', state: cached.state });
-      return { ...base, offset: cached.offset, size: cached.size, mtimeMs: cached.mtimeMs };
+      return { ...base, offset: cached.offset, size: cached.size, mtimeMs: cached.mtimeMs, restored: cached.state };
     }
-    return { ...base, offset: 0, size: 0, mtimeMs: 0 };
+    return { ...base, offset: 0, size: 0, mtimeMs: 0, restored: undefined };
   };
 
   /** Reads the lines appended since `t.offset`; `size`/`mtimeMs`/`ino` are from the stat just before. */
@@ -153,8 +155,12 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     if (!t && summary) {
       t = open(dir, summary, summaryText, info);
       tracked.set(dir, t);
-      out.push({ ...ref(t.sessionId), type: 'meta', patch: grokMeta(summary, dir) });
-      metaChanged = true;
+      const patch = grokMeta(summary, dir);
+      // A restored state that already says all of it needs nothing (no rewrite of its cache row).
+      if (t.restored === undefined || !changesNothing(patch, t.restored)) {
+        out.push({ ...ref(t.sessionId), type: 'meta', patch });
+        metaChanged = true;
+      }
     } else if (t && summary) {
       const sessionId = grokSessionId(summary, dir);
       if (sessionId !== t.sessionId) {

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import type { AgentKind } from '../../core/agents.js';
-import type { FileCheckpoint, SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
+import { changesNothing, type FileCheckpoint, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
 import type { Stats } from 'node:fs';
 import type { CachedFile, DiscoveryCache } from './cache.js';
 import { diagnostic, type FileParser } from './file-parser.js';
-import { READ_CHUNK_BYTES, readLinesFrom, type ReadOptions } from './read-lines.js';
+import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 
 interface Tracked {
   readonly file: string;
@@ -22,6 +22,13 @@ interface Tracked {
   mtimeMs: number;
   /** Lines consumed so far, when read from the start in this process (a warm start resumes mid-file: unknown). */
   line: number | undefined;
+  /**
+   * The session's state as restored, while nothing has changed it since: a name from a side file
+   * that it already holds is then not sent again (it would only clear and reset the checkpoint,
+   * load the restored detail and rewrite the cache row: every codex and kimi session with a name,
+   * on every warm start).
+   */
+  known: SessionState | undefined;
 }
 
 export interface FileTrackerDeps {
@@ -38,9 +45,10 @@ export interface FileTracker {
   /**
    * Brings one transcript up to date: first sight (restore from the cache or read from 0), growth
    * (read from the offset), truncation or replacement (reset, read from 0), deletion (removed).
-   * Calls for a file already being synced coalesce into one more pass after it.
+   * Calls for a file already being synced coalesce into one more pass after it. `known`: the
+   * file's stats just taken by a discovery pass (its first pass then does not stat it again).
    */
-  readonly sync: (file: string, sessionId: string | undefined) => Promise<void>;
+  readonly sync: (file: string, sessionId: string | undefined, known?: Stats) => Promise<void>;
   /**
    * First sight of a file already stat'ed (a discovery pass): when the cache holds it exactly as
    * it is on disk, restores it at once, synchronously, and returns true (nothing to read). A pass
@@ -48,11 +56,13 @@ export interface FileTracker {
    * returns false and the file is left to `sync`.
    */
   readonly prime: (file: string, info: Stats) => boolean;
-  /** Re-emits the checkpoint of the file feeding `sessionId` (after a side-file meta changed its state). */
-  readonly recheckpoint: (sessionId: string) => void;
+  /** A side file's names for a tracked session: sent with a new checkpoint, unless the session already holds them. */
+  readonly applyMeta: (sessionId: string, patch: SessionMetaPatch) => void;
   readonly isTracked: (sessionId: string) => boolean;
   readonly trackedFiles: () => string[];
   readonly isTrackedFile: (file: string) => boolean;
+  /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
+  readonly trim: () => void;
 }
 
 const isMissing = (error: unknown): boolean => {
@@ -76,17 +86,20 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
 
-  let scratch: Buffer | undefined;
-  const readOptions = (): ReadOptions => ({ ...deps.read, scratch: (scratch ??= Buffer.allocUnsafe(deps.read?.chunkBytes ?? READ_CHUNK_BYTES)) });
+  const scratch = createScratch();
+  const readOptions: ReadOptions = { ...deps.read, scratch };
   const parserOf = (t: Tracked): FileParser => (t.parser ??= t.makeParser());
   const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino });
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
 
-  const applySideMeta = (sessionId: string): boolean => {
-    const patch = deps.sideMeta(sessionId);
-    if (patch) emit({ type: 'meta', agent, sessionId, patch });
-    return patch !== undefined;
+  /** Sends `patch` for the session `t` feeds, unless its known state already holds it; true when sent. */
+  const sendMeta = (t: Tracked, patch: SessionMetaPatch | undefined): boolean => {
+    if (patch === undefined || (t.known !== undefined && changesNothing(patch, t.known))) return false;
+    t.known = undefined;
+    emit({ type: 'meta', agent, sessionId: t.sessionId, patch });
+    return true;
   };
+  const applySideMeta = (t: Tracked): boolean => sendMeta(t, deps.sideMeta(t.sessionId));
 
   /** A parser's diagnostic names the file and, when known, the line (doctor shows both). */
   const located = (event: SessionEvent, t: Tracked): SessionEvent =>
@@ -99,7 +112,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
 
   const openFresh = (file: string, sessionId: string, ino: number): Tracked => {
     const parser = deps.createParser(file, sessionId, false);
-    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino, size: 0, mtimeMs: 0, line: 0 };
+    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino, size: 0, mtimeMs: 0, line: 0, known: undefined };
     for (const event of parser.start()) emit(event);
     return t;
   };
@@ -107,7 +120,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const restoreFrom = (file: string, cached: CachedFile, ino: number): Tracked => {
     emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
     const makeParser = (): FileParser => deps.createParser(file, cached.sessionId, true, cached.state);
-    return { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined };
+    return { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state };
   };
 
   const open = (file: string, classifiedId: string | undefined, info: { ino: number; size: number; mtimeMs: number }): { t: Tracked; restored: boolean } | undefined => {
@@ -125,6 +138,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
 
   const readNew = async (t: Tracked, size: number, mtimeMs: number): Promise<void> => {
+    t.known = undefined;
     t.size = size;
     t.mtimeMs = mtimeMs;
     const parser = parserOf(t);
@@ -149,7 +163,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         t.offset = consumed;
         emitCheckpoint(t);
       },
-      readOptions(),
+      readOptions,
     );
     t.offset = outcome.consumed;
     // Bytes that arrived during the read were read too; their mtime is newer than `mtimeMs`, so
@@ -157,10 +171,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     t.size = Math.max(size, outcome.end);
   };
 
-  const syncOnce = async (file: string, classifiedId: string | undefined): Promise<void> => {
+  const syncOnce = async (file: string, classifiedId: string | undefined, known: Stats | undefined): Promise<void> => {
     let info;
     try {
-      info = await stat(file);
+      info = known ?? (await stat(file));
     } catch (error) {
       const t = tracked.get(file);
       if (isMissing(error)) {
@@ -202,12 +216,12 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     // codex learns its id from the first record: keep the lookup current.
     fileOfSession.set(t.sessionId, file);
     // After the transcript's own records: a Desktop title / thread name beats an automatic summary title.
-    const sideApplied = opened && applySideMeta(t.sessionId);
+    const sideApplied = opened && applySideMeta(t);
     // A restore alone already carries its checkpoint; anything else that touched the state needs a new one.
     if ((opened && !restored) || changed || sideApplied) emitCheckpoint(t);
   };
 
-  const sync = (file: string, classifiedId: string | undefined): Promise<void> => {
+  const sync = (file: string, classifiedId: string | undefined, known?: Stats): Promise<void> => {
     const current = running.get(file);
     if (current) {
       again.add(file);
@@ -215,12 +229,16 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     }
     const run = (async () => {
       let vanished = 0;
+      // Only the first pass may use the stats it was handed; every later one looks again.
+      let stats = known;
       do {
         again.delete(file);
         try {
-          await syncOnce(file, classifiedId);
+          await syncOnce(file, classifiedId, stats);
+          stats = undefined;
         } catch (error) {
           // Gone between stat and open (deleted or renamed over): one more pass settles which.
+          stats = undefined;
           if (isMissing(error) && vanished++ < 3) again.add(file);
           else emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
         }
@@ -248,20 +266,21 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     const t = restoreFrom(file, cached, info.ino);
     tracked.set(file, t);
     fileOfSession.set(t.sessionId, file);
-    if (applySideMeta(t.sessionId)) emitCheckpoint(t);
+    if (applySideMeta(t)) emitCheckpoint(t);
     return true;
   };
 
   return {
     sync,
     prime,
-    recheckpoint: (sessionId) => {
+    applyMeta: (sessionId, patch) => {
       const file = fileOfSession.get(sessionId);
       const t = file === undefined ? undefined : tracked.get(file);
-      if (t) emitCheckpoint(t);
+      if (t && sendMeta(t, patch)) emitCheckpoint(t);
     },
     isTracked: (sessionId) => fileOfSession.has(sessionId),
     trackedFiles: () => [...tracked.keys()],
     isTrackedFile: (file) => tracked.has(file),
+    trim: scratch.trim,
   };
 };

@@ -81,19 +81,16 @@ export const createJsonlSource =
 
       const refreshSide = async (file: string): Promise<void> => {
         const changed = await side.refresh(file);
-        for (const [sessionId, patch] of changed) {
-          // Only sessions with a transcript: a name alone must not conjure a session.
-          if (!tracker.isTracked(sessionId)) continue;
-          emit({ type: 'meta', agent, sessionId, patch });
-          tracker.recheckpoint(sessionId);
-        }
+        // Only sessions with a transcript: a name alone must not conjure a session.
+        for (const [sessionId, patch] of changed) tracker.applyMeta(sessionId, patch);
       };
 
-      const syncPath = async (file: string): Promise<void> => {
+      /** `known`: stats a discovery pass just took (the tracker need not take them again). */
+      const syncPath = async (file: string, known?: Stats): Promise<void> => {
         if (closed) return;
         try {
           if (spec.sideFiles?.matches(file)) await refreshSide(file);
-          else await tracker.sync(file, classify(file));
+          else await tracker.sync(file, classify(file), known);
         } catch (error) {
           emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
         }
@@ -124,13 +121,13 @@ export const createJsonlSource =
         // the files the cache holds as they are: a warm start is these stats and one fold batch.
         const infos = await Promise.all(files.map((file) => stat(file).catch((): Stats | undefined => undefined)));
         if (closed) return;
-        const rest: string[] = [];
+        const rest: { file: string; info: Stats | undefined }[] = [];
         files.forEach((file, i) => {
           const info = infos[i];
           const primed = info !== undefined && !spec.sideFiles?.matches(file) && classify(file) !== undefined && tracker.prime(file, info);
-          if (!primed) rest.push(file);
+          if (!primed) rest.push({ file, info });
         });
-        await runPool(rest, SCAN_CONCURRENCY, syncPath);
+        await runPool(rest, SCAN_CONCURRENCY, ({ file, info }) => syncPath(file, info));
       };
 
       const startWatching = async (root: WatchRoot): Promise<void> => {
@@ -192,6 +189,7 @@ export const createJsonlSource =
         if (closed) return;
         // Rows of transcripts under our roots that the scan did not find were deleted meanwhile.
         ctx.cache?.prune(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
+        tracker.trim();
         emit({ type: 'ready', agent });
         if (!watch) subscriber.complete();
         else timers.set('restat', ctx.scheduler.schedule(restatRecent, ACTIVE_RESTAT_MS));

@@ -24,7 +24,8 @@ export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly o
  * shape E_SCHEMA, a blank line nothing at all. Big lines (tool output) are skimmed first: their
  * long strings are cut before parsing, which keeps a cold start well under "parse everything".
  * The values of `keepKeys` are kept whole: message text reaches `turn.text` in full (the fold keeps
- * 300 characters; the search index needs every word).
+ * 300 characters; the search index needs every word). `accepts`: a guard that accepts exactly
+ * what `schema` accepts, without its copy (a refused record still gets the schema's diagnostic).
  */
 export const decodeLine = <S extends z.ZodType>(
   agent: AgentKind,
@@ -32,6 +33,7 @@ export const decodeLine = <S extends z.ZodType>(
   bytes: Buffer,
   where: { readonly sessionId: string; readonly path: string },
   keepKeys: readonly Buffer[] = [],
+  accepts?: (json: unknown) => json is z.infer<S>,
 ): Decoded<z.infer<S>> => {
   const text = (bytes.length > ELIDE_OVER_BYTES ? elideLongStrings(bytes, ELIDE_KEEP_BYTES, keepKeys) : bytes).toString('utf8');
   if (text.trim() === '') return { ok: false };
@@ -39,6 +41,8 @@ export const decodeLine = <S extends z.ZodType>(
   if (json === undefined || json === null || typeof json !== 'object') {
     return { ok: false, event: diagnostic(agent, 'E_JUNK_LINE', `not a JSON object: ${text.slice(0, 80)}`, where) };
   }
+  // A hand-written twin of the schema (same acceptance, no copy) answers first where there is one.
+  if (accepts?.(json)) return { ok: true, value: json };
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

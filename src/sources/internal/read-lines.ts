@@ -2,18 +2,47 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 
 export const READ_CHUNK_BYTES = 1024 * 1024;
+/**
+ * What is left to read of a file up to this size is read in one call: every line is then a view
+ * into one buffer. Read in 1 MiB chunks, a multi-MB tool output crossing chunk edges was copied
+ * twice (pending pieces, then their concatenation): a third of a cold start's CPU.
+ */
+export const WHOLE_READ_BYTES = 16 * 1024 * 1024;
 /** Give the event loop a turn after this many bytes of one big file. */
 const YIELD_EVERY_BYTES = 4 * READ_CHUNK_BYTES;
 
+/**
+ * A buffer to read into, reused across files (one per source): a cold start reads thousands of
+ * files, and a fresh buffer per file is garbage the size of the corpus. It grows to the largest
+ * read (at most WHOLE_READ_BYTES); `trim` gives a grown one back. Safe to share because every
+ * chunk is split and handled before the next await.
+ */
+export interface Scratch {
+  /** A buffer of at least `bytes` (up to WHOLE_READ_BYTES; never smaller than READ_CHUNK_BYTES). */
+  readonly get: (bytes: number) => Buffer;
+  /** Drops a buffer grown past READ_CHUNK_BYTES (after a first pass: a watcher reads appends). */
+  readonly trim: () => void;
+}
+
+export const createScratch = (): Scratch => {
+  let buffer: Buffer | undefined;
+  return {
+    get: (bytes) => {
+      const want = Math.min(Math.max(bytes, READ_CHUNK_BYTES), WHOLE_READ_BYTES);
+      if (buffer === undefined || buffer.length < want) buffer = Buffer.allocUnsafe(want);
+      return buffer;
+    },
+    trim: () => {
+      if (buffer !== undefined && buffer.length > READ_CHUNK_BYTES) buffer = undefined;
+    },
+  };
+};
+
 export interface ReadOptions {
+  /** Fixed chunk size (tests of lines crossing chunk edges); default: the whole rest up to WHOLE_READ_BYTES. */
   readonly chunkBytes?: number;
   readonly maxLineBytes?: number;
-  /**
-   * A buffer to read into, reused across files (one per source): a cold start reads thousands of
-   * files, and a fresh buffer per file is garbage the size of the corpus. Safe to share because
-   * every chunk is split and handled before the next await.
-   */
-  readonly scratch?: Buffer;
+  readonly scratch?: Scratch;
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -37,10 +66,12 @@ export const readLinesFrom = async (
 ): Promise<{ readonly consumed: number; readonly end: number }> => {
   const fd = openSync(file, 'r');
   try {
-    const chunkBytes = options.chunkBytes ?? READ_CHUNK_BYTES;
     const splitter = createLineSplitter(start, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-    // Without a scratch buffer, small files get a small one (one read, plus one to see the end).
-    const buffer = options.scratch ?? Buffer.allocUnsafe(Math.max(4096, Math.min(chunkBytes, sizeHint - start + 1)));
+    // One byte more than the rest, so a file that did not grow meanwhile is read to its end in one call.
+    const rest = Math.max(0, sizeHint - start) + 1;
+    const scratch = options.chunkBytes === undefined ? options.scratch?.get(rest) : undefined;
+    // Without a scratch buffer, small files get a small one.
+    const buffer = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (scratch ?? Buffer.allocUnsafe(Math.max(4096, Math.min(WHOLE_READ_BYTES, rest))));
     let position = start;
     let sinceYield = 0;
     for (;;) {

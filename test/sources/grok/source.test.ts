@@ -118,6 +118,22 @@ describe('grok source (real files, real watcher)', () => {
     }
   });
 
+  it('restores an untouched session with nothing else: its summary says what the restored state holds', async () => {
+    const cache = openDiscoveryCache(fx.home.env);
+    try {
+      const cold = await fx.once(grok);
+      cache.write([...cold.sessions().values()].filter((s) => s.checkpoint).map(cachedFileOf), []);
+      const warm = await fx.once(grok, { cache });
+      const untouched = [...cold.sessions().values()].filter((s) => s.checkpoint).map((s) => s.sessionId);
+      for (const id of untouched) {
+        expect(warm.events.filter((e) => 'sessionId' in e && e.sessionId === id && e.type !== 'diagnostic').map((e) => e.type)).toEqual(['restore']);
+      }
+      expect([...warm.sessions().values()].map(({ checkpoint: _c, ...rest }) => rest)).toEqual([...cold.sessions().values()].map(({ checkpoint: _c, ...rest }) => rest));
+    } finally {
+      cache.close();
+    }
+  });
+
   it('reads a transcript rewritten in place at the same size while nobody watched from its first byte', async () => {
     const cache = openDiscoveryCache(fx.home.env);
     try {

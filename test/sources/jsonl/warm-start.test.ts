@@ -134,5 +134,24 @@ describe('warm start from the discovery cache', () => {
     const id = '0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a';
     expect(linesOf(warm, id)[0]).toBe('restore');
     expect(foldById(warm).get(id)).toMatchObject({ agentName: 'JPY rounding bug', tokens: { input: 3000, output: 700, cacheCreation: 0, cacheRead: 12000 } });
+    // The thread name the restored state already holds is not sent again (it would clear the
+    // checkpoint, load the detail and rewrite the row on every warm start)...
+    expect(linesOf(warm, id)).toEqual(['restore']);
+  });
+
+  it('a thread name that changed while nobody watched still reaches a restored session', async () => {
+    const ctx = makeCtx(home.env);
+    await passWithCache(codex, ctx);
+    const index = path.join(home.home, '.codex/session_index.jsonl');
+    const id = '0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a';
+    const renamed = (await readFile(index, 'utf8')).replaceAll('JPY rounding bug', 'JPY rounding, renamed');
+    await writeFile(index, renamed);
+    const warm = await passWithCache(codex, ctx);
+    expect(linesOf(warm, id)).toEqual(['restore', 'meta', 'checkpoint']);
+    expect(foldById(warm).get(id)).toMatchObject({ agentName: 'JPY rounding, renamed' });
+    // ...and the renamed state is what the next warm start restores, as it is.
+    const again = await passWithCache(codex, ctx);
+    expect(linesOf(again, id)).toEqual(['restore']);
+    expect(foldById(again).get(id)).toMatchObject({ agentName: 'JPY rounding, renamed' });
   });
 });
