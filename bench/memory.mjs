@@ -67,7 +67,18 @@ for (;;) {
   await sleep(100);
 }
 const readyMs = Date.now() - started;
-await sleep(settle * 1000);
+// CPU and RSS each second of the settling (what runs after the first discovery, and when memory comes back).
+const cpuTicks = () => {
+  const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
+const trace = [];
+for (let s = 0, t = cpuTicks(); s < settle; s += 1) {
+  await sleep(1000);
+  const now = cpuTicks();
+  trace.push(`${now - t}%/${Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024)}`);
+  t = now;
+}
 
 /** RSS by kind of mapping, from smaps. */
 const smaps = () => {
@@ -89,6 +100,7 @@ const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
 const rss = Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
 const threads = Number(/Threads:\s+(\d+)/.exec(status)[1]);
 console.log(`--api ${path.relative(process.cwd(), cli)} ${nodeFlags.join(' ')}: ${listed} sessions listed after ${readyMs} ms, then ${settle} s; RSS ${rss.toFixed(1)} MiB, ${threads} threads`);
+console.log(`  settling, CPU %/RSS MiB each second: ${trace.join(' ')}`);
 for (const line of stderr.split("\n").filter((l) => /^gc /.test(l))) console.log(`  (${line})`);
 for (const [kind, mib] of smaps()) if (mib >= 0.5) console.log(`  ${mib.toFixed(1).padStart(7)} MiB  ${kind}`);
 const metrics = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
