@@ -7,7 +7,7 @@ import type { SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
 import { lazyState, type Core } from './lazy-detail.js';
-import { boundPageCache } from '../../util/sqlite-memory.js';
+import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
@@ -216,6 +216,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   try {
     const all = db.prepare(`SELECT ${COLUMNS} FROM files`).raw().all() as Row[];
     rows = new Map(all.map((row) => [row[0], row]));
+    releasePageCache(db);
   } catch (error) {
     log?.warn(`discovery cache read failed: ${(error as Error).message}`);
     rows = new Map();
@@ -307,6 +308,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       if (upserts.length === 0 && deletes.length === 0) return;
       try {
         writeAll(upserts, deletes);
+        releasePageCache(db);
         // The preloaded copies are stale now; `get` falls back to a query for these paths.
         for (const e of upserts) {
           rows.delete(e.path);
