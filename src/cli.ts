@@ -69,6 +69,8 @@ const main = async (argv: readonly string[]): Promise<number> => {
   };
   const target = entry ?? MONITOR;
   if (!target) return 2;
+  // The monitor runs all day: its heap settings are set before its modules load.
+  if (target === MONITOR) (await import('./util/long-run-heap.js')).keepYoungGenerationSmall();
   const { run } = await target.load();
   return run(io);
 };

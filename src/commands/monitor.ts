@@ -268,6 +268,10 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
       running.push(started);
     }
     sources.begin();
+    // A monitor runs all day: once the first discovery has settled, give back what it allocated.
+    const [{ compactWhenSettled, processCpuMs }, { compactHeap }] = await Promise.all([import('./compact-when-settled.js'), import('../util/long-run-heap.js')]);
+    const settled = compactWhenSettled(pipeline.state$, { compact: compactHeap, cpuMs: processCpuMs, scheduler: ctx.scheduler });
+    background.push(() => settled.unsubscribe());
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
     const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;
     const { startWebhooks } = await import('../sinks/webhook/index.js');

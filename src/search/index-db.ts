@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../config/paths.js';
 import type { Logger } from '../core/contracts.js';
+import { boundPageCache } from '../util/sqlite-memory.js';
 
 /**
  * The full-text index of every agent's messages (PRODUCT.md section 9): SQLite FTS5 in
@@ -56,6 +57,7 @@ const open = (file: string): Database.Database => {
   const db = new Database(file);
   try {
     db.pragma('busy_timeout = 5000');
+    boundPageCache(db);
     // A database of something else must not get our tables added to it.
     const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'messages_%'`).all();
     const foreign = tables.find((t) => !OUR_TABLES.has(t.name));

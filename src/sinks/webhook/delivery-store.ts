@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../../config/paths.js';
+import { boundPageCache } from '../../util/sqlite-memory.js';
 
 /**
  * The durable delivery queue and log: `$XDG_CACHE_HOME/agentwatch/webhooks.db` (0600), beside
@@ -172,6 +173,7 @@ const openDatabase = (file: string, readonly: boolean): Database.Database => {
   const db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : {});
   try {
     db.pragma('busy_timeout = 2000');
+    boundPageCache(db);
     if (!readonly) {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version !== 0 && version !== 1 && version !== SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);

@@ -6,7 +6,8 @@ import type { Logger } from '../../core/contracts.js';
 import type { SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
-import { sessionDetailSchema } from './state-schema.js';
+import { lazyState, type Core } from './lazy-detail.js';
+import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
@@ -121,6 +122,7 @@ const openExisting = (file: string): Database.Database => {
   const db = new Database(file);
   try {
     db.pragma('busy_timeout = 2000');
+    boundPageCache(db);
     // Reading the header is what fails on a file that is not SQLite.
     const version = db.pragma('user_version', { simple: true }) as number;
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
@@ -158,9 +160,6 @@ const openOrRebuild = (file: string, log?: Logger): Database.Database => {
   return db;
 };
 
-type Detail = Pick<SessionState, 'usageByMessage' | 'recentTools' | 'recentMessages'>;
-const EMPTY_DETAIL: Detail = { usageByMessage: {}, recentTools: [], recentMessages: [] };
-
 /**
  * The two stored parts of a state. The detail is a BLOB: read back as a Buffer outside the JS
  * heap, so thousands of restored-but-unread details cost the garbage collector nothing.
@@ -168,38 +167,6 @@ const EMPTY_DETAIL: Detail = { usageByMessage: {}, recentTools: [], recentMessag
 const splitState = (state: SessionState): { core: string; detail: Buffer } => {
   const { usageByMessage, recentTools, recentMessages, ...core } = state;
   return { core: JSON.stringify(core), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
-};
-
-type Core = Omit<SessionState, keyof Detail>;
-
-/**
- * A restored state whose detail fields load and parse the stored detail on first read (a spread,
- * the fold's draft, the detail view). A detail that is gone or does not validate reads as empty:
- * its core did validate, and recent tools and messages are history, not what the session's
- * totals or activity rest on.
- */
-const lazyState = (core: Core, load: () => unknown): SessionState => {
-  let parsed: Detail | undefined;
-  const read = (): Detail => {
-    if (parsed === undefined) {
-      const detail = load();
-      const result = sessionDetailSchema.safeParse(Buffer.isBuffer(detail) ? parseJson(detail.toString('utf8')) : undefined);
-      parsed = result.success ? result.data : EMPTY_DETAIL;
-    }
-    return parsed;
-  };
-  return {
-    ...core,
-    get usageByMessage() {
-      return read().usageByMessage;
-    },
-    get recentTools() {
-      return read().recentTools;
-    },
-    get recentMessages() {
-      return read().recentMessages;
-    },
-  };
 };
 
 /** The detail of the row `path` at `offset`/`mtimeMs` (a row rewritten since, by another process, is not it). */
@@ -249,6 +216,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   try {
     const all = db.prepare(`SELECT ${COLUMNS} FROM files`).raw().all() as Row[];
     rows = new Map(all.map((row) => [row[0], row]));
+    releasePageCache(db);
   } catch (error) {
     log?.warn(`discovery cache read failed: ${(error as Error).message}`);
     rows = new Map();
@@ -340,6 +308,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       if (upserts.length === 0 && deletes.length === 0) return;
       try {
         writeAll(upserts, deletes);
+        releasePageCache(db);
         // The preloaded copies are stale now; `get` falls back to a query for these paths.
         for (const e of upserts) {
           rows.delete(e.path);

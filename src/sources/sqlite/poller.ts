@@ -6,6 +6,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
 import { diffStamps } from './diff.js';
+import { boundPageCache } from '../../util/sqlite-memory.js';
 import { classifyDbError, failureEvent } from './errors.js';
 import type { DbReader, OpenReader } from './reader.js';
 import { databaseSignature, sessionCacheKey, stampHash } from './signature.js';
@@ -106,6 +107,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     const Driver = loadDriver();
     const db = new Driver(dbPath, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 50 });
     try {
+      boundPageCache(db);
       const dataVersionQuery = db.prepare<[], number>('PRAGMA data_version').pluck();
       return { db, reader: options.openReader(db, dbPath), dataVersionQuery, dev, ino, dataVersion: undefined, listedAt: 0 };
     } catch (error) {
