@@ -75,20 +75,6 @@ describe('parseFlags', () => {
     expect(usage(['--no-open=1'])).toBe('Flag --no-open does not take a value (got "1")');
   });
 
-  it('lets the last of a repeated switch count, and reads no value into a switch', () => {
-    expect(parse(['--no-open', '--open']).flags.open).toBe(true);
-    expect(parse(['--open', '--no-open']).flags.open).toBe(false);
-    expect(parse(['--detailed', '--detailed']).flags.detailed).toBe(true);
-    // A word after a switch is input (the command says what it makes of it), never the switch's value.
-    expect(parse(['--detailed', 'false'])).toMatchObject({ flags: { detailed: true }, input: ['false'] });
-  });
-
-  it('takes "-" as a value (stdin by convention), "=" inside a value, and an empty value', () => {
-    expect(parse(['--dir', '-'])).toMatchObject({ flags: { dir: '-' }, input: [] });
-    expect(parse(['--dir=a=b']).flags.dir).toBe('a=b');
-    expect(parse(['--dir=', 'x'])).toMatchObject({ flags: { dir: '' }, input: ['x'] });
-  });
-
   it('reports a negative number after a value flag as a bad value, not as an unknown flag', () => {
     expect(usage(['--window', '-5'])).toBe('Invalid value for --window: "-5" (expected an integer >= 1)');
     expect(usage(['-5'])).toBe('Unknown flag -5 for agentwatch test');
