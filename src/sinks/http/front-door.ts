@@ -10,7 +10,7 @@ import { JSON_TYPE, NO_STORE, NOSNIFF } from './private-headers.js';
  * within 200 ms of start; Fastify, the routes and the pipeline take several hundred more). Until
  * the app is there it answers what needs nothing but the config (`GET /api/auth`, and a foreign
  * Host refused as the app refuses it) and holds every other request; `open` hands the held ones,
- * then every later one, to the app. It loads nothing beyond node:http.
+ * then every later one, to the app. It loads nothing but Node's own modules.
  */
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
