@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
-import { parseFlags } from '../cli/flags.js';
+import { parseFlags, type ParsedFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
-import { loadSessionNames } from '../config/session-names.js';
+import type { Loaded } from '../config/load.js';
+import { loadSessionNames, type SessionNames } from '../config/session-names.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import type { DiagnosticEvent } from '../core/session.js';
@@ -94,16 +95,30 @@ export const run = async (io: CliIo): Promise<number> => {
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
 
   const { ctx, pipeline, stop } = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: false, log: stderrLogger(io, { info: false }) });
-  let frame: PipelineFrame;
   try {
-    frame = await discover(pipeline.frame$, io);
+    return await report(io, await discover(pipeline.frame$, io), pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names });
   } finally {
+    // The discovery cache is written once the listing is out: the user waits for the listing, not
+    // for the cache (a cold start's write is ~100 ms), and a piped reader drains it meanwhile.
     await stop();
   }
-  // Silence is a bug: what kept sessions from being read is said, once each (PRODUCT.md 9: doctor has the rest).
-  for (const line of attentionLines(pipeline.diagnostics$)) io.stderr.write(`agentwatch: ${line}\n`);
+};
 
-  const now = ctx.now();
+interface ReportScope {
+  readonly now: number;
+  readonly flags: ParsedFlags<typeof SESSIONS_FLAGS>;
+  readonly dir: string | undefined;
+  readonly agents: readonly AgentKind[];
+  readonly loaded: Loaded;
+  readonly names: SessionNames;
+}
+
+/** Prints the listing of `frame` (or what the empty listing leads to) and the problems that need the user; the exit code. */
+const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<DiagnosticEvent>, scope: ReportScope): Promise<number> => {
+  const { now, flags, dir, agents, loaded, names } = scope;
+  // Silence is a bug: what kept sessions from being read is said, once each (PRODUCT.md 9: doctor has the rest).
+  for (const line of attentionLines(diagnostics$)) io.stderr.write(`agentwatch: ${line}\n`);
+
   const visibility: VisibilityOptions = {
     windowMinutes: flags.window,
     excludeCwdSubstrings: loaded.config.exclude_cwd_substrings,
@@ -112,7 +127,7 @@ export const run = async (io: CliIo): Promise<number> => {
   };
   const listed = selectVisible(frame.state.sessions.values(), now, visibility);
   const worktree = createWorktreeLookup();
-  const details = listed.map((session) => toDetail(session, { now, customNames: names.names, worktree: worktree(session.cwd) }));
+  const details = listed.map((session) => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) }));
 
   if (flags.json) io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
   else if (details.length > 0) io.stdout.write(renderSessionsTable(details, { now, color: useColor(io) }));
