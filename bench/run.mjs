@@ -65,6 +65,7 @@ if (startup) {
   rows.push(['warm start, every agent', `${f.warm_all_in_process_ms.toFixed(0)} ms`, `stat floor ${a.stat_floor_ms.toFixed(0)} ms`, `${r.warm_vs_stat_floor.toFixed(2)}x`]);
   if (f.empty_home_wall_ms) rows.push(['the command on an empty HOME (wall)', `${f.empty_home_wall_ms.toFixed(0)} ms`, `ccusage ${a.ccusage_wall_ms.toFixed(0)} ms (whole run)`, `${(f.empty_home_wall_ms / a.ccusage_wall_ms).toFixed(2)}x`]);
   if (a.skim_two_processes_wall_ms) rows.push(['skim floor split over two processes', `${a.skim_two_processes_wall_ms.toFixed(0)} ms`, `one process ${a.skim_one_process_wall_ms.toFixed(0)} ms`, `${r.skim_two_vs_one_process.toFixed(2)}x`]);
+  if (a.parse_two_processes_wall_ms) rows.push(['parse everything split over two processes', `${a.parse_two_processes_wall_ms.toFixed(0)} ms`, `one process ${a.parse_one_process_wall_ms.toFixed(0)} ms`, `${r.parse_two_vs_one_process.toFixed(2)}x`]);
 }
 const idle = read('idle-cpu');
 if (idle) {

@@ -71,9 +71,10 @@ const inProcess = (script, args) => {
 };
 
 /**
- * The skim floor split over two processes at once (each half of the Claude files): what two
- * reader threads could reach on this machine. Where it is no faster than one, reading and parsing
- * are memory-bound and a worker pool cannot pay (issue 11, item 4).
+ * An anchor's work split over two processes at once (each half of the Claude files), next to one
+ * process doing all of it: what two reader threads could reach on this machine. Where the split
+ * is no faster, reading and parsing are memory-bound here and a worker pool cannot pay (issue 11,
+ * item 4). Both the skim floor and parse-everything (which allocates as agentwatch's reader does).
  */
 const claudeFiles = readFileSync(claudeList, 'utf8').split('\n').filter(Boolean);
 const halves = [0, 1].map((i) => {
@@ -81,14 +82,14 @@ const halves = [0, 1].map((i) => {
   writeFileSync(file, claudeFiles.filter((_, at) => at % 2 === i).join('\n'));
   return file;
 });
-const skimInParallel = async () => {
+const halvesInParallel = async (mode) => {
   const started = performance.now();
   await Promise.all(
     halves.map(
       (list) =>
         new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, [path.join(here, 'anchors.mjs'), 'skim', list], { env, stdio: 'ignore' });
-          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`anchors.mjs skim exited ${code}`))));
+          const child = spawn(process.execPath, [path.join(here, 'anchors.mjs'), mode, list], { env, stdio: 'ignore' });
+          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`anchors.mjs ${mode} exited ${code}`))));
         }),
     ),
   );
@@ -118,9 +119,16 @@ const ccusageRuns = repeat(() => timed(ccusage, ['claude', 'session', '--json', 
 const claudeColdIn = repeat(() => inProcess('discovery.mjs', ['claude', '--no-cache']));
 const skim = repeat(() => inProcess('anchors.mjs', ['skim', claudeList]));
 const parseAll = repeat(() => inProcess('anchors.mjs', ['parse', claudeList]));
-const skimOneProcess = repeat(() => timed(process.execPath, [path.join(here, 'anchors.mjs'), 'skim', claudeList]));
-const skimTwoProcesses = [];
-for (let i = 0; i < runs; i += 1) skimTwoProcesses.push(await skimInParallel());
+const oneProcess = (mode) => repeat(() => timed(process.execPath, [path.join(here, 'anchors.mjs'), mode, claudeList]));
+const twoProcesses = async (mode) => {
+  const results = [];
+  for (let i = 0; i < runs; i += 1) results.push(await halvesInParallel(mode));
+  return results;
+};
+const skimOneProcess = oneProcess('skim');
+const skimTwoProcesses = await twoProcesses('skim');
+const parseOneProcess = oneProcess('parse');
+const parseTwoProcesses = await twoProcesses('parse');
 
 // Warm start of every agent: one cold run writes the cache, then every run finds it valid.
 dropCache();
@@ -147,6 +155,8 @@ const anchors = {
   parse_all_ms: median(parseAll.map((r) => r.ms)),
   skim_one_process_wall_ms: median(skimOneProcess.map((r) => r.ms)),
   skim_two_processes_wall_ms: median(skimTwoProcesses.map((r) => r.ms)),
+  parse_one_process_wall_ms: median(parseOneProcess.map((r) => r.ms)),
+  parse_two_processes_wall_ms: median(parseTwoProcesses.map((r) => r.ms)),
   stat_floor_ms: median(statFloor.map((r) => r.ms)),
 };
 const ratios = {
@@ -156,6 +166,7 @@ const ratios = {
   cold_vs_parse_all: figures.cold_claude_in_process_ms / anchors.parse_all_ms,
   warm_vs_stat_floor: figures.warm_all_in_process_ms / anchors.stat_floor_ms,
   skim_two_vs_one_process: anchors.skim_two_processes_wall_ms / anchors.skim_one_process_wall_ms,
+  parse_two_vs_one_process: anchors.parse_two_processes_wall_ms / anchors.parse_one_process_wall_ms,
 };
 
 const f0 = (n) => n.toFixed(0);
@@ -164,7 +175,7 @@ console.log(`corpus: ${corpus.files} files, ${figures.corpus.mib} MiB (${figures
 console.log(`  cold, Claude part, wall:       agentwatch ${f0(figures.cold_claude_wall_ms)} ms, ${f0(figures.cold_claude_peak_rss_mib)} MiB peak   ccusage ${f0(anchors.ccusage_wall_ms)} ms, ${f0(anchors.ccusage_peak_rss_mib)} MiB   ${x(ratios.cold_vs_ccusage_wall)} time, ${x(ratios.cold_rss_vs_ccusage)} RSS`);
 console.log(`  the same command on an empty HOME (Node, modules, config): ${f0(figures.empty_home_wall_ms)} ms wall`);
 console.log(`  cold, Claude part, in process: agentwatch ${f0(figures.cold_claude_in_process_ms)} ms   skim floor ${f0(anchors.skim_floor_ms)} ms (${x(ratios.cold_vs_skim_floor)})   parse everything ${f0(anchors.parse_all_ms)} ms (${x(ratios.cold_vs_parse_all)})`);
-console.log(`  skim floor in one process ${f0(anchors.skim_one_process_wall_ms)} ms wall; split over two at once ${f0(anchors.skim_two_processes_wall_ms)} ms (${x(ratios.skim_two_vs_one_process)}: what two reader threads could reach here)`);
+console.log(`  split over two processes at once (what two reader threads could reach here): skim floor ${f0(anchors.skim_one_process_wall_ms)} -> ${f0(anchors.skim_two_processes_wall_ms)} ms (${x(ratios.skim_two_vs_one_process)}), parse everything ${f0(anchors.parse_one_process_wall_ms)} -> ${f0(anchors.parse_two_processes_wall_ms)} ms (${x(ratios.parse_two_vs_one_process)})`);
 console.log(`  warm, every agent, in process: agentwatch ${f0(figures.warm_all_in_process_ms)} ms   async stat of every file ${f0(anchors.stat_floor_ms)} ms (${x(ratios.warm_vs_stat_floor)}); the command's wall ${f0(figures.warm_all_wall_ms)} ms, ${f0(figures.warm_all_peak_rss_mib)} MiB peak`);
 const result = { figures, anchors, ratios, sessions, runs };
 console.log(`  saved to ${saveResult('startup', result)}`);
