@@ -1,5 +1,4 @@
 import { existsSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
@@ -8,6 +7,7 @@ import { createFileTracker } from './file-tracker.js';
 import { diagnostic, type JsonlAgentSpec, type WatchRoot } from './file-parser.js';
 import type { SourceCtx } from './options.js';
 import { runPool } from './pool.js';
+import { statAll } from './stat-all.js';
 import type { ReadOptions } from './read-lines.js';
 import { createSideFiles } from './side-files.js';
 import { levelsBelow, walkFiles } from './walk.js';
@@ -117,9 +117,9 @@ export const createJsonlSource =
         const depth = root.depth - levelsBelow(root.dir, dir);
         if (depth < 0) return;
         const files = await walkFiles(dir, depth, skipDir, unreadableDir);
-        // Every stat at once (the OS and libuv overlap them), then one synchronous loop restores
-        // the files the cache holds as they are: a warm start is these stats and one fold batch.
-        const infos = await Promise.all(files.map((file) => stat(file).catch((): Stats | undefined => undefined)));
+        // Every stat (stat-all.ts), then one synchronous loop restores the files the cache holds
+        // as they are: a warm start is these stats and one fold batch.
+        const infos = await statAll(files);
         if (closed) return;
         const rest: { file: string; info: Stats | undefined }[] = [];
         files.forEach((file, i) => {
