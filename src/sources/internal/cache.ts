@@ -61,7 +61,7 @@ export interface DiscoveryCache {
   readonly get: (file: string) => CachedFile | undefined;
   /** True for a state object this cache handed out and nobody changed since: no need to write it back. */
   readonly isStored: (state: SessionState) => boolean;
-  /** Deletes the rows of `agent` that `keep` rejects (transcripts deleted while nobody watched). */
+  /** Deletes the rows of `agent` that no pass asked for and `keep` rejects (transcripts deleted while nobody watched). */
   readonly prune: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /** Upserts and deletes in one transaction. Failures are logged, never thrown. */
   readonly write: (upserts: readonly CachedFile[], deletes: readonly string[]) => void;
@@ -296,7 +296,11 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     isStored: (state) => handedOut.has(state),
     prune: (agent, keep) => {
       try {
-        const paths = (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]).filter((p) => !keep(p));
+        // After a good preload, the rows a pass never asked for are still in `rows`: only those can
+        // be of transcripts deleted while nobody watched (every file a pass found asked for its
+        // row). A row handed out for a file that was then not tracked stays: it only costs a re-read.
+        const candidates = preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]);
+        const paths = candidates.filter((p) => !keep(p));
         if (paths.length === 0) return;
         writeAll([], paths);
         for (const p of paths) rows.delete(p);
