@@ -85,6 +85,7 @@ export const createJsonlSource =
         for (const [sessionId, patch] of changed) tracker.applyMeta(sessionId, patch);
       };
 
+      let firstPassDone = false;
       /** `known`: stats a discovery pass just took (the tracker need not take them again). */
       const syncPath = async (file: string, known?: Stats): Promise<void> => {
         if (closed) return;
@@ -94,6 +95,9 @@ export const createJsonlSource =
         } catch (error) {
           emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
         }
+        // Once watching, a read that grew the buffer (a transcript replaced and read again from its
+        // first byte) gives it back: a monitor runs all day on appends of a few KB.
+        if (firstPassDone) tracker.trim();
       };
 
       const recentlyWritten = new Map<string, number>();
@@ -190,6 +194,7 @@ export const createJsonlSource =
         // Rows of transcripts under our roots that the scan did not find were deleted meanwhile.
         ctx.cache?.prune(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
         tracker.trim();
+        firstPassDone = true;
         emit({ type: 'ready', agent });
         if (!watch) subscriber.complete();
         else timers.set('restat', ctx.scheduler.schedule(restatRecent, ACTIVE_RESTAT_MS));
