@@ -1,4 +1,5 @@
 import type { SessionState } from '../../core/session.js';
+import { intern } from '../../core/intern.js';
 import { parseJson } from './skim.js';
 import { sessionDetailSchema } from './state-schema.js';
 
@@ -56,6 +57,9 @@ const ACCESSORS: PropertyDescriptorMap = {
   },
 };
 
+/** `intern` for a field of a stored core (checksummed, but only typed by its writer). */
+const shared = <T>(value: T): T => (typeof value === 'string' ? (intern(value) as T) : value);
+
 /**
  * A restored state whose detail fields load and parse the stored detail on first read (a spread,
  * the fold's draft, the detail view). A detail that is gone or does not validate reads as empty:
@@ -63,7 +67,20 @@ const ACCESSORS: PropertyDescriptorMap = {
  * totals or activity rest on. A spread copies the fields, never the hidden slot.
  */
 export const lazyState = (core: Core, load: () => unknown): SessionState => {
-  const state = { ...core };
+  // Every row parses its own copies: strings repeated across sessions are held once, and the
+  // checkpoint's path (the file's path again) is the state's own.
+  const checkpoint = core.checkpoint !== null && core.checkpoint.path === core.path ? { ...core.checkpoint, path: core.path } : core.checkpoint;
+  const state = {
+    ...core,
+    agent: shared(core.agent),
+    cwd: shared(core.cwd),
+    model: shared(core.model),
+    gitBranch: shared(core.gitBranch),
+    version: shared(core.version),
+    source: shared(core.source),
+    lastTurn: shared(core.lastTurn),
+    checkpoint,
+  };
   Object.defineProperty(state, SLOT, { value: { load, parsed: undefined } satisfies Slot });
   return Object.defineProperties(state, ACCESSORS) as SessionState;
 };

@@ -43,7 +43,7 @@ describe('lazyState (a restored state whose detail loads on first read)', () => 
         '--input-type=module',
         '-e',
         `import { lazyState } from ${JSON.stringify(module)};
-         const core = (id) => JSON.parse(JSON.stringify({ agent: 'claude', sessionId: id, cwd: '/p', model: 'm' }));
+         const core = (id) => JSON.parse(JSON.stringify(${JSON.stringify(coreOf('x'))}).replace('"x"', JSON.stringify(id)));
          const a = lazyState(core('a'), () => undefined);
          const b = lazyState(core('b'), () => undefined);
          process.stdout.write(String(%HaveSameMap(a, b)));`,
