@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createInterner, INTERN_MAX_LENGTH } from '../../src/core/intern.js';
 import { detach } from '../../src/core/detach.js';
+import { flatJson } from '../../src/core/flat-json.js';
 
 const reducer = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/streams/session-reducer.js')).href;
 
@@ -64,5 +65,35 @@ describe('detach', () => {
     const text = 'message text '.repeat(30);
     expect(detach(text.slice(0, 300))).toBe(text.slice(0, 300));
     expect(detach('short')).toBe('short');
+  });
+});
+
+describe('flatJson', () => {
+  it('holds a summary’s JSON in less memory than JSON.stringify’s rope', () => {
+    const module = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/core/flat-json.js')).href;
+    const heapOf = (make: string): number =>
+      Number(
+        execFileSync(
+          process.execPath,
+          [
+            '--expose-gc',
+            '--input-type=module',
+            '-e',
+            `import { flatJson } from ${JSON.stringify(module)};
+             const make = ${make};
+             gc(); gc();
+             const before = process.memoryUsage().heapUsed;
+             const kept = [];
+             for (let i = 0; i < 50000; i += 1) kept.push(make({ session_id: 'c0ffee00-0000-4000-8000-' + String(i).padStart(12, '0'), agent: 'claude', cwd: '/home/someone/work/project-' + (i % 100), short_name: 'project', activity: 'idle', model: 'claude-sonnet-4-5-20250929', cost_usd: i / 7, last_activity: '2026-11-25T10:00:00.000Z', total_messages: i % 50 }));
+             gc(); gc();
+             process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20 + kept.length * 0));`,
+          ],
+          { encoding: 'utf8' },
+        ),
+      );
+    const rope = heapOf('(value) => JSON.stringify(value)');
+    const flat = heapOf('flatJson');
+    expect(flat).toBeLessThan(rope * 0.85);
+    expect(flatJson({ a: 1, b: 'x' })).toBe('{"a":1,"b":"x"}');
   });
 });
