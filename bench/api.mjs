@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { corpusEnv, resolveCorpus, startMonitor, warmCache } from './monitor-run.mjs';
-import { arg, percentile, saveResult, sleep } from './util.mjs';
+import { CLOCK_TICKS, corpusEnv, procCpuTicks, resolveCorpus, startMonitor, warmCache } from './monitor-run.mjs';
+import { arg, median, percentile, saveResult, sleep } from './util.mjs';
 
 const seconds = arg('seconds', 3);
 const rounds = arg('rounds', 3);
@@ -27,8 +27,12 @@ const connections = arg('connections', 8);
 const corpus = resolveCorpus('api');
 const env = corpusEnv(corpus, 'api');
 
-/** Requests `url` on `connections` keep-alive sockets for `seconds`; requests/s and latency. */
-const load = async (url, headers) => {
+/**
+ * Requests `url` on `connections` keep-alive sockets for `seconds`; requests/s, latency, and the
+ * server's CPU per request (process `pid`): the client shares the machine, so requests/s can
+ * measure the client as much as the server, while CPU per request is the server's own cost.
+ */
+const load = async (url, headers, pid) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies = [];
   let bytes = 0;
@@ -55,10 +59,19 @@ const load = async (url, headers) => {
     while (performance.now() < deadline) await one();
   };
   const started = performance.now();
+  const ticks = procCpuTicks(pid);
   await Promise.all(Array.from({ length: connections }, worker));
+  const cpuUs = ((procCpuTicks(pid) - ticks) / CLOCK_TICKS) * 1e6;
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), kib: bytes / Math.max(1, latencies.length) / 1024, failures };
+  return {
+    rps: latencies.length / elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    kib: bytes / Math.max(1, latencies.length) / 1024,
+    cpuUsPerRequest: cpuUs / Math.max(1, latencies.length),
+    failures,
+  };
 };
 
 /** A bare Fastify server in its own process, answering one route with the bytes of `file`. */
@@ -79,7 +92,7 @@ const startBare = async (file) => {
     if (child.exitCode !== null) throw new Error(`bare server exited: ${stderr}`);
     await sleep(20);
   }
-  return { url: `http://127.0.0.1:${port}/bare/sessions`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}/bare/sessions`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 };
 
 warmCache(env);
@@ -95,26 +108,38 @@ try {
   if (!check.equals(body)) throw new Error('the bare route does not send the same bytes');
   const apiUrl = `${monitor.base}/api/sessions`;
   // Warm-up (JIT) on both, not counted.
-  await load(apiUrl, monitor.headers);
-  await load(bare.url, {});
+  const apiPid = monitor.child.pid;
+  await load(apiUrl, monitor.headers, apiPid);
+  await load(bare.url, {}, bare.pid);
   const apiRounds = [];
   const bareRounds = [];
   for (let round = 0; round < rounds; round += 1) {
-    bareRounds.push(await load(bare.url, {}));
-    apiRounds.push(await load(apiUrl, monitor.headers));
+    bareRounds.push(await load(bare.url, {}, bare.pid));
+    apiRounds.push(await load(apiUrl, monitor.headers, apiPid));
   }
-  const median = (results) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor((results.length - 1) / 2)];
-  const api = median(apiRounds);
-  const anchor = median(bareRounds);
+  const medianRound = (results) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor((results.length - 1) / 2)];
+  const api = medianRound(apiRounds);
+  const anchor = medianRound(bareRounds);
   const ratio = api.rps / anchor.rps;
+  // Server CPU per request, median over the rounds (the anchor's over its own rounds).
+  const cpuOf = (results) => median(results.map((r) => r.cpuUsPerRequest));
+  const cpuRatio = cpuOf(apiRounds) / cpuOf(bareRounds);
   const row = (name, r) =>
-    `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${r.kib.toFixed(0)} KiB${r.failures ? `   ${r.failures} failed` : ''}`;
+    `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${r.kib.toFixed(0)} KiB   server CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/request${r.failures ? `   ${r.failures} failed` : ''}`;
   console.log(`GET /api/sessions, ${stats.total_sessions} sessions listed (${(body.length / 1024).toFixed(0)} KiB), ${connections} keep-alive connections, median of ${rounds} x ${seconds} s`);
   console.log(row('bare Fastify route, same bytes', anchor));
   console.log(row('agentwatch GET /api/sessions', api));
   console.log(`  ratio ${ratio.toFixed(2)}x the bare route (rounds: ${apiRounds.map((r, i) => (r.rps / (bareRounds[i]?.rps ?? NaN)).toFixed(2)).join(', ')})`);
-  const round3 = (r) => ({ rps: Math.round(r.rps), p50Ms: +r.p50.toFixed(2), p99Ms: +r.p99.toFixed(2), kib: Math.round(r.kib), failures: r.failures });
-  const figures = { ...round3(api), list_rps: api.rps, list_vs_preserialised: +ratio.toFixed(3), sessions: stats.total_sessions, body_kib: Math.round(body.length / 1024) };
+  console.log(`  server CPU per request ${cpuRatio.toFixed(2)}x the bare route's (median of rounds: ${cpuOf(apiRounds).toFixed(0)} vs ${cpuOf(bareRounds).toFixed(0)} µs)`);
+  const round3 = (r) => ({ rps: Math.round(r.rps), p50Ms: +r.p50.toFixed(2), p99Ms: +r.p99.toFixed(2), kib: Math.round(r.kib), cpuUsPerRequest: Math.round(r.cpuUsPerRequest), failures: r.failures });
+  const figures = {
+    ...round3(api),
+    list_rps: api.rps,
+    list_vs_preserialised: +ratio.toFixed(3),
+    cpu_per_request_vs_preserialised: +cpuRatio.toFixed(3),
+    sessions: stats.total_sessions,
+    body_kib: Math.round(body.length / 1024),
+  };
   const anchors = { preserialised_rps: anchor.rps, 'bare Fastify route, same bytes': round3(anchor) };
   console.log(`  saved to ${saveResult('api', { figures, anchors })}`);
   console.log(JSON.stringify({ name: 'api', figures, anchors }));

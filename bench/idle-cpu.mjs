@@ -4,11 +4,15 @@
  * measured in the same run on the same files: chokidar alone watching the same trees, and, when
  * BENCH_BASE_CLI names another build's dist/cli.js (e.g. the wave-1 build), that build.
  *
- *   node bench/idle-cpu.mjs [--sessions N] [--seconds S] [--settle S]
+ *   node bench/idle-cpu.mjs [--sessions N] [--seconds S] [--settle S] [--starts N]
  *
  * The window is 7 days (the config's maximum), as in the issue's target. CPU is measured in two windows: the `--settle` seconds (default 60) right after the
  * first discovery (the garbage collector cleans up after it, a cost paid once per start), then
  * `--seconds` of steady idle, the cost of a monitor that runs all day.
+ *
+ * How soon the API answers: `--starts` (default 5) more starts of `--api` on the same corpus, each
+ * timed from spawn to the first `GET /api/auth` answer, median; the anchor is a bare node:http
+ * server spawned and asked the same way (what node's own start and the polling cost).
  *
  * Prints a table, then one JSON object as the last line (bench/run.mjs collects it).
  */
@@ -25,6 +29,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const sessions = arg('sessions', 3000);
 const seconds = arg('seconds', 60);
 const settle = arg('settle', 60);
+const starts = arg('starts', 5);
 const root = path.join(here, '.corpus-idle');
 const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
 const env = {
@@ -82,15 +87,20 @@ const apiMemory = async () => {
   const mib = (metric) => Number(new RegExp(`^${metric} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
   return { heapUsedMiB: mib('nodejs_heap_size_used_bytes'), heapTotalMiB: mib('nodejs_heap_size_total_bytes'), externalMiB: mib('nodejs_external_memory_bytes') };
 };
-/** From spawn to the first `GET /api/auth` answer (the server listens before discovery ends). */
-let firstAnswerMs = 0;
-const apiReady = async (stderr) => {
-  const spawned = Date.now();
+/** Polls stderr for the listening line, then GET /api/auth until it answers; the base URL. */
+const firstAnswer = async (stderr) => {
   let base;
   while (!(base = /listening on (http:\/\/\S+)/.exec(stderr())?.[1])) await sleep(5);
-  apiBase = base;
   while (!(await fetch(`${base}/api/auth`).then((r) => r.ok).catch(() => false))) await sleep(5);
-  firstAnswerMs = Date.now() - spawned;
+  return base;
+};
+/** From spawn to the first `GET /api/auth` answer (the server listens before discovery ends), in the idle run. */
+let firstAnswerInRunMs = 0;
+const apiReady = async (stderr) => {
+  const spawned = Date.now();
+  const base = await firstAnswer(stderr);
+  apiBase = base;
+  firstAnswerInRunMs = Date.now() - spawned;
   for (;;) {
     const stats = await fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()).catch(() => ({}));
     if (stats.ready !== false && stats.total_sessions > 0) {
@@ -104,6 +114,32 @@ const apiReady = async (stderr) => {
 const roots = [path.join(corpus.home, '.claude', 'projects'), path.join(corpus.home, '.codex', 'sessions'), path.join(corpus.home, '.pi', 'agent', 'sessions')];
 const chokidarOnly = `import('chokidar').then(({ watch }) => { const w = watch(${JSON.stringify(roots)}, { ignoreInitial: true, depth: 5 }); w.on('ready', () => process.stderr.write('watching\\n')); })`;
 
+/** Spawns `args` `starts` times; each time from spawn to the first /api/auth answer, then SIGTERM. */
+const firstAnswers = async (args) => {
+  const times = [];
+  for (let i = 0; i < starts; i += 1) {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const spawned = Date.now();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    await Promise.race([firstAnswer(() => stderr), exited.then(() => Promise.reject(new Error(`${args.join(' ')} exited: ${stderr}`)))]);
+    times.push(Date.now() - spawned);
+    child.kill('SIGTERM');
+    await exited;
+  }
+  return times;
+};
+
+// The first fetch of this process loads its HTTP client (~35 ms): done here, so the starts time the server, not the client.
+{
+  const { createServer } = await import('node:http');
+  const server = createServer((_request, response) => response.end());
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await fetch(`http://127.0.0.1:${server.address().port}/`).then((r) => r.text());
+  server.close();
+}
+
 const results = [];
 results.push(await idleOf('agentwatch --api (this build)', [path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0'], apiReady, apiMemory));
 if (process.env.BENCH_BASE_CLI) results.push(await idleOf('agentwatch --api (BENCH_BASE_CLI)', [process.env.BENCH_BASE_CLI, '--api', '--host', '127.0.0.1:0'], apiReady));
@@ -112,6 +148,14 @@ results.push(
     while (!stderr().includes('watching')) await sleep(50);
   }),
 );
+
+// The cache is warm now (as a user's usually is); the bare server answers /api/auth like any path.
+const bareHttp = `const s = require('node:http').createServer((q, r) => r.end('{}')); s.listen(0, '127.0.0.1', () => process.stderr.write('listening on http://127.0.0.1:' + s.address().port + ' \\n'));`;
+const startTimes = await firstAnswers([path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0']);
+const bareTimes = await firstAnswers(['-e', bareHttp]);
+const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const firstAnswerMs = medianOf(startTimes);
+const bareFirstAnswerMs = medianOf(bareTimes);
 
 const files = corpus.files;
 console.log(`Idle ${seconds} s after ${settle} s of settling; ${files} files watched, ${listedNow} sessions listed in the 7-day window`);
@@ -122,7 +166,24 @@ console.log(
   `  memory of --api: RSS ${api.rssMiB.toFixed(0)} MiB = V8 heap ${api.heapTotalMiB.toFixed(0)} MiB reserved (${api.heapUsedMiB.toFixed(0)} used) + ${api.externalMiB.toFixed(1)} MiB buffers + the rest (code, SQLite caches, allocator); ` +
     `per 1,000 files watched: RSS ${perThousand(api.rssMiB, files).toFixed(1)} MiB, heap used ${perThousand(api.heapUsedMiB, files).toFixed(1)} MiB; over chokidar alone: ${(api.rssMiB - results.at(-1).rssMiB).toFixed(0)} MiB`,
 );
-console.log(`  the API answered ${firstAnswerMs} ms after the process was started (discovery completed after ${results[0].readyMs} ms)`);
-const result = { figures: { ...results[0], rssPer1000FilesMiB: perThousand(api.rssMiB, files), heapUsedPer1000FilesMiB: perThousand(api.heapUsedMiB, files), files, listed: listedNow, seconds, settle, firstAnswerMs }, anchors: Object.fromEntries(results.slice(1).map((r) => [r.label, r])) };
+console.log(
+  `  the API answered ${firstAnswerMs} ms after the process was started (median of ${starts} starts: ${startTimes.join(', ')} ms; ` +
+    `a bare node:http server spawned and asked the same way: ${bareFirstAnswerMs} ms; in the idle run: ${firstAnswerInRunMs} ms, discovery completed after ${results[0].readyMs} ms)`,
+);
+const result = {
+  figures: {
+    ...results[0],
+    rssPer1000FilesMiB: perThousand(api.rssMiB, files),
+    heapUsedPer1000FilesMiB: perThousand(api.heapUsedMiB, files),
+    files,
+    listed: listedNow,
+    seconds,
+    settle,
+    firstAnswerMs,
+    firstAnswerStartsMs: startTimes,
+    firstAnswerInRunMs,
+  },
+  anchors: { ...Object.fromEntries(results.slice(1).map((r) => [r.label, r])), 'bare node:http server, first answer': { firstAnswerMs: bareFirstAnswerMs, startsMs: bareTimes } },
+};
 console.log(`  saved to ${saveResult('idle-cpu', result)}`);
 console.log(JSON.stringify({ name: 'idle-cpu', ...result }));

@@ -69,10 +69,14 @@ if (startup) {
 const idle = read('idle-cpu');
 if (idle) {
   const f = idle.figures;
-  const chokidar = Object.values(idle.anchors)[0];
+  const chokidar = idle.anchors['chokidar alone, same trees'] ?? Object.values(idle.anchors)[0];
+  const bare = idle.anchors['bare node:http server, first answer'];
   rows.push([`idle --api, ${f.files} files (steady)`, `${f.cpuPercent.toFixed(2)} % CPU`, `chokidar ${chokidar.cpuPercent.toFixed(2)} %`, '']);
   rows.push(['idle --api, RSS', `${f.rssMiB.toFixed(0)} MiB`, `chokidar ${chokidar.rssMiB.toFixed(0)} MiB`, `${(f.rssMiB / chokidar.rssMiB).toFixed(2)}x`]);
-  if (f.firstAnswerMs) rows.push(['API answers after start', `${f.firstAnswerMs} ms`, `discovery ${f.readyMs} ms`, '']);
+  if (f.firstAnswerMs) {
+    const anchor = bare ? `bare node:http ${bare.firstAnswerMs} ms; discovery ${f.readyMs} ms` : `discovery ${f.readyMs} ms`;
+    rows.push(['API answers after start', `${f.firstAnswerMs} ms`, anchor, bare ? `${(f.firstAnswerMs / bare.firstAnswerMs).toFixed(2)}x` : '']);
+  }
 }
 const sse = read('sse-patch');
 if (sse) rows.push(['append -> SSE patch p95', `${sse.figures.p95} ms (${sse.figures.frameKiB} KiB)`, `update ${sse.anchors.update.p95} ms (${sse.anchors.update.frameKiB} KiB)`, `${(sse.figures.p95 / sse.anchors.update.p95).toFixed(2)}x`]);

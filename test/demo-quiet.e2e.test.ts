@@ -59,7 +59,8 @@ describe('--demo is quiet', { timeout: 60_000 }, () => {
     });
     await until('several activity changes of the demo sessions', () => changes >= 5);
     expect(receiver.received).toEqual([]);
-    expect(stderr).toContain('--demo: sample sessions; webhooks and desktop notifications are off');
+    // Said once the background sinks are set up, which can come after the first patches.
+    await until('the --demo notice', () => stderr.includes('--demo: sample sessions; webhooks and desktop notifications are off'));
     expect(stderr.match(/webhooks and desktop notifications are off/g)).toHaveLength(1);
   });
 });

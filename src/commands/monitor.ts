@@ -4,9 +4,8 @@ import type { Pipeline } from '../app.js';
 import { parseFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
-import { AGENT_KINDS } from '../core/agents.js';
+import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
-import { asyncScheduler } from 'rxjs';
 import type { Ctx, Teardown } from '../core/contracts.js';
 import type { Config } from '../config/effective.js';
 import type { LiveIndex } from '../search/live.js';
@@ -15,11 +14,9 @@ import { isLocalAddress } from '../sinks/http/local-address.js';
 import { COMMANDS } from '../cli/registry.js';
 import { closest } from '../util/closest.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
-import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
-import { createLiveConfig, type LiveConfig } from '../config/live.js';
-import { followConfig, liveCtx } from './live-apply.js';
-import { compactWhenSettled, processCpuMs } from './compact-when-settled.js';
-import { compactHeap } from '../util/long-run-heap.js';
+import type { PreparedApi } from '../sinks/http/api-door.js';
+import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
+import type { LiveConfig } from '../config/live.js';
 
 /**
  * `agentwatch [--tui] [--api] [--gui] [--host ADDR] [--agent NAME|all] [--demo]`: load the
@@ -29,6 +26,9 @@ import { compactHeap } from '../util/long-run-heap.js';
  *
  * A mode plugs in by adding its runner to MODES; a mode without one is refused with a clear
  * message rather than faked.
+ *
+ * Only what comes before the API's socket listens is imported statically (the flags, the config);
+ * rxjs, the pipeline and the sources load after it (issue 11: the API answers within 200 ms).
  */
 
 export const MONITOR_FLAGS = {
@@ -72,9 +72,14 @@ export interface RunningMode {
 }
 
 export interface ModeRunner {
-  /** Runs before the pipeline starts: questions and checks that must fail fast (the API passphrase). */
-  readonly prepare?: (io: CliIo, loaded: Loaded) => Promise<void>;
+  /**
+   * Runs before the pipeline starts: questions and checks that must fail fast (the API
+   * passphrase), and what should be up before the rest loads (the API's socket).
+   */
+  readonly prepare?: (io: CliIo, loaded: Loaded, address: ListenAddress | undefined) => Promise<void>;
   readonly start: (launch: MonitorLaunch) => Promise<RunningMode>;
+  /** Releases what `prepare` took when `start` never ran or failed (idempotent; after a start, `stop` owns it). */
+  readonly release?: () => Promise<void>;
 }
 
 const NOT_BUILT: Record<Mode, string> = {
@@ -85,19 +90,31 @@ const NOT_BUILT: Record<Mode, string> = {
 
 /** `--api`, or with `dashboard` `--gui`: the same server, which then also says where the dashboard is and opens it. */
 const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }): ModeRunner => {
-  let secret: { token: Promise<string>; salt: string } | undefined;
+  let prepared: PreparedApi | undefined;
   return {
-    prepare: async (io, loaded) => {
-      const { prepareApiToken } = await import('../sinks/http/api-mode.js');
-      secret = await prepareApiToken(io, loaded);
+    // The token's derivation starts and the socket listens (answering /api/auth) before the rest loads.
+    prepare: async (io, loaded, address) => {
+      const { prepareApi } = await import('../sinks/http/api-door.js');
+      prepared = await prepareApi(io, loaded, address);
     },
     start: async (launch) => {
+      if (!prepared) throw new Error('API mode started before prepare');
+      const secret = prepared;
       const { startApi } = await import('../sinks/http/api-mode.js');
-      if (!secret) throw new Error('API mode started before prepare');
       const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
-      if (options.dashboard) await (await import('../sinks/http/gui-mode.js')).showDashboard(launch, api.address, await secret.token);
-      return { done: new Promise<number>(() => undefined), stop: api.close, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics };
+      let stopped = false;
+      if (options.dashboard) {
+        // The browser opens with the token once it is derived (not after a stop); the sources need not wait for that.
+        const { showDashboard } = await import('../sinks/http/gui-mode.js');
+        void secret.token.then((token) => (stopped ? undefined : showDashboard(launch, api.address, token))).catch(() => undefined);
+      }
+      const stop = async (): Promise<void> => {
+        stopped = true;
+        await api.close();
+      };
+      return { done: new Promise<number>(() => undefined), stop, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics };
     },
+    release: async () => prepared?.door.close(),
   };
 };
 
@@ -180,8 +197,44 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const loaded = await loadConfigWithNotices(io);
   const agents = pickAgents(io, loaded, flags.agent, 'refuse');
-  for (const runner of runners) await runner.prepare?.(io, loaded);
+  // From here a signal stops the monitor cleanly (the API's socket listens from the prepare on).
+  const signal = onStopSignal();
+  const prepared: ModeRunner[] = [];
+  try {
+    for (const runner of runners) {
+      prepared.push(runner);
+      await runner.prepare?.(io, loaded, address);
+    }
+    return await runPrepared(io, signal.stopped, { flags, modes, runners, address, loaded, agents });
+  } finally {
+    signal.dispose();
+    // What a prepare took and no start took over (the API's socket): a failed start, a signal meanwhile.
+    await Promise.allSettled(prepared.map(async (runner) => runner.release?.()));
+  }
+};
 
+/** The parsed monitor command, its interfaces prepared (the API listening). */
+interface Prepared {
+  readonly flags: { readonly demo: boolean; readonly open: boolean };
+  readonly modes: readonly Mode[];
+  readonly runners: readonly ModeRunner[];
+  readonly address: ListenAddress | undefined;
+  readonly loaded: Loaded;
+  readonly agents: readonly AgentKind[];
+}
+
+const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, runners, address, loaded, agents }: Prepared): Promise<number> => {
+  const [{ asyncScheduler }, { startSourcePipeline }, { createLiveConfig }, { followConfig, liveCtx }] = await Promise.all([
+    import('rxjs'),
+    import('./pipeline-setup.js'),
+    import('../config/live.js'),
+    import('./live-apply.js'),
+  ]);
+  // A stop during the loading above starts no interface (the TUI would flash, the API build for nothing).
+  let stopping = false;
+  void stopped.then(() => {
+    stopping = true;
+  });
   const log = stderrLogger(io, { info: true });
   // The search index follows what the sources read (no second read of any file); the API and the TUI search it.
   const search = flags.demo ? undefined : (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log);
@@ -190,7 +243,6 @@ export const run = async (io: CliIo): Promise<number> => {
   const { ctx, pipeline } = sources;
   search?.follow(pipeline.state$);
   const live = createLiveConfig(loaded.config);
-  const signal = onStopSignal();
   const running: RunningMode[] = [];
   const background: Teardown[] = [];
   // Silence is a bug: what keeps sessions from being read (an unreadable directory, a locked or
@@ -205,9 +257,10 @@ export const run = async (io: CliIo): Promise<number> => {
   background.push(() => attention.unsubscribe());
   try {
     for (const runner of runners) {
+      if (stopping) return 0;
       // NOTE: a start takes a moment (modules, the token, listening); a signal meanwhile must not be swallowed.
       const starting = runner.start({ io, loaded, ctx, pipeline, address, live, demo: flags.demo, open: flags.open, ...(search ? { search } : {}) });
-      const started = await Promise.race([starting, signal.stopped.then(() => undefined)]);
+      const started = await Promise.race([starting, stopped.then(() => undefined)]);
       if (!started) {
         void starting.then((mode) => mode.stop()).catch(() => undefined);
         return 0;
@@ -216,6 +269,7 @@ export const run = async (io: CliIo): Promise<number> => {
     }
     sources.begin();
     // A monitor runs all day: once the first discovery has settled, give back what it allocated.
+    const [{ compactWhenSettled, processCpuMs }, { compactHeap }] = await Promise.all([import('./compact-when-settled.js'), import('../util/long-run-heap.js')]);
     const settled = compactWhenSettled(pipeline.state$, { compact: compactHeap, cpuMs: processCpuMs, scheduler: ctx.scheduler });
     background.push(() => settled.unsubscribe());
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
@@ -246,10 +300,9 @@ export const run = async (io: CliIo): Promise<number> => {
       const empty = watchHeadlessEmpty(pipeline.state$, ctx.now, pipeline.visibility, searched, (line) => ctx.log.info(line));
       background.push(() => empty.unsubscribe());
     }
-    const ended = await Promise.race([signal.stopped.then(() => 0), ...running.map((mode) => mode.done)]);
+    const ended = await Promise.race([stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {
-    signal.dispose();
     // Interfaces first (SSE streams end, sockets close), then the sinks flush, then the sources stop
     // (the discovery cache saves a last time first).
     await Promise.allSettled(running.map((mode) => mode.stop()));

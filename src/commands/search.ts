@@ -6,7 +6,7 @@ import { shouldColor } from '../limits/palette.js';
 import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
 import { renderHits } from '../search/snippet.js';
-import { loadConfigWithNotices, stderrLogger } from './pipeline-setup.js';
+import { loadConfigWithNotices, stderrLogger } from './config-setup.js';
 
 /**
  * `agentwatch search QUERY [--agent LIST] [--limit N] [--json] [--reindex]` (PRODUCT.md 9):

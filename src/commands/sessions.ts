@@ -10,7 +10,8 @@ import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail } from '../streams/views.js';
 import { createWorktreeLookup } from '../streams/worktree.js';
-import { loadConfigWithNotices, pickAgents, startSourcePipeline, stderrLogger } from './pipeline-setup.js';
+import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
+import { startSourcePipeline } from './pipeline-setup.js';
 import { renderSessionsTable } from './sessions-render.js';
 
 /**

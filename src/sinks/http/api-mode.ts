@@ -1,22 +1,17 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Pipeline } from '../../app.js';
 import type { CliIo } from '../../cli/io.js';
-import { RuntimeError } from '../../cli/io.js';
-import { canPrompt } from '../../cli/prompt.js';
 import type { Loaded } from '../../config/load.js';
-import { passphraseProblem } from '../../config/load.js';
 import { loadSessionNames, setSessionName } from '../../config/session-names.js';
 import { createWorktreeLookup } from '../../streams/worktree.js';
-import { DEFAULT_HOST, FALLBACK_PORTS, formatAddress, type ListenAddress } from './address.js';
+import type { ListenAddress } from './address.js';
+import type { FrontDoor, RequestHandler } from './front-door.js';
 import { allowedHostsFor } from './host-check.js';
-import { listenOnFirstFree } from './listen.js';
-import { askNewPassphrase, saveNewPassphrase } from './passphrase-flow.js';
 import { watchSessionNames } from './names-watch.js';
 import { readRecentDeliveries } from '../webhook/delivery-store.js';
 import { startMetrics, type WebhookMetrics } from '../metrics/index.js';
 import { buildServer, type ServerDeps } from './server.js';
 import { createSessionStore } from './store.js';
-import { deriveToken } from './token.js';
 import { createLiveConfig, type LiveConfig } from '../../config/live.js';
 import { currentCommand, setLaunchAtLogin } from '../../desktop/autostart.js';
 import { spawnDetached } from '../../desktop/spawn-detached.js';
@@ -24,53 +19,21 @@ import { pathFinder } from '../../desktop/which.js';
 import type { DashboardDeps } from './routes/dashboard.js';
 
 /**
- * The `--api` interface: the token first (asking for a passphrase on a terminal's first run,
- * refusing to serve without one), then the server over the shared pipeline, listening at once
- * (the first discovery goes on behind it).
+ * The `--api` interface over a socket that already listens (api-door.ts): the server over the
+ * shared pipeline, serving at once (the token's derivation and the first discovery go on behind it).
  */
-
-/**
- * The effective passphrase's token, started at once and awaited where the server needs it (the
- * 600,000-iteration derivation runs on the thread pool while the modules load and the first
- * frames fold); on a terminal with none configured, asks for one and saves it first.
- */
-export const prepareApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: Promise<string>; salt: string }> => {
-  const passphrase = loaded.config.api_passphrase;
-  const salt = loaded.config.api_salt;
-  if (passphrase.trim() === '') {
-    if (!canPrompt(io)) {
-      throw new RuntimeError(
-        `the API needs a passphrase and none is configured: set AGENTWATCH_API_PASSPHRASE, or run agentwatch passphrase (or agentwatch --api) in a terminal; ${loaded.path}`,
-      );
-    }
-    io.stderr.write('The API is protected by a token derived from a passphrase. None is configured yet.\n');
-    const saved = await saveNewPassphrase(io, await askNewPassphrase(io));
-    return { token: Promise.resolve(saved.token), salt: saved.salt };
-  }
-  const fromEnv = Boolean(io.env.AGENTWATCH_API_PASSPHRASE?.trim());
-  const problem = passphraseProblem(passphrase);
-  if (problem) throw new RuntimeError(`${fromEnv ? 'AGENTWATCH_API_PASSPHRASE' : `${loaded.path}: api_passphrase`}: ${problem}`);
-  const token = deriveToken(passphrase, salt);
-  // Awaited later; a failure surfaces there, not as an unhandled rejection meanwhile.
-  token.catch(() => undefined);
-  return { token, salt };
-};
-
-/** The effective passphrase's token; on a terminal with none configured, asks for one and saves it. */
-export const resolveApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: string; salt: string }> => {
-  const prepared = await prepareApiToken(io, loaded);
-  return { token: await prepared.token, salt: prepared.salt };
-};
 
 export interface ApiLaunch {
   readonly io: CliIo;
   readonly loaded: Loaded;
   readonly pipeline: Pipeline;
-  /** The bearer token, or its derivation still running (awaited before the server is built). */
+  /** The bearer token, or its derivation still running (requests that need it wait for it). */
   readonly token: string | Promise<string>;
   readonly salt: string;
-  /** From `--host`; undefined means 127.0.0.1 with the 7421-7431 fallback. */
-  readonly address: ListenAddress | undefined;
+  /** The listening socket (api-door.ts), handed to the app once it is ready. */
+  readonly door: FrontDoor;
+  /** `http://host:port` of the door. */
+  readonly baseUrl: string;
   readonly scheduler: SchedulerLike;
   /** Extra routes on the same server (buildServer `extend`), e.g. the web dashboard. */
   readonly extend?: ServerDeps['extend'];
@@ -157,40 +120,48 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     now: () => launch.scheduler.now(),
     scheduler: launch.scheduler,
   });
-  const host = launch.address?.host ?? DEFAULT_HOST;
+  const { door } = launch;
+  // The door listens already; Fastify serves on it (never listens itself) once its routes are ready.
+  const taken: { route?: RequestHandler } = {};
   const app = await buildServer({
     metrics,
     ...(launch.search ? { search: launch.search } : {}),
     store,
-    token: await launch.token,
+    token: launch.token,
     salt: launch.salt,
     config: () => live.current(),
     dashboard: dashboardDeps(launch, live),
-    allowedHosts: allowedHostsFor(host),
+    allowedHosts: allowedHostsFor(door.address.host),
     scheduler: launch.scheduler,
     deliveries: (query) => readRecentDeliveries(io.env, query),
     ...(launch.extend ? { extend: launch.extend } : {}),
+    serverFactory: (handler) => {
+      taken.route = handler;
+      return door.server;
+    },
+  }).catch((error: unknown) => {
+    store.close();
+    metrics.stop();
+    throw error;
   });
-  let bound: ListenAddress;
   try {
-    bound = await listenOnFirstFree(app, host, launch.address ? [launch.address.port] : FALLBACK_PORTS);
+    await app.ready();
+    if (!taken.route) throw new Error('Fastify did not take the server (serverFactory not called)');
+    door.open(taken.route);
   } catch (error) {
     store.close();
     metrics.stop();
     await app.close();
-    throw new RuntimeError((error as Error).message);
-  }
-  const baseUrl = `http://${formatAddress(bound)}`;
-  io.stderr.write(`agentwatch: API listening on ${baseUrl} (playground: ${baseUrl}/api)\n`);
-  if (allowedHostsFor(host) === 'any') {
-    io.stderr.write(`agentwatch: warning: ${host} is not a loopback address; the API is reachable from other machines (token required)\n`);
+    throw error;
   }
   return {
-    address: bound,
-    baseUrl,
+    address: door.address,
+    baseUrl: launch.baseUrl,
     webhookMetrics: metrics.webhooks,
     close: async () => {
+      // The app first (SSE streams end, new requests get 503), then the socket.
       await app.close();
+      await door.close();
       store.close();
       metrics.stop();
     },

@@ -40,6 +40,9 @@ export const isLoopbackHost = (host: string): boolean => {
 export const allowedHostsFor = (boundHost: string): readonly string[] | 'any' =>
   isLoopbackHost(boundHost) ? [...new Set([...LOOPBACK_NAMES, boundHost.replace(/^\[|\]$/g, '').toLowerCase()])] : 'any';
 
+/** The `{ error }` of a refused Host (403, before auth). */
+export const HOST_REFUSED = 'host not allowed: use localhost or 127.0.0.1';
+
 export const isAllowedHost = (hostHeader: string | undefined, allowed: readonly string[] | 'any'): boolean => {
   if (allowed === 'any') return true;
   if (hostHeader === undefined) return false;

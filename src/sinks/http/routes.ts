@@ -5,7 +5,8 @@ import { publicConfig } from '../../config/effective.js';
 import { isEmptyQuery, listQuerySchema, matchesQuery } from './query.js';
 import type { DeliveryRecord } from '../webhook/delivery-store.js';
 import type { SessionStore } from './store.js';
-import { TOKEN_DERIVATION } from './token.js';
+import { JSON_TYPE, PRIVATE } from './private-headers.js';
+import { authInfo } from './token.js';
 
 /** The REST routes of PRODUCT.md section 4 (SSE lives in sse.ts, the playground in playground.ts). */
 
@@ -43,24 +44,34 @@ export const registerRoutes = (
     readonly deliveries?: ((query: { webhook?: string | undefined; limit: number }) => readonly DeliveryRecord[]) | undefined;
   },
 ): void => {
-  app.get('/api/auth', { config: { access: 'public' } }, async () => ({
-    salt: deps.salt,
-    iterations: TOKEN_DERIVATION.iterations,
-    key_length: TOKEN_DERIVATION.keyLength,
-    hash: TOKEN_DERIVATION.hash,
-    encoding: TOKEN_DERIVATION.encoding,
-  }));
+  app.get('/api/auth', { config: { access: 'public' } }, async () => authInfo(deps.salt));
 
-  app.get('/api/sessions', async (request, reply) => {
+  // The headers of the unfiltered list, built once per snapshot (its bytes).
+  let listHeaders: { readonly bytes: Buffer; readonly headers: Readonly<Record<string, string>> } | undefined;
+  app.get('/api/sessions', (request, reply) => {
+    // The common request, what clients poll (no query string): the snapshot's bytes, joined once
+    // per change from each session's cached JSON; no query parsing, nothing serialised per request.
+    if (!request.url.includes('?')) {
+      const bytes = deps.store.current().summariesBytes;
+      if (listHeaders?.bytes !== bytes) listHeaders = { bytes, headers: { ...PRIVATE, 'content-type': JSON_TYPE, 'content-length': String(bytes.length) } };
+      reply.hijack();
+      reply.raw.writeHead(200, listHeaders.headers);
+      reply.raw.end(bytes);
+      return;
+    }
     const query = listQuerySchema.safeParse(request.query);
-    if (!query.success) return badRequest(reply, query.error);
+    if (!query.success) {
+      badRequest(reply, query.error);
+      return;
+    }
     const snapshot = deps.store.current();
-    reply.type('application/json; charset=utf-8');
-    // The unfiltered list (what clients poll) is the snapshot's bytes, joined once per change
-    // from each session's cached JSON: nothing is serialised per request.
-    if (isEmptyQuery(query.data)) return reply.send(snapshot.summariesBytes);
+    reply.type(JSON_TYPE);
+    if (isEmptyQuery(query.data)) {
+      void reply.send(snapshot.summariesBytes);
+      return;
+    }
     const selected = snapshot.sessions.filter((session) => matchesQuery(session.summary, query.data));
-    return reply.send(`[${selected.map((session) => session.json).join(',')}]`);
+    void reply.send(`[${selected.map((session) => session.json).join(',')}]`);
   });
 
   app.get('/api/sessions/:id', async (request, reply) => {

@@ -1,9 +1,10 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerFactory } from 'fastify';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { Config } from '../../config/effective.js';
 import { installAuth } from './auth.js';
 import { createFailureLimiter, DEFAULT_FAILURE_LIMIT } from './auth-throttle.js';
-import { isAllowedHost } from './host-check.js';
+import { HOST_REFUSED, isAllowedHost } from './host-check.js';
+import { NO_STORE, NOSNIFF } from './private-headers.js';
 import type { Metrics } from '../metrics/index.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { LiveIndex } from '../../search/live.js';
@@ -22,8 +23,11 @@ export const BODY_LIMIT_BYTES = 4 * 1024;
 
 export interface ServerDeps {
   readonly store: SessionStore;
-  /** The bearer token, derived at startup (token.ts). */
-  readonly token: string;
+  /**
+   * The bearer token (token.ts), or its derivation still running: the server answers at once,
+   * and a request needing the token waits for it (a wrong one is 401 once it is known).
+   */
+  readonly token: string | Promise<string>;
   /** Public salt served by /api/auth. */
   readonly salt: string;
   readonly config: () => Config;
@@ -47,6 +51,8 @@ export interface ServerDeps {
    * the same host check and auth (`config: { access: 'public' }` for static assets).
    */
   readonly extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** The socket the app serves on, listening already (front-door.ts); default: Fastify's own, for `listen`/`inject`. */
+  readonly serverFactory?: FastifyServerFactory;
 }
 
 /**
@@ -59,6 +65,7 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: 'idle',
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
     // Ids are checked by the routes (at most 512 characters, 400 beyond); the router's own limit
     // only bounds its work, and what it refuses still leaves in our `{ error }` shape.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -77,16 +84,24 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }));
 
   // First hook: a request for a foreign Host name is a DNS-rebinding attempt; refuse before auth.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isAllowedHost(request.headers.host, deps.allowedHosts)) {
-      return reply.code(403).send({ error: 'host not allowed: use localhost or 127.0.0.1' });
+  // Callback hooks, not async ones: they run on every request, and a promise each costs more than the check.
+  // A client sends the same Host on every request: the last verdict is kept for it.
+  let lastHost: { readonly header: string | undefined; readonly allowed: boolean } | undefined;
+  app.addHook('onRequest', (request, reply, done) => {
+    const header = request.headers.host;
+    if (lastHost === undefined || lastHost.header !== header) lastHost = { header, allowed: isAllowedHost(header, deps.allowedHosts) };
+    if (lastHost.allowed) {
+      done();
+      return;
     }
+    void reply.code(403).send({ error: HOST_REFUSED });
   });
 
   // Session data is live and private: never cached, never sniffed into something else.
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    reply.header('x-content-type-options', 'nosniff');
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', NO_STORE);
+    reply.header('x-content-type-options', NOSNIFF);
+    done(null, payload);
   });
 
   const limiter = createFailureLimiter({ ...DEFAULT_FAILURE_LIMIT, ...deps.authLimit, now: deps.now ?? (() => scheduler.now()) });

@@ -15,6 +15,15 @@ export const TOKEN_DERIVATION = {
   encoding: 'base64url-no-padding',
 } as const;
 
+/** `GET /api/auth`: what a client needs to derive the token itself (the salt is public by design). */
+export const authInfo = (salt: string) => ({
+  salt,
+  iterations: TOKEN_DERIVATION.iterations,
+  key_length: TOKEN_DERIVATION.keyLength,
+  hash: TOKEN_DERIVATION.hash,
+  encoding: TOKEN_DERIVATION.encoding,
+});
+
 /** Derive the bearer token (43 base64url characters). Async: 600k iterations take ~0.5 s of CPU. */
 export const deriveToken = async (passphrase: string, salt: string): Promise<string> => {
   const key = await pbkdf2Async(

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import Fastify from 'fastify';
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { formatAddress, parseHostFlag } from '../../../src/sinks/http/address.js';
 import { listenOnFirstFree } from '../../../src/sinks/http/listen.js';
@@ -45,22 +45,22 @@ describe('listenOnFirstFree', () => {
     const busy = await occupy();
     const free = await occupy();
     await free.close();
-    const app = Fastify();
+    const server = createServer();
     try {
-      await expect(listenOnFirstFree(app, '127.0.0.1', [busy.port, free.port])).resolves.toEqual({ host: '127.0.0.1', port: free.port });
+      await expect(listenOnFirstFree(server, '127.0.0.1', [busy.port, free.port])).resolves.toEqual({ host: '127.0.0.1', port: free.port });
     } finally {
-      await app.close();
+      await new Promise((resolve) => server.close(resolve));
       await busy.close();
     }
   });
 
   it('fails with a clear message when every port is busy', async () => {
     const busy = await occupy();
-    const app = Fastify();
+    const server = createServer();
     try {
-      await expect(listenOnFirstFree(app, '127.0.0.1', [busy.port])).rejects.toThrow(`cannot listen on 127.0.0.1: port ${busy.port} already in use`);
+      await expect(listenOnFirstFree(server, '127.0.0.1', [busy.port])).rejects.toThrow(`cannot listen on 127.0.0.1: port ${busy.port} already in use`);
+      expect(server.listening).toBe(false);
     } finally {
-      await app.close();
       await busy.close();
     }
   });

@@ -203,6 +203,30 @@ describe('routes with a valid token', () => {
     ]);
   });
 
+  it('GET /api/sessions without a query (the fast path) sends what the query path sends, headers included; HEAD too', async () => {
+    const fast = await app.inject({ url: '/api/sessions', headers: auth() });
+    const parsed = await app.inject({ url: '/api/sessions?', headers: auth() });
+    expect(fast.body).toBe(parsed.body);
+    for (const name of ['content-type', 'content-length', 'cache-control', 'x-content-type-options']) {
+      expect([name, fast.headers[name]]).toEqual([name, parsed.headers[name]]);
+    }
+    expect(fast.headers['content-type']).toBe('application/json; charset=utf-8');
+    const head = await app.inject({ method: 'HEAD', url: '/api/sessions', headers: auth() });
+    expect([head.statusCode, head.body, head.headers['content-length']]).toEqual([200, '', fast.headers['content-length']]);
+    // The fast path is behind the same host check and auth.
+    expect((await app.inject({ url: '/api/sessions' })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/api/sessions', headers: { ...auth(), host: 'evil.example' } })).statusCode).toBe(403);
+  });
+
+  it('GET /api/sessions without a query follows renames and list changes (headers rebuilt with the bytes)', async () => {
+    const before = await app.inject({ url: '/api/sessions', headers: auth() });
+    await app.inject({ method: 'PUT', url: '/api/sessions/s-old/name', headers: auth(), payload: { name: 'A longer name than before' } });
+    const after = await app.inject({ url: '/api/sessions', headers: auth() });
+    expect(after.json()).toMatchObject([{ session_id: 's-new' }, { session_id: 's-old', custom_name: 'A longer name than before' }]);
+    expect(Number(after.headers['content-length'])).toBe(Buffer.byteLength(after.body));
+    expect(after.headers['content-length']).not.toBe(before.headers['content-length']);
+  });
+
   it('GET /api/sessions applies search, filter and dir', async () => {
     const get = async (query: string) => (await app.inject({ url: `/api/sessions?${query}`, headers: auth() })).json().map((s: { session_id: string }) => s.session_id);
     expect(await get('dir=%2Fwork%2Fapp')).toEqual(['s-new']);
