@@ -67,6 +67,10 @@ for (;;) {
   await sleep(100);
 }
 const readyMs = Date.now() - started;
+const readyCpuMs = (() => {
+  const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+})();
 // CPU and RSS each second of the settling (what runs after the first discovery, and when memory comes back).
 const cpuTicks = () => {
   const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -99,7 +103,7 @@ const smaps = () => {
 const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
 const rss = Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
 const threads = Number(/Threads:\s+(\d+)/.exec(status)[1]);
-console.log(`--api ${path.relative(process.cwd(), cli)} ${nodeFlags.join(' ')}: ${listed} sessions listed after ${readyMs} ms, then ${settle} s; RSS ${rss.toFixed(1)} MiB, ${threads} threads`);
+console.log(`--api ${path.relative(process.cwd(), cli)} ${nodeFlags.join(' ')}: ${listed} sessions listed after ${readyMs} ms (${readyCpuMs} ms of CPU), then ${settle} s; RSS ${rss.toFixed(1)} MiB, ${threads} threads`);
 console.log(`  settling, CPU %/RSS MiB each second: ${trace.join(' ')}`);
 for (const line of stderr.split("\n").filter((l) => /^gc /.test(l))) console.log(`  (${line})`);
 for (const [kind, mib] of smaps()) if (mib >= 0.5) console.log(`  ${mib.toFixed(1).padStart(7)} MiB  ${kind}`);

@@ -2,6 +2,7 @@ import type { Activity } from '../core/activity.js';
 import { isActiveActivity } from '../core/activity.js';
 import type { SessionKey, SessionState, SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
+import { flatJson } from '../core/flat-json.js';
 import { resolveActivity } from './activity.js';
 import { ALL_SESSIONS, type PipelineFrame } from './frames.js';
 import { summaryWith } from './views.js';
@@ -94,7 +95,7 @@ export const createListingCache = (options: { readonly visibility: () => Visibil
 
   const build = (key: SessionKey, s: SessionState, activity: Activity, tool: string, customName: string): ListedSession => {
     const summary = summaryWith(s, { customNames: customName === '' ? {} : { [s.sessionId]: customName } }, activity);
-    return { key, state: s, activity, tool, customName, summary, json: JSON.stringify(summary) };
+    return { key, state: s, activity, tool, customName, summary, json: flatJson(summary) };
   };
 
   const add = (entry: ListedSession, sign: 1 | -1): void => {

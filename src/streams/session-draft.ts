@@ -1,4 +1,6 @@
 import { ZERO_TOKENS, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
+import { detach } from '../core/detach.js';
+import { intern } from '../core/intern.js';
 import { MESSAGE_TEXT_MAX, PENDING_TOOLS_MAX, RECENT_MESSAGES_MAX, RECENT_TOOLS_MAX, USAGE_IDS_MAX } from './constants.js';
 
 /** Events that change one session's fields (not `removed`/`restore`, which replace it whole). */
@@ -142,10 +144,11 @@ const applyToolResult = (d: SessionDraft, e: Extract<DraftEvent, { type: 'tool_r
 
 const applyMeta = (s: Mutable<SessionState>, e: Extract<DraftEvent, { type: 'meta' }>): void => {
   const p = e.patch;
-  s.cwd = p.cwd ?? s.cwd;
-  s.model = p.model ?? s.model;
-  s.gitBranch = p.gitBranch ?? s.gitBranch;
-  s.version = p.version ?? s.version;
+  // Repeated across sessions: one copy each (see core/intern.ts); looked up only when it changes.
+  if (p.cwd !== undefined && p.cwd !== s.cwd) s.cwd = intern(p.cwd);
+  if (p.model !== undefined && p.model !== s.model) s.model = intern(p.model);
+  if (p.gitBranch !== undefined && p.gitBranch !== s.gitBranch) s.gitBranch = intern(p.gitBranch);
+  if (p.version !== undefined && p.version !== s.version) s.version = intern(p.version);
   s.agentName = p.agentName ?? s.agentName;
   s.source = p.source ?? s.source;
   s.isSidechain = p.isSidechain ?? s.isSidechain;
@@ -169,7 +172,11 @@ const applyTurn = (d: SessionDraft, e: Extract<DraftEvent, { type: 'turn' }>): v
     s.pendingTools = [];
     d.ownPending = true;
   }
-  if (counts && text !== '') pushKeepLast(recentMessages(d), { role: e.role, text: text.slice(0, MESSAGE_TEXT_MAX), at: e.at }, RECENT_MESSAGES_MAX);
+  if (counts && text !== '') {
+    const kept = text.slice(0, MESSAGE_TEXT_MAX);
+    // A cut text is a view into the whole message: keep a copy of the cut part only.
+    pushKeepLast(recentMessages(d), { role: e.role, text: kept.length < (e.text?.length ?? 0) ? detach(kept) : kept, at: e.at }, RECENT_MESSAGES_MAX);
+  }
 };
 
 const applyToolCall = (d: SessionDraft, e: Extract<DraftEvent, { type: 'tool_call' }>): void => {

@@ -34,8 +34,9 @@ describe('lazyState (a restored state whose detail loads on first read)', () => 
     expect(lazyState(coreOf('c'), () => Buffer.from('{"recentTools": 3}')).recentTools).toEqual([]);
   });
 
-  it('restored states share one V8 hidden class (per-state getters cost each its own: ~1 KiB a state)', () => {
+  it('restored states share V8 hidden classes (a class of its own cost each state about 1.5 KiB)', () => {
     const module = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/sources/internal/lazy-detail.js')).href;
+    const core = JSON.stringify(coreOf('x'));
     const out = execFileSync(
       process.execPath,
       [
@@ -43,13 +44,18 @@ describe('lazyState (a restored state whose detail loads on first read)', () => 
         '--input-type=module',
         '-e',
         `import { lazyState } from ${JSON.stringify(module)};
-         const core = (id) => JSON.parse(JSON.stringify({ agent: 'claude', sessionId: id, cwd: '/p', model: 'm' }));
-         const a = lazyState(core('a'), () => undefined);
-         const b = lazyState(core('b'), () => undefined);
-         process.stdout.write(String(%HaveSameMap(a, b)));`,
+         const states = [];
+         for (let i = 0; i < 500; i += 1) {
+           const core = JSON.parse(${JSON.stringify(core)});
+           Object.assign(core, { sessionId: 's' + i, lastActivityAt: 1795564800000 + i, recordedCostUsd: i / 7, checkpoint: i % 2 ? null : { path: '/p/' + i, offset: i, size: i, mtimeMs: i + 0.5 } });
+           states.push(lazyState(JSON.parse(JSON.stringify(core)), () => undefined));
+         }
+         const classes = [];
+         for (const s of states) if (!classes.some((c) => %HaveSameMap(c, s))) classes.push(s);
+         process.stdout.write(String(classes.length));`,
       ],
       { encoding: 'utf8' },
     );
-    expect(out).toBe('true');
+    expect(Number(out)).toBeLessThanOrEqual(3);
   });
 });
