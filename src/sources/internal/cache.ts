@@ -61,8 +61,14 @@ export interface DiscoveryCache {
   readonly get: (file: string) => CachedFile | undefined;
   /** True for a state object this cache handed out and nobody changed since: no need to write it back. */
   readonly isStored: (state: SessionState) => boolean;
-  /** Deletes the rows of `agent` that no pass asked for and `keep` rejects (transcripts deleted while nobody watched). */
+  /** Deletes the rows of `agent` that `keep` rejects (sessions deleted while nobody watched). */
   readonly prune: (agent: AgentKind, keep: (file: string) => boolean) => void;
+  /**
+   * `prune` over the rows of `agent` that nothing asked for since the cache opened: after a
+   * discovery pass that asked for the row of every file it found, those are the transcripts
+   * deleted while nobody watched, found without judging every row.
+   */
+  readonly pruneUnasked: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /** Upserts and deletes in one transaction. Failures are logged, never thrown. */
   readonly write: (upserts: readonly CachedFile[], deletes: readonly string[]) => void;
   /** The record of a database's last complete read, or undefined. */
@@ -271,6 +277,16 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   );
   const removeDatabase = db.prepare('DELETE FROM databases WHERE path = ?');
   let failures = 0;
+  const pruneAmong = (agent: AgentKind, keep: (file: string) => boolean, candidates: () => string[]): void => {
+    try {
+      const paths = candidates().filter((p) => !keep(p));
+      if (paths.length === 0) return;
+      writeAll([], paths);
+      for (const p of paths) rows.delete(p);
+    } catch (error) {
+      failed('prune', error);
+    }
+  };
   const failed = (what: string, error: unknown): void => {
     // One line per kind of trouble is enough: the cache only ever costs a re-read.
     if (failures++ === 0) log?.warn(`discovery cache ${what} failed: ${(error as Error).message}`);
@@ -294,20 +310,10 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       return entry;
     },
     isStored: (state) => handedOut.has(state),
-    prune: (agent, keep) => {
-      try {
-        // After a good preload, the rows a pass never asked for are still in `rows`: only those can
-        // be of transcripts deleted while nobody watched (every file a pass found asked for its
-        // row). A row handed out for a file that was then not tracked stays: it only costs a re-read.
-        const candidates = preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]);
-        const paths = candidates.filter((p) => !keep(p));
-        if (paths.length === 0) return;
-        writeAll([], paths);
-        for (const p of paths) rows.delete(p);
-      } catch (error) {
-        failed('prune', error);
-      }
-    },
+    prune: (agent, keep) => pruneAmong(agent, keep, () => db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]),
+    // After a good preload, the rows nothing asked for are still in `rows`.
+    pruneUnasked: (agent, keep) =>
+      pruneAmong(agent, keep, () => (preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]))),
     write: (upserts, deletes) => {
       if (upserts.length === 0 && deletes.length === 0) return;
       try {

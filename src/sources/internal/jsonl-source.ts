@@ -192,7 +192,8 @@ export const createJsonlSource =
         for (const root of spec.roots) await scan(root);
         if (closed) return;
         // Rows of transcripts under our roots that the scan did not find were deleted meanwhile.
-        ctx.cache?.prune(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
+        // Every file this pass found asked for its row: the rows nobody asked for are the candidates.
+        ctx.cache?.pruneUnasked(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
         tracker.trim();
         firstPassDone = true;
         emit({ type: 'ready', agent });
