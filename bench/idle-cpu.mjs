@@ -17,35 +17,18 @@
  * Prints a table, then one JSON object as the last line (bench/run.mjs collects it).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pbkdf2Sync } from 'node:crypto';
-import { ensureRecentCorpus } from './corpus.mjs';
+import { idleCorpus } from './monitor-run.mjs';
 import { arg, saveResult, sleep } from './util.mjs';
-import { configHome, dataHome } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sessions = arg('sessions', 3000);
 const seconds = arg('seconds', 60);
 const settle = arg('settle', 60);
 const starts = arg('starts', 5);
-const root = path.join(here, '.corpus-idle');
-const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
-const env = {
-  HOME: corpus.home,
-  XDG_CONFIG_HOME: configHome(corpus.home),
-  XDG_CACHE_HOME: path.join(root, 'xdg-cache'),
-  XDG_DATA_HOME: dataHome(corpus.home),
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  NO_COLOR: '1',
-  AGENTWATCH_API_PASSPHRASE: 'idle benchmark passphrase',
-};
-const configDir = path.join(env.XDG_CONFIG_HOME, 'agentwatch');
-mkdirSync(configDir, { recursive: true });
-const salt = 'idle-bench-salt';
-writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: salt }));
-const token = pbkdf2Sync(env.AGENTWATCH_API_PASSPHRASE, salt, 600000, 32, 'sha256').toString('base64url');
+const { corpus, env, token } = idleCorpus({ sessions });
 const TICK = 100; // USER_HZ on Linux
 
 const cpuTicks = (pid) => {

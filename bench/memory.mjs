@@ -8,13 +8,11 @@
  *   node bench/memory.mjs [--sessions N] [--settle S] [--snapshot 1] [--cold 1] [--cli path/to/dist/cli.js] [-- node flags...]
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pbkdf2Sync } from 'node:crypto';
-import { ensureRecentCorpus } from './corpus.mjs';
+import { idleCorpus } from './monitor-run.mjs';
 import { arg, sleep } from './util.mjs';
-import { configHome, dataHome } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sessions = arg('sessions', 7700);
@@ -25,22 +23,7 @@ const cliAt = process.argv.indexOf('--cli');
 const cli = cliAt === -1 ? path.join(here, '..', 'dist', 'cli.js') : path.resolve(process.argv[cliAt + 1]);
 const dashes = process.argv.indexOf('--');
 const nodeFlags = dashes === -1 ? [] : process.argv.slice(dashes + 1);
-const root = path.join(here, '.corpus-idle');
-const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
-const env = {
-  HOME: corpus.home,
-  XDG_CONFIG_HOME: configHome(corpus.home),
-  XDG_CACHE_HOME: path.join(root, 'xdg-cache'),
-  XDG_DATA_HOME: dataHome(corpus.home),
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  NO_COLOR: '1',
-  AGENTWATCH_API_PASSPHRASE: 'idle benchmark passphrase',
-  ...Object.fromEntries(['MALLOC_ARENA_MAX', 'GLIBC_TUNABLES', 'EXP_NOSEARCH', 'EXP_GC', 'EXP_GCOPT', 'EXP_COMPACT', 'EXP_SSG'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
-};
-const configDir = path.join(env.XDG_CONFIG_HOME, 'agentwatch');
-mkdirSync(configDir, { recursive: true });
-writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: 'idle-bench-salt' }));
-const token = pbkdf2Sync(env.AGENTWATCH_API_PASSPHRASE, 'idle-bench-salt', 600000, 32, 'sha256').toString('base64url');
+const { root, env, token } = idleCorpus({ sessions, extraEnv: ['MALLOC_ARENA_MAX', 'GLIBC_TUNABLES'] });
 let listed = 0;
 
 // A cold start (no discovery cache, no search index) leaves the most garbage and fragmentation behind.

@@ -130,3 +130,29 @@ export const agentTrees = (home) =>
     path.join(dataHome(home), 'opencode'),
     path.join(dataHome(home), 'kilo'),
   ].filter((dir) => existsSync(dir));
+
+/**
+ * The idle corpus (bench/.corpus-idle, recent, `sessions` claude/codex/pi transcripts) that
+ * idle-cpu.mjs and memory.mjs share, with HOME and XDG_* on it, a config with a 7-day window and
+ * the API token. `extraEnv` names variables passed through from this process (malloc tuning).
+ */
+export const idleCorpus = ({ sessions, extraEnv = [] }) => {
+  const root = path.join(here, '.corpus-idle');
+  const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
+  const salt = 'idle-bench-salt';
+  const env = {
+    HOME: corpus.home,
+    XDG_CONFIG_HOME: configHome(corpus.home),
+    XDG_CACHE_HOME: path.join(root, 'xdg-cache'),
+    XDG_DATA_HOME: dataHome(corpus.home),
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    NO_COLOR: '1',
+    AGENTWATCH_API_PASSPHRASE: 'idle benchmark passphrase',
+    ...Object.fromEntries(extraEnv.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
+  };
+  const configDir = path.join(env.XDG_CONFIG_HOME, 'agentwatch');
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: salt }));
+  const token = pbkdf2Sync(env.AGENTWATCH_API_PASSPHRASE, salt, 600_000, 32, 'sha256').toString('base64url');
+  return { root, corpus, env, token };
+};
