@@ -6,10 +6,13 @@ import { createInterner, INTERN_MAX_LENGTH } from '../../src/core/intern.js';
 import { detach } from '../../src/core/detach.js';
 import { flatJson } from '../../src/core/flat-json.js';
 
-const reducer = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/streams/session-reducer.js')).href;
+const distModule = (file: string): string => pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist', file)).href;
 
-/** Heap growth (MiB, after full collections) of folding `count` sessions, each built by `events(i)`, in a fresh node. */
-const heapOfSessions = (count: number, events: string): number =>
+/**
+ * Heap growth (MiB, after full collections) in a fresh node of `body`, which fills `kept`; `imports`
+ * are import statements it needs.
+ */
+const heapGrowth = (imports: string, body: string): number =>
   Number(
     execFileSync(
       process.execPath,
@@ -17,21 +20,28 @@ const heapOfSessions = (count: number, events: string): number =>
         '--expose-gc',
         '--input-type=module',
         '-e',
-        `import { reduceSession } from ${JSON.stringify(reducer)};
-         const events = ${events};
+        `${imports}
          gc(); gc();
          const before = process.memoryUsage().heapUsed;
          const kept = [];
-         for (let i = 0; i < ${count}; i += 1) {
-           let s;
-           for (const e of events(i)) s = reduceSession(s, { agent: 'claude', sessionId: 's' + i, ...e });
-           kept.push(s);
-         }
+         ${body}
          gc(); gc();
          process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20 + kept.length * 0));`,
       ],
       { encoding: 'utf8' },
     ),
+  );
+
+/** Heap growth of folding `count` sessions, each built by `events(i)`. */
+const heapOfSessions = (count: number, events: string): number =>
+  heapGrowth(
+    `import { reduceSession } from ${JSON.stringify(distModule('streams/session-reducer.js'))};
+     const events = ${events};`,
+    `for (let i = 0; i < ${count}; i += 1) {
+       let s;
+       for (const e of events(i)) s = reduceSession(s, { agent: 'claude', sessionId: 's' + i, ...e });
+       kept.push(s);
+     }`,
   );
 
 describe('per-session memory of the fold', () => {
@@ -70,26 +80,11 @@ describe('detach', () => {
 
 describe('flatJson', () => {
   it('holds a summary’s JSON in less memory than JSON.stringify’s rope', () => {
-    const module = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/core/flat-json.js')).href;
     const heapOf = (make: string): number =>
-      Number(
-        execFileSync(
-          process.execPath,
-          [
-            '--expose-gc',
-            '--input-type=module',
-            '-e',
-            `import { flatJson } from ${JSON.stringify(module)};
-             const make = ${make};
-             gc(); gc();
-             const before = process.memoryUsage().heapUsed;
-             const kept = [];
-             for (let i = 0; i < 50000; i += 1) kept.push(make({ session_id: 'c0ffee00-0000-4000-8000-' + String(i).padStart(12, '0'), agent: 'claude', cwd: '/home/someone/work/project-' + (i % 100), short_name: 'project', activity: 'idle', model: 'claude-sonnet-4-5-20250929', cost_usd: i / 7, last_activity: '2026-11-25T10:00:00.000Z', total_messages: i % 50 }));
-             gc(); gc();
-             process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20 + kept.length * 0));`,
-          ],
-          { encoding: 'utf8' },
-        ),
+      heapGrowth(
+        `import { flatJson } from ${JSON.stringify(distModule('core/flat-json.js'))};
+         const make = ${make};`,
+        `for (let i = 0; i < 50000; i += 1) kept.push(make({ session_id: 'c0ffee00-0000-4000-8000-' + String(i).padStart(12, '0'), agent: 'claude', cwd: '/home/someone/work/project-' + (i % 100), short_name: 'project', activity: 'idle', model: 'claude-sonnet-4-5-20250929', cost_usd: i / 7, last_activity: '2026-11-25T10:00:00.000Z', total_messages: i % 50 }));`,
       );
     const rope = heapOf('(value) => JSON.stringify(value)');
     const flat = heapOf('flatJson');
