@@ -244,6 +244,7 @@ export const createSessionStore = (
     let summaries: readonly SessionSummary[] | undefined;
     let json: string | undefined;
     let bytes: Buffer | undefined;
+    const joined = (): string => `[${sessions.map((s) => s.json).join(',')}]`;
     const value: SessionsSnapshot = {
       version,
       sessions,
@@ -252,11 +253,13 @@ export const createSessionStore = (
         return summaries;
       },
       get summariesJson() {
-        json ??= `[${sessions.map((s) => s.json).join(',')}]`;
+        json ??= joined();
         return json;
       },
+      // Built from the string without keeping it: a monitor that only answers GET /api/sessions
+      // holds the list once (its bytes), not twice.
       get summariesBytes() {
-        bytes ??= Buffer.from(this.summariesJson);
+        bytes ??= Buffer.from(json ?? joined());
         return bytes;
       },
       stats: {
