@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
+import { nextTurn } from '../util/next-turn.js';
 import type { Env } from '../config/paths.js';
 import { cursorDbPath } from '../sources/cursor/paths.js';
 import { openCursorReader } from '../sources/cursor/reader.js';
@@ -75,7 +76,6 @@ const openReadOnly = (file: string): Database.Database => new Database(file, { r
 
 /** Events replayed between two yields to the event loop (a running monitor keeps answering meanwhile). */
 const EVENTS_PER_SLICE = 5_000;
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Brings the index up to date with one database; a locked or broken database is said once and
@@ -104,7 +104,7 @@ export const catchUpDatabase = async (index: Database.Database, indexer: Indexer
       moved.set(sessionId, sessionStamp);
       if (events >= EVENTS_PER_SLICE) {
         events = 0;
-        await yieldToLoop();
+        await nextTurn();
       }
     }
   } catch (error) {

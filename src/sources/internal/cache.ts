@@ -277,6 +277,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   );
   const removeDatabase = db.prepare('DELETE FROM databases WHERE path = ?');
   let failures = 0;
+  const storedPaths = (agent: AgentKind): string[] => db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[];
   const pruneAmong = (agent: AgentKind, keep: (file: string) => boolean, candidates: () => string[]): void => {
     try {
       const paths = candidates().filter((p) => !keep(p));
@@ -310,10 +311,9 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       return entry;
     },
     isStored: (state) => handedOut.has(state),
-    prune: (agent, keep) => pruneAmong(agent, keep, () => db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]),
+    prune: (agent, keep) => pruneAmong(agent, keep, () => storedPaths(agent)),
     // After a good preload, the rows nothing asked for are still in `rows`.
-    pruneUnasked: (agent, keep) =>
-      pruneAmong(agent, keep, () => (preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : (db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[]))),
+    pruneUnasked: (agent, keep) => pruneAmong(agent, keep, () => (preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : storedPaths(agent))),
     write: (upserts, deletes) => {
       if (upserts.length === 0 && deletes.length === 0) return;
       try {

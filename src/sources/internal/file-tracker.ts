@@ -58,7 +58,6 @@ export interface FileTracker {
   readonly prime: (file: string, info: Stats) => boolean;
   /** A side file's names for a tracked session: sent with a new checkpoint, unless the session already holds them. */
   readonly applyMeta: (sessionId: string, patch: SessionMetaPatch) => void;
-  readonly isTracked: (sessionId: string) => boolean;
   readonly trackedFiles: () => string[];
   readonly isTrackedFile: (file: string) => boolean;
   /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
@@ -278,7 +277,6 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       const t = file === undefined ? undefined : tracked.get(file);
       if (t && sendMeta(t, patch)) emitCheckpoint(t);
     },
-    isTracked: (sessionId) => fileOfSession.has(sessionId),
     trackedFiles: () => [...tracked.keys()],
     isTrackedFile: (file) => tracked.has(file),
     trim: scratch.trim,

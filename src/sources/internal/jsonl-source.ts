@@ -24,7 +24,7 @@ export const ACTIVE_RESTAT_MS = 2_000;
 export const ACTIVE_WINDOW_MS = 120_000;
 /** How often a root that does not exist yet is looked for (the agent may be installed later). */
 export const MISSING_ROOT_POLL_MS = 2_000;
-// Stats in flight during a scan: a warm start is mostly waiting for stats (restores are cheap).
+// Files a scan syncs at once (those the cache does not hold as they are: each is read).
 const SCAN_CONCURRENCY = 64;
 
 export interface EngineOptions {

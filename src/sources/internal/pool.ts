@@ -1,7 +1,8 @@
+import { nextTurn } from '../../util/next-turn.js';
+
 /** Items handled between two event-loop turns: synchronous reads must not starve timers and watchers. */
 const YIELD_EVERY = 32;
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs `task` over `items` with at most `limit` in flight; resolves when all settled. */
 export const runPool = async <T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> => {

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { nextTurn } from '../../util/next-turn.js';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 
 export const READ_CHUNK_BYTES = 1024 * 1024;
@@ -45,8 +46,6 @@ export interface ReadOptions {
   readonly scratch?: Scratch;
 }
 
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Reads `file` from byte `start` to its current end in fixed-size chunks, handing the complete
  * lines of each chunk to `onChunk` together with the offset they bring the reader to. Memory stays
@@ -69,9 +68,8 @@ export const readLinesFrom = async (
     const splitter = createLineSplitter(start, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     // One byte more than the rest, so a file that did not grow meanwhile is read to its end in one call.
     const rest = Math.max(0, sizeHint - start) + 1;
-    const scratch = options.chunkBytes === undefined ? options.scratch?.get(rest) : undefined;
-    // Without a scratch buffer, small files get a small one.
-    const buffer = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (scratch ?? Buffer.allocUnsafe(Math.max(4096, Math.min(WHOLE_READ_BYTES, rest))));
+    // A fixed chunk size (tests) gets its own buffer; without a scratch buffer, small files get a small one.
+    const buffer = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (options.scratch?.get(rest) ?? Buffer.allocUnsafe(Math.max(4096, Math.min(WHOLE_READ_BYTES, rest))));
     let position = start;
     let sinceYield = 0;
     for (;;) {
@@ -83,7 +81,7 @@ export const readLinesFrom = async (
       sinceYield += bytesRead;
       if (sinceYield >= YIELD_EVERY_BYTES) {
         sinceYield = 0;
-        await yieldToEventLoop();
+        await nextTurn();
       }
     }
     return { consumed: splitter.consumed(), end: position };

@@ -1,9 +1,8 @@
 import { statSync, type Stats } from 'node:fs';
+import { nextTurn } from '../../util/next-turn.js';
 
 /** Stats taken between two event-loop turns. */
 const STAT_SLICE = 1_000;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The stats of `files` (undefined where a file is gone or cannot be stat'ed), taken synchronously

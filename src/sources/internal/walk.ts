@@ -1,10 +1,9 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { nextTurn } from '../../util/next-turn.js';
 
 /** Directories read between two event-loop turns. */
 const DIRS_PER_TURN = 64;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Every file below `dir` down to `depth` directory levels (0: only `dir` itself), skipping
