@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { idleCorpus } from './monitor-run.mjs';
+import { idleCorpus, statsWhenReady } from './monitor-run.mjs';
 import { arg, saveResult, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,14 +84,7 @@ const apiReady = async (stderr) => {
   const base = await firstAnswer(stderr);
   apiBase = base;
   firstAnswerInRunMs = Date.now() - spawned;
-  for (;;) {
-    const stats = await fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()).catch(() => ({}));
-    if (stats.ready !== false && stats.total_sessions > 0) {
-      listedNow = stats.total_sessions;
-      return;
-    }
-    await sleep(100);
-  }
+  listedNow = (await statsWhenReady(base, token)).total_sessions;
 };
 
 const roots = [path.join(corpus.home, '.claude', 'projects'), path.join(corpus.home, '.codex', 'sessions'), path.join(corpus.home, '.pi', 'agent', 'sessions')];

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { idleCorpus } from './monitor-run.mjs';
+import { idleCorpus, statsWhenReady } from './monitor-run.mjs';
 import { arg, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,7 +24,6 @@ const cli = cliAt === -1 ? path.join(here, '..', 'dist', 'cli.js') : path.resolv
 const dashes = process.argv.indexOf('--');
 const nodeFlags = dashes === -1 ? [] : process.argv.slice(dashes + 1);
 const { root, env, token } = idleCorpus({ sessions, extraEnv: ['MALLOC_ARENA_MAX', 'GLIBC_TUNABLES'] });
-let listed = 0;
 
 // A cold start (no discovery cache, no search index) leaves the most garbage and fragmentation behind.
 if (cold) rmSync(env.XDG_CACHE_HOME, { recursive: true, force: true });
@@ -41,14 +40,7 @@ while (!(base = /listening on (http:\/\/\S+)/.exec(stderr)?.[1])) {
   await sleep(20);
 }
 // The first discovery has ended once /api/stats says ready.
-for (;;) {
-  const stats = await fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()).catch(() => ({}));
-  if (stats.ready !== false && stats.total_sessions > 0) {
-    listed = stats.total_sessions;
-    break;
-  }
-  await sleep(100);
-}
+const listed = (await statsWhenReady(base, token)).total_sessions;
 const readyMs = Date.now() - started;
 const readyCpuMs = (() => {
   const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');

@@ -156,3 +156,12 @@ export const idleCorpus = ({ sessions, extraEnv = [] }) => {
   const token = pbkdf2Sync(env.AGENTWATCH_API_PASSPHRASE, salt, 600_000, 32, 'sha256').toString('base64url');
   return { root, corpus, env, token };
 };
+
+/** Polls `/api/stats` until the first discovery is done and has listed sessions; those stats. */
+export const statsWhenReady = async (base, token) => {
+  for (;;) {
+    const stats = await fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()).catch(() => ({}));
+    if (stats.ready !== false && stats.total_sessions > 0) return stats;
+    await sleep(100);
+  }
+};
