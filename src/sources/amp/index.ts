@@ -1,4 +1,5 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { from, interval, Observable, Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
@@ -83,8 +84,9 @@ export const createAmpSource =
         const before = seen.get(file);
         let handle;
         try {
-          // The periodic rescan lands here for every thread: an unchanged one costs one stat.
-          const quick = await stat(file);
+          // The periodic rescan lands here for every thread: an unchanged one costs one stat,
+          // synchronous (a thread pool round trip per thread cost a warm start more than the stat).
+          const quick = statSync(file);
           if (before && before.size === quick.size && before.mtimeMs === quick.mtimeMs) return;
           // A warm start restores a thread the cache holds as it is on that stat alone (no open).
           if (!before && firstPass && restoreCached(file, quick)) return;

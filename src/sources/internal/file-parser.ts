@@ -31,7 +31,7 @@ export interface SideFileSpec {
   readonly roots: readonly WatchRoot[];
   readonly matches: (file: string) => boolean;
   /** The patches one side file gives, per session id (newest wins inside the file). */
-  readonly read: (file: string) => Promise<ReadonlyMap<string, SessionMetaPatch>>;
+  readonly read: (file: string) => ReadonlyMap<string, SessionMetaPatch> | Promise<ReadonlyMap<string, SessionMetaPatch>>;
 }
 
 /** Everything the generic engine needs to know about one JSONL agent. */
