@@ -23,6 +23,9 @@ await load('sources/index.js');
 
 const agentsArg = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 const agents = agentsArg ? agentsArg.split(',') : [...AGENT_KINDS];
+// Each source's module loads when it is first subscribed (sources/index.ts): loaded here, before
+// the clock starts, so module loading stays outside the timed window as in the anchors.
+await Promise.all(agents.map((agent) => load(`sources/${agent}/index.js`)));
 const io = { env: process.env, platform: process.platform, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr };
 const loaded = await loadConfig(process.env, { write: true });
 const quiet = { info: () => undefined, warn: (m) => process.stderr.write(`${m}\n`), error: (m) => process.stderr.write(`${m}\n`) };

@@ -6,11 +6,12 @@ import type { Loaded } from '../config/load.js';
 import { loadSessionNames, type SessionNames } from '../config/session-names.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
-import type { DiagnosticEvent } from '../core/session.js';
+import type { DiagnosticEvent, SessionDetail, SessionState } from '../core/session.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail } from '../streams/views.js';
 import { createWorktreeLookup } from '../streams/worktree.js';
+import { jsonArrayChunks } from '../util/json-array-chunks.js';
 import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
 import { startSourcePipeline } from './pipeline-setup.js';
 import { renderSessionsTable } from './sessions-render.js';
@@ -96,7 +97,10 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const { ctx, pipeline, stop } = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: false, log: stderrLogger(io, { info: false }) });
   try {
-    return await report(io, await discover(pipeline.frame$, io), pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names });
+    const frame = await discover(pipeline.frame$, io);
+    // The discovery's garbage goes before the listing allocates (long-run-heap.ts: the peak RSS).
+    (await import('../util/long-run-heap.js')).collectGarbage();
+    return await report(io, frame, pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names });
   } finally {
     // The discovery cache is written once the listing is out: the user waits for the listing, not
     // for the cache (a cold start's write is ~100 ms), and a piped reader drains it meanwhile.
@@ -127,12 +131,15 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
   };
   const listed = selectVisible(frame.state.sessions.values(), now, visibility);
   const worktree = createWorktreeLookup();
-  const details = listed.map((session) => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) }));
+  const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) });
 
-  if (flags.json) io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
-  else if (details.length > 0) io.stdout.write(renderSessionsTable(details, { now, color: useColor(io) }));
+  if (flags.json) {
+    // Written a chunk at a time, each detail built when its turn comes (json-array-chunks.ts).
+    for (const chunk of jsonArrayChunks(listed, detailOf)) io.stdout.write(chunk);
+    io.stdout.write('\n');
+  } else if (listed.length > 0) io.stdout.write(renderSessionsTable(listed.map(detailOf), { now, color: useColor(io) }));
 
-  if (details.length === 0) {
+  if (listed.length === 0) {
     // Loaded only here: it pulls in every source's path module.
     const { agentLocations } = await import('./sessions-locations.js');
     const where = flags.demo

@@ -19,6 +19,22 @@ export const keepYoungGenerationSmall = (): void => {
   setFlagsFromString('--semi-space-growth-factor=1');
 };
 
+/** V8's `gc`, which is not reachable without `--expose-gc` at start: the flag applies to contexts made after it is set, so a new context hands the function out. */
+const exposedGc = (): (() => void) => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  setFlagsFromString('--no-expose-gc');
+  return gc;
+};
+
+/**
+ * One full collection, not compacting, for a one-shot command between a cold discovery and its
+ * output. Why: a discovery leaves most of what it allocated as garbage in the old generation, and
+ * what the listing allocates next then grows the heap past it. Measured on 3,750 Claude transcripts
+ * (`sessions --all --json`): peak RSS 205-218 MiB without it, 186-187 MiB with it, for 25-40 ms of a 1.2 s run.
+ */
+export const collectGarbage = (): void => exposedGc()();
+
 /**
  * One full, compacting garbage collection.
  *
@@ -27,13 +43,10 @@ export const keepYoungGenerationSmall = (): void => {
  * idling (measured: 183 MiB of heap reserved for 89 MiB live at 10k sessions). A collection that
  * compacts every page moves the live objects together and releases the rest.
  *
- * `gc` is not reachable without `--expose-gc` at start: the flag applies to contexts made after
- * it is set, so a new context hands the function out. Costs one pause (about 0.3 s at 10k sessions).
+ * Costs one pause (about 0.3 s at 10k sessions).
  */
 export const compactHeap = (): void => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  setFlagsFromString('--no-expose-gc');
+  const gc = exposedGc();
   setFlagsFromString('--compact-on-every-full-gc');
   try {
     gc();

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { nextTurn } from '../../util/next-turn.js';
+import { yieldIfDue } from '../../util/next-turn.js';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 
 export const READ_CHUNK_BYTES = 1024 * 1024;
@@ -9,8 +9,6 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
  * twice (pending pieces, then their concatenation): a third of a cold start's CPU.
  */
 export const WHOLE_READ_BYTES = 16 * 1024 * 1024;
-/** Give the event loop a turn after this many bytes of one big file. */
-const YIELD_EVERY_BYTES = 4 * READ_CHUNK_BYTES;
 
 /**
  * A buffer to read into, reused across files (one per source): a cold start reads thousands of
@@ -53,8 +51,8 @@ export interface ReadOptions {
  * newline is left unread. Returns the offset after the last complete line and the bytes read.
  *
  * NOTE: synchronous reads on purpose: a cold start opens thousands of small files and the
- * thread-pool round trips of fs/promises cost more than the reads themselves; big files yield to
- * the event loop every few MiB so watchers and other sources keep flowing.
+ * thread-pool round trips of fs/promises cost more than the reads themselves; reads yield to the
+ * event loop in time slices (next-turn.ts) so watchers and other sources keep flowing.
  */
 export const readLinesFrom = async (
   file: string,
@@ -71,18 +69,13 @@ export const readLinesFrom = async (
     // A fixed chunk size (tests) gets its own buffer; without a scratch buffer, small files get a small one.
     const buffer = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (options.scratch?.get(rest) ?? Buffer.allocUnsafe(Math.max(4096, Math.min(WHOLE_READ_BYTES, rest))));
     let position = start;
-    let sinceYield = 0;
     for (;;) {
       const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
       const items = splitter.push(buffer.subarray(0, bytesRead));
       if (items.length > 0) onChunk(items, splitter.consumed());
-      sinceYield += bytesRead;
-      if (sinceYield >= YIELD_EVERY_BYTES) {
-        sinceYield = 0;
-        await nextTurn();
-      }
+      await yieldIfDue();
     }
     return { consumed: splitter.consumed(), end: position };
   } finally {

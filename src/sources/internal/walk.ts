@@ -1,9 +1,6 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { nextTurn } from '../../util/next-turn.js';
-
-/** Directories read between two event-loop turns. */
-const DIRS_PER_TURN = 64;
+import { yieldIfDue } from '../../util/next-turn.js';
 
 /**
  * Every file below `dir` down to `depth` directory levels (0: only `dir` itself), skipping
@@ -18,14 +15,13 @@ export const walkFiles = async (
   onError: (dir: string, error: NodeJS.ErrnoException) => void = () => undefined,
 ): Promise<string[]> => {
   const found: string[] = [];
-  // Synchronous reads, a directory at a time, with an event-loop turn every few: a warm start
+  // Synchronous reads, a directory at a time, in time slices (next-turn.ts): a warm start
   // walks thousands of directories, and `fs.promises.readdir` cost a promise and a thread-pool
   // round trip each (as stat-all.ts measured for stats).
   const pending: { readonly dir: string; readonly level: number }[] = [{ dir, level: 0 }];
-  let read = 0;
   while (pending.length > 0) {
     const { dir: current, level } = pending.pop() as { dir: string; level: number };
-    if (++read % DIRS_PER_TURN === 0) await nextTurn();
+    await yieldIfDue();
     let entries;
     try {
       entries = readdirSync(current, { withFileTypes: true });
