@@ -11,7 +11,10 @@
  *   floor in one process next to the same work split over two processes at once (does a second
  *   thread pay on this machine?);
  * - warm start of every agent (a valid cache): in process, against an async stat of every file
- *   (the floor of a stat-only warm start), and the wall time of the one-shot command.
+ *   (the floor of a stat-only warm start), and the wall time of the one-shot command;
+ * - a stop during the first discovery: `agentwatch --api` started without a cache gets SIGINT
+ *   while it still reads, and the time to its exit is set against the same stop once it idles;
+ *   meanwhile `/api/auth` is asked again and again, and the longest wait for an answer is kept.
  *
  *   node bench/startup.mjs [--sessions N] [--runs R]
  *
@@ -19,13 +22,14 @@
  * bench/results/startup.json, and prints one JSON line last.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { pbkdf2Sync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus, refreshCursor } from './corpus.mjs';
 import { configHome, dataHome } from './corpus-agents.mjs';
-import { arg, median, saveResult } from './util.mjs';
+import { arg, median, saveResult, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, '..', 'dist', 'cli.js');
@@ -137,6 +141,52 @@ const warmIn = repeat(() => inProcess('discovery.mjs', []));
 const warmWall = repeat(() => timed(process.execPath, [cli, 'sessions', '--all', '--json']));
 const statFloor = repeat(() => inProcess('anchors.mjs', ['stat', allList]));
 
+/**
+ * `agentwatch --api` on the corpus, stopped with SIGINT `afterMs` after it listens, or (with
+ * `afterMs` undefined) a second after its first discovery is done. `/api/auth` is asked in a loop
+ * meanwhile; `/api/stats` says whether the discovery was still under way at the signal. The stop's
+ * time runs from the signal to the process's exit.
+ */
+const API_PASSPHRASE = 'startup bench passphrase';
+const apiToken = pbkdf2Sync(API_PASSPHRASE, 'startup-bench-salt', 600_000, 32, 'sha256').toString('base64url');
+const stopRun = async (afterMs) => {
+  const child = spawn(process.execPath, [cli, '--api', '--host', '127.0.0.1:0'], { env: { ...env, AGENTWATCH_API_PASSPHRASE: API_PASSPHRASE }, cwd: env.HOME, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  let base;
+  while (!(base = /listening on (http:\/\/\S+)/.exec(stderr)?.[1])) {
+    if (child.exitCode !== null) throw new Error(`agentwatch --api exited ${child.exitCode}: ${stderr}`);
+    await sleep(10);
+  }
+  const listening = performance.now();
+  const ready = () => fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${apiToken}` } }).then((r) => r.json()).then((stats) => stats.ready === true);
+  let readyAt;
+  const waits = [];
+  for (;;) {
+    const now = performance.now();
+    if (afterMs !== undefined && now - listening >= afterMs) break;
+    if (afterMs === undefined && readyAt === undefined && (await ready())) readyAt = performance.now();
+    if (readyAt !== undefined && now - readyAt >= 1000) break;
+    const asked = performance.now();
+    await fetch(`${base}/api/auth`).then((r) => r.arrayBuffer());
+    waits.push(performance.now() - asked);
+  }
+  const discovering = !(await ready());
+  const signalled = performance.now();
+  child.kill('SIGINT');
+  const code = await exited;
+  if (code !== 0) throw new Error(`agentwatch --api exited ${code} after SIGINT: ${stderr.slice(-2000)}`);
+  return { stopMs: performance.now() - signalled, longestAuthWaitMs: Math.max(...waits), discovering };
+};
+const stopMidDiscovery = [];
+for (let i = 0; i < runs; i += 1) {
+  dropCache();
+  stopMidDiscovery.push(await stopRun(1500));
+}
+const stopIdle = [];
+for (let i = 0; i < runs; i += 1) stopIdle.push(await stopRun(undefined));
+
 const listedClaude = JSON.parse(claudeCold.at(-1).stdout).length;
 const figures = {
   corpus: { files: corpus.files, mib: Math.round(corpus.bytes / 2 ** 20), claude_files: readFileSync(claudeList, 'utf8').split('\n').filter(Boolean).length, claude_sessions_listed: listedClaude },
@@ -147,6 +197,9 @@ const figures = {
   warm_all_in_process_ms: median(warmIn.map((r) => r.readyMs)),
   warm_all_wall_ms: median(warmWall.map((r) => r.ms)),
   warm_all_peak_rss_mib: median(warmWall.map((r) => r.rssMiB)),
+  stop_during_discovery_ms: median(stopMidDiscovery.map((r) => r.stopMs)),
+  stop_during_discovery_still_reading: stopMidDiscovery.filter((r) => r.discovering).length,
+  longest_auth_wait_during_discovery_ms: median(stopMidDiscovery.map((r) => r.longestAuthWaitMs)),
 };
 const anchors = {
   ccusage_wall_ms: median(ccusageRuns.map((r) => r.ms)),
@@ -158,6 +211,8 @@ const anchors = {
   parse_one_process_wall_ms: median(parseOneProcess.map((r) => r.ms)),
   parse_two_processes_wall_ms: median(parseTwoProcesses.map((r) => r.ms)),
   stat_floor_ms: median(statFloor.map((r) => r.ms)),
+  stop_idle_ms: median(stopIdle.map((r) => r.stopMs)),
+  longest_auth_wait_idle_ms: median(stopIdle.map((r) => r.longestAuthWaitMs)),
 };
 const ratios = {
   cold_vs_ccusage_wall: figures.cold_claude_wall_ms / anchors.ccusage_wall_ms,
@@ -167,6 +222,7 @@ const ratios = {
   warm_vs_stat_floor: figures.warm_all_in_process_ms / anchors.stat_floor_ms,
   skim_two_vs_one_process: anchors.skim_two_processes_wall_ms / anchors.skim_one_process_wall_ms,
   parse_two_vs_one_process: anchors.parse_two_processes_wall_ms / anchors.parse_one_process_wall_ms,
+  stop_during_discovery_vs_idle: figures.stop_during_discovery_ms / anchors.stop_idle_ms,
 };
 
 const f0 = (n) => n.toFixed(0);
@@ -177,6 +233,7 @@ console.log(`  the same command on an empty HOME (Node, modules, config): ${f0(f
 console.log(`  cold, Claude part, in process: agentwatch ${f0(figures.cold_claude_in_process_ms)} ms   skim floor ${f0(anchors.skim_floor_ms)} ms (${x(ratios.cold_vs_skim_floor)})   parse everything ${f0(anchors.parse_all_ms)} ms (${x(ratios.cold_vs_parse_all)})`);
 console.log(`  split over two processes at once (what two reader threads could reach here): skim floor ${f0(anchors.skim_one_process_wall_ms)} -> ${f0(anchors.skim_two_processes_wall_ms)} ms (${x(ratios.skim_two_vs_one_process)}), parse everything ${f0(anchors.parse_one_process_wall_ms)} -> ${f0(anchors.parse_two_processes_wall_ms)} ms (${x(ratios.parse_two_vs_one_process)})`);
 console.log(`  warm, every agent, in process: agentwatch ${f0(figures.warm_all_in_process_ms)} ms   async stat of every file ${f0(anchors.stat_floor_ms)} ms (${x(ratios.warm_vs_stat_floor)}); the command's wall ${f0(figures.warm_all_wall_ms)} ms, ${f0(figures.warm_all_peak_rss_mib)} MiB peak`);
+console.log(`  stop (SIGINT) of --api during its first discovery: ${f0(figures.stop_during_discovery_ms)} ms to exit (${figures.stop_during_discovery_still_reading} of ${runs} still reading at the signal)   once idle ${f0(anchors.stop_idle_ms)} ms (${x(ratios.stop_during_discovery_vs_idle)}); longest wait for /api/auth meanwhile ${f0(figures.longest_auth_wait_during_discovery_ms)} ms (idle: ${f0(anchors.longest_auth_wait_idle_ms)} ms)`);
 const result = { figures, anchors, ratios, sessions, runs };
 console.log(`  saved to ${saveResult('startup', result)}`);
 console.log(JSON.stringify({ name: 'startup', ...result }));

@@ -255,6 +255,19 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     ctx.log.warn(`${line} (agentwatch doctor for details)`);
   });
   background.push(() => attention.unsubscribe());
+  // The sinks' modules load while the interfaces start, before the first discovery: once it runs,
+  // a module graph loads one file per event-loop turn between its slices (next-turn.ts), and
+  // `got` behind the webhooks kept a stop signal waiting 1.5 s for this setup to end.
+  const sinkModules = Promise.all([
+    import('./compact-when-settled.js'),
+    import('../util/long-run-heap.js'),
+    import('../sinks/webhook/index.js'),
+    import('../sinks/notify/index.js'),
+    import('./headless-empty.js'),
+    import('./sessions-locations.js'),
+  ]);
+  // NOTE: a rejection is met by the await below; a stop before it must not leave it unhandled.
+  sinkModules.catch(() => undefined);
   try {
     for (const runner of runners) {
       if (stopping) return 0;
@@ -267,15 +280,15 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
       }
       running.push(started);
     }
+    const modules = await Promise.race([sinkModules, stopped.then(() => undefined)]);
+    if (!modules) return 0;
+    const [{ compactWhenSettled, processCpuMs }, { compactHeap }, { startWebhooks }, { startNotifier }, { watchHeadlessEmpty }, { agentLocations }] = modules;
     sources.begin();
     // A monitor runs all day: once the first discovery has settled, give back what it allocated.
-    const [{ compactWhenSettled, processCpuMs }, { compactHeap }] = await Promise.all([import('./compact-when-settled.js'), import('../util/long-run-heap.js')]);
     const settled = compactWhenSettled(pipeline.state$, { compact: compactHeap, cpuMs: processCpuMs, scheduler: ctx.scheduler });
     background.push(() => settled.unsubscribe());
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
     const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;
-    const { startWebhooks } = await import('../sinks/webhook/index.js');
-    const { startNotifier } = await import('../sinks/notify/index.js');
     // `--demo` never delivers webhooks or desktop notifications (PRODUCT.md 2).
     // Sinks read the live config (exclusions saved in the Settings panel apply to the next transition).
     const sinkCtx = liveCtx(ctx, live);
@@ -295,7 +308,6 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     if (flags.demo) ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
     // Headless, nobody sees an empty list: say it once after the first discovery, with where it looked.
     if (!modes.includes('tui') && !flags.demo) {
-      const [{ watchHeadlessEmpty }, { agentLocations }] = await Promise.all([import('./headless-empty.js'), import('./sessions-locations.js')]);
       const searched = pipeline.agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform));
       const empty = watchHeadlessEmpty(pipeline.state$, ctx.now, pipeline.visibility, searched, (line) => ctx.log.info(line));
       background.push(() => empty.unsubscribe());
