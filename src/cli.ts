@@ -105,6 +105,14 @@ const report = async (error: unknown): Promise<number> => {
   return 1;
 };
 
+// A reader that stops early (`agentwatch sessions --json | head`) is done, not an error: end
+// quietly, as a tool killed by SIGPIPE would, instead of a stack trace for an unhandled EPIPE.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  fail(`cannot write the output: ${error.message}`);
+  process.exit(1);
+});
+
 main(process.argv.slice(2))
   .catch(report)
   .then((code) => {

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import path from 'node:path';
 import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
 import { parseFlags, type ParsedFlags } from '../cli/flags.js';
@@ -134,8 +135,10 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
   const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) });
 
   if (flags.json) {
-    // Written a chunk at a time, each detail built when its turn comes (json-array-chunks.ts).
-    for (const chunk of jsonArrayChunks(listed, detailOf)) io.stdout.write(chunk);
+    // Written a chunk at a time, each detail built when its turn comes (json-array-chunks.ts). A
+    // pipe can take less than we write: waiting for it keeps the listing out of memory (a reader
+    // slower than 12 MB at once held it all, 244 MiB peak instead of 187).
+    for (const chunk of jsonArrayChunks(listed, detailOf)) if (io.stdout.write(chunk) === false) await once(io.stdout, 'drain');
     io.stdout.write('\n');
   } else if (listed.length > 0) io.stdout.write(renderSessionsTable(listed.map(detailOf), { now, color: useColor(io) }));
 
