@@ -75,8 +75,10 @@ export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail =
   const worktree = options.worktree ?? NOT_A_WORKTREE;
   const resolved = resolveActivity(s, options.now);
   const sub = s.subagents;
-  return {
-    ...summaryWith(s, options, resolved.activity),
+  // NOTE: the detail fields are added to the summary object, not spread with it into a new
+  // literal: V8 built the 30-field spread copy in dictionary mode, 27 µs a detail instead of 7
+  // (100 ms of a 3,750-session `sessions --json`), and JSON.stringify of it was slower as well.
+  return Object.assign(summaryWith(s, options, resolved.activity), {
     version: s.version,
     is_worktree: worktree.isWorktree,
     main_repo: worktree.mainRepo,
@@ -101,5 +103,5 @@ export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail =
       cache_read_tokens: sub.tokens.cacheRead,
       cost_usd: roundUsd(sub.costUsd),
     },
-  };
+  });
 };
