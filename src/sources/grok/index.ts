@@ -61,8 +61,21 @@ export const createGrokSource =
         if (subscriber.closed) return;
         watcher = watchTree(sessionsDir, GROK_SESSION_DEPTH, () => false, {
           onPath,
-          // Files written before the new directory's watch existed produce no event.
-          onDirAdded: (dir) => void scan(dir),
+          // Files written before the new directory's watch existed produce no event: scan the
+          // newcomer, and once more a little later for files written between that scan and the
+          // watch starting (a session directory gets its summary and transcript right after mkdir).
+          onDirAdded: (dir) => {
+            void scan(dir);
+            const key = `dir:${dir}`;
+            timers.get(key)?.unsubscribe();
+            timers.set(
+              key,
+              ctx.scheduler.schedule(() => {
+                timers.delete(key);
+                if (!subscriber.closed) void scan(dir);
+              }, RECHECK_MS),
+            );
+          },
           onDirRemoved: (dir) => {
             for (const tracked of reader.trackedDirs()) if (levelsBelow(dir, tracked) >= 0) queue.mark(tracked);
           },
