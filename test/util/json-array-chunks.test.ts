@@ -30,12 +30,26 @@ describe('jsonArrayChunks', () => {
     expect(text).toBe(JSON.stringify([{ n: 1 }, undefined, { n: 3 }], null, 2));
   });
 
-  it('hands out chunks of bounded size for a long listing, never the whole text at once', () => {
+  it('hands out chunks of a bounded number of values for a long listing, never the whole text at once', () => {
     const items = Array.from({ length: 2_000 }, (_, i) => ({ id: i, text: 'x'.repeat(500) }));
     const chunks = [...jsonArrayChunks(items, (item) => item)];
     expect(chunks.length).toBeGreaterThan(3);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(300 * 1024);
     expect(chunks.join('')).toBe(JSON.stringify(items, null, 2));
+  });
+
+  it('builds the values of one batch at a time, not the whole listing before the first chunk', () => {
+    let built = 0;
+    const chunks = jsonArrayChunks(
+      Array.from({ length: 200 }, (_, i) => i),
+      (i) => {
+        built += 1;
+        return { i };
+      },
+    );
+    chunks.next();
+    expect(built).toBeGreaterThan(0);
+    expect(built).toBeLessThanOrEqual(64);
   });
 
   it('matches JSON.stringify on random JSON values (seeded)', () => {
@@ -55,7 +69,7 @@ describe('jsonArrayChunks', () => {
       return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`k${i}${STRINGS[i % STRINGS.length]}`, value(depth + 1)]));
     };
     for (let run = 0; run < 300; run += 1) {
-      const values = Array.from({ length: Math.floor(random() * 8) }, () => value(0));
+      const values = Array.from({ length: Math.floor(random() * 150) }, () => value(0));
       expect(joined(values)).toBe(JSON.stringify(values, null, 2));
     }
   });
