@@ -4,20 +4,13 @@
  * turns thrown errors into one-line messages. Heavy modules load lazily so `--help` and
  * `--version` stay near the cost of starting node.
  */
-import { readFileSync } from 'node:fs';
 import { overview } from './cli/help.js';
 import type { CliIo } from './cli/io.js';
 import { COMMANDS, MONITOR } from './cli/registry.js';
 import { closest } from './util/closest.js';
+import { packageField } from './util/package-json.js';
 
-const readVersion = (): string => {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-};
+const readVersion = (): string => packageField('version') ?? '0.0.0';
 
 const isHelp = (token: string | undefined): boolean => token === '--help' || token === '-h';
 const isVersion = (token: string | undefined): boolean => token === '--version' || token === '-v';

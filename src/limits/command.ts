@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { firstValueFrom } from 'rxjs';
 import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
@@ -15,6 +14,7 @@ import { limitsJson, renderJson } from './render-json.js';
 import { SAMPLE_NOTE, sampleOutcomes } from './sample.js';
 import { renderTable } from './render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from './rows.js';
+import { packageField } from '../util/package-json.js';
 
 const FLAGS = {
   agent: { type: 'string', choices: [...LIMIT_AGENTS, 'all'] },
@@ -25,16 +25,8 @@ const FLAGS = {
 
 const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
 
-/** The project URL for the honest User-Agent, from package.json beside dist/ and src/. */
-const homepage = (): string => {
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    const value = typeof pkg === 'object' && pkg !== null && 'homepage' in pkg ? pkg.homepage : undefined;
-    return typeof value === 'string' && value ? value : FALLBACK_HOMEPAGE;
-  } catch {
-    return FALLBACK_HOMEPAGE;
-  }
-};
+/** The project URL for the honest User-Agent, from our package.json. */
+const homepage = (): string => packageField('homepage') ?? FALLBACK_HOMEPAGE;
 
 /** The production context: real HTTP, keychain (macOS only) and Cursor's database. */
 export const makeLimitsCtx = (io: Pick<CliIo, 'env' | 'platform' | 'version'>): LimitsCtx => ({

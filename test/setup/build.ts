@@ -27,10 +27,10 @@ const mtime = (file: string): number => {
 /**
  * Tests spawn the real CLI from dist/ and load the dashboard from dist/gui/. `npm test` builds
  * first; when a single test file runs on its own (`npx vitest run test/x`), rebuild here what is
- * older than its sources: the server (tsc) when src/ changed, the dashboard (vite) when web/ or
- * the src/ modules it imports changed; an up-to-date dashboard is copied over, not rebuilt. The
- * build goes to a scratch folder that is swapped in whole, so a CLI another test run is spawning
- * never sees a half-written dist/.
+ * older than its sources: the server (tsc, then the CLI bundle) when src/ changed, the
+ * dashboard (vite) when web/ or the src/ modules it imports changed; an up-to-date dashboard is
+ * copied over, not rebuilt. The build goes to a scratch folder that is swapped in whole, so a
+ * CLI another test run is spawning never sees a half-written dist/.
  */
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '../..');
@@ -60,6 +60,8 @@ export default function setup(): void {
       // single-file run goes on with what was emitted.
       process.stderr.write('warning: the build reported type errors (run npm run typecheck)\n');
     }
+    // What `agentwatch` runs: the bundle over tsc's cli.js, as `npm run build` lays it out.
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle-cli.mjs'), scratch], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   } else {
     cpSync(dist, scratch, { recursive: true, filter: (source) => source !== path.join(dist, 'gui') });
   }

@@ -1,7 +1,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { packageRoot } from '../../../util/package-json.js';
 
 /**
  * The dashboard's static files (`dist/gui/`, built by `npm run build`), at `/`: public (the page
@@ -9,17 +9,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * same-origin only (a CSP allowing nothing from elsewhere). Hashed assets are cached for good;
  * the page itself is revalidated on every load so a rebuild shows at once.
  */
-
-/** The package root: the nearest folder above this module holding package.json (src/ and dist/ alike). */
-const packageRoot = (): string => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-};
 
 /** Where the built dashboard is, relative to the installed package (never the working directory). */
 export const defaultGuiDir = (): string => path.join(packageRoot(), 'dist', 'gui');
