@@ -10,6 +10,10 @@
  * first discovery (the garbage collector cleans up after it, a cost paid once per start), then
  * `--seconds` of steady idle, the cost of a monitor that runs all day.
  *
+ * The main run starts with a discovery cache (`sessions` run first), as a user's monitor usually
+ * does; one more run starts without one (cache and search index removed), the first start on a
+ * machine, and is reported beside it.
+ *
  * How soon the API answers: `--starts` (default 5) more starts of `--api` on the same corpus, each
  * timed from spawn to the first `GET /api/auth` answer, median; the anchor is a bare node:http
  * server spawned and asked the same way (what node's own start and the polling cost).
@@ -17,10 +21,10 @@
  * Prints a table, then one JSON object as the last line (bench/run.mjs collects it).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { idleCorpus, statsWhenReady } from './monitor-run.mjs';
+import { idleCorpus, statsWhenReady, warmCache } from './monitor-run.mjs';
 import { arg, saveResult, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -117,7 +121,14 @@ const firstAnswers = async (args) => {
 }
 
 const results = [];
-results.push(await idleOf('agentwatch --api (this build)', [path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0'], apiReady, apiMemory));
+const apiArgs = [path.join(here, '..', 'dist', 'cli.js'), '--api', '--host', '127.0.0.1:0'];
+// The main figure is a warm start, as a user's usually is (a discovery cache from an earlier run);
+// the first start on a machine, without one, is measured apart: it keeps more (see below).
+warmCache(env);
+results.push(await idleOf('agentwatch --api (this build)', apiArgs, apiReady, apiMemory));
+const warmRun = { listed: listedNow, firstAnswerInRunMs };
+rmSync(env.XDG_CACHE_HOME, { recursive: true, force: true });
+const coldStart = await idleOf('agentwatch --api, first start (no cache, no search index)', apiArgs, apiReady, apiMemory);
 if (process.env.BENCH_BASE_CLI) results.push(await idleOf('agentwatch --api (BENCH_BASE_CLI)', [process.env.BENCH_BASE_CLI, '--api', '--host', '127.0.0.1:0'], apiReady));
 results.push(
   await idleOf('chokidar alone, same trees', ['--input-type=module', '-e', chokidarOnly], async (stderr) => {
@@ -134,17 +145,20 @@ const firstAnswerMs = medianOf(startTimes);
 const bareFirstAnswerMs = medianOf(bareTimes);
 
 const files = corpus.files;
-console.log(`Idle ${seconds} s after ${settle} s of settling; ${files} files watched, ${listedNow} sessions listed in the 7-day window`);
+console.log(`Idle ${seconds} s after ${settle} s of settling; ${files} files watched, ${warmRun.listed} sessions listed in the 7-day window`);
 for (const r of results) console.log(`  ${r.label.padEnd(36)} CPU ${r.cpuPercent.toFixed(2).padStart(6)} % steady, ${r.settlingCpuPercent.toFixed(2).padStart(6)} % while settling   RSS ${r.rssMiB.toFixed(0).padStart(5)} MiB   ready after ${r.readyMs} ms`);
 const api = results[0];
 const perThousand = (mib, n) => (n > 0 ? (mib / n) * 1000 : Number.NaN);
+console.log(
+  `  started without a cache: CPU ${coldStart.cpuPercent.toFixed(2)} % steady, ${coldStart.settlingCpuPercent.toFixed(2)} % while settling; RSS ${coldStart.rssMiB.toFixed(0)} MiB (V8 heap ${coldStart.heapUsedMiB.toFixed(0)} MiB used); ready after ${coldStart.readyMs} ms`,
+);
 console.log(
   `  memory of --api: RSS ${api.rssMiB.toFixed(0)} MiB = V8 heap ${api.heapTotalMiB.toFixed(0)} MiB reserved (${api.heapUsedMiB.toFixed(0)} used) + ${api.externalMiB.toFixed(1)} MiB buffers + the rest (code, SQLite caches, allocator); ` +
     `per 1,000 files watched: RSS ${perThousand(api.rssMiB, files).toFixed(1)} MiB, heap used ${perThousand(api.heapUsedMiB, files).toFixed(1)} MiB; over chokidar alone: ${(api.rssMiB - results.at(-1).rssMiB).toFixed(0)} MiB`,
 );
 console.log(
   `  the API answered ${firstAnswerMs} ms after the process was started (median of ${starts} starts: ${startTimes.join(', ')} ms; ` +
-    `a bare node:http server spawned and asked the same way: ${bareFirstAnswerMs} ms; in the idle run: ${firstAnswerInRunMs} ms, discovery completed after ${results[0].readyMs} ms)`,
+    `a bare node:http server spawned and asked the same way: ${bareFirstAnswerMs} ms; in the idle run: ${warmRun.firstAnswerInRunMs} ms, discovery completed after ${results[0].readyMs} ms)`,
 );
 const result = {
   figures: {
@@ -152,12 +166,13 @@ const result = {
     rssPer1000FilesMiB: perThousand(api.rssMiB, files),
     heapUsedPer1000FilesMiB: perThousand(api.heapUsedMiB, files),
     files,
-    listed: listedNow,
+    listed: warmRun.listed,
     seconds,
     settle,
     firstAnswerMs,
     firstAnswerStartsMs: startTimes,
-    firstAnswerInRunMs,
+    firstAnswerInRunMs: warmRun.firstAnswerInRunMs,
+    coldStart,
   },
   anchors: { ...Object.fromEntries(results.slice(1).map((r) => [r.label, r])), 'bare node:http server, first answer': { firstAnswerMs: bareFirstAnswerMs, startsMs: bareTimes } },
 };
