@@ -3,6 +3,7 @@ import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { createDirtyQueue } from '../amp/dirty-queue.js';
+import { nowAndAgainLater } from '../internal/again-later.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { MISSING_ROOT_POLL_MS, RECHECK_MS } from '../internal/jsonl-source.js';
 import type { SourceCtx } from '../internal/options.js';
@@ -45,16 +46,8 @@ export const createGrokSource =
       const onPath = (file: string): void => {
         const dir = grokSessionDirOf(sessionsDir, file);
         if (!dir) return;
-        queue.mark(dir);
         // One more look once the burst is over: coalesced watch events can hide the last write.
-        timers.get(dir)?.unsubscribe();
-        timers.set(
-          dir,
-          ctx.scheduler.schedule(() => {
-            timers.delete(dir);
-            queue.mark(dir);
-          }, RECHECK_MS),
-        );
+        nowAndAgainLater(timers, dir, ctx.scheduler, RECHECK_MS, () => queue.mark(dir));
       };
 
       const startWatching = async (): Promise<void> => {
@@ -64,18 +57,10 @@ export const createGrokSource =
           // Files written before the new directory's watch existed produce no event: scan the
           // newcomer, and once more a little later for files written between that scan and the
           // watch starting (a session directory gets its summary and transcript right after mkdir).
-          onDirAdded: (dir) => {
-            void scan(dir);
-            const key = `dir:${dir}`;
-            timers.get(key)?.unsubscribe();
-            timers.set(
-              key,
-              ctx.scheduler.schedule(() => {
-                timers.delete(key);
-                if (!subscriber.closed) void scan(dir);
-              }, RECHECK_MS),
-            );
-          },
+          onDirAdded: (dir) =>
+            nowAndAgainLater(timers, `dir:${dir}`, ctx.scheduler, RECHECK_MS, () => {
+              if (!subscriber.closed) void scan(dir);
+            }),
           onDirRemoved: (dir) => {
             for (const tracked of reader.trackedDirs()) if (levelsBelow(dir, tracked) >= 0) queue.mark(tracked);
           },

@@ -4,6 +4,7 @@ import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { createFileTracker } from './file-tracker.js';
+import { nowAndAgainLater } from './again-later.js';
 import { diagnostic, type JsonlAgentSpec, type WatchRoot } from './file-parser.js';
 import type { SourceCtx } from './options.js';
 import { runPool } from './pool.js';
@@ -103,15 +104,7 @@ export const createJsonlSource =
       const recentlyWritten = new Map<string, number>();
       const onPath = (file: string): void => {
         recentlyWritten.set(file, ctx.now());
-        void syncPath(file);
-        timers.get(file)?.unsubscribe();
-        timers.set(
-          file,
-          ctx.scheduler.schedule(() => {
-            timers.delete(file);
-            void syncPath(file);
-          }, RECHECK_MS),
-        );
+        nowAndAgainLater(timers, file, ctx.scheduler, RECHECK_MS, () => void syncPath(file));
       };
 
       const unreadableDir = (dir: string, error: NodeJS.ErrnoException): void =>
@@ -139,18 +132,10 @@ export const createJsonlSource =
           onPath,
           // Files created before the directory watch existed produce no event: scan the newcomer,
           // and once more a little later for files written between that scan and the watch starting.
-          onDirAdded: (dir) => {
-            void scan(root, dir);
-            const key = `dir:${dir}`;
-            timers.get(key)?.unsubscribe();
-            timers.set(
-              key,
-              ctx.scheduler.schedule(() => {
-                timers.delete(key);
-                if (!closed) void scan(root, dir);
-              }, RECHECK_MS),
-            );
-          },
+          onDirAdded: (dir) =>
+            nowAndAgainLater(timers, `dir:${dir}`, ctx.scheduler, RECHECK_MS, () => {
+              if (!closed) void scan(root, dir);
+            }),
           onDirRemoved: (dir) => {
             for (const file of tracker.trackedFiles()) if (levelsBelow(dir, file) > 0) void syncPath(file);
           },
