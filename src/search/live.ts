@@ -7,6 +7,7 @@ import type { SessionEvent } from '../core/session.js';
 import { catchUp, openIndex, scopeOf, type OpenedIndex } from './catch-up.js';
 import { searchCursorPath } from './index-db.js';
 import { searchIndex, type SearchResult } from './query.js';
+import { releasePageCache } from '../util/sqlite-memory.js';
 
 /** New messages become searchable this soon after a source read them. */
 export const LIVE_FLUSH_MS = 100;
@@ -43,7 +44,9 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
     pending = undefined;
     if (closed) return;
     try {
-      index.indexer.flush();
+      // A write burst (a cold start indexes every message) leaves pages in the connection's
+      // cache that nothing reads again: given back after each flush, as the discovery cache does.
+      if (index.indexer.flush() > 0) releasePageCache(index.db);
     } catch (error) {
       log.warn(`search index: ${(error as Error).message}`);
     }
