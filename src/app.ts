@@ -24,7 +24,7 @@
 import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
 import type { AgentKind } from './core/agents.js';
 import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
-import type { DiagnosticEvent, SessionDetail, SessionEvent, SessionSummary, Transition } from './core/session.js';
+import { sessionKey, type DiagnosticEvent, type SessionDetail, type SessionEvent, type SessionState, type SessionSummary, type Transition } from './core/session.js';
 import type { SessionNames } from './config/session-names.js';
 import { demoSource } from './demo/source.js';
 import { batchSync } from './streams/batch.js';
@@ -89,6 +89,12 @@ export interface Pipeline {
   readonly setVisibility: (next: VisibilityOptions) => void;
   /** Subscribes the sources (at once unless `deferSources`); later calls do nothing. */
   readonly start: () => void;
+  /**
+   * Replaces sessions by states of the same content (a persisted state by its lazy twin, see
+   * persist-cache.ts), each only while the fold still holds exactly `from`: a session that changed
+   * since keeps its newer state. Synchronous. The listing sends nothing for it (same JSON).
+   */
+  readonly swapStates: (swaps: readonly { readonly from: SessionState; readonly to: SessionState }[]) => void;
   readonly views: PipelineViews;
   readonly dispose: () => Promise<void>;
 }
@@ -157,10 +163,12 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     agents: new Set(options.agents),
   };
   const rederive$ = new Subject<void>();
+  const swaps$ = new Subject<FoldInput>();
   const inputs$: Observable<FoldInput> = merge(
     events$.pipe(map((events) => ({ events, now: ctx.now() }))),
     wakes$,
     rederive$.pipe(map((): FoldInput => ({ events: [], now: ctx.now(), rederive: true }))),
+    swaps$,
   );
   const frameOptions = {
     get windowMs() {
@@ -219,6 +227,16 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     visibility = next;
     rederive$.next();
   };
+  let latestFrame = first;
+  connection.add(frames.subscribe((frame) => (latestFrame = frame)));
+  const swapStates: Pipeline['swapStates'] = (swaps) => {
+    // The fold is synchronous: what `latestFrame` holds now is what the restores below replace.
+    const sessions = latestFrame.state.sessions;
+    const events: SessionEvent[] = swaps
+      .filter(({ from }) => sessions.get(sessionKey(from)) === from)
+      .map(({ to }) => ({ type: 'restore', agent: to.agent, sessionId: to.sessionId, state: to }));
+    if (events.length > 0) swaps$.next({ events, now: ctx.now() });
+  };
   return {
     frame$,
     state$,
@@ -230,6 +248,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     },
     setVisibility,
     start,
+    swapStates,
     views,
     dispose,
   };

@@ -69,6 +69,8 @@ export interface RunningMode {
   readonly apiBaseUrl?: string;
   /** Set by the API: where the webhook sink reports for GET /metrics. */
   readonly webhookMetrics?: WebhookMetrics;
+  /** Brings the mode's cached views up to date now (they let go of states the fold replaced). */
+  readonly settle?: () => void;
 }
 
 export interface ModeRunner {
@@ -112,7 +114,7 @@ const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }
         stopped = true;
         await api.close();
       };
-      return { done: new Promise<number>(() => undefined), stop, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics };
+      return { done: new Promise<number>(() => undefined), stop, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics, settle: api.settle };
     },
     release: async () => prepared?.door.close(),
   };
@@ -285,7 +287,13 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     const [{ compactWhenSettled, processCpuMs }, { compactHeap }, { startWebhooks }, { startNotifier }, { watchHeadlessEmpty }, { agentLocations }] = modules;
     sources.begin();
     // A monitor runs all day: once the first discovery has settled, give back what it allocated.
-    const settled = compactWhenSettled(pipeline.state$, { compact: compactHeap, cpuMs: processCpuMs, scheduler: ctx.scheduler });
+    // First the details a first discovery without a cache folded go back to the cache (a warm
+    // start never loads them), then the heap is compacted around what stays.
+    const compact = (): void => {
+      if (sources.releaseDetails() > 0) for (const mode of running) mode.settle?.();
+      compactHeap();
+    };
+    const settled = compactWhenSettled(pipeline.state$, { compact, cpuMs: processCpuMs, scheduler: ctx.scheduler });
     background.push(() => settled.unsubscribe());
     const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
     const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;

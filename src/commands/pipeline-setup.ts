@@ -5,7 +5,7 @@ import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import type { DiscoveryCache, SourceCtx } from '../sources/index.js';
+import type { DiscoveryCache, Persister, SourceCtx } from '../sources/index.js';
 
 /**
  * The setup the monitor and `sessions` share: run the sources through the one pipeline with the
@@ -20,6 +20,12 @@ export interface SourcePipeline {
   readonly begin: () => void;
   /** Saves the cache a last time, stops the sources and closes the cache, in that order. */
   readonly stop: () => Promise<void>;
+  /**
+   * Once a first discovery without a cache is persisted: the sessions' details (recent messages
+   * and tools, usage per message) go back to the cache, to be read when asked, as after a warm
+   * start (Persister.lazyTwins, Pipeline.swapStates). The number of sessions swapped.
+   */
+  readonly releaseDetails: () => number;
 }
 
 export interface SourcePipelineOptions {
@@ -55,7 +61,7 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
   // The discovery cache makes warm starts read only what was appended; losing it is always safe.
   // It is opened when the sources start (`begin`), so a monitor's servers listen before its rows load.
   let cache: DiscoveryCache | undefined;
-  let persist: (() => void | Promise<void>) | undefined;
+  let persister: Persister | undefined;
   const sourceCtx = (): SourceCtx => {
     const opened = options.cache === false ? undefined : registry?.openDiscoveryCache(io.env, options.log, ...(options.cacheFile ? [options.cacheFile] : []));
     const { beforeCacheWrite } = options;
@@ -72,12 +78,12 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
   });
   const begin = (): void => {
     pipeline.start();
-    if (cache && registry) persist = registry.persistCache(pipeline.state$, cache, base.scheduler);
+    if (cache && registry) persister = registry.createPersister(pipeline.state$, cache, base.scheduler);
   };
   if (options.deferSources !== true) begin();
   const stop = async (): Promise<void> => {
     try {
-      await persist?.();
+      persister?.stop();
     } finally {
       try {
         await pipeline.dispose();
@@ -86,5 +92,10 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
       }
     }
   };
-  return { ctx: base, pipeline, begin, stop };
+  const releaseDetails = (): number => {
+    const twins = persister?.lazyTwins() ?? [];
+    pipeline.swapStates(twins);
+    return twins.length;
+  };
+  return { ctx: base, pipeline, begin, stop, releaseDetails };
 };

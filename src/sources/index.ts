@@ -40,4 +40,4 @@ export const sources = {
 
 export type { SourceCtx } from './internal/options.js';
 export { openDiscoveryCache, discoveryCachePath, type DiscoveryCache } from './internal/cache.js';
-export { persistCache } from './internal/persist-cache.js';
+export { createPersister, persistCache, type Persister } from './internal/persist-cache.js';

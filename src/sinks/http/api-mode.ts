@@ -88,6 +88,8 @@ export interface RunningApi {
   readonly baseUrl: string;
   /** Where the webhook sink reports (the webhook series of GET /metrics). */
   readonly webhookMetrics: WebhookMetrics;
+  /** Brings the served listing up to date now (it lets go of the session states the fold replaced). */
+  readonly settle: () => void;
   readonly close: () => Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     address: door.address,
     baseUrl: launch.baseUrl,
     webhookMetrics: metrics.webhooks,
+    settle: store.settle,
     close: async () => {
       // The app first (SSE streams end, new requests get 503), then the socket.
       await app.close();

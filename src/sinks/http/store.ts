@@ -55,6 +55,12 @@ export interface SessionStore {
   readonly trackChanges: () => ChangeTracker;
   /** Persist a custom name ("" or undefined resets it); resolves to the renamed session, or undefined when unknown. */
   readonly rename: (sessionId: string, name: string | undefined) => Promise<SessionDetail | undefined>;
+  /**
+   * Brings the listing up to date now and drops what was built from older states (the ordered
+   * list, the last snapshot): after states were replaced by equal ones (Pipeline.swapStates),
+   * nothing keeps the replaced ones alive. The next read builds the snapshot again.
+   */
+  readonly settle: () => void;
   readonly close: () => void;
 }
 
@@ -288,6 +294,11 @@ export const createSessionStore = (
 
   return {
     current,
+    settle: () => {
+      refresh();
+      listing.sessions();
+      snapshot = undefined;
+    },
     snapshot$,
     trackChanges: () => {
       const tracker = { changed: new Map<string, ServedSession>(), removed: new Set<string>() };

@@ -19,10 +19,20 @@ const KINDS: readonly (readonly [TokenKind, keyof TokenCounts])[] = [
   ['cache_creation', 'cacheCreation'],
 ];
 
+/**
+ * What was counted of a session: its token totals (the object itself: a fold copies it only when
+ * usage changes) and its cost. Not the state: that would keep every session's detail alive
+ * (recent messages and tools) after the fold let go of it.
+ */
 interface Seen {
-  readonly state: SessionState;
+  readonly tokens: TokenCounts;
+  /** What the cost comes from besides the tokens. */
+  readonly model: string;
+  readonly recordedCostUsd: number;
   readonly cost: number;
 }
+
+const seenOf = (s: SessionState): Seen => ({ tokens: s.tokens, model: s.model, recordedCostUsd: s.recordedCostUsd, cost: costOf(s) });
 
 export interface UsageTotals {
   readonly tokens: ReadonlyMap<string, { readonly agent: AgentKind; readonly model: string; readonly kind: TokenKind; readonly value: number }>;
@@ -47,7 +57,7 @@ export const createUsageLedger = (): UsageLedger => {
   let baselined = false;
 
   const add = (s: SessionState, previous: Seen | undefined): void => {
-    const before = previous?.state.tokens;
+    const before = previous?.tokens;
     const deltas = KINDS.map(([kind, field]) => [kind, s.tokens[field] - (before?.[field] ?? 0)] as const);
     // A shrinking total is a re-read from scratch, not negative usage: move the baseline only.
     if (deltas.some(([, delta]) => delta < 0)) return;
@@ -72,16 +82,16 @@ export const createUsageLedger = (): UsageLedger => {
     baseline: (sessions, counts) => {
       if (baselined) return;
       baselined = true;
-      for (const [key, s] of sessions) if (counts(s)) seen.set(key, { state: s, cost: costOf(s) });
+      for (const [key, s] of sessions) if (counts(s)) seen.set(key, seenOf(s));
     },
     observe: (sessions, counts) => {
       if (!baselined) return;
       for (const [key, s] of sessions) {
         const previous = seen.get(key);
-        // Folded states are immutable: the same object means nothing changed.
-        if (previous?.state === s || !counts(s)) continue;
+        // Folded states are immutable: the same token object, model and recorded cost mean no usage changed.
+        if (!counts(s) || (previous?.tokens === s.tokens && previous.model === s.model && previous.recordedCostUsd === s.recordedCostUsd)) continue;
         add(s, previous);
-        seen.set(key, { state: s, cost: costOf(s) });
+        seen.set(key, seenOf(s));
       }
       for (const key of seen.keys()) if (!sessions.has(key)) seen.delete(key);
     },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { isAgentKind, type AgentKind } from '../../core/agents.js';
 import type { Logger } from '../../core/contracts.js';
-import type { SessionState } from '../../core/session.js';
+import type { FileCheckpoint, SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
 import { lazyState, type Core } from './lazy-detail.js';
@@ -61,6 +61,15 @@ export interface DiscoveryCache {
   readonly get: (file: string) => CachedFile | undefined;
   /** True for a state object this cache handed out and nobody changed since: no need to write it back. */
   readonly isStored: (state: SessionState) => boolean;
+  /**
+   * A state equal to `state`, whose row this cache holds at `checkpoint` (written from exactly
+   * `state`), with its detail left in the row until first read, as a warm start restores it. What
+   * a monitor that started without a cache holds once its first discovery is persisted.
+   * Undefined when the row is not there at that checkpoint (a write failed, another process wrote).
+   */
+  readonly lazyTwin: (state: SessionState, checkpoint: FileCheckpoint) => SessionState | undefined;
+  /** Gives back the pages a burst of reads left in the connection's cache (after many `lazyTwin`s). */
+  readonly releasePages: () => void;
   /** Deletes the rows of `agent` that `keep` rejects (sessions deleted while nobody watched). */
   readonly prune: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /**
@@ -232,6 +241,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   const handedOut = new WeakSet<SessionState>();
   const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
   const selectDetail = db.prepare('SELECT detail FROM files WHERE path = ? AND offset = ? AND mtime_ms = ?').pluck();
+  const hasRow = db.prepare('SELECT 1 FROM files WHERE path = ? AND offset = ? AND mtime_ms = ?').pluck();
   // Details of restored states read after `close` (a one-shot command prints details after
   // stopping): loaded in one read of the file, once, when the first of them is needed.
   let detailsAfterClose: Map<string, { offset: number; mtimeMs: number; detail: Buffer }> | undefined;
@@ -311,6 +321,22 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       return entry;
     },
     isStored: (state) => handedOut.has(state),
+    releasePages: () => {
+      if (db.open) releasePageCache(db);
+    },
+    lazyTwin: (state, checkpoint) => {
+      try {
+        if (!db.open || hasRow.get(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs) === undefined) return undefined;
+      } catch (error) {
+        failed('read', error);
+        return undefined;
+      }
+      const { usageByMessage: _usage, recentTools: _tools, recentMessages: _messages, ...core } = state;
+      // Through JSON, as a restored core is parsed: the same V8 hidden classes as a warm start's.
+      const twin = lazyState(JSON.parse(JSON.stringify(core)) as Core, () => loadDetail(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs));
+      handedOut.add(twin);
+      return twin;
+    },
     prune: (agent, keep) => pruneAmong(agent, keep, () => storedPaths(agent)),
     // After a good preload, the rows nothing asked for are still in `rows`.
     pruneUnasked: (agent, keep) => pruneAmong(agent, keep, () => (preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : storedPaths(agent))),

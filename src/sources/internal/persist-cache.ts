@@ -18,7 +18,28 @@ export const persistCache = (
   cache: DiscoveryCache,
   scheduler: SchedulerLike = asyncScheduler,
   everyMs = PERSIST_EVERY_MS,
-): Teardown => {
+): Teardown => createPersister(state$, cache, scheduler, everyMs).stop;
+
+export interface Persister {
+  /** Stops following the state and writes what changed a last time. */
+  readonly stop: Teardown;
+  /** Writes what changed now. */
+  readonly flush: () => void;
+  /**
+   * Writes what changed, then pairs every session whose row holds exactly its current state with
+   * a lazy twin of it (`DiscoveryCache.lazyTwin`): for `Pipeline.swapStates`, after a first
+   * discovery without a cache, so the monitor holds the details in the cache, as after a warm start.
+   */
+  readonly lazyTwins: () => { readonly from: SessionState; readonly to: SessionState }[];
+}
+
+/** `persistCache` with its flush and twins exposed (the composition root releases details with them). */
+export const createPersister = (
+  state$: Observable<SessionsState>,
+  cache: DiscoveryCache,
+  scheduler: SchedulerLike = asyncScheduler,
+  everyMs = PERSIST_EVERY_MS,
+): Persister => {
   let latest: SessionsState | undefined;
   let dirty = false;
   // Per file: the state object last written, and the session key that owns the file.
@@ -56,9 +77,30 @@ export const persistCache = (
     this.schedule(undefined, everyMs);
   }, everyMs);
 
-  return () => {
-    timer.unsubscribe();
-    subscription.unsubscribe();
+  const lazyTwins = (): { from: SessionState; to: SessionState }[] => {
     flush();
+    if (!latest) return [];
+    const twins: { from: SessionState; to: SessionState }[] = [];
+    for (const state of latest.sessions.values()) {
+      const cp = state.checkpoint;
+      // Only what this persister wrote from this very state (a restored one is lazy already).
+      if (!cp || written.get(cp.path) !== state || cache.isStored(state)) continue;
+      const twin = cache.lazyTwin(state, cp);
+      if (!twin) continue;
+      written.set(cp.path, twin);
+      twins.push({ from: state, to: twin });
+    }
+    cache.releasePages();
+    return twins;
+  };
+
+  return {
+    stop: () => {
+      timer.unsubscribe();
+      subscription.unsubscribe();
+      flush();
+    },
+    flush,
+    lazyTwins,
   };
 };

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionsState } from '../../../src/core/contracts.js';
 import type { SessionState } from '../../../src/core/session.js';
 import { CACHE_SCHEMA_VERSION, discoveryCachePath, openDiscoveryCache, type DiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { persistCache } from '../../../src/sources/internal/persist-cache.js';
+import { createPersister, persistCache } from '../../../src/sources/internal/persist-cache.js';
 import { emptySession } from '../../../src/streams/session-reducer.js';
 import { rx } from '../../helpers/marbles.js';
 import { cachedFileOf } from '../../helpers/source-harness.js';
@@ -221,5 +221,36 @@ describe('persistCache (virtual time)', () => {
     });
     expect(writes).toEqual([{ at: 8_000, upserts: ['r@7'], deletes: [] }]);
     expect(cache.get('/t/r.jsonl')?.state.userMessages).toBe(8);
+  });
+
+  it('lazyTwins: after writing, pairs each state it wrote with an equal one whose detail stays in the row until read; a twin is not written again', () => {
+    const full: SessionState = {
+      ...stateAt('t', '/t/t.jsonl', 12),
+      cwd: '/w',
+      recentTools: [{ name: 'Edit', callId: 'c1', at: 5, done: true }],
+      recentMessages: [{ role: 'assistant', text: 'done', at: 6 }],
+      usageByMessage: { m1: { input: 1, output: 2, cacheCreation: 0, cacheRead: 0 } },
+    };
+    const unpersisted = { ...stateAt('u', '/t/u.jsonl', 3), checkpoint: null };
+    const scheduler = rx();
+    let twins: { from: SessionState; to: SessionState }[] = [];
+    scheduler.run(({ hot }) => {
+      now = () => scheduler.now();
+      const persister = createPersister(hot<SessionsState>('a', { a: sessionsState(full, unpersisted) }), cache, scheduler, 5_000);
+      scheduler.schedule(() => {
+        twins = persister.lazyTwins();
+        writes = [];
+        persister.flush();
+        persister.stop();
+      }, 1_000);
+    });
+    // Written at once (not at 5 s), paired; the state without a checkpoint has no row and no twin.
+    expect(twins.map(({ from }) => from)).toEqual([full]);
+    const twin = twins[0]!.to;
+    expect(twin).not.toBe(full);
+    expect(cache.isStored(twin)).toBe(true);
+    expect(writes).toEqual([]);
+    // Equal in everything, the detail read from the row when first asked.
+    expect({ ...twin }).toEqual(full);
   });
 });
