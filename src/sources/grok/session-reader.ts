@@ -38,25 +38,20 @@ export interface GrokReader {
 
 const isMissing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
-// Synchronous: a summary is a few hundred bytes, and a thread pool round trip per read and stat
-// made a warm start of 500 sessions (one after the other, through the dirty queue) cost 150 ms.
-const readOptional = (file: string): string | undefined => {
+/** What `read` returns, or undefined when the file is not there; other errors are thrown. */
+const unlessMissing = <T>(read: () => T): T | undefined => {
   try {
-    return readFileSync(file, 'utf8');
+    return read();
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
 };
 
-const statOptional = (file: string): Stats | undefined => {
-  try {
-    return statSync(file);
-  } catch (error) {
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
-};
+// Synchronous: a summary is a few hundred bytes, and a thread pool round trip per read and stat
+// made a warm start of 500 sessions (one after the other, through the dirty queue) cost 150 ms.
+const readOptional = (file: string): string | undefined => unlessMissing(() => readFileSync(file, 'utf8'));
+const statOptional = (file: string): Stats | undefined => unlessMissing(() => statSync(file));
 
 /**
  * The stateful half of the grok source. A session is its directory: `summary.json` gives the

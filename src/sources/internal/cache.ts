@@ -180,8 +180,14 @@ const openOrRebuild = (file: string, log?: Logger): Database.Database => {
  * heap, so thousands of restored-but-unread details cost the garbage collector nothing.
  */
 const splitState = (state: SessionState): { core: string; detail: Buffer } => {
-  const { usageByMessage, recentTools, recentMessages, ...core } = state;
-  return { core: JSON.stringify(core), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
+  const { usageByMessage, recentTools, recentMessages } = state;
+  return { core: coreJsonOf(state), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
+};
+
+/** The JSON of a state's core, as its row stores it: every field but the detail's. */
+const coreJsonOf = (state: SessionState): string => {
+  const { usageByMessage: _usage, recentTools: _tools, recentMessages: _messages, ...core } = state;
+  return JSON.stringify(core);
 };
 
 /** The detail of the row `path` at `offset`/`mtimeMs` (a row rewritten since, by another process, is not it). */
@@ -331,9 +337,8 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         failed('read', error);
         return undefined;
       }
-      const { usageByMessage: _usage, recentTools: _tools, recentMessages: _messages, ...core } = state;
       // Through JSON, as a restored core is parsed: the same V8 hidden classes as a warm start's.
-      const twin = lazyState(JSON.parse(JSON.stringify(core)) as Core, () => loadDetail(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs));
+      const twin = lazyState(JSON.parse(coreJsonOf(state)) as Core, () => loadDetail(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs));
       handedOut.add(twin);
       return twin;
     },

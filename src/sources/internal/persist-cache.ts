@@ -23,8 +23,6 @@ export const persistCache = (
 export interface Persister {
   /** Stops following the state and writes what changed a last time. */
   readonly stop: Teardown;
-  /** Writes what changed now. */
-  readonly flush: () => void;
   /**
    * Writes what changed, then pairs every session whose row holds exactly its current state with
    * a lazy twin of it (`DiscoveryCache.lazyTwin`): for `Pipeline.swapStates`, after a first
@@ -33,7 +31,7 @@ export interface Persister {
   readonly lazyTwins: () => { readonly from: SessionState; readonly to: SessionState }[];
 }
 
-/** `persistCache` with its flush and twins exposed (the composition root releases details with them). */
+/** `persistCache` with its twins exposed (the composition root releases details with them). */
 export const createPersister = (
   state$: Observable<SessionsState>,
   cache: DiscoveryCache,
@@ -100,7 +98,6 @@ export const createPersister = (
       subscription.unsubscribe();
       flush();
     },
-    flush,
     lazyTwins,
   };
 };

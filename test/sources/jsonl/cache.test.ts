@@ -240,7 +240,7 @@ describe('persistCache (virtual time)', () => {
       scheduler.schedule(() => {
         twins = persister.lazyTwins();
         writes = [];
-        persister.flush();
+        // Its last write: the twins are not written again.
         persister.stop();
       }, 1_000);
     });
