@@ -16,6 +16,18 @@ const fixture = (name) => readFileSync(new URL(`../fixtures/${name}`, import.met
 
 export const dataHome = (home) => path.join(home, '.local', 'share');
 export const configHome = (home) => path.join(home, '.config');
+/**
+ * What every benchmark runs agentwatch with on a corpus: HOME, its config and data directories
+ * inside it, the discovery cache and search index under `cacheHome`, PATH and no colors.
+ */
+export const homeEnv = (home, cacheHome) => ({
+  HOME: home,
+  XDG_CONFIG_HOME: configHome(home),
+  XDG_CACHE_HOME: cacheHome,
+  XDG_DATA_HOME: dataHome(home),
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  NO_COLOR: '1',
+});
 
 /** Amp: one JSON document per thread (threads/T-<id>.json), rewritten whole by Amp. */
 export const ampThread = ({ id, cwd, start, turns, filler }) => {

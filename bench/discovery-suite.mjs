@@ -17,7 +17,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus, refreshCursor } from './corpus.mjs';
-import { configHome, dataHome } from './corpus-agents.mjs';
+import { homeEnv } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // BENCH_CLI: another build's dist/cli.js, to compare builds on the same corpus and baseline.
@@ -40,15 +40,7 @@ const corpus = ensureCorpus({ root, sessions, meanKb });
 refreshCursor(corpus);
 const generateMs = performance.now() - t0;
 const xdg = path.join(root, 'xdg');
-const env = {
-  HOME: corpus.home,
-  XDG_CONFIG_HOME: configHome(corpus.home),
-  XDG_CACHE_HOME: path.join(xdg, 'cache'),
-  XDG_DATA_HOME: dataHome(corpus.home),
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  NO_COLOR: '1',
-  TZ: 'UTC',
-};
+const env = { ...homeEnv(corpus.home, path.join(xdg, 'cache')), TZ: 'UTC' };
 mkdirSync(xdg, { recursive: true });
 const rssFile = path.join(tmpdir(), `agentwatch-bench-rss-${process.pid}`);
 

@@ -12,7 +12,7 @@ import { pbkdf2Sync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configHome, dataHome } from './corpus-agents.mjs';
+import { dataHome, homeEnv } from './corpus-agents.mjs';
 import { ensureRecentCorpus, refreshCursor } from './corpus.mjs';
 import { arg, sleep } from './util.mjs';
 
@@ -48,16 +48,7 @@ export const resolveCorpus = (name) => {
 
 /** HOME and XDG_* on the corpus; the discovery cache under `<root>/xdg-cache-<tag>`; a config with a 7-day window. */
 export const corpusEnv = (corpus, tag, config = {}) => {
-  const env = {
-    HOME: corpus.home,
-    XDG_CONFIG_HOME: configHome(corpus.home),
-    XDG_DATA_HOME: dataHome(corpus.home),
-    XDG_CACHE_HOME: path.join(corpus.root, `xdg-cache-${tag}`),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    NO_COLOR: '1',
-    TZ: 'UTC',
-    AGENTWATCH_API_PASSPHRASE: PASSPHRASE,
-  };
+  const env = { ...homeEnv(corpus.home, path.join(corpus.root, `xdg-cache-${tag}`)), TZ: 'UTC', AGENTWATCH_API_PASSPHRASE: PASSPHRASE };
   const dir = path.join(env.XDG_CONFIG_HOME, 'agentwatch');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: SALT, notifications: false, ...config }));
@@ -141,12 +132,7 @@ export const idleCorpus = ({ sessions, extraEnv = [] }) => {
   const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
   const salt = 'idle-bench-salt';
   const env = {
-    HOME: corpus.home,
-    XDG_CONFIG_HOME: configHome(corpus.home),
-    XDG_CACHE_HOME: path.join(root, 'xdg-cache'),
-    XDG_DATA_HOME: dataHome(corpus.home),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    NO_COLOR: '1',
+    ...homeEnv(corpus.home, path.join(root, 'xdg-cache')),
     AGENTWATCH_API_PASSPHRASE: 'idle benchmark passphrase',
     ...Object.fromEntries(extraEnv.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
   };

@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ensureCorpus, refreshCursor } from './corpus.mjs';
-import { configHome, dataHome } from './corpus-agents.mjs';
+import { homeEnv } from './corpus-agents.mjs';
 import { arg, median, percentile } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,7 +36,7 @@ refreshCursor(corpus);
 
 const scratch = path.join(here, '.corpus-search-cache');
 const cacheHome = path.join(scratch, 'cache');
-const env = { HOME: corpus.home, XDG_CONFIG_HOME: configHome(corpus.home), XDG_CACHE_HOME: cacheHome, XDG_DATA_HOME: dataHome(corpus.home), PATH: process.env.PATH, NO_COLOR: '1', TZ: 'UTC' };
+const env = { ...homeEnv(corpus.home, cacheHome), TZ: 'UTC' };
 const cli = path.join(here, '..', 'dist', 'cli.js');
 const fresh = () => {
   rmSync(scratch, { recursive: true, force: true });

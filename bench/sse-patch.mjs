@@ -15,17 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { EventSource } from 'eventsource';
 import { ensureRecentCorpus } from './corpus.mjs';
 import { arg, percentile, saveResult, sleep } from './util.mjs';
-import { configHome, dataHome } from './corpus-agents.mjs';
+import { homeEnv } from './corpus-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sessions = arg('sessions', 3000);
 const appends = arg('appends', 200);
 const root = path.join(here, '.corpus-idle');
 const corpus = ensureRecentCorpus({ root, sessions, meanKb: 20 });
-const env = {
-  HOME: corpus.home, XDG_CONFIG_HOME: configHome(corpus.home), XDG_CACHE_HOME: path.join(root, 'xdg-cache-sse'), XDG_DATA_HOME: dataHome(corpus.home),
-  PATH: process.env.PATH, NO_COLOR: '1', AGENTWATCH_API_PASSPHRASE: 'sse benchmark passphrase',
-};
+const env = { ...homeEnv(corpus.home, path.join(root, 'xdg-cache-sse')), AGENTWATCH_API_PASSPHRASE: 'sse benchmark passphrase' };
 const salt = 'sse-bench-salt';
 mkdirSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch'), { recursive: true });
 writeFileSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch', 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: salt }));

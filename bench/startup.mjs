@@ -28,7 +28,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus, refreshCursor } from './corpus.mjs';
-import { configHome, dataHome } from './corpus-agents.mjs';
+import { homeEnv } from './corpus-agents.mjs';
 import { arg, median, saveResult, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,16 +43,7 @@ const claudeList = path.join(root, 'claude-files.txt');
 const allList = path.join(root, 'files.txt');
 if (!existsSync(claudeList)) throw new Error(`${claudeList} is missing: the corpus generator writes it`);
 
-const env = {
-  HOME: corpus.home,
-  XDG_CONFIG_HOME: configHome(corpus.home),
-  XDG_CACHE_HOME: path.join(root, 'xdg-cache'),
-  XDG_DATA_HOME: dataHome(corpus.home),
-  CLAUDE_CONFIG_DIR: path.join(corpus.home, '.claude'),
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  NO_COLOR: '1',
-  TZ: 'UTC',
-};
+const env = { ...homeEnv(corpus.home, path.join(root, 'xdg-cache')), CLAUDE_CONFIG_DIR: path.join(corpus.home, '.claude'), TZ: 'UTC' };
 const cacheDir = path.join(env.XDG_CACHE_HOME, 'agentwatch');
 mkdirSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch'), { recursive: true });
 writeFileSync(path.join(env.XDG_CONFIG_HOME, 'agentwatch', 'config.json'), JSON.stringify({ window_minutes: 10080, api_salt: 'startup-bench-salt' }));
@@ -117,7 +108,7 @@ const claudeCold = repeat(() => timed(process.execPath, [cli, 'sessions', '--all
 // What the command costs before it reads anything: Node, module loading, config, an empty listing.
 const emptyHome = path.join(root, 'empty-home');
 mkdirSync(emptyHome, { recursive: true });
-const emptyEnv = { ...env, HOME: emptyHome, XDG_CONFIG_HOME: path.join(emptyHome, '.config'), XDG_CACHE_HOME: path.join(emptyHome, '.cache'), XDG_DATA_HOME: path.join(emptyHome, '.local', 'share'), CLAUDE_CONFIG_DIR: path.join(emptyHome, '.claude') };
+const emptyEnv = { ...env, ...homeEnv(emptyHome, path.join(emptyHome, '.cache')), CLAUDE_CONFIG_DIR: path.join(emptyHome, '.claude') };
 const emptyRuns = repeat(() => timed(process.execPath, [cli, 'sessions', '--all', '--agent', 'claude', '--json'], emptyEnv));
 const ccusageRuns = repeat(() => timed(ccusage, ['claude', 'session', '--json', '--offline']));
 const claudeColdIn = repeat(() => inProcess('discovery.mjs', ['claude', '--no-cache']));
