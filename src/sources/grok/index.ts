@@ -87,6 +87,7 @@ export const createGrokSource =
         else if (watch) waitForRoot();
         await scan();
         await queue.idle();
+        reader.trim();
         emit({ type: 'ready', agent: 'grok' });
         if (!watch) subscriber.complete();
       };

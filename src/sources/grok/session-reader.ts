@@ -3,7 +3,7 @@ import path from 'node:path';
 import { changesNothing, type SessionEvent, type SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
-import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
+import { createScratch, readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
 import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-records.js';
 import { skimGrokLine } from './skim.js';
@@ -34,6 +34,8 @@ export interface GrokReader {
   /** Brings one session directory up to date (first sight, summary change, appended lines, truncation, deletion). */
   readonly sync: (dir: string) => Promise<void>;
   readonly trackedDirs: () => string[];
+  /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
+  readonly trim: () => void;
 }
 
 const isMissing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
@@ -62,6 +64,9 @@ const statOptional = (file: string): Stats | undefined => unlessMissing(() => st
  */
 export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: DiscoveryCache, read?: ReadOptions): GrokReader => {
   const tracked = new Map<string, Tracked>();
+  // One read buffer for every transcript (not one the size of each file).
+  const scratch = read?.scratch ?? createScratch();
+  const readOptions: ReadOptions = { ...read, scratch };
   const ref = (sessionId: string) => ({ agent: 'grok', sessionId }) as const;
 
   const forget = (dir: string): void => {
@@ -136,7 +141,7 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
           else problems.push({ ...diagnostic('grok', result.code, result.message, { sessionId: t.sessionId, path: chat }), ...at() });
         }
       },
-      read,
+      readOptions,
     );
     // NOTE: a write during the read leaves size/mtime behind the file: the next event reads the rest.
     t.offset = outcome.consumed;
@@ -205,5 +210,5 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     }
   };
 
-  return { sync: syncOnce, trackedDirs: () => [...tracked.keys()] };
+  return { sync: syncOnce, trackedDirs: () => [...tracked.keys()], trim: scratch.trim };
 };

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { yieldIfDue } from '../../util/next-turn.js';
+import { pageBuffer } from '../../util/page-buffer.js';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 
 export const READ_CHUNK_BYTES = 1024 * 1024;
@@ -14,7 +15,8 @@ export const WHOLE_READ_BYTES = 16 * 1024 * 1024;
  * A buffer to read into, reused across files (one per source): a cold start reads thousands of
  * files, and a fresh buffer per file is garbage the size of the corpus. It grows to the largest
  * read (at most WHOLE_READ_BYTES); `trim` gives a grown one back. Safe to share because every
- * chunk is split and handled before the next await.
+ * chunk is split and handled before the next await. Its memory is mapped outside malloc
+ * (util/page-buffer.ts): freeing a grown one would leave malloc's heap fragmented for good.
  */
 export interface Scratch {
   /** A buffer of at least `bytes` (up to WHOLE_READ_BYTES; never smaller than READ_CHUNK_BYTES). */
@@ -28,7 +30,7 @@ export const createScratch = (): Scratch => {
   return {
     get: (bytes) => {
       const want = Math.min(Math.max(bytes, READ_CHUNK_BYTES), WHOLE_READ_BYTES);
-      if (buffer === undefined || buffer.length < want) buffer = Buffer.allocUnsafe(want);
+      if (buffer === undefined || buffer.length < want) buffer = pageBuffer(want);
       return buffer;
     },
     trim: () => {
