@@ -1,10 +1,10 @@
-import { asyncScheduler } from 'rxjs';
+import { asyncScheduler, Subject } from 'rxjs';
 import { startPipeline, type Pipeline } from '../app.js';
 import type { CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
-import type { SessionEvent } from '../core/session.js';
+import type { SessionEvent, SessionState } from '../core/session.js';
 import type { DiscoveryCache, Persister, SourceCtx } from '../sources/index.js';
 
 /**
@@ -23,7 +23,8 @@ export interface SourcePipeline {
   /**
    * Once a first discovery without a cache is persisted: the sessions' details (recent messages
    * and tools, usage per message) go back to the cache, to be read when asked, as after a warm
-   * start (Persister.lazyTwins, Pipeline.swapStates). The number of sessions swapped.
+   * start (Persister.lazyTwins, Pipeline.swapStates), and the sources drop the parsers of files
+   * at rest (SourceCtx.restorable$). The number of sessions swapped.
    */
   readonly releaseDetails: () => number;
 }
@@ -49,6 +50,7 @@ export interface SourcePipelineOptions {
 
 export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: SourcePipelineOptions): Promise<SourcePipeline> => {
   const registry = options.demo ? undefined : await import('../sources/index.js');
+  const restorable = new Subject<readonly SessionState[]>();
   const base: SourceCtx = {
     config: loaded.config,
     env: io.env,
@@ -56,7 +58,7 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
     now: () => asyncScheduler.now(),
     log: options.log,
     platform: io.platform,
-    ...(options.watch ? {} : { watch: false }),
+    ...(options.watch ? { restorable$: restorable.asObservable() } : { watch: false }),
   };
   // The discovery cache makes warm starts read only what was appended; losing it is always safe.
   // It is opened when the sources start (`begin`), so a monitor's servers listen before its rows load.
@@ -95,6 +97,7 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
   const releaseDetails = (): number => {
     const twins = persister?.lazyTwins() ?? [];
     pipeline.swapStates(twins);
+    if (twins.length > 0) restorable.next(twins.map((twin) => twin.to));
     return twins.length;
   };
   return { ctx: base, pipeline, begin, stop, releaseDetails };

@@ -15,7 +15,7 @@ interface Tracked {
    * warm start of thousands of untouched transcripts creates no parser at all).
    */
   parser: FileParser | undefined;
-  readonly makeParser: () => FileParser;
+  makeParser: () => FileParser;
   offset: number;
   ino: number;
   size: number;
@@ -62,6 +62,12 @@ export interface FileTracker {
   readonly isTrackedFile: (file: string) => boolean;
   /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
   readonly trim: () => void;
+  /**
+   * Drops the parser of the file `state` was persisted from, when the file was read up to exactly
+   * its checkpoint and no read is under way: its next growth resumes from `state`, as a warm
+   * start does (a cold start's parsers were a tenth of an idle monitor's heap). True when dropped.
+   */
+  readonly park: (state: SessionState) => boolean;
 }
 
 const isMissing = (error: unknown): boolean => {
@@ -280,5 +286,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     trackedFiles: () => [...tracked.keys()],
     isTrackedFile: (file) => tracked.has(file),
     trim: scratch.trim,
+    park: (state) => {
+      const cp = state.checkpoint;
+      const t = cp ? tracked.get(cp.path) : undefined;
+      if (t === undefined || !cp || t.parser === undefined || running.has(t.file) || t.offset !== cp.offset || t.sessionId !== state.sessionId || state.agent !== agent) return false;
+      t.parser = undefined;
+      t.makeParser = () => deps.createParser(t.file, state.sessionId, true, state);
+      return true;
+    },
   };
 };

@@ -66,6 +66,7 @@ export const createJsonlSource =
       const side = createSideFiles(spec.sideFiles);
       const tracker = createFileTracker({ agent, createParser: spec.createParser, emit, cache: ctx.cache, sideMeta: side.metaFor, read: options.read });
       const timers = new Map<string, Subscription>();
+      let parking: Subscription | undefined;
       const watches: TreeWatch[] = [];
       const sideRoots = spec.sideFiles?.roots ?? [];
 
@@ -183,7 +184,10 @@ export const createJsonlSource =
         firstPassDone = true;
         emit({ type: 'ready', agent });
         if (!watch) subscriber.complete();
-        else timers.set('restat', ctx.scheduler.schedule(restatRecent, ACTIVE_RESTAT_MS));
+        else {
+          timers.set('restat', ctx.scheduler.schedule(restatRecent, ACTIVE_RESTAT_MS));
+          parking = ctx.restorable$?.subscribe((states) => states.forEach(tracker.park));
+        }
       };
 
       function restatRecent(this: { schedule: (state?: undefined, delay?: number) => void }): void {
@@ -203,6 +207,7 @@ export const createJsonlSource =
 
       return () => {
         closed = true;
+        parking?.unsubscribe();
         for (const timer of timers.values()) timer.unsubscribe();
         timers.clear();
         for (const tree of watches) void tree.close().catch(() => undefined);

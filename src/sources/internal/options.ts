@@ -1,4 +1,6 @@
+import type { Observable } from 'rxjs';
 import type { Ctx } from '../../core/contracts.js';
+import type { SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from './cache.js';
 
 /**
@@ -16,4 +18,11 @@ export interface SourceCtx extends Ctx {
    * Default `true`: keep watching after `ready` until unsubscribed.
    */
   readonly watch?: boolean;
+  /**
+   * States the cache now holds at their checkpoints (a first discovery's sessions, once persisted:
+   * `SourcePipeline.releaseDetails`). A source may then drop what it keeps only to continue a
+   * file, the parser of a file read up to exactly that checkpoint, and resume from the state when
+   * the file grows, as after a warm start.
+   */
+  readonly restorable$?: Observable<readonly SessionState[]>;
 }
