@@ -30,7 +30,9 @@ export const createScratch = (): Scratch => {
   return {
     get: (bytes) => {
       const want = Math.min(Math.max(bytes, READ_CHUNK_BYTES), WHOLE_READ_BYTES);
-      if (buffer === undefined || buffer.length < want) buffer = pageBuffer(want);
+      // Doubling: a pass over files of rising sizes maps a few buffers, not one per new largest
+      // file (each lives until collected); pages beyond the bytes read are never touched.
+      if (buffer === undefined || buffer.length < want) buffer = pageBuffer(Math.min(WHOLE_READ_BYTES, Math.max(want, 2 * (buffer?.length ?? 0))));
       return buffer;
     },
     trim: () => {
