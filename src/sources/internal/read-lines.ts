@@ -25,6 +25,14 @@ export interface Scratch {
   readonly trim: () => void;
 }
 
+/**
+ * A grown buffer is page-mapped (util/page-buffer.ts); the size a watcher keeps comes from malloc.
+ * Freeing a block of READ_CHUNK_BYTES raises glibc's threshold no further than V8's compiler does
+ * anyway, and a WebAssembly memory also reserves 10 GiB of address space (never resident): none is
+ * left once a pass has trimmed.
+ */
+const allocate = (bytes: number): Buffer => (bytes > READ_CHUNK_BYTES ? pageBuffer(bytes) : Buffer.allocUnsafe(bytes));
+
 export const createScratch = (): Scratch => {
   let buffer: Buffer | undefined;
   return {
@@ -32,7 +40,7 @@ export const createScratch = (): Scratch => {
       const want = Math.min(Math.max(bytes, READ_CHUNK_BYTES), WHOLE_READ_BYTES);
       // Doubling: a pass over files of rising sizes maps a few buffers, not one per new largest
       // file (each lives until collected); pages beyond the bytes read are never touched.
-      if (buffer === undefined || buffer.length < want) buffer = pageBuffer(Math.min(WHOLE_READ_BYTES, Math.max(want, 2 * (buffer?.length ?? 0))));
+      if (buffer === undefined || buffer.length < want) buffer = allocate(Math.min(WHOLE_READ_BYTES, Math.max(want, 2 * (buffer?.length ?? 0))));
       return buffer;
     },
     trim: () => {
