@@ -15,8 +15,8 @@ export const WHOLE_READ_BYTES = 16 * 1024 * 1024;
  * A buffer to read into, reused across files (one per source): a cold start reads thousands of
  * files, and a fresh buffer per file is garbage the size of the corpus. It grows to the largest
  * read (at most WHOLE_READ_BYTES); `trim` gives a grown one back. Safe to share because every
- * chunk is split and handled before the next await. Its memory is mapped outside malloc
- * (util/page-buffer.ts): freeing a grown one would leave malloc's heap fragmented for good.
+ * chunk is split and handled before the next await. A grown one is mapped outside malloc
+ * (util/page-buffer.ts): freeing it would leave malloc's heap fragmented for good.
  */
 export interface Scratch {
   /** A buffer of at least `bytes` (up to WHOLE_READ_BYTES; never smaller than READ_CHUNK_BYTES). */
