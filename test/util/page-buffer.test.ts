@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pageBuffer } from '../../src/util/page-buffer.js';
 import { createScratch, WHOLE_READ_BYTES } from '../../src/sources/internal/read-lines.js';
@@ -36,6 +38,13 @@ describe('pageBuffer', () => {
       closeSync(fd);
     }
     expect(buffer.subarray(0, 16).toString('utf8')).toBe('{"a":1}\n{"b":2}\n');
+  });
+
+  it('falls back to a plain buffer of the exact size where there is no WebAssembly (node --jitless)', () => {
+    const built = fileURLToPath(new URL('../../dist/util/page-buffer.js', import.meta.url));
+    const script = `import { pageBuffer } from ${JSON.stringify(built)}; const b = pageBuffer(3 * 1024 * 1024 + 1); b.write('ok'); console.log(typeof WebAssembly, b.length, b.toString('utf8', 0, 2));`;
+    const out = execFileSync(process.execPath, ['--jitless', '--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    expect(out.trim()).toBe(`undefined ${3 * 1024 * 1024 + 1} ok`);
   });
 
   it('is what a read scratch buffer grows into, up to the whole-read cap', () => {
