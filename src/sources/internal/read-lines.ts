@@ -78,8 +78,9 @@ export const readLinesFrom = async (
     const splitter = createLineSplitter(start, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     // One byte more than the rest, so a file that did not grow meanwhile is read to its end in one call.
     const rest = Math.max(0, sizeHint - start) + 1;
-    // A fixed chunk size (tests) gets its own buffer; without a scratch buffer, small files get a small one.
-    const buffer = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (options.scratch?.get(rest) ?? Buffer.allocUnsafe(Math.max(4096, Math.min(WHOLE_READ_BYTES, rest))));
+    // A fixed chunk size (tests) gets its own buffer; without a scratch buffer, small files get a
+    // small one, and a big one is page-mapped as a grown scratch buffer is.
+    const buffer = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (options.scratch?.get(rest) ?? allocate(Math.max(4096, Math.min(WHOLE_READ_BYTES, rest))));
     let position = start;
     for (;;) {
       const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
