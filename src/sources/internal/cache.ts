@@ -1,12 +1,14 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { isAgentKind, type AgentKind } from '../../core/agents.js';
 import type { Logger } from '../../core/contracts.js';
 import type { FileCheckpoint, SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
-import { lazyState, type Core } from './lazy-detail.js';
+import { decodeCore, encodeCore, type CoreRow } from './core-codec.js';
+import { lazyState, restoredBy } from './lazy-detail.js';
 import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
 
 /**
@@ -21,14 +23,15 @@ import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
  * each detail stays in the file until something reads it (the detail view, or the fold when the
  * session changes), so restoring 10,000 sessions costs little more than stat'ing their files.
  *
- * Trust: rows are written only by `write` below, from typed states, each core with a checksum of
- * its JSON. A row whose checksum, agent or session id does not match is dropped (the file is
+ * Trust: rows are written only by `write` below, from typed states, each core with a checksum
+ * (CRC-32) of its text. A row whose checksum, agent or session id does not match, or whose core
+ * does not decode with the right type at every position (core-codec.ts), is dropped (the file is
  * read again); a detail is validated with zod when it is read. Validating every core with zod
  * instead cost more than the stats of a warm start (about 30 µs a row before V8 warms up).
  */
 
 /** Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt. */
-export const CACHE_SCHEMA_VERSION = 2;
+export const CACHE_SCHEMA_VERSION = 3;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
@@ -121,12 +124,11 @@ const TABLE_COLUMNS = {
 type Row = [path: string, agent: string, sessionId: string, offset: number, size: number, mtimeMs: number, state: string, stateHash: number];
 const COLUMNS = 'path, agent, session_id, offset, size, mtime_ms, state, state_hash';
 
-/** FNV-1a (32 bits) of a core's JSON: catches a damaged or hand-edited row. */
-const checksum = (text: string): number => {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-};
+/**
+ * CRC-32 of a core's text: catches a damaged or hand-edited row. Native: an FNV loop in
+ * JavaScript over every core was a tenth of a warm start.
+ */
+const checksum = (text: string): number => crc32(text);
 
 const removeFiles = (file: string): void => {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
@@ -179,28 +181,22 @@ const openOrRebuild = (file: string, log?: Logger): Database.Database => {
  * The two stored parts of a state. The detail is a BLOB: read back as a Buffer outside the JS
  * heap, so thousands of restored-but-unread details cost the garbage collector nothing.
  */
-const splitState = (state: SessionState): { core: string; detail: Buffer } => {
+const splitState = (state: SessionState, row: CoreRow): { core: string; detail: Buffer } => {
   const { usageByMessage, recentTools, recentMessages } = state;
-  return { core: coreJsonOf(state), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
-};
-
-/** The JSON of a state's core, as its row stores it: every field but the detail's. */
-const coreJsonOf = (state: SessionState): string => {
-  const { usageByMessage: _usage, recentTools: _tools, recentMessages: _messages, ...core } = state;
-  return JSON.stringify(core);
+  return { core: encodeCore(state, row), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
 };
 
 /** The detail of the row `path` at `offset`/`mtimeMs` (a row rewritten since, by another process, is not it). */
 type DetailLoader = (path: string, offset: number, mtimeMs: number) => unknown;
 
-const rowToEntry = (file: string, row: Row, loadDetail: DetailLoader): CachedFile | undefined => {
+const rowToEntry = (file: string, row: Row, loadDetail: DetailLoader, owner: object): CachedFile | undefined => {
   const [, agent, sessionId, offset, size, mtimeMs, stateText, stateHash] = row;
   if (!isAgentKind(agent) || typeof stateText !== 'string' || checksum(stateText) !== stateHash) return undefined;
-  const core = parseJson(stateText) as Core | undefined;
-  if (typeof core !== 'object' || core === null || core.sessionId !== sessionId || core.agent !== agent) return undefined;
+  const core = decodeCore(stateText, { path: file, offset, size, mtimeMs });
+  if (core === undefined || core.sessionId !== sessionId || core.agent !== agent) return undefined;
   const ino = core.checkpoint?.ino;
-  const state = lazyState(core, () => loadDetail(file, offset, mtimeMs));
-  return { path: file, agent, sessionId, offset, size, mtimeMs, ...(ino === undefined ? {} : { ino }), state };
+  const state = lazyState(core, () => loadDetail(file, offset, mtimeMs), owner);
+  return ino === undefined ? { path: file, agent, sessionId, offset, size, mtimeMs, state } : { path: file, agent, sessionId, offset, size, mtimeMs, ino, state };
 };
 
 const databaseOf = (agent: string, signature: string, listingText: string): CachedDatabase | undefined => {
@@ -244,7 +240,8 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     preloaded = false;
   }
   const writtenSincePreload = new Set<string>();
-  const handedOut = new WeakSet<SessionState>();
+  // What the states this cache handed out carry (lazy-detail.ts): a mark, not a WeakSet of 10,000.
+  const owner = {};
   const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
   const selectDetail = db.prepare('SELECT detail FROM files WHERE path = ? AND offset = ? AND mtime_ms = ?').pluck();
   const hasRow = db.prepare('SELECT 1 FROM files WHERE path = ? AND offset = ? AND mtime_ms = ?').pluck();
@@ -281,7 +278,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   const remove = db.prepare('DELETE FROM files WHERE path = ?');
   const writeAll = db.transaction((upserts: readonly CachedFile[], deletes: readonly string[]) => {
     for (const e of upserts) {
-      const { core, detail } = splitState(e.state);
+      const { core, detail } = splitState(e.state, e);
       upsert.run(e.path, e.agent, e.sessionId, e.offset, e.size, e.mtimeMs, core, checksum(core), detail);
     }
     for (const p of deletes) remove.run(p);
@@ -322,11 +319,9 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         }
       }
       if (!row) return undefined;
-      const entry = rowToEntry(p, row, loadDetail);
-      if (entry) handedOut.add(entry.state);
-      return entry;
+      return rowToEntry(p, row, loadDetail, owner);
     },
-    isStored: (state) => handedOut.has(state),
+    isStored: (state) => restoredBy(state) === owner,
     releasePages: () => {
       if (db.open) releasePageCache(db);
     },
@@ -337,10 +332,10 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         failed('read', error);
         return undefined;
       }
-      // Through JSON, as a restored core is parsed: the same V8 hidden classes as a warm start's.
-      const twin = lazyState(JSON.parse(coreJsonOf(state)) as Core, () => loadDetail(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs));
-      handedOut.add(twin);
-      return twin;
+      // Through the stored text, as a warm start restores it: the same values and V8 hidden classes.
+      const row = { path: checkpoint.path, offset: checkpoint.offset, size: checkpoint.size, mtimeMs: checkpoint.mtimeMs };
+      const core = decodeCore(encodeCore(state, row), row);
+      return core === undefined ? undefined : lazyState(core, () => loadDetail(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs), owner);
     },
     prune: (agent, keep) => pruneAmong(agent, keep, () => storedPaths(agent)),
     // After a good preload, the rows nothing asked for are still in `rows`.

@@ -1,5 +1,4 @@
-import type { FileCheckpoint, SessionState } from '../../core/session.js';
-import { intern } from '../../core/intern.js';
+import type { SessionState } from '../../core/session.js';
 import { parseJson } from './skim.js';
 import { sessionDetailSchema } from './state-schema.js';
 
@@ -14,9 +13,9 @@ export const EMPTY_DETAIL: Detail = { usageByMessage: {}, recentTools: [], recen
 interface Slot {
   load: (() => unknown) | undefined;
   parsed: Detail | undefined;
+  /** Who restored the state (the discovery cache that handed it out), as `restoredBy` tells. */
+  readonly owner: unknown;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const SLOT = Symbol('detail');
 type Lazy = SessionState & { readonly [SLOT]: Slot };
@@ -59,9 +58,6 @@ const ACCESSORS: PropertyDescriptorMap = {
   },
 };
 
-/** `intern` for a field of a stored core (checksummed, but only typed by its writer). */
-const shared = <T>(value: T): T => (typeof value === 'string' ? (intern(value) as T) : value);
-
 /**
  * A restored state whose detail fields load and parse the stored detail on first read (a spread,
  * the fold's draft, the detail view). A detail that is gone or does not validate reads as empty:
@@ -72,18 +68,10 @@ const shared = <T>(value: T): T => (typeof value === 'string' ? (intern(value) a
  * NOTE: built on the parsed object itself, not on a copy: properties added to the copy a spread
  * makes gave every one of 10,000 states its own V8 hidden class (about 1.5 KiB each, measured).
  */
-export const lazyState = (core: Core, load: () => unknown): SessionState => {
-  const state = core as Mutable<Core>;
-  // Every row parses its own copies: strings repeated across sessions are held once, and the
-  // checkpoint's path (the file's path again) is the state's own.
-  state.agent = shared(state.agent);
-  state.cwd = shared(state.cwd);
-  state.model = shared(state.model);
-  state.gitBranch = shared(state.gitBranch);
-  state.version = shared(state.version);
-  state.source = shared(state.source);
-  state.lastTurn = shared(state.lastTurn);
-  if (state.checkpoint !== null && typeof state.checkpoint === 'object' && state.checkpoint.path === state.path) (state.checkpoint as Mutable<FileCheckpoint>).path = state.path;
-  Object.defineProperty(state, SLOT, { value: { load, parsed: undefined } satisfies Slot });
-  return Object.defineProperties(state, ACCESSORS) as SessionState;
+export const lazyState = (core: Core, load: () => unknown, owner?: unknown): SessionState => {
+  Object.defineProperty(core, SLOT, { value: { load, parsed: undefined, owner } satisfies Slot });
+  return Object.defineProperties(core, ACCESSORS) as SessionState;
 };
+
+/** The `owner` a lazy state was made with; undefined for any other state (a spread of one included). */
+export const restoredBy = (state: SessionState): unknown => (state as Partial<Lazy>)[SLOT]?.owner;

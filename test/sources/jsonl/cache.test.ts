@@ -70,7 +70,11 @@ describe('discovery cache', () => {
     cache.write(['a', 'b', 'c', 'd'].map((id) => cachedFileOf(stateAt(id, `/t/${id}.jsonl`, 3))), []);
     cache.close();
     const db = new Database(discoveryCachePath(home.env));
-    db.prepare(`UPDATE files SET state = replace(state, '"userMessages":3', '"userMessages":4') WHERE path = '/t/a.jsonl'`).run();
+    // One count edited, its checksum left as it was.
+    const core = JSON.parse(db.prepare(`SELECT state FROM files WHERE path = '/t/a.jsonl'`).pluck().get() as string) as unknown[];
+    expect(core[16]).toBe(3);
+    core[16] = 4;
+    db.prepare(`UPDATE files SET state = ? WHERE path = '/t/a.jsonl'`).run(JSON.stringify(core));
     db.prepare(`UPDATE files SET agent = 'nobody' WHERE path = '/t/b.jsonl'`).run();
     db.prepare(`UPDATE files SET session_id = 'other' WHERE path = '/t/c.jsonl'`).run();
     db.close();

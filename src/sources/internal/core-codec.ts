@@ -1,0 +1,166 @@
+import { isAgentKind } from '../../core/agents.js';
+import { intern } from '../../core/intern.js';
+import type { FileCheckpoint, LastTurn, SessionState, ToolUse } from '../../core/session.js';
+import type { Core } from './lazy-detail.js';
+import { parseJson } from './skim.js';
+
+/**
+ * How the discovery cache stores a state's core: one JSON array, fields by position, without
+ * the checkpoint the row's own columns already hold (path, offset, size, mtime) nor the path
+ * again when it is the row's. A warm start parses one core per session, so this is what it
+ * pays for: against the object JSON it replaces, a third of the bytes, no key to look up per
+ * field, and every restored core built by one object literal (one V8 hidden class).
+ *
+ * Decoding checks the type at every position, as the core's zod schema would, at a fraction of
+ * its cost: a row that does not decode is dropped and its file read again.
+ * NOTE: changing a position changes the stored format: bump CACHE_SCHEMA_VERSION (cache.ts).
+ */
+
+/** The row columns a core leaves out and gets back from. */
+export interface CoreRow {
+  readonly path: string;
+  readonly offset: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+const LAST_TURNS: ReadonlySet<string> = new Set<LastTurn>(['none', 'user', 'assistant', 'tool_call', 'tool_result', 'thinking']);
+/** A checkpoint other than the row's, and its lack, in the checkpoint's position. */
+const NO_CHECKPOINT = -1;
+const ROW_CHECKPOINT_WITHOUT_INO = -2;
+
+const matchesRow = (cp: FileCheckpoint, row: CoreRow): boolean => cp.path === row.path && cp.offset === row.offset && cp.size === row.size && cp.mtimeMs === row.mtimeMs;
+
+const encodeCheckpoint = (cp: FileCheckpoint | null, row: CoreRow): unknown => {
+  if (cp === null) return NO_CHECKPOINT;
+  if (!matchesRow(cp, row)) return [cp.path, cp.offset, cp.size, cp.mtimeMs, cp.ino ?? null];
+  return cp.ino ?? ROW_CHECKPOINT_WITHOUT_INO;
+};
+
+/** The stored text of `state`'s core, for the row `row`. */
+export const encodeCore = (state: Core, row: CoreRow): string => {
+  const { tokens: t, subagents: s } = state;
+  return JSON.stringify([
+    state.agent,
+    state.sessionId,
+    state.cwd,
+    state.model,
+    state.gitBranch,
+    state.version,
+    state.agentName,
+    state.source,
+    state.isSidechain,
+    state.parentId,
+    state.resumeCommand,
+    state.path === row.path ? null : state.path,
+    state.createdAt,
+    state.lastActivityAt,
+    state.lastTurn,
+    state.lastTurnAt,
+    state.userMessages,
+    state.assistantMessages,
+    [t.input, t.output, t.cacheCreation, t.cacheRead],
+    state.recordedCostUsd,
+    [s.sessions, s.tokens.input, s.tokens.output, s.tokens.cacheCreation, s.tokens.cacheRead, s.costUsd],
+    state.pendingTools.map((tool) => (tool.callId === undefined ? [tool.name, tool.at, tool.done] : [tool.name, tool.at, tool.done, tool.callId])),
+    state.lastFileWrite,
+    state.lastFileWriteAt,
+    state.compactionStartedAt,
+    state.compactionEndedAt,
+    encodeCheckpoint(state.checkpoint, row),
+  ]);
+};
+
+const FIELDS = 27;
+
+/** Thrown inside `decodeCore` only, at the first position of the wrong type. */
+class Mismatch extends Error {}
+const MISMATCH = new Mismatch('core does not decode');
+
+const str = (value: unknown): string => {
+  if (typeof value !== 'string') throw MISMATCH;
+  return value;
+};
+const num = (value: unknown): number => {
+  if (typeof value !== 'number') throw MISMATCH;
+  return value;
+};
+const bool = (value: unknown): boolean => {
+  if (typeof value !== 'boolean') throw MISMATCH;
+  return value;
+};
+const list = (value: unknown, length?: number): unknown[] => {
+  if (!Array.isArray(value) || (length !== undefined && value.length !== length)) throw MISMATCH;
+  return value;
+};
+
+const decodeTool = (value: unknown): ToolUse => {
+  const [name, at, done, callId] = list(value);
+  const length = (value as unknown[]).length;
+  if (length === 3) return { name: intern(str(name)), at: num(at), done: bool(done) };
+  if (length === 4) return { name: intern(str(name)), at: num(at), callId: str(callId), done: bool(done) };
+  throw MISMATCH;
+};
+
+const decodeCheckpoint = (value: unknown, row: CoreRow): FileCheckpoint | null => {
+  if (value === NO_CHECKPOINT) return null;
+  if (value === ROW_CHECKPOINT_WITHOUT_INO) return { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs };
+  if (typeof value === 'number') return { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs, ino: value };
+  const [path, offset, size, mtimeMs, ino] = list(value, 5);
+  const base = { path: str(path), offset: num(offset), size: num(size), mtimeMs: num(mtimeMs) };
+  return ino === null ? base : { ...base, ino: num(ino) };
+};
+
+/**
+ * The core stored as `text` for the row `row`, or undefined when it does not decode (not JSON,
+ * another layout, a value of the wrong type). Repeated short strings are interned.
+ */
+export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
+  const fields = parseJson(text);
+  if (!Array.isArray(fields) || fields.length !== FIELDS) return undefined;
+  try {
+    const agent = str(fields[0]);
+    const source = str(fields[7]);
+    const lastTurn = str(fields[14]);
+    if (!isAgentKind(agent) || (source !== 'cli' && source !== 'desktop') || !LAST_TURNS.has(lastTurn)) return undefined;
+    const path = fields[11] === null ? row.path : str(fields[11]);
+    const tokens = list(fields[18], 4);
+    const subagents = list(fields[20], 6);
+    return {
+      agent: intern(agent) as typeof agent,
+      sessionId: str(fields[1]),
+      cwd: intern(str(fields[2])),
+      model: intern(str(fields[3])),
+      gitBranch: intern(str(fields[4])),
+      version: intern(str(fields[5])),
+      agentName: str(fields[6]),
+      source,
+      isSidechain: bool(fields[8]),
+      parentId: str(fields[9]),
+      resumeCommand: str(fields[10]),
+      path,
+      createdAt: num(fields[12]),
+      lastActivityAt: num(fields[13]),
+      lastTurn: intern(lastTurn) as LastTurn,
+      lastTurnAt: num(fields[15]),
+      userMessages: num(fields[16]),
+      assistantMessages: num(fields[17]),
+      tokens: { input: num(tokens[0]), output: num(tokens[1]), cacheCreation: num(tokens[2]), cacheRead: num(tokens[3]) },
+      recordedCostUsd: num(fields[19]),
+      subagents: {
+        sessions: num(subagents[0]),
+        tokens: { input: num(subagents[1]), output: num(subagents[2]), cacheCreation: num(subagents[3]), cacheRead: num(subagents[4]) },
+        costUsd: num(subagents[5]),
+      },
+      pendingTools: list(fields[21]).map(decodeTool),
+      lastFileWrite: str(fields[22]),
+      lastFileWriteAt: num(fields[23]),
+      compactionStartedAt: num(fields[24]),
+      compactionEndedAt: num(fields[25]),
+      checkpoint: decodeCheckpoint(fields[26], row),
+    };
+  } catch (error) {
+    if (error === MISMATCH) return undefined;
+    throw error;
+  }
+};

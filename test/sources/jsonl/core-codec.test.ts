@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionState } from '../../../src/core/session.js';
+import { decodeCore, encodeCore, type CoreRow } from '../../../src/sources/internal/core-codec.js';
+import type { Core } from '../../../src/sources/internal/lazy-detail.js';
+import { emptySession } from '../../../src/streams/session-reducer.js';
+
+const row: CoreRow = { path: '/h/.claude/projects/-w/s1.jsonl', offset: 900, size: 912, mtimeMs: 1_700_000_000_123.5 };
+
+const coreOf = (state: SessionState): Core => {
+  const { usageByMessage: _u, recentTools: _t, recentMessages: _m, ...core } = state;
+  return core;
+};
+
+/** Every field set, each to a value no other field has: a field the codec drops or swaps shows. */
+const full: Core = coreOf({
+  ...emptySession('claude', 's1'),
+  cwd: '/w',
+  model: 'claude-opus-4-1',
+  gitBranch: 'feature/x',
+  version: '2.0.31',
+  agentName: 'Fix the parser',
+  source: 'desktop',
+  isSidechain: true,
+  parentId: 'p0',
+  resumeCommand: 'claude --resume s1',
+  path: row.path,
+  createdAt: 11,
+  lastActivityAt: 12,
+  lastTurn: 'tool_call',
+  lastTurnAt: 13,
+  userMessages: 14,
+  assistantMessages: 15,
+  tokens: { input: 16, output: 17, cacheCreation: 18, cacheRead: 19 },
+  recordedCostUsd: 0.25,
+  subagents: { sessions: 2, tokens: { input: 20, output: 21, cacheCreation: 22, cacheRead: 23 }, costUsd: 0.5 },
+  pendingTools: [
+    { name: 'Bash', at: 24, callId: 'toolu_1', done: false },
+    { name: 'Read', at: 25, done: true },
+  ],
+  lastFileWrite: '/w/a.ts',
+  lastFileWriteAt: 26,
+  compactionStartedAt: 27,
+  compactionEndedAt: 28,
+  checkpoint: { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs, ino: 4242 },
+});
+
+describe('core codec (how the discovery cache stores a state core)', () => {
+  it('round-trips every field, with the checkpoint and path taken from the row', () => {
+    const text = encodeCore(full, row);
+    expect(decodeCore(text, row)).toEqual(full);
+    // What the row already says is not stored again.
+    expect(text).not.toContain(row.path);
+    expect(text).not.toContain(String(row.mtimeMs));
+    expect(Object.keys(decodeCore(text, row)!)).toEqual(Object.keys(full));
+  });
+
+  it('keeps a path, a checkpoint without inode, another checkpoint and none', () => {
+    const cases: Core[] = [
+      { ...full, path: '/elsewhere/s1.jsonl' },
+      { ...full, checkpoint: { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs } },
+      { ...full, checkpoint: { path: 'db#s1', offset: 0, size: 0, mtimeMs: 0, ino: 7 } },
+      { ...full, checkpoint: { path: row.path, offset: 1, size: 2, mtimeMs: 3 } },
+      { ...full, checkpoint: null },
+    ];
+    for (const core of cases) expect(decodeCore(encodeCore(core, row), row)).toEqual(core);
+  });
+
+  it('drops a core of the wrong shape or with a value of the wrong type at any position', () => {
+    const fields = JSON.parse(encodeCore(full, row)) as unknown[];
+    expect(decodeCore('not json', row)).toBeUndefined();
+    expect(decodeCore('{"agent":"claude"}', row)).toBeUndefined();
+    expect(decodeCore(JSON.stringify(fields.slice(1)), row)).toBeUndefined();
+    for (let i = 0; i < fields.length; i += 1) {
+      // A number where a string (or the row's path, null) belongs, an object where a number, a string elsewhere.
+      const wrong = typeof fields[i] === 'string' || fields[i] === null ? 5 : typeof fields[i] === 'number' ? {} : 'x';
+      const edited = fields.map((value, j) => (j === i ? wrong : value));
+      expect(decodeCore(JSON.stringify(edited), row), `position ${i}`).toBeUndefined();
+    }
+    const badValues: [number, unknown][] = [
+      [0, 'nobody'],
+      [7, 'web'],
+      [14, 'sleeping'],
+      [18, [1, 2, 3]],
+      [21, [['Bash', 1]]],
+    ];
+    for (const [i, value] of badValues) {
+      const edited = fields.map((v, j) => (j === i ? value : v));
+      expect(decodeCore(JSON.stringify(edited), row), `position ${i}`).toBeUndefined();
+    }
+  });
+});
