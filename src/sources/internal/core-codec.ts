@@ -1,6 +1,6 @@
 import { isAgentKind } from '../../core/agents.js';
 import { intern } from '../../core/intern.js';
-import type { FileCheckpoint, LastTurn, SessionState, ToolUse } from '../../core/session.js';
+import type { FileCheckpoint, LastTurn, ToolUse } from '../../core/session.js';
 import type { Core } from './lazy-detail.js';
 import { parseJson } from './skim.js';
 
