@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../../config/effective.js';
 import { homeDir, type Env } from '../../config/paths.js';
+import { segmentsBelow } from '../internal/walk.js';
 
 const expandHome = (dir: string, env: Env): string => (dir === '~' || dir.startsWith('~/') ? path.join(homeDir(env), dir.slice(1)) : dir);
 
@@ -34,13 +35,9 @@ export type ClaudeFileKind =
 
 export const classifyClaudeFile = (projectsDir: string, file: string): ClaudeFileKind | undefined => {
   if (!file.endsWith('.jsonl')) return undefined;
-  // A plain prefix cut for the normalised paths the walk builds (path.relative per file was a
-  // visible share of a warm start); anything else goes through path.relative.
-  const prefix = projectsDir.endsWith(path.sep) ? projectsDir : projectsDir + path.sep;
-  const cut = file.startsWith(prefix) ? file.slice(prefix.length).split(path.sep) : undefined;
-  const parts = cut && !cut.some((p) => p === '' || p === '.') ? cut : path.relative(projectsDir, file).split(path.sep);
-  const sessionId = path.basename(file, '.jsonl');
-  if (!sessionId || parts.some((p) => p === '..')) return undefined;
+  const parts = segmentsBelow(projectsDir, file);
+  const sessionId = parts?.[parts.length - 1]?.slice(0, -'.jsonl'.length);
+  if (!parts || !sessionId) return undefined;
   if (parts.length === 2) return sessionId.startsWith('agent-') ? { kind: 'legacy-agent', sessionId } : { kind: 'main', sessionId };
   if (parts.length === 4 && parts[2] === 'subagents') return { kind: 'subagent', sessionId, parentId: parts[1] ?? '' };
   return undefined;

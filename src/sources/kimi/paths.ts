@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
-import { levelsBelow } from '../internal/walk.js';
+import { levelsBelow, segmentsBelow } from '../internal/walk.js';
 
 /** Kimi Code's data root: `$KIMI_SHARE_DIR`, else `$KIMI_CODE_HOME`, else `~/.kimi-code` (both OSes). */
 export const kimiRoot = (env: Env): string => env.KIMI_SHARE_DIR || env.KIMI_CODE_HOME || path.join(homeDir(env), '.kimi-code');
@@ -25,10 +25,10 @@ export interface KimiWireFile {
 
 /** Which session a file under `sessions/` feeds, or undefined when it is not a wire stream. */
 export const classifyKimiFile = (sessionsDir: string, file: string): KimiWireFile | undefined => {
-  const parts = path.relative(sessionsDir, file).split(path.sep);
-  if (parts.length !== 5 || parts[2] !== 'agents' || parts[4] !== 'wire.jsonl') return undefined;
+  const parts = segmentsBelow(sessionsDir, file);
+  if (parts?.length !== 5 || parts[2] !== 'agents' || parts[4] !== 'wire.jsonl') return undefined;
   const [workDir, session, , agentId] = parts as [string, string, string, string, string];
-  if (!workDir || workDir.startsWith('..') || !session || !agentId) return undefined;
+  if (!workDir || !session || !agentId) return undefined;
   return agentId === 'main'
     ? { sessionId: session, parentId: session, isSubagent: false }
     : { sessionId: kimiSubagentId(session, agentId), parentId: session, isSubagent: true };

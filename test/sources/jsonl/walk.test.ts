@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { levelsBelow } from '../../../src/sources/internal/walk.js';
+import { levelsBelow, segmentsBelow } from '../../../src/sources/internal/walk.js';
 
 describe('levelsBelow', () => {
   it.each([
@@ -19,5 +19,21 @@ describe('levelsBelow', () => {
     // The fast path agrees with the path.relative definition.
     const rel = path.relative(root, dir);
     expect(rel === '' ? 0 : rel.startsWith('..') ? -1 : rel.split(path.sep).length).toBe(levels);
+  });
+});
+
+describe('segmentsBelow', () => {
+  it.each([
+    ['/h/.pi/agent/sessions', '/h/.pi/agent/sessions/--w--/a.jsonl', ['--w--', 'a.jsonl']],
+    ['/h/.pi/agent/sessions/', '/h/.pi/agent/sessions/--w--/a.jsonl', ['--w--', 'a.jsonl']],
+    ['/h/.pi/agent/sessions', '/h/.pi/agent/sessions/./--w--//a.jsonl', ['--w--', 'a.jsonl']],
+    ['/h/.pi/agent/sessions', '/h/.pi/agent/sessions/x/../--w--/a.jsonl', ['--w--', 'a.jsonl']],
+    ['/h/.pi/agent/sessions', '/h/.pi/agent/sessions/../other/a.jsonl', undefined],
+    ['/h/.pi/agent/sessions', '/h/.pi/agent/sessions-old/a.jsonl', undefined],
+    ['/h/.pi/agent/sessions', '/h/.pi/agent/sessions', undefined],
+    ['/h/.pi/agent/sessions', '/elsewhere/a.jsonl', undefined],
+    ['/h/.pi/agent/sessions', '/h/.pi/agent/sessions/..a/b.jsonl', ['..a', 'b.jsonl']],
+  ])('%s to %s', (root, file, segments) => {
+    expect(segmentsBelow(root, file)).toEqual(segments);
   });
 });
