@@ -172,6 +172,80 @@ const build = <V>(leaves: readonly Leaf<V>[], shift: number): Child<V> => {
   return { kind: 1, bitmap, children };
 };
 
+/** One change of a bulk update: `value` undefined deletes `key`. */
+interface Change<V> {
+  readonly hash: number;
+  readonly key: string;
+  readonly value: V | undefined;
+}
+
+/** `node`'s own leaves (a leaf or a collision) with `changes` applied, rebuilt from `shift`. */
+const mergeLeaves = <V>(node: Leaf<V> | Collision<V>, changes: readonly Change<V>[], shift: number, size: { delta: number }): Child<V> | undefined => {
+  const pending = new Map<string, Change<V>>();
+  for (const c of changes) pending.set(c.key, c);
+  let changed = false;
+  const leaves: Leaf<V>[] = [];
+  for (const l of node.kind === 0 ? [node] : node.leaves) {
+    const c = pending.get(l.key);
+    if (c === undefined) {
+      leaves.push(l);
+      continue;
+    }
+    pending.delete(l.key);
+    if (c.value === l.value) leaves.push(l);
+    else {
+      changed = true;
+      if (c.value === undefined) size.delta -= 1;
+      else leaves.push(leaf(l.hash, l.key, c.value));
+    }
+  }
+  for (const c of pending.values()) {
+    if (c.value === undefined) continue;
+    changed = true;
+    size.delta += 1;
+    leaves.push(leaf(c.hash, c.key, c.value));
+  }
+  if (!changed) return node;
+  return leaves.length === 0 ? undefined : build(leaves, shift);
+};
+
+/**
+ * `node` (undefined: an empty place) with `changes` applied; their keys are distinct and all
+ * belong at this place of the trie. Each node on the changed paths is copied once, whatever the
+ * number of changes below it (one `set` per change copies a path each). The same node when
+ * nothing changed; undefined when nothing is left. `size.delta` counts keys added minus removed.
+ */
+const merge = <V>(node: Child<V> | undefined, changes: readonly Change<V>[], shift: number, size: { delta: number }): Child<V> | undefined => {
+  if (node === undefined) {
+    const leaves: Leaf<V>[] = [];
+    for (const c of changes) if (c.value !== undefined) leaves.push(leaf(c.hash, c.key, c.value));
+    size.delta += leaves.length;
+    return leaves.length === 0 ? undefined : build(leaves, shift);
+  }
+  if (node.kind !== 1) return mergeLeaves(node, changes, shift, size);
+  const groups: (Change<V>[] | undefined)[] = new Array<Change<V>[] | undefined>(WIDTH);
+  for (const c of changes) (groups[fragment(c.hash, shift)] ??= []).push(c);
+  const children: Child<V>[] = [];
+  let bitmap = 0;
+  let changed = false;
+  let at = 0;
+  for (let f = 0; f < WIDTH; f += 1) {
+    const bit = 1 << f;
+    const existing = (node.bitmap & bit) !== 0 ? node.children[at++] : undefined;
+    const group = groups[f];
+    const next = group === undefined ? existing : merge(existing, group, shift + BITS, size);
+    if (next !== existing) changed = true;
+    if (next === undefined) continue;
+    children.push(next);
+    bitmap |= bit;
+  }
+  if (!changed) return node;
+  if (children.length === 0) return undefined;
+  // A branch left with one leaf (or collision) collapses into it, as `dissoc` does.
+  if (children.length === 1 && (children[0] as Child<V>).kind !== 1) return children[0];
+  return { kind: 1, bitmap, children };
+};
+
 /** Leaves in trie order, without a generator per level. */
 function* leavesOf<V>(root: Child<V> | undefined): Generator<Leaf<V>, void, undefined> {
   if (!root) return;
@@ -222,17 +296,16 @@ export class PersistentMap<K extends string, V> implements ReadonlyMap<K, V> {
 
   /**
    * This map with every change applied (`undefined` deletes the key). Many changes at once (a
-   * warm start restores thousands of sessions in one batch) rebuild the trie in one pass instead
-   * of copying a path per key.
+   * warm start restores thousands of sessions in a few batches) are merged into the trie in one
+   * pass, copying each node on their paths once: the cost follows the batch, not the map.
    */
   withChanges(changes: ReadonlyMap<K, V | undefined>): PersistentMap<K, V> {
-    if (changes.size * 4 < this.size || changes.size < 64) return applyEach(this, changes);
-    const all = new Map<K, V>(this.entries());
-    for (const [key, value] of changes) {
-      if (value === undefined) all.delete(key);
-      else all.set(key, value);
-    }
-    return PersistentMap.from(all);
+    if (changes.size < 8) return applyEach(this, changes);
+    const list: Change<V>[] = [];
+    for (const [key, value] of changes) list.push({ hash: hashOf(key), key, value });
+    const size = { delta: 0 };
+    const root = merge(this.root, list, 0, size);
+    return root === this.root ? this : new PersistentMap<K, V>(root, this.size + size.delta);
   }
 
   /** A map without `key` (this one when it has no such key). */

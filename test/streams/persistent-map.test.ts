@@ -55,6 +55,21 @@ describe('PersistentMap', () => {
     }
   });
 
+  it('withChanges() merges a batch into an empty, a one-key and a colliding map, and can empty a map', () => {
+    const [c1, c2] = collidingPair();
+    const keys = Array.from({ length: 300 }, (_, i) => `codex:${i}`);
+    const batch = new Map<string, number | undefined>(keys.map((key, i) => [key, i]));
+    const filled = PersistentMap.empty<string, number>().withChanges(batch);
+    expect(filled.size).toBe(300);
+    expect(keys.every((key, i) => filled.get(key) === i)).toBe(true);
+    const one = PersistentMap.from([[c1, 1]]).withChanges(new Map<string, number | undefined>([...batch, [c2, 2]]));
+    expect([one.size, one.get(c1), one.get(c2), one.get('codex:7')]).toEqual([302, 1, 2, 7]);
+    const emptied = one.withChanges(new Map<string, number | undefined>([...keys, c1, c2].map((key) => [key, undefined])));
+    expect([emptied.size, [...emptied]]).toEqual([0, []]);
+    // A batch that sets what is already there, or deletes what is absent, changes nothing.
+    expect(filled.withChanges(new Map<string, number | undefined>([...batch, ['absent', undefined]]))).toBe(filled);
+  });
+
   it('behaves like a Map under random sets and deletes, and every earlier version stays as it was', () => {
     const rand = mulberry32(11);
     const [c1, c2] = collidingPair();
