@@ -10,7 +10,7 @@ import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionDetail, SessionState } from '../core/session.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
-import { toDetail } from '../streams/views.js';
+import { toDetail, toSummary } from '../streams/views.js';
 import { createWorktreeLookup } from '../streams/worktree.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
 import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
@@ -140,7 +140,11 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     // slower than 12 MB at once held it all, 244 MiB peak instead of 187).
     for (const chunk of jsonArrayChunks(listed, detailOf)) if (io.stdout.write(chunk) === false) await once(io.stdout, 'drain');
     io.stdout.write('\n');
-  } else if (listed.length > 0) io.stdout.write(renderSessionsTable(listed.map(detailOf), { now, color: useColor(io) }));
+  } else if (listed.length > 0) {
+    // Summaries: the table shows none of a detail's fields, and a restored session's detail
+    // (recent tools and messages) is read from the discovery cache only when something asks.
+    io.stdout.write(renderSessionsTable(listed.map((session) => toSummary(session, { now, customNames: names })), { now, color: useColor(io) }));
+  }
 
   if (listed.length === 0) {
     // Loaded only here: it pulls in every source's path module.
