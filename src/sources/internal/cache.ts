@@ -134,6 +134,13 @@ const removeFiles = (file: string): void => {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
 };
 
+/** The cause of the error `openExisting` throws for a cache an earlier version of agentwatch wrote. */
+const OUTDATED = Symbol('outdated');
+
+/** True for what an earlier version of agentwatch wrote: an earlier schema version, our table in it. */
+const ours = (version: number, tables: readonly { name: string }[]): boolean =>
+  version > 0 && version < CACHE_SCHEMA_VERSION && tables.some((table) => table.name === 'files');
+
 /** Opens `file` if it is our cache at the current version; creates it when absent or empty; throws otherwise. */
 const openExisting = (file: string): Database.Database => {
   const db = new Database(file);
@@ -144,7 +151,7 @@ const openExisting = (file: string): Database.Database => {
     const version = db.pragma('user_version', { simple: true }) as number;
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
     if (version === 0 && tables.length === 0) db.exec(SCHEMA);
-    else if (version !== CACHE_SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${CACHE_SCHEMA_VERSION}`);
+    else if (version !== CACHE_SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${CACHE_SCHEMA_VERSION}`, { cause: ours(version, tables) ? OUTDATED : undefined });
     else {
       // The right version but not our layout (damaged, or written by a development build): rebuild.
       for (const [table, columns] of Object.entries(TABLE_COLUMNS)) {
@@ -169,7 +176,9 @@ const openOrRebuild = (file: string, log?: Logger): Database.Database => {
   try {
     db = openExisting(file);
   } catch (error) {
-    log?.warn(`discovery cache ${file} is unusable (${(error as Error).message}); rebuilding it`);
+    // A cache an earlier version wrote is expected after an upgrade: rebuilt without a warning.
+    const say = (error as Error).cause === OUTDATED ? log?.info : log?.warn;
+    say?.(`discovery cache ${file} is ${(error as Error).cause === OUTDATED ? 'from an earlier version' : 'unusable'} (${(error as Error).message}); rebuilding it`);
     removeFiles(file);
     db = openExisting(file);
   }

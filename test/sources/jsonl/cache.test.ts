@@ -65,6 +65,21 @@ describe('discovery cache', () => {
     expect(warnings[0]).toMatch(/unusable.*rebuilding/);
   });
 
+  it('rebuilds a cache an earlier version wrote without a warning (expected after an upgrade), saying so at info level', async () => {
+    const file = discoveryCachePath(home.env);
+    await mkdir(path.dirname(file), { recursive: true });
+    foreign(file, CACHE_SCHEMA_VERSION - 1);
+    const infos: string[] = [];
+    const cache = openDiscoveryCache(home.env, { ...log, info: (m: string) => void infos.push(m) });
+    expect(cache.file).toBe(file);
+    cache.write([cachedFileOf(stateAt('s1', '/t/a.jsonl', 3))], []);
+    expect(cache.get('/t/a.jsonl')?.offset).toBe(3);
+    cache.close();
+    expect(warnings).toEqual([]);
+    expect(infos).toHaveLength(1);
+    expect(infos[0]).toMatch(/from an earlier version.*rebuilding/);
+  });
+
   it('drops a row whose core was damaged or edited (checksum), or whose agent or session id do not match', () => {
     const cache = openDiscoveryCache(home.env, log);
     cache.write(['a', 'b', 'c', 'd'].map((id) => cachedFileOf(stateAt(id, `/t/${id}.jsonl`, 3))), []);
