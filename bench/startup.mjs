@@ -11,7 +11,9 @@
  *   floor in one process next to the same work split over two processes at once (does a second
  *   thread pay on this machine?);
  * - warm start of every agent (a valid cache): in process, against an async stat of every file
- *   (the floor of a stat-only warm start), and the wall time of the one-shot command;
+ *   (the floor of a stat-only warm start) and against that stat plus reading and parsing every
+ *   row of the cache (the floor of a restore, bench/anchors.mjs), and the wall time of the
+ *   one-shot command;
  * - a stop during the first discovery: `agentwatch --api` started without a cache gets SIGINT
  *   while it still reads, and the time to its exit is set against the same stop once it idles;
  *   meanwhile `/api/auth` is asked again and again, and the longest wait for an answer is kept.
@@ -131,6 +133,7 @@ inProcess('discovery.mjs', []);
 const warmIn = repeat(() => inProcess('discovery.mjs', []));
 const warmWall = repeat(() => timed(process.execPath, [cli, 'sessions', '--all', '--json']));
 const statFloor = repeat(() => inProcess('anchors.mjs', ['stat', allList]));
+const restoreFloor = repeat(() => inProcess('anchors.mjs', ['restore', allList, path.join(cacheDir, 'discovery.sqlite')]));
 
 /**
  * `agentwatch --api` on the corpus, stopped with SIGINT `afterMs` after it listens, or (with
@@ -202,6 +205,7 @@ const anchors = {
   parse_one_process_wall_ms: median(parseOneProcess.map((r) => r.ms)),
   parse_two_processes_wall_ms: median(parseTwoProcesses.map((r) => r.ms)),
   stat_floor_ms: median(statFloor.map((r) => r.ms)),
+  restore_floor_ms: median(restoreFloor.map((r) => r.ms)),
   stop_idle_ms: median(stopIdle.map((r) => r.stopMs)),
   longest_auth_wait_idle_ms: median(stopIdle.map((r) => r.longestAuthWaitMs)),
 };
@@ -211,6 +215,7 @@ const ratios = {
   cold_vs_skim_floor: figures.cold_claude_in_process_ms / anchors.skim_floor_ms,
   cold_vs_parse_all: figures.cold_claude_in_process_ms / anchors.parse_all_ms,
   warm_vs_stat_floor: figures.warm_all_in_process_ms / anchors.stat_floor_ms,
+  warm_vs_restore_floor: figures.warm_all_in_process_ms / anchors.restore_floor_ms,
   skim_two_vs_one_process: anchors.skim_two_processes_wall_ms / anchors.skim_one_process_wall_ms,
   parse_two_vs_one_process: anchors.parse_two_processes_wall_ms / anchors.parse_one_process_wall_ms,
   stop_during_discovery_vs_idle: figures.stop_during_discovery_ms / anchors.stop_idle_ms,
@@ -223,7 +228,7 @@ console.log(`  cold, Claude part, wall:       agentwatch ${f0(figures.cold_claud
 console.log(`  the same command on an empty HOME (Node, modules, config): ${f0(figures.empty_home_wall_ms)} ms wall`);
 console.log(`  cold, Claude part, in process: agentwatch ${f0(figures.cold_claude_in_process_ms)} ms   skim floor ${f0(anchors.skim_floor_ms)} ms (${x(ratios.cold_vs_skim_floor)})   parse everything ${f0(anchors.parse_all_ms)} ms (${x(ratios.cold_vs_parse_all)})`);
 console.log(`  split over two processes at once (what two reader threads could reach here): skim floor ${f0(anchors.skim_one_process_wall_ms)} -> ${f0(anchors.skim_two_processes_wall_ms)} ms (${x(ratios.skim_two_vs_one_process)}), parse everything ${f0(anchors.parse_one_process_wall_ms)} -> ${f0(anchors.parse_two_processes_wall_ms)} ms (${x(ratios.parse_two_vs_one_process)})`);
-console.log(`  warm, every agent, in process: agentwatch ${f0(figures.warm_all_in_process_ms)} ms   async stat of every file ${f0(anchors.stat_floor_ms)} ms (${x(ratios.warm_vs_stat_floor)}); the command's wall ${f0(figures.warm_all_wall_ms)} ms, ${f0(figures.warm_all_peak_rss_mib)} MiB peak`);
+console.log(`  warm, every agent, in process: agentwatch ${f0(figures.warm_all_in_process_ms)} ms   async stat of every file ${f0(anchors.stat_floor_ms)} ms (${x(ratios.warm_vs_stat_floor)})   stat + read and parse every cache row ${f0(anchors.restore_floor_ms)} ms (${x(ratios.warm_vs_restore_floor)}); the command's wall ${f0(figures.warm_all_wall_ms)} ms, ${f0(figures.warm_all_peak_rss_mib)} MiB peak`);
 console.log(`  stop (SIGINT) of --api during its first discovery: ${f0(figures.stop_during_discovery_ms)} ms to exit (${figures.stop_during_discovery_still_reading} of ${runs} still reading at the signal)   once idle ${f0(anchors.stop_idle_ms)} ms (${x(ratios.stop_during_discovery_vs_idle)}); longest wait for /api/auth meanwhile ${f0(figures.longest_auth_wait_during_discovery_ms)} ms (idle: ${f0(anchors.longest_auth_wait_idle_ms)} ms)`);
 const result = { figures, anchors, ratios, sessions, runs };
 console.log(`  saved to ${saveResult('startup', result)}`);
