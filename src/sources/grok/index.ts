@@ -88,6 +88,8 @@ export const createGrokSource =
         await scan();
         await queue.idle();
         reader.trim();
+        // Every summary the pass found was asked for: the rest are of sessions deleted meanwhile.
+        if (!subscriber.closed) ctx.cache?.forgetUnaskedSideTexts('grok');
         emit({ type: 'ready', agent: 'grok' });
         if (!watch) subscriber.complete();
       };

@@ -1,10 +1,11 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { changesNothing, type SessionEvent, type SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { createScratch, readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
+import { createSideTextReader } from '../internal/side-text.js';
 import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-records.js';
 import { skimGrokLine } from './skim.js';
 import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokFormatLabel, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
@@ -50,9 +51,8 @@ const unlessMissing = <T>(read: () => T): T | undefined => {
   }
 };
 
-// Synchronous: a summary is a few hundred bytes, and a thread pool round trip per read and stat
-// made a warm start of 500 sessions (one after the other, through the dirty queue) cost 150 ms.
-const readOptional = (file: string): string | undefined => unlessMissing(() => readFileSync(file, 'utf8'));
+// Synchronous (the summary's reader too): a thread pool round trip per read and stat made a warm
+// start of 500 sessions (one after the other, through the dirty queue) cost 150 ms.
 const statOptional = (file: string): Stats | undefined => unlessMissing(() => statSync(file));
 
 /**
@@ -64,6 +64,8 @@ const statOptional = (file: string): Stats | undefined => unlessMissing(() => st
  */
 export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: DiscoveryCache, read?: ReadOptions): GrokReader => {
   const tracked = new Map<string, Tracked>();
+  // Summaries through the cache: an unchanged one is stat'ed, not read, on a warm start.
+  const readOptional = createSideTextReader('grok', cache);
   // One read buffer for every transcript (not one the size of each file).
   const scratch = read?.scratch ?? createScratch();
   const readOptions: ReadOptions = { ...read, scratch };

@@ -31,7 +31,7 @@ import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
  */
 
 /** Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt. */
-export const CACHE_SCHEMA_VERSION = 3;
+export const CACHE_SCHEMA_VERSION = 4;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
@@ -44,6 +44,13 @@ export interface CachedFile {
   /** Inode of the file when the state was persisted (from the checkpoint), when known. */
   readonly ino?: number;
   readonly state: SessionState;
+}
+
+/** A side file's text and the size and mtime it had when read. */
+export interface CachedText {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly text: string;
 }
 
 /** What a SQLite source recorded after its last complete read of one database. */
@@ -83,6 +90,16 @@ export interface DiscoveryCache {
   readonly pruneUnasked: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /** Upserts and deletes in one transaction. Failures are logged, never thrown. */
   readonly write: (upserts: readonly CachedFile[], deletes: readonly string[]) => void;
+  /**
+   * What a side file (a session's title or name file) held when last read, with its size and
+   * mtime then: a warm start that finds it unchanged reads it from here (side-text.ts). Handed
+   * out once (the row stays): a later read of the file is of a change.
+   */
+  readonly sideText: (file: string) => CachedText | undefined;
+  /** Remembers (or, with undefined, forgets) a side file's text; written with the next `write`, or on `close`. */
+  readonly rememberSideText: (file: string, agent: AgentKind, text: CachedText | undefined) => void;
+  /** Forgets the side files of `agent` nothing asked for since the cache opened (after a first pass: the deleted ones). */
+  readonly forgetUnaskedSideTexts: (agent: AgentKind) => void;
   /** The record of a database's last complete read, or undefined. */
   readonly getDatabase: (dbPath: string) => CachedDatabase | undefined;
   /** Records (or, with undefined, forgets) a database's last complete read. Failures are logged, never thrown. */
@@ -113,11 +130,19 @@ CREATE TABLE databases (
   signature TEXT NOT NULL,
   listing TEXT NOT NULL
 );
+CREATE TABLE side_files (
+  path TEXT PRIMARY KEY NOT NULL,
+  agent TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  text TEXT NOT NULL
+);
 PRAGMA user_version = ${CACHE_SCHEMA_VERSION};`;
 
 const TABLE_COLUMNS = {
   files: 'path, agent, session_id, offset, size, mtime_ms, state, state_hash, detail',
   databases: 'path, agent, signature, listing',
+  side_files: 'path, agent, size, mtime_ms, text',
 } as const;
 
 /** Columns in SELECT order, the detail left out (raw rows: arrays are cheaper than objects for 10,000 rows). */
@@ -249,6 +274,17 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     preloaded = false;
   }
   const writtenSincePreload = new Set<string>();
+  // Side files: every row at open (a few hundred short texts), each handed out once; what to
+  // write waits for the next transaction (a cold start remembers one per kimi or grok session).
+  const sides = new Map<string, { agent: string; record: CachedText }>();
+  const pendingSides = new Map<string, { agent: AgentKind; record: CachedText | undefined }>();
+  try {
+    for (const [p, agent, size, mtimeMs, text] of db.prepare(`SELECT ${TABLE_COLUMNS.side_files} FROM side_files`).raw().iterate() as Iterable<[string, string, number, number, string]>) {
+      sides.set(p, { agent, record: { size, mtimeMs, text } });
+    }
+  } catch (error) {
+    log?.warn(`discovery cache read failed: ${(error as Error).message}`);
+  }
   // What the states this cache handed out carry (lazy-detail.ts): a mark, not a WeakSet of 10,000.
   const owner = {};
   const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
@@ -285,12 +321,22 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
        size = excluded.size, mtime_ms = excluded.mtime_ms, state = excluded.state, state_hash = excluded.state_hash, detail = excluded.detail`,
   );
   const remove = db.prepare('DELETE FROM files WHERE path = ?');
+  const upsertSide = db.prepare(
+    `INSERT INTO side_files (${TABLE_COLUMNS.side_files}) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, size = excluded.size, mtime_ms = excluded.mtime_ms, text = excluded.text`,
+  );
+  const removeSide = db.prepare('DELETE FROM side_files WHERE path = ?');
   const writeAll = db.transaction((upserts: readonly CachedFile[], deletes: readonly string[]) => {
     for (const e of upserts) {
       const { core, detail } = splitState(e.state, e);
       upsert.run(e.path, e.agent, e.sessionId, e.offset, e.size, e.mtimeMs, core, checksum(core), detail);
     }
     for (const p of deletes) remove.run(p);
+    for (const [p, { agent, record }] of pendingSides) {
+      if (record === undefined) removeSide.run(p);
+      else upsertSide.run(p, agent, record.size, record.mtimeMs, record.text);
+    }
+    pendingSides.clear();
   });
   const selectDatabase = db.prepare('SELECT agent, signature, listing FROM databases WHERE path = ?').raw();
   const upsertDatabase = db.prepare(
@@ -349,8 +395,24 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     prune: (agent, keep) => pruneAmong(agent, keep, () => storedPaths(agent)),
     // After a good preload, the rows nothing asked for are still in `rows`.
     pruneUnasked: (agent, keep) => pruneAmong(agent, keep, () => (preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : storedPaths(agent))),
+    sideText: (p) => {
+      const found = sides.get(p);
+      sides.delete(p);
+      return found?.record;
+    },
+    rememberSideText: (p, agent, record) => {
+      sides.delete(p);
+      pendingSides.set(p, { agent, record });
+    },
+    forgetUnaskedSideTexts: (agent) => {
+      for (const [p, side] of sides) {
+        if (side.agent !== agent || pendingSides.has(p)) continue;
+        sides.delete(p);
+        pendingSides.set(p, { agent, record: undefined });
+      }
+    },
     write: (upserts, deletes) => {
-      if (upserts.length === 0 && deletes.length === 0) return;
+      if (upserts.length === 0 && deletes.length === 0 && pendingSides.size === 0) return;
       try {
         writeAll(upserts, deletes);
         releasePageCache(db);
@@ -382,7 +444,15 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       }
     },
     close: () => {
-      if (db.open) db.close();
+      if (!db.open) return;
+      if (pendingSides.size > 0) {
+        try {
+          writeAll([], []);
+        } catch (error) {
+          failed('write', error);
+        }
+      }
+      db.close();
     },
   };
 };

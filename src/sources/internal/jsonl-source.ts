@@ -180,6 +180,7 @@ export const createJsonlSource =
         // Rows of transcripts under our roots that the scan did not find were deleted meanwhile.
         // Every file this pass found asked for its row: the rows nobody asked for are the candidates.
         ctx.cache?.pruneUnasked(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
+        if (spec.sideFiles) ctx.cache?.forgetUnaskedSideTexts(agent);
         tracker.trim();
         firstPassDone = true;
         emit({ type: 'ready', agent });

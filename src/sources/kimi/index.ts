@@ -8,6 +8,7 @@ import { KIMI_START, kimiResumeCommand, parseKimiLine, type KimiParseState } fro
 import { kimiParseBytes, skimKimiLine } from './skim.js';
 import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
 import { kimiSideFiles } from './side-files.js';
+import { createSideTextReader } from '../internal/side-text.js';
 
 /**
  * Kimi Code: one directory per session, `agents/main/wire.jsonl` read incrementally (legacy and
@@ -60,7 +61,7 @@ const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
     // Sub-agent prompts and outputs (`subagents/<id>/`) are not wire streams.
     skipDir: (name) => name === 'subagents',
     createParser,
-    sideFiles: kimiSideFiles(root, (map) => (cwdBySession = map)),
+    sideFiles: kimiSideFiles(root, (map) => (cwdBySession = map), createSideTextReader('kimi', ctx.cache)),
   };
 };
 

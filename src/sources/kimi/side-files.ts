@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionMetaPatch } from '../../core/session.js';
 import type { SideFileSpec } from '../internal/file-parser.js';
 import { parseJson } from '../internal/skim.js';
+import { createSideTextReader, type SideTextReader } from '../internal/side-text.js';
 import { kimiIndexFile, kimiSessionsDir, kimiStateSession } from './paths.js';
 import { kimiIndexLineSchema, kimiStateSchema } from './schema.js';
 
@@ -34,9 +34,9 @@ export const readKimiState = (text: string): SessionMetaPatch => {
 };
 
 /** A side file's text, '' when unreadable. Synchronous: they are small, and one thread pool round trip each cost a warm start of 1,000 sessions more than reading them. */
-const readText = (file: string): string => {
+const textOf = (read: SideTextReader, file: string): string => {
   try {
-    return readFileSync(file, 'utf8');
+    return read(file) ?? '';
   } catch {
     return '';
   }
@@ -46,7 +46,11 @@ const readText = (file: string): string => {
  * The index (cwd) and each session's `state.json` (title), as side files of the JSONL engine.
  * `onIndex` hands the cwd map to the wire parsers, which resolve relative file paths with it.
  */
-export const kimiSideFiles = (root: string, onIndex: (cwdBySession: ReadonlyMap<string, string>) => void): SideFileSpec => {
+export const kimiSideFiles = (
+  root: string,
+  onIndex: (cwdBySession: ReadonlyMap<string, string>) => void,
+  read: SideTextReader = createSideTextReader('kimi', undefined),
+): SideFileSpec => {
   const sessionsDir = kimiSessionsDir(root);
   const indexFile = kimiIndexFile(root);
   return {
@@ -56,13 +60,13 @@ export const kimiSideFiles = (root: string, onIndex: (cwdBySession: ReadonlyMap<
     matches: (file) => file === indexFile || kimiStateSession(sessionsDir, file) !== undefined,
     read: (file) => {
       if (file === indexFile) {
-        const cwdBySession = readKimiIndex(readText(file));
+        const cwdBySession = readKimiIndex(textOf(read, file));
         onIndex(cwdBySession);
         return new Map([...cwdBySession].map(([id, cwd]) => [id, { cwd }]));
       }
       const sessionId = kimiStateSession(sessionsDir, file);
       if (sessionId === undefined) return new Map();
-      return new Map([[sessionId, readKimiState(readText(file))]]);
+      return new Map([[sessionId, readKimiState(textOf(read, file))]]);
     },
   };
 };

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createGrokSource, grok } from '../../../src/sources/grok/index.js';
@@ -116,6 +116,33 @@ describe('grok source (real files, real watcher)', () => {
     } finally {
       cache.close();
     }
+  });
+
+  it('a warm start stats the summaries of sessions at rest, without reading them; a changed one is read', async () => {
+    const old = new Date(Date.now() - 60_000);
+    const summaries = (await readdir(sessions, { recursive: true })).filter((f) => f.endsWith('summary.json')).map((f) => path.join(sessions, f));
+    expect(summaries.length).toBe(4);
+    for (const file of summaries) await utimes(file, old, old);
+    let cache = openDiscoveryCache(fx.home.env);
+    const cold = await fx.once(grok, { cache });
+    cache.write([...cold.sessions().values()].filter((s) => s.checkpoint).map(cachedFileOf), []);
+    cache.close();
+    // Another title of the same length, the size and mtime put back: only a read would see it.
+    const summary = path.join(mainDir, 'summary.json');
+    await writeFile(summary, (await readFile(summary, 'utf8')).replace('Fix JSON parser escape bug', 'Fix JSON parser ESCAPE bug'));
+    await utimes(summary, old, old);
+    cache = openDiscoveryCache(fx.home.env);
+    const warm = await fx.once(grok, { cache });
+    cache.close();
+    expect(warm.sessions().get(MAIN)?.agentName).toBe('Fix JSON parser escape bug');
+    expect(warm.events.filter((e) => e.type === 'restore')).toHaveLength(4);
+    // Its mtime moves: read, and the new title reaches the restored session.
+    const later = new Date(old.getTime() + 1_000);
+    await utimes(summary, later, later);
+    cache = openDiscoveryCache(fx.home.env);
+    const again = await fx.once(grok, { cache });
+    cache.close();
+    expect(again.sessions().get(MAIN)?.agentName).toBe('Fix JSON parser ESCAPE bug');
   });
 
   it('restores an untouched session with nothing else: its summary says what the restored state holds', async () => {

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
@@ -108,6 +108,31 @@ describe('kimi source (real files, real watcher)', () => {
     } finally {
       cache.close();
     }
+  });
+
+  it('a warm start stats the state.json of sessions at rest, without reading it; a changed one is read', async () => {
+    const old = new Date(Date.now() - 60_000);
+    const states = (await readdir(path.join(root, 'sessions'), { recursive: true })).filter((f) => f.endsWith('state.json')).map((f) => path.join(root, 'sessions', f));
+    expect(states.length).toBeGreaterThan(0);
+    for (const file of states) await utimes(file, old, old);
+    let cache = openDiscoveryCache(fx.home.env);
+    const cold = await fx.once(kimi, { cache });
+    cache.write([...cold.sessions().values()].filter((s) => s.checkpoint).map(cachedFileOf), []);
+    cache.close();
+    const state = states.find((file) => file.includes(MAIN)) as string;
+    // Another title of the same length, the size and mtime put back: only a read would see it.
+    await writeFile(state, (await readFile(state, 'utf8')).replace('Add PDF export', 'Add PDF EXPORT'));
+    await utimes(state, old, old);
+    cache = openDiscoveryCache(fx.home.env);
+    const warm = await fx.once(kimi, { cache });
+    cache.close();
+    expect(warm.sessions().get(MAIN)?.agentName).toBe('Add PDF export');
+    const later = new Date(old.getTime() + 1_000);
+    await utimes(state, later, later);
+    cache = openDiscoveryCache(fx.home.env);
+    const again = await fx.once(kimi, { cache });
+    cache.close();
+    expect(again.sessions().get(MAIN)?.agentName).toBe('Add PDF EXPORT');
   });
 
   it('skips a line over the size cap with a diagnostic and keeps reading after it', async () => {
