@@ -63,7 +63,7 @@ if (startup) {
   rows.push(['cold discovery, peak RSS', `${f.cold_claude_peak_rss_mib.toFixed(0)} MiB`, `ccusage ${a.ccusage_peak_rss_mib.toFixed(0)} MiB`, `${r.cold_rss_vs_ccusage.toFixed(2)}x`]);
   rows.push(['cold discovery, in process', `${f.cold_claude_in_process_ms.toFixed(0)} ms`, `skim floor ${a.skim_floor_ms.toFixed(0)} ms`, `${r.cold_vs_skim_floor.toFixed(2)}x`]);
   rows.push(['warm start, every agent', `${f.warm_all_in_process_ms.toFixed(0)} ms`, `stat floor ${a.stat_floor_ms.toFixed(0)} ms`, `${r.warm_vs_stat_floor.toFixed(2)}x`]);
-  if (a.restore_floor_ms) rows.push(['warm start, every agent', `${f.warm_all_in_process_ms.toFixed(0)} ms`, `stat + parse every cache row ${a.restore_floor_ms.toFixed(0)} ms`, `${r.warm_vs_restore_floor.toFixed(2)}x`]);
+  if (a.restore_floor_ms) rows.push(['warm start, against the restore floor', `${f.warm_all_in_process_ms.toFixed(0)} ms`, `stat + parse every cache row ${a.restore_floor_ms.toFixed(0)} ms`, `${r.warm_vs_restore_floor.toFixed(2)}x`]);
   if (f.stop_during_discovery_ms) rows.push(['--api stopped (SIGINT) during its first discovery', `${f.stop_during_discovery_ms.toFixed(0)} ms to exit`, `once idle ${a.stop_idle_ms.toFixed(0)} ms`, `${r.stop_during_discovery_vs_idle.toFixed(2)}x`]);
   if (f.empty_home_wall_ms) rows.push(['the command on an empty HOME (wall)', `${f.empty_home_wall_ms.toFixed(0)} ms`, `ccusage ${a.ccusage_wall_ms.toFixed(0)} ms (whole run)`, `${(f.empty_home_wall_ms / a.ccusage_wall_ms).toFixed(2)}x`]);
   if (a.skim_two_processes_wall_ms) rows.push(['skim floor split over two processes', `${a.skim_two_processes_wall_ms.toFixed(0)} ms`, `one process ${a.skim_one_process_wall_ms.toFixed(0)} ms`, `${r.skim_two_vs_one_process.toFixed(2)}x`]);
