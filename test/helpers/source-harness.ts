@@ -7,7 +7,7 @@ import { configSchema } from '../../src/config/schema.js';
 import type { AgentKind } from '../../src/core/agents.js';
 import type { Source } from '../../src/core/contracts.js';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
-import type { CachedFile } from '../../src/sources/internal/cache.js';
+import { openDiscoveryCache, type CachedFile } from '../../src/sources/internal/cache.js';
 import type { FileParser } from '../../src/sources/internal/file-parser.js';
 import type { SourceCtx } from '../../src/sources/internal/options.js';
 import { reduceSession, type SessionScopedEvent } from '../../src/streams/session-reducer.js';
@@ -169,4 +169,19 @@ export const useFixtureHome = (prefix: string, install?: FileFixtureAgent | ((ho
       return run;
     },
   };
+};
+
+/**
+ * One start of `source` as a one-shot command makes it: the discovery cache opened, one pass, the
+ * states at a checkpoint written, the cache closed (which writes what else it kept).
+ */
+export const startWithCache = async (fx: FixtureHome, source: Source): Promise<Run> => {
+  const cache = openDiscoveryCache(fx.home.env);
+  try {
+    const run = await fx.once(source, { cache });
+    cache.write([...run.sessions().values()].filter((s) => s.checkpoint).map(cachedFileOf), []);
+    return run;
+  } finally {
+    cache.close();
+  }
 };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createGrokSource, grok } from '../../../src/sources/grok/index.js';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { cachedFileOf, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
+import { cachedFileOf, startWithCache, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const MAIN = '0199e0aa-1111-7000-8000-00000000c0de';
 const SUB = '0199e0aa-2222-7000-8000-0000000005ab';
@@ -123,25 +123,18 @@ describe('grok source (real files, real watcher)', () => {
     const summaries = (await readdir(sessions, { recursive: true })).filter((f) => f.endsWith('summary.json')).map((f) => path.join(sessions, f));
     expect(summaries.length).toBe(4);
     for (const file of summaries) await utimes(file, old, old);
-    let cache = openDiscoveryCache(fx.home.env);
-    const cold = await fx.once(grok, { cache });
-    cache.write([...cold.sessions().values()].filter((s) => s.checkpoint).map(cachedFileOf), []);
-    cache.close();
+    await startWithCache(fx, grok);
     // Another title of the same length, the size and mtime put back: only a read would see it.
     const summary = path.join(mainDir, 'summary.json');
     await writeFile(summary, (await readFile(summary, 'utf8')).replace('Fix JSON parser escape bug', 'Fix JSON parser ESCAPE bug'));
     await utimes(summary, old, old);
-    cache = openDiscoveryCache(fx.home.env);
-    const warm = await fx.once(grok, { cache });
-    cache.close();
+    const warm = await startWithCache(fx, grok);
     expect(warm.sessions().get(MAIN)?.agentName).toBe('Fix JSON parser escape bug');
     expect(warm.events.filter((e) => e.type === 'restore')).toHaveLength(4);
     // Its mtime moves: read, and the new title reaches the restored session.
     const later = new Date(old.getTime() + 1_000);
     await utimes(summary, later, later);
-    cache = openDiscoveryCache(fx.home.env);
-    const again = await fx.once(grok, { cache });
-    cache.close();
+    const again = await startWithCache(fx, grok);
     expect(again.sessions().get(MAIN)?.agentName).toBe('Fix JSON parser ESCAPE bug');
   });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
 import { createKimiSource, kimi } from '../../../src/sources/kimi/index.js';
-import { cachedFileOf, makeCtx, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
+import { cachedFileOf, makeCtx, startWithCache, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const MAIN = 'ses_01JNX7Q2';
 const LEGACY = 'ses_legacy01';
@@ -115,23 +115,16 @@ describe('kimi source (real files, real watcher)', () => {
     const states = (await readdir(path.join(root, 'sessions'), { recursive: true })).filter((f) => f.endsWith('state.json')).map((f) => path.join(root, 'sessions', f));
     expect(states.length).toBeGreaterThan(0);
     for (const file of states) await utimes(file, old, old);
-    let cache = openDiscoveryCache(fx.home.env);
-    const cold = await fx.once(kimi, { cache });
-    cache.write([...cold.sessions().values()].filter((s) => s.checkpoint).map(cachedFileOf), []);
-    cache.close();
+    await startWithCache(fx, kimi);
     const state = states.find((file) => file.includes(MAIN)) as string;
     // Another title of the same length, the size and mtime put back: only a read would see it.
     await writeFile(state, (await readFile(state, 'utf8')).replace('Add PDF export', 'Add PDF EXPORT'));
     await utimes(state, old, old);
-    cache = openDiscoveryCache(fx.home.env);
-    const warm = await fx.once(kimi, { cache });
-    cache.close();
+    const warm = await startWithCache(fx, kimi);
     expect(warm.sessions().get(MAIN)?.agentName).toBe('Add PDF export');
     const later = new Date(old.getTime() + 1_000);
     await utimes(state, later, later);
-    cache = openDiscoveryCache(fx.home.env);
-    const again = await fx.once(kimi, { cache });
-    cache.close();
+    const again = await startWithCache(fx, kimi);
     expect(again.sessions().get(MAIN)?.agentName).toBe('Add PDF EXPORT');
   });
 
