@@ -109,6 +109,8 @@ describe('POST /api/sessions/:id/actions/resume', () => {
       expect(res.json().error).toMatch(/cross-origin request refused/);
     }
     expect((await post(local.h, 'resume', {}, SESSION)).statusCode).toBe(200);
+    // The same-origin request did start the (detached) terminal: waited for, so it is done before the temp dir goes.
+    expect((await recorded(local.h, 'xdg-terminal-exec')).argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
     expect((await local.h.app.inject({ method: 'POST', url: `/api/sessions/${SESSION}/actions/resume` })).statusCode).toBe(401);
   });
 
