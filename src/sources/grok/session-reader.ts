@@ -5,6 +5,7 @@ import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { createScratch, readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
+import { unlessMissing } from '../internal/missing.js';
 import { createSideTextReader } from '../internal/side-text.js';
 import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-records.js';
 import { skimGrokLine } from './skim.js';
@@ -38,18 +39,6 @@ export interface GrokReader {
   /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
   readonly trim: () => void;
 }
-
-const isMissing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
-
-/** What `read` returns, or undefined when the file is not there; other errors are thrown. */
-const unlessMissing = <T>(read: () => T): T | undefined => {
-  try {
-    return read();
-  } catch (error) {
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
-};
 
 // Synchronous (the summary's reader too): a thread pool round trip per read and stat made a warm
 // start of 500 sessions (one after the other, through the dirty queue) cost 150 ms.

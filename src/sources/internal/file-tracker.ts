@@ -4,6 +4,7 @@ import { changesNothing, type FileCheckpoint, type SessionEvent, type SessionMet
 import type { Stats } from 'node:fs';
 import type { CachedFile, DiscoveryCache } from './cache.js';
 import { diagnostic, type FileParser } from './file-parser.js';
+import { isMissing } from './missing.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 
 interface Tracked {
@@ -69,11 +70,6 @@ export interface FileTracker {
    */
   readonly park: (state: SessionState) => boolean;
 }
-
-const isMissing = (error: unknown): boolean => {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-};
 
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {

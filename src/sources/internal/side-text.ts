@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { AgentKind } from '../../core/agents.js';
 import type { DiscoveryCache } from './cache.js';
+import { isMissing, unlessMissing } from './missing.js';
 
 /**
  * A side file modified this recently is read but not remembered: its mtime may not move on a
@@ -14,8 +15,6 @@ export const SIDE_TEXT_MAX_BYTES = 64 * 1024;
 /** The text of a side file, or undefined when it is not there; other errors are thrown. */
 export type SideTextReader = (file: string) => string | undefined;
 
-const isMissing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
-
 /**
  * Reads side files (grok's `summary.json`, kimi's `state.json`: one per session, rewritten in
  * place) through the discovery cache: a file whose size and mtime are those it had when last read
@@ -23,16 +22,7 @@ const isMissing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((e
  * Without a cache it reads every time.
  */
 export const createSideTextReader = (agent: AgentKind, cache: DiscoveryCache | undefined, now: () => number = Date.now): SideTextReader => {
-  if (cache === undefined) {
-    return (file) => {
-      try {
-        return readFileSync(file, 'utf8');
-      } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw error;
-      }
-    };
-  }
+  if (cache === undefined) return (file) => unlessMissing(() => readFileSync(file, 'utf8'));
   return (file) => {
     const remembered = cache.sideText(file);
     let text: string;
