@@ -36,7 +36,7 @@ export const createGrokSource =
       const scan = async (from = sessionsDir): Promise<void> => {
         const level = levelsBelow(sessionsDir, from);
         if (level < 0 || level > GROK_SESSION_DEPTH) return;
-        const files = await walkFiles(from, GROK_SESSION_DEPTH - level);
+        const files = await walkFiles(from, GROK_SESSION_DEPTH - level, undefined, undefined, ctx.cache);
         for (const file of files) {
           const dir = grokSessionDirOf(sessionsDir, file);
           if (dir) queue.mark(dir);
@@ -88,8 +88,11 @@ export const createGrokSource =
         await scan();
         await queue.idle();
         reader.trim();
-        // Every summary the pass found was asked for: the rest are of sessions deleted meanwhile.
-        if (!subscriber.closed) ctx.cache?.forgetUnaskedSideTexts('grok');
+        // Every summary and directory the pass found was asked for: the rest are of sessions deleted meanwhile.
+        if (!subscriber.closed) {
+          ctx.cache?.forgetUnaskedSideTexts('grok');
+          ctx.cache?.forgetUnaskedListings(sessionsDir);
+        }
         emit({ type: 'ready', agent: 'grok' });
         if (!watch) subscriber.complete();
       };

@@ -10,12 +10,14 @@ import { parseJson } from './skim.js';
 import { decodeCore, encodeCore, type CoreRow } from './core-codec.js';
 import { lazyState, restoredBy } from './lazy-detail.js';
 import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
+import type { ListingCache } from './walk.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
  * session state at exactly that offset, so a warm start restores instead of re-reading; per SQLite
  * database, the file signature and session stamps of the last complete read, so an unchanged
- * database is restored without a query. It is a pure optimisation: a missing, corrupt, foreign or
+ * database is restored without a query; per directory of the walks, its entries at its inode and
+ * ctime, so an unchanged directory is stat'ed instead of listed (walk.ts). It is a pure optimisation: a missing, corrupt, foreign or
  * outdated cache is discarded and rebuilt, and deleting it is always safe.
  *
  * A state is stored in two parts: its core (what listing it and deriving its activity need) and
@@ -31,7 +33,7 @@ import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
  */
 
 /** Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt. */
-export const CACHE_SCHEMA_VERSION = 4;
+export const CACHE_SCHEMA_VERSION = 5;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
@@ -64,7 +66,7 @@ export interface CachedDatabase {
   readonly stamps: ReadonlyMap<string, string>;
 }
 
-export interface DiscoveryCache {
+export interface DiscoveryCache extends ListingCache {
   /** Where the cache lives (`:memory:` when the cache directory is unusable). */
   readonly file: string;
   /** The entry of one transcript, or undefined (unknown, or its row did not validate). */
@@ -100,6 +102,11 @@ export interface DiscoveryCache {
   readonly rememberSideText: (file: string, agent: AgentKind, text: CachedText | undefined) => void;
   /** Forgets the side files of `agent` nothing asked for since the cache opened (after a first pass: the deleted ones). */
   readonly forgetUnaskedSideTexts: (agent: AgentKind) => void;
+  /**
+   * Forgets the listings of directories under `root` (itself included) nothing asked for since the
+   * cache opened: after a walk of `root`, those of directories deleted meanwhile.
+   */
+  readonly forgetUnaskedListings: (root: string) => void;
   /** The record of a database's last complete read, or undefined. */
   readonly getDatabase: (dbPath: string) => CachedDatabase | undefined;
   /** Records (or, with undefined, forgets) a database's last complete read. Failures are logged, never thrown. */
@@ -137,13 +144,34 @@ CREATE TABLE side_files (
   mtime_ms REAL NOT NULL,
   text TEXT NOT NULL
 );
+CREATE TABLE dirs (
+  path TEXT PRIMARY KEY NOT NULL,
+  ino INTEGER NOT NULL,
+  ctime_ms REAL NOT NULL,
+  files TEXT NOT NULL,
+  subdirs TEXT NOT NULL
+);
 PRAGMA user_version = ${CACHE_SCHEMA_VERSION};`;
 
 const TABLE_COLUMNS = {
   files: 'path, agent, session_id, offset, size, mtime_ms, state, state_hash, detail',
   databases: 'path, agent, signature, listing',
   side_files: 'path, agent, size, mtime_ms, text',
+  dirs: 'path, ino, ctime_ms, files, subdirs',
 } as const;
+
+// A listing's names joined by '/', which no file name holds: cheaper to split than JSON to parse.
+const NAME_SEPARATOR = '/';
+const joinNames = (names: readonly string[]): string => names.join(NAME_SEPARATOR);
+const splitNames = (text: string): string[] => (text === '' ? [] : text.split(NAME_SEPARATOR));
+
+/** A remembered listing as read: its names are split when first asked for. */
+interface ListingRow {
+  readonly ino: number;
+  readonly ctimeMs: number;
+  readonly files: string;
+  readonly subdirs: string;
+}
 
 /** Columns in SELECT order, the detail left out (raw rows: arrays are cheaper than objects for 10,000 rows). */
 type Row = [path: string, agent: string, sessionId: string, offset: number, size: number, mtimeMs: number, state: string, stateHash: number];
@@ -285,6 +313,18 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   } catch (error) {
     log?.warn(`discovery cache read failed: ${(error as Error).message}`);
   }
+  // Directory listings: every row at open (one per directory a walk visits), each asked for once
+  // per walk; what to write waits for the next transaction, as for side files.
+  const listings = new Map<string, ListingRow>();
+  const askedListings = new Set<string>();
+  const pendingListings = new Map<string, (ListingRow & { readonly path: string }) | undefined>();
+  try {
+    for (const [p, ino, ctimeMs, files, subdirs] of db.prepare(`SELECT ${TABLE_COLUMNS.dirs} FROM dirs`).raw().iterate() as Iterable<[string, number, number, string, string]>) {
+      listings.set(p, { ino, ctimeMs, files, subdirs });
+    }
+  } catch (error) {
+    log?.warn(`discovery cache read failed: ${(error as Error).message}`);
+  }
   // What the states this cache handed out carry (lazy-detail.ts): a mark, not a WeakSet of 10,000.
   const owner = {};
   const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
@@ -326,6 +366,11 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
      ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, size = excluded.size, mtime_ms = excluded.mtime_ms, text = excluded.text`,
   );
   const removeSide = db.prepare('DELETE FROM side_files WHERE path = ?');
+  const upsertListing = db.prepare(
+    `INSERT INTO dirs (${TABLE_COLUMNS.dirs}) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET ino = excluded.ino, ctime_ms = excluded.ctime_ms, files = excluded.files, subdirs = excluded.subdirs`,
+  );
+  const removeListing = db.prepare('DELETE FROM dirs WHERE path = ?');
   const writeAll = db.transaction((upserts: readonly CachedFile[], deletes: readonly string[]) => {
     for (const e of upserts) {
       const { core, detail } = splitState(e.state, e);
@@ -337,7 +382,13 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       else upsertSide.run(p, agent, record.size, record.mtimeMs, record.text);
     }
     pendingSides.clear();
+    for (const [p, row] of pendingListings) {
+      if (row === undefined) removeListing.run(p);
+      else upsertListing.run(p, row.ino, row.ctimeMs, row.files, row.subdirs);
+    }
+    pendingListings.clear();
   });
+  const pendingWrites = (): boolean => pendingSides.size > 0 || pendingListings.size > 0;
   const selectDatabase = db.prepare('SELECT agent, signature, listing FROM databases WHERE path = ?').raw();
   const upsertDatabase = db.prepare(
     `INSERT INTO databases (path, agent, signature, listing) VALUES (?, ?, ?, ?)
@@ -412,7 +463,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       }
     },
     write: (upserts, deletes) => {
-      if (upserts.length === 0 && deletes.length === 0 && pendingSides.size === 0) return;
+      if (upserts.length === 0 && deletes.length === 0 && !pendingWrites()) return;
       try {
         writeAll(upserts, deletes);
         releasePageCache(db);
@@ -424,6 +475,30 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         for (const p of deletes) rows.delete(p);
       } catch (error) {
         failed('write', error);
+      }
+    },
+    listing: (dir, ino, ctimeMs) => {
+      askedListings.add(dir);
+      const found = listings.get(dir);
+      if (found === undefined || found.ino !== ino || found.ctimeMs !== ctimeMs) return undefined;
+      return { files: splitNames(found.files), dirs: splitNames(found.subdirs) };
+    },
+    rememberListing: (dir, ino, ctimeMs, listing) => {
+      askedListings.add(dir);
+      if (listing === undefined) {
+        if (listings.delete(dir)) pendingListings.set(dir, undefined);
+        return;
+      }
+      const row = { path: dir, ino, ctimeMs, files: joinNames(listing.files), subdirs: joinNames(listing.dirs) };
+      listings.set(dir, row);
+      pendingListings.set(dir, row);
+    },
+    forgetUnaskedListings: (root) => {
+      const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+      for (const p of listings.keys()) {
+        if (askedListings.has(p) || (p !== root && !p.startsWith(prefix))) continue;
+        listings.delete(p);
+        pendingListings.set(p, undefined);
       }
     },
     getDatabase: (dbPath) => {
@@ -445,7 +520,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     },
     close: () => {
       if (!db.open) return;
-      if (pendingSides.size > 0) {
+      if (pendingWrites()) {
         try {
           writeAll([], []);
         } catch (error) {

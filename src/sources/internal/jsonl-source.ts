@@ -114,7 +114,7 @@ export const createJsonlSource =
       const scan = async (root: WatchRoot, dir = root.dir): Promise<void> => {
         const depth = root.depth - levelsBelow(root.dir, dir);
         if (depth < 0) return;
-        const files = await walkFiles(dir, depth, skipDir, unreadableDir);
+        const files = await walkFiles(dir, depth, skipDir, unreadableDir, ctx.cache);
         // Every stat (stat-all.ts), then one synchronous loop restores the files the cache holds
         // as they are: a warm start is these stats and one fold batch.
         const infos = await statAll(files);
@@ -172,7 +172,7 @@ export const createJsonlSource =
         if (watch) await Promise.all([...sideRoots, ...spec.roots].map((root) => watchRoot(root, false)));
         // Side files first, so every transcript opens with its name already known.
         for (const root of sideRoots) {
-          const files = (await walkFiles(root.dir, root.depth, skipDir)).filter((f) => spec.sideFiles?.matches(f));
+          const files = (await walkFiles(root.dir, root.depth, skipDir, undefined, ctx.cache)).filter((f) => spec.sideFiles?.matches(f));
           await runPool(files, SCAN_CONCURRENCY, syncPath);
         }
         for (const root of spec.roots) await scan(root);
@@ -181,6 +181,8 @@ export const createJsonlSource =
         // Every file this pass found asked for its row: the rows nobody asked for are the candidates.
         ctx.cache?.pruneUnasked(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
         if (spec.sideFiles) ctx.cache?.forgetUnaskedSideTexts(agent);
+        // Listings of the directories the walks did not visit: deleted meanwhile.
+        for (const root of [...sideRoots, ...spec.roots]) ctx.cache?.forgetUnaskedListings(root.dir);
         tracker.trim();
         firstPassDone = true;
         emit({ type: 'ready', agent });

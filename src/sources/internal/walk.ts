@@ -1,18 +1,88 @@
-import { readdirSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { yieldIfDue } from '../../util/next-turn.js';
+
+/** What a directory holds, by kind: the names of its files and of its subdirectories. */
+export interface DirListing {
+  readonly files: readonly string[];
+  readonly dirs: readonly string[];
+}
+
+/**
+ * Listings remembered from an earlier walk (the discovery cache), keyed by the directory's
+ * identity: adding, removing or renaming an entry moves a directory's ctime (as it does its mtime,
+ * but no tool can set the ctime back), so a directory whose inode and ctime are those it had when
+ * listed holds the same entries, and a warm start stats it instead of listing it. The files in it
+ * are still stat'ed one by one (they may have grown).
+ */
+export interface ListingCache {
+  /** The listing remembered for `dir` at exactly this inode and ctime, or undefined. */
+  readonly listing: (dir: string, ino: number, ctimeMs: number) => DirListing | undefined;
+  /** Remembers (or, with undefined, forgets) what `dir` held at this inode and ctime. */
+  readonly rememberListing: (dir: string, ino: number, ctimeMs: number, listing: DirListing | undefined) => void;
+}
+
+/**
+ * A directory changed this recently is listed but not remembered: its ctime may not move for an
+ * entry added in the same clock tick (file times are coarse; FAT's are 2 s), so it could not tell
+ * the remembered listing from the new one (git's "racily clean" entries, the same way).
+ */
+export const LISTING_RACY_MS = 2_000;
+
+const statOf = (dir: string): Stats | undefined => {
+  try {
+    return statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    // Not ours to report: the listing that follows fails with the reason.
+    return undefined;
+  }
+};
+
+/**
+ * Files and subdirectories of `dir` by one listing, symlinks followed (some users symlink project
+ * folders or transcripts elsewhere, and the agents follow them). `linked` is set when an entry was
+ * a symlink: its target can change without this directory's mtime moving, so such a listing is
+ * never remembered.
+ */
+const listDir = (dir: string, prefix: string): { listing: DirListing; linked: boolean } => {
+  const entries: Dirent[] = readdirSync(dir, { withFileTypes: true });
+  const files: string[] = [];
+  const dirs: string[] = [];
+  let linked = false;
+  for (const entry of entries) {
+    let isFile = entry.isFile();
+    let isDir = entry.isDirectory();
+    if (entry.isSymbolicLink()) {
+      linked = true;
+      let target: Stats | undefined;
+      try {
+        target = statSync(prefix + entry.name, { throwIfNoEntry: false });
+      } catch {
+        target = undefined;
+      }
+      isFile = target?.isFile() ?? false;
+      isDir = target?.isDirectory() ?? false;
+    }
+    if (isFile) files.push(entry.name);
+    else if (isDir) dirs.push(entry.name);
+  }
+  return { listing: { files, dirs }, linked };
+};
 
 /**
  * Every file below `dir` down to `depth` directory levels (0: only `dir` itself), skipping
  * directories `skipDir` names. A missing directory yields nothing (the agent is not installed);
  * one that exists but cannot be read (permissions, a file where a directory belongs below the
  * root) is told to `onError` so the user hears of it: silence would look like "no sessions".
+ * With `listings`, a directory unchanged since it was last listed is stat'ed, not listed.
  */
 export const walkFiles = async (
   dir: string,
   depth: number,
   skipDir: (name: string) => boolean = () => false,
   onError: (dir: string, error: NodeJS.ErrnoException) => void = () => undefined,
+  listings?: ListingCache,
+  now: () => number = Date.now,
 ): Promise<string[]> => {
   const found: string[] = [];
   // Synchronous reads, a directory at a time, in time slices (next-turn.ts): a warm start
@@ -22,37 +92,31 @@ export const walkFiles = async (
   while (pending.length > 0) {
     const { dir: current, level } = pending.pop() as { dir: string; level: number };
     await yieldIfDue();
-    let entries;
-    try {
-      entries = readdirSync(current, { withFileTypes: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') onError(current, error as NodeJS.ErrnoException);
-      continue;
-    }
     // Entry names hold no separator and `current` is normalised: concatenation is path.join here.
     const prefix = current.endsWith(path.sep) ? current : current + path.sep;
-    const subdirs: string[] = [];
-    for (const entry of entries) {
-      const full = prefix + entry.name;
-      let isFile = entry.isFile();
-      let isDir = entry.isDirectory();
-      if (entry.isSymbolicLink()) {
-        // Some users symlink project folders or transcripts elsewhere: follow, as the agents do.
-        let target: Stats | undefined;
-        try {
-          target = statSync(full, { throwIfNoEntry: false });
-        } catch {
-          target = undefined;
+    const identity = listings === undefined ? undefined : statOf(current);
+    let listing = identity === undefined ? undefined : listings?.listing(current, identity.ino, identity.ctimeMs);
+    if (listing === undefined) {
+      try {
+        const listed = listDir(current, prefix);
+        listing = listed.listing;
+        if (identity !== undefined) {
+          const settled = !listed.linked && now() - identity.ctimeMs > LISTING_RACY_MS;
+          listings?.rememberListing(current, identity.ino, identity.ctimeMs, settled ? listing : undefined);
         }
-        isFile = target?.isFile() ?? false;
-        isDir = target?.isDirectory() ?? false;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT') onError(current, error as NodeJS.ErrnoException);
+        continue;
       }
-      if (isFile) found.push(full);
-      else if (isDir && level < depth && !skipDir(entry.name)) subdirs.push(full);
     }
+    for (const name of listing.files) found.push(prefix + name);
+    if (level >= depth) continue;
     // Depth first in listing order, as the recursive walk visited them.
-    for (let i = subdirs.length - 1; i >= 0; i -= 1) pending.push({ dir: subdirs[i] as string, level: level + 1 });
+    for (let i = listing.dirs.length - 1; i >= 0; i -= 1) {
+      const name = listing.dirs[i] as string;
+      if (!skipDir(name)) pending.push({ dir: prefix + name, level: level + 1 });
+    }
   }
   return found;
 };
