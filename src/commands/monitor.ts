@@ -52,7 +52,7 @@ export interface MonitorLaunch {
   readonly pipeline: Pipeline;
   /** From `--host`; undefined when absent (127.0.0.1 with the port fallback). */
   readonly address: ListenAddress | undefined;
-  /** The live search index GET /api/search and the TUI's `s` answer from (not in --demo). */
+  /** The live search index GET /api/search and the TUI's `s` answer from (in --demo: of the generated sessions, in memory). */
   readonly search?: LiveIndex;
   /** The running config: what the Settings panel saves lands here and is applied live. */
   readonly live?: LiveConfig;
@@ -238,8 +238,10 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     stopping = true;
   });
   const log = stderrLogger(io, { info: true });
-  // The search index follows what the sources read (no second read of any file); the API and the TUI search it.
-  const search = flags.demo ? undefined : (await import('../search/live.js')).createLiveIndex(io, loaded, asyncScheduler, log);
+  // The search index follows what the sources read (no second read of any file); the API and the TUI
+  // search it. The demo's generated sessions get an index in memory, never the user's.
+  const liveSearch = await import('../search/live.js');
+  const search = flags.demo ? liveSearch.createDemoIndex(loaded, asyncScheduler, log) : liveSearch.createLiveIndex(io, loaded, asyncScheduler, log);
   // The sources start once the interfaces are up: the API answers during the first discovery.
   const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;

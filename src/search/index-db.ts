@@ -114,6 +114,9 @@ export const openSearchDb = (env: Env, log?: Logger, file = searchDbPath(env)): 
   return { db, rebuilt };
 };
 
+/** An index in memory, for `--demo`: its generated sessions must not reach the user's index. */
+export const openMemorySearchDb = (): Database.Database => open(':memory:');
+
 /** Deletes the index and the offsets of what it held (`--reindex`, or when its scope widened). */
 export const removeSearchIndex = (env: Env): void => {
   for (const file of [searchDbPath(env), searchCursorPath(env)]) {

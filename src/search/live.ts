@@ -5,7 +5,9 @@ import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
 import { catchUp, openIndex, scopeOf, type OpenedIndex } from './catch-up.js';
-import { searchCursorPath } from './index-db.js';
+import { openMemorySearchDb, searchCursorPath } from './index-db.js';
+import { createIndexer } from './indexer.js';
+import { excludedBy } from './scope.js';
 import { searchIndex, type SearchResult } from './query.js';
 import { releasePageCache } from '../util/sqlite-memory.js';
 
@@ -88,6 +90,47 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
       flush();
       closed = true;
       index.db.close();
+    },
+  };
+};
+
+/**
+ * The search of `--demo`: an index in memory fed by the generated sessions only, so the demo's
+ * search box and `GET /api/search` work as they do on real data (PRODUCT.md section 8) while the
+ * user's own index is neither read nor written.
+ */
+export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
+  const scope = scopeOf(loaded);
+  const db = openMemorySearchDb();
+  const indexer = createIndexer(db, { excluded: excludedBy(scope.excludeCwd) });
+  let pending: Subscription | undefined;
+  let closed = false;
+  const flush = (): void => {
+    pending?.unsubscribe();
+    pending = undefined;
+    if (closed) return;
+    try {
+      indexer.flush();
+    } catch (error) {
+      log.warn(`search index: ${(error as Error).message}`);
+    }
+  };
+  return {
+    tap: (event) => {
+      if (closed || (event.type !== 'turn' && event.type !== 'meta' && event.type !== 'restore')) return;
+      indexer.add(event);
+      if (event.type === 'turn') pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
+    },
+    follow: () => undefined,
+    search: async (query, options) => {
+      flush();
+      const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
+      return searchIndex(db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
+    },
+    close: async () => {
+      flush();
+      closed = true;
+      db.close();
     },
   };
 };

@@ -9,7 +9,7 @@ import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { SessionDetail } from '../../src/core/session.js';
 import type { SearchResult } from '../../src/search/query.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
-import type { TempHome } from '../helpers/temp-home.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { freshenCursor, installAll as installFixtures, search, writeConfig } from './helpers.js';
 
 /** `agentwatch search` end to end on the fixtures of all nine agents (issue 15). */
@@ -237,5 +237,46 @@ describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
     const after = await search(t, ['zebrafinch', '--json'], { NODE_OPTIONS: `--import=${COUNT_OPENS}`, AGENTWATCH_TEST_OPENS_FILE: opens });
     expect(after.results.map((r) => r.session_id)).toEqual(['6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10']);
     expect(JSON.parse(await readFile(opens, 'utf8')), 'opened by the search after the monitor').toEqual([]);
+  });
+});
+
+describe('GET /api/search in --demo', { timeout: 60_000 }, () => {
+  it('searches what the generated sessions said, from an index in memory: the user\'s index is not touched', async () => {
+    const t = (home = await makeTempHome());
+    const salt = 'search-demo-salt';
+    const passphrase = 'search demo passphrase';
+    await writeConfig(t, { api_salt: salt });
+    const child = spawn(process.execPath, [CLI_PATH, '--api', '--demo', '--host', '127.0.0.1:0'], { env: { ...t.env, AGENTWATCH_API_PASSPHRASE: passphrase }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    cleanups.push(async () => {
+      child.kill('SIGTERM');
+      await exited;
+    });
+    const until = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> => {
+      const deadline = performance.now() + ms;
+      for (;;) {
+        const value = await probe().catch(() => undefined);
+        if (value !== undefined) return value;
+        if (performance.now() > deadline) throw new Error(`not within ${ms} ms: ${what}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const base = await until('the API', async () => /listening on (http:\/\/\S+)/.exec(stderr)?.[1]);
+    const headers = { authorization: `Bearer ${pbkdf2Sync(passphrase, salt, 600000, 32, 'sha256').toString('base64url')}` };
+    const api = async (query: string): Promise<Response> => fetch(`${base}/api/search?${query}`, { headers });
+    // The demo's sessions say "tests" in a prompt and in answers as they loop.
+    const found = await until('a demo message is searchable', async () => {
+      const results = (await (await api('q=tests')).json()) as SearchResult[];
+      return results.length > 0 ? results : undefined;
+    });
+    for (const result of found) expect(AGENT_KINDS).toContain(result.agent);
+    expect(found.some((r) => r.snippets.some((s) => /\[tests\]/i.test(s.text)))).toBe(true);
+    expect((await api('q=%22open')).status).toBe(400);
+    expect((await fetch(`${base}/api/search?q=tests`)).status).toBe(401);
+    child.kill('SIGTERM');
+    await exited;
+    expect(await readdir(path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch')).catch(() => [])).not.toContain('search.db');
   });
 });

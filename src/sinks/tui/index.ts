@@ -45,7 +45,7 @@ export interface TuiOptions {
   readonly namesProblem?: string;
   /** One read of every limits provider; the answer renders the modal's text for a width. */
   readonly readLimits: () => Promise<LimitsRenderer>;
-  /** Full-text search over what was said (the search index), best session first; absent in --demo. */
+  /** Full-text search over what was said (the search index; in --demo, the generated sessions'), best session first. */
   readonly searchContent?: (query: string) => Promise<readonly ContentHit[]>;
   /** Writes a crash message once the terminal is restored (stderr, past any capture). */
   readonly report: (message: string) => void;
