@@ -1,5 +1,5 @@
 import { AGENT_KINDS } from '../core/agents.js';
-import { closest } from '../util/closest.js';
+import { closest, nearest } from '../util/closest.js';
 import { CONFIG_KEYS, webhookEntrySchema } from './schema.js';
 
 /**
@@ -12,7 +12,10 @@ export interface UnknownKey {
   /** Dotted path: `window_minuts`, `agents.claud`, `webhooks[1].secert`. */
   readonly path: string;
   readonly key: string;
+  /** The path of a known key close enough to be what was meant (a typo): "did you mean". */
   readonly suggestion?: string;
+  /** The path of the nearest known key however far (`theme` -> `tui.theme`, `agents.claud` -> `agents.claude`). */
+  readonly closest?: string;
 }
 
 const WEBHOOK_KEYS = Object.keys(webhookEntrySchema.shape);
@@ -21,19 +24,48 @@ const NESTED: Readonly<Record<string, readonly string[]>> = { agents: AGENT_KIND
 /** The closest of `known` to `key` when it is close enough to be a typo (case-insensitive). */
 export const closestKey = (key: string, known: readonly string[]): string | undefined => closest(key, known);
 
+/**
+ * What an unknown key at one level may have meant: a known key of that level, or at the top level
+ * also a nested one named by its last part (`claude` -> `agents.claude`, `theme` -> `tui.theme`).
+ */
+interface Known {
+  /** Names to compare the key with, each with the path to suggest for it. */
+  readonly forms: ReadonlyMap<string, string>;
+}
+
+const knownOf = (keys: readonly string[], nested: Readonly<Record<string, readonly string[]>> = {}): Known => {
+  const forms = new Map<string, string>(keys.map((key) => [key, key]));
+  for (const [section, leaves] of Object.entries(nested)) {
+    for (const leaf of leaves) {
+      const dotted = `${section}.${leaf}`;
+      forms.set(dotted, dotted);
+      if (!forms.has(leaf)) forms.set(leaf, dotted);
+    }
+  }
+  return { forms };
+};
+
+/** True when one of the two names holds the other (case-insensitive). */
+const holds = (a: string, b: string): boolean => a.toLowerCase().includes(b.toLowerCase()) || b.toLowerCase().includes(a.toLowerCase());
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const unknownIn = (object: Record<string, unknown>, known: readonly string[], prefix: string): UnknownKey[] =>
+const unknownIn = (object: Record<string, unknown>, keys: readonly string[], prefix: string, known: Known = knownOf(keys)): UnknownKey[] =>
   Object.keys(object)
-    .filter((key) => !known.includes(key))
+    .filter((key) => !keys.includes(key))
     .map((key) => {
-      const suggestion = closestKey(key, known);
-      return { path: `${prefix}${key}`, key, ...(suggestion ? { suggestion } : {}) };
+      const near = nearest(key, known.forms.keys());
+      // What was meant: a typo of a known name, or a part of one (`window`, `exclude_cwd`).
+      const meant = closestKey(key, [...known.forms.keys()]) ?? (near !== undefined && key.length >= 3 && holds(near, key) ? near : undefined);
+      const formPath = (form: string | undefined): string | undefined => (form === undefined ? undefined : `${prefix}${known.forms.get(form) ?? form}`);
+      const suggestion = formPath(meant);
+      const closestPath = suggestion ?? formPath(near);
+      return { path: `${prefix}${key}`, key, ...(suggestion ? { suggestion } : {}), ...(closestPath ? { closest: closestPath } : {}) };
     });
 
 export const findUnknownKeys = (raw: unknown): UnknownKey[] => {
   if (!isObject(raw)) return [];
-  const found = unknownIn(raw, CONFIG_KEYS, '');
+  const found = unknownIn(raw, CONFIG_KEYS, '', knownOf(CONFIG_KEYS, NESTED));
   for (const [section, known] of Object.entries(NESTED)) {
     const value = raw[section];
     if (isObject(value)) found.push(...unknownIn(value, known, `${section}.`));
@@ -43,6 +75,11 @@ export const findUnknownKeys = (raw: unknown): UnknownKey[] => {
   return found;
 };
 
+/** An unknown key and the closest known key: `unknown key "them" (did you mean "theme"?)`. */
+export const describeUnknownKey = (unknown: UnknownKey): string => {
+  const hint = unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : unknown.closest ? ` (no such key; the closest known key is "${unknown.closest}")` : '';
+  return `unknown key "${unknown.path}"${hint}`;
+};
+
 /** The warning line of one unknown key (the file is never changed for it). */
-export const unknownKeyWarning = (unknown: UnknownKey): string =>
-  `unknown key "${unknown.path}"${unknown.suggestion ? ` (did you mean "${unknown.suggestion}"?)` : ''}; it is kept in the file but has no effect`;
+export const unknownKeyWarning = (unknown: UnknownKey): string => `${describeUnknownKey(unknown)}; it is kept in the file but has no effect`;

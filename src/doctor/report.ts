@@ -1,7 +1,7 @@
 import type { AgentKind } from '../core/agents.js';
 import { diagnosticName, severityOf, type DiagnosticSeverity } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionState } from '../core/session.js';
-import type { UnknownKey } from '../config/unknown-keys.js';
+import { describeUnknownKey, type UnknownKey } from '../config/unknown-keys.js';
 import type { LocationCheck } from './locations.js';
 
 /** `agentwatch doctor --json` (PRODUCT.md section 9). */
@@ -101,7 +101,7 @@ export const agentReport = (
 /** Pure: the lines that need the user, from every part of the report. */
 export const problemsOf = (report: Omit<DoctorReport, 'healthy' | 'problems'>): string[] => [
   ...(report.config.valid ? [] : [`config: ${report.config.error ?? 'invalid'}`]),
-  ...report.config.unknown_keys.map((k) => `config: unknown key "${k.path}"${k.suggestion ? ` (did you mean "${k.suggestion}"?)` : ''}`),
+  ...report.config.unknown_keys.map((k) => `config: ${describeUnknownKey(k)}`),
   ...report.agents.flatMap((a) =>
     a.enabled
       ? [

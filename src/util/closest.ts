@@ -25,3 +25,22 @@ export const closest = (word: string, known: Iterable<string>): string | undefin
   }
   return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;
 };
+
+/**
+ * The nearest of `known` to `word`, however far (undefined only when `known` is empty): a name
+ * that holds the word, or that the word holds (`window` -> `window_minutes`), comes before any
+ * edit, the nearest in length first; then the smallest edit distance. Case-insensitive; ties go
+ * to the first in `known`.
+ */
+export const nearest = (word: string, known: Iterable<string>): string | undefined => {
+  const w = word.toLowerCase();
+  let best: { readonly name: string; readonly score: number } | undefined;
+  for (const name of known) {
+    const n = name.toLowerCase();
+    const contained = w !== '' && (n.includes(w) || w.includes(n));
+    // Containment scores below every edit distance (which is at least 1 for a different name).
+    const score = contained ? Math.abs(n.length - w.length) / (n.length + w.length + 1) : distance(w, n);
+    if (!best || score < best.score) best = { name, score };
+  }
+  return best?.name;
+};
