@@ -38,7 +38,7 @@ describe('findUnknownKeys', () => {
       const [unknown] = findUnknownKeys(raw);
       expect(unknown?.suggestion).toBeUndefined();
       expect(unknown?.closest).toBeTypeOf('string');
-      expect(unknownKeyWarning(unknown as UnknownKey)).toMatch(/^unknown key "[^"]+" \(no such key; the closest known key is "[a-z_.0-9\[\]]+"\); it is kept in the file but has no effect$/);
+      expect(unknownKeyWarning(unknown as UnknownKey)).toMatch(/^unknown key "[^"]+" \(no such key; the closest known key is "[a-z_.0-9[\]]+"\); it is kept in the file but has no effect$/);
     }
     expect(findUnknownKeys({ tui: { colour: 'x' } })[0]?.closest).toBe('tui.theme');
   });
