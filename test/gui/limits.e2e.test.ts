@@ -147,7 +147,7 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
     }
   });
 
-  it('panel view: a compact list; limits open as a page closed with l or Esc', async () => {
+  it('panel view: a compact list; limits open as a page closed with l or Esc unless pinned', async () => {
     const { page, context } = await openDashboard(browser, served, { query: '?view=panel', viewport: { width: 380, height: 640 } });
     try {
       const row = page.locator(`[data-session-id="${SESSION.id}"]`);
@@ -169,6 +169,24 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await page.keyboard.press('Escape');
       await until(() => limits.count()).toBe(0);
       await row.waitFor();
+      // Pinned (PRODUCT.md section 7: the limits view holds a pin named Pin), l and Esc leave the
+      // page where it is; its Close control still closes it, and unpins.
+      await page.keyboard.press('l');
+      await limits.waitFor();
+      const pin = limits.getByRole('button', { name: 'Pin' });
+      expect(await pin.getAttribute('aria-pressed')).toBe('false');
+      await pin.click();
+      expect(await pin.getAttribute('aria-pressed')).toBe('true');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('l');
+      expect(await limits.count()).toBe(1);
+      await limits.getByRole('button', { name: 'Close' }).click();
+      await until(() => limits.count()).toBe(0);
+      await page.keyboard.press('l');
+      await limits.waitFor();
+      expect(await limits.getByRole('button', { name: 'Pin' }).getAttribute('aria-pressed')).toBe('false');
+      await page.keyboard.press('Escape');
+      await until(() => limits.count()).toBe(0);
     } finally {
       await context.close();
     }
