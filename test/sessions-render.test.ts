@@ -44,7 +44,7 @@ describe('renderSessionsTable', () => {
     const text = renderSessionsTable(
       [
         row({ agent: 'codex', activity: 'running', short_name: 'billing', agent_name: 'JPY rounding', custom_name: 'mine' }),
-        row({ agent: 'opencode', activity: 'waiting', agent_name: 'x'.repeat(60), last_activity: '' }),
+        row({ agent: 'opencode', activity: 'waiting', agent_name: 'x'.repeat(60), last_activity: '0001-01-01T00:00:00Z' }),
       ],
       { now: NOW, color: false },
     );

@@ -2,6 +2,7 @@ import { createColors } from 'picocolors';
 import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
+import { timeOf } from '../core/time.js';
 import { shouldColor } from '../limits/palette.js';
 import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
@@ -48,7 +49,7 @@ export const renderResults = (results: readonly SearchResult[], color: boolean):
     .map((r) => {
       const project = projectOf(r.cwd);
       const title = r.title || project || r.session_id;
-      const when = r.last_activity ? r.last_activity.replace('T', ' ').slice(0, 16) : 'time unknown';
+      const when = timeOf(r.last_activity) > 0 ? r.last_activity.replace('T', ' ').slice(0, 16) : 'time unknown';
       const head = `${c.bold(title)}  ${c.dim(`${r.agent} · ${project ? `${project} · ` : ''}${r.cwd || 'cwd unknown'} · ${when}`)}`;
       const lines = r.snippets.map((s) => `  ${c.dim(s.role === 'user' ? 'you  ' : 'agent')} ${renderHits(s.text, mark)}`);
       return [head, ...lines, `  ${c.cyan(r.resume_command)}`].join('\n');

@@ -2,11 +2,13 @@ import { createColors } from 'picocolors';
 import type { Activity } from '../core/activity.js';
 import { AGENT_LABEL } from '../core/agents.js';
 import type { SessionSummary } from '../core/session.js';
+import { timeOf } from '../core/time.js';
 
 /** "12s ago", "5m ago", "3h ago", "4d ago"; "-" when unknown. */
 export const relativeTime = (iso: string, now: number): string => {
-  if (iso === '') return '-';
-  const seconds = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
+  const at = timeOf(iso);
+  if (at === 0) return '-';
+  const seconds = Math.max(0, Math.floor((now - at) / 1000));
   if (seconds < 60) return `${seconds}s ago`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AgentKind } from '../core/agents.js';
+import { rfc3339 } from '../core/time.js';
 import { prepareQuery, type PreparedQuery } from './query-syntax.js';
 import { unsegment } from './segment.js';
 import { bracketHits, cleanSnippet, fallbackSnippet, hasHit, HIT_CLOSE, HIT_OPEN } from './snippet.js';
@@ -70,7 +71,7 @@ interface MessageHit {
   readonly text: string;
 }
 
-const iso = (ms: number): string => (ms > 0 ? new Date(ms).toISOString() : '');
+const iso = rfc3339;
 
 /** A snippet with its hits between HIT_OPEN/HIT_CLOSE (FTS5's, or ours for a camelCase part). */
 const snippetOf = (hit: MessageHit, prepared: PreparedQuery): string => {

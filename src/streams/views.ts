@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { rfc3339 } from '../core/time.js';
 import { isActiveActivity, type Activity } from '../core/activity.js';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../core/session.js';
@@ -16,8 +17,6 @@ export interface ViewOptions {
   readonly worktree?: WorktreeInfo;
 }
 
-/** RFC 3339 UTC, "" for unknown (0). */
-export const rfc3339 = (ms: number): string => (ms > 0 && Number.isFinite(ms) ? new Date(ms).toISOString() : '');
 
 /** The project directory's basename; "/" stays "/", no cwd gives "". */
 export const shortName = (cwd: string): string => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../src/core/session.js';
 import { nextDelay, retryAfterMs } from '../../web/src/lib/backoff.js';
 import { faviconFor, faviconSvg, titleFor } from '../../web/src/lib/badge.js';
-import { age, ago, cost, displayName, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
+import { age, ago, cost, displayName, localTime, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
 import { detailWidth, dragTo, EDGE, fitInside, initialRect, MIN_DIALOG, resizeBy } from '../../web/src/lib/geometry.js';
 import { keyAction } from '../../web/src/lib/keys.js';
 import { paceText, resetsText, splitRows, windowSeverity } from '../../web/src/lib/limits-view.js';
@@ -92,11 +92,12 @@ describe('listing rules', () => {
   it('orders newest first, then by id, and unknown times last', () => {
     const list = [
       summary({ session_id: 'b', last_activity: '2026-11-24T10:00:00.000Z' }),
-      summary({ session_id: 'c', last_activity: '' }),
+      summary({ session_id: 'c', last_activity: '0001-01-01T00:00:00Z' }),
+      summary({ session_id: 'e', last_activity: '' }),
       summary({ session_id: 'a', last_activity: '2026-11-24T10:00:00.000Z' }),
       summary({ session_id: 'd', last_activity: '2026-11-24T11:00:00.000Z' }),
     ].sort(newestFirst);
-    expect(list.map((s) => s.session_id)).toEqual(['d', 'a', 'b', 'c']);
+    expect(list.map((s) => s.session_id)).toEqual(['d', 'a', 'b', 'c', 'e']);
   });
 
   it('searches names and paths case-insensitively, every word', () => {
@@ -192,7 +193,7 @@ describe('formatting', () => {
     expect(displayName(summary({ agent_name: 'Theirs' }))).toBe('Theirs');
     expect(displayName(summary())).toBe('parser');
     expect(displayName(summary({ short_name: '', session_id: '0123456789' }))).toBe('01234567');
-    expect(['2026-11-24T09:59:58.000Z', '2026-11-24T09:59:18.000Z', '2026-11-24T09:55:00.000Z', '2026-11-24T07:00:00.000Z', '2026-11-20T10:00:00.000Z', '', 'junk'].map((t) => age(t, now))).toEqual([
+    expect(['2026-11-24T09:59:58.000Z', '2026-11-24T09:59:18.000Z', '2026-11-24T09:55:00.000Z', '2026-11-24T07:00:00.000Z', '2026-11-20T10:00:00.000Z', '', 'junk', '0001-01-01T00:00:00Z'].map((t) => age(t, now))).toEqual([
       'now',
       '42s',
       '5m',
@@ -200,7 +201,11 @@ describe('formatting', () => {
       '4d',
       '',
       '',
+      '',
     ]);
+    // The API's unknown time (Go's zero time, as lazyagent writes it) is shown as unknown.
+    expect(localTime('0001-01-01T00:00:00Z')).toBe('');
+    expect(ago('0001-01-01T00:00:00Z', now)).toBe('');
     expect(ago('2026-11-24T09:59:59.000Z', now)).toBe('just now');
     expect(ago('2026-11-24T09:55:00.000Z', now)).toBe('5m ago');
     expect([0, 0.004, 1.234, 1234.5].map(cost)).toEqual(['', '<$0.01', '$1.23', '$1,235']);
@@ -250,6 +255,7 @@ describe('sparkline', () => {
           { name: 'Bash', timestamp: '2026-11-24T10:20:00.000Z' },
           { name: 'Old', timestamp: '2026-11-24T09:00:00.000Z' },
           { name: 'Future', timestamp: '2026-11-24T11:00:00.000Z' },
+          { name: 'Unknown', timestamp: '0001-01-01T00:00:00Z' },
         ],
         recent_messages: [{ role: 'user', text: 'hi', timestamp: '2026-11-24T10:28:00.000Z' }],
         last_activity: '2026-11-24T10:29:30.000Z',

@@ -72,7 +72,7 @@ describe('views', () => {
 
   it('uses the recorded cost when present, and "" for unknown times', () => {
     const fresh = { ...emptySession('pi', 'p1'), recordedCostUsd: 0.0123 };
-    expect(toDetail(fresh, { now: NOW })).toMatchObject({ cost_usd: 0.0123, last_activity: '', last_file_write_at: '', short_name: '', resume_command: 'pi --session p1' });
+    expect(toDetail(fresh, { now: NOW })).toMatchObject({ cost_usd: 0.0123, last_activity: '0001-01-01T00:00:00Z', last_file_write_at: '0001-01-01T00:00:00Z', short_name: '', resume_command: 'pi --session p1' });
   });
 
   it('short names and resume commands', () => {

@@ -1,4 +1,5 @@
 import { AGENT_LABEL } from '../../core/agents.js';
+import { timeOf } from '../../core/time.js';
 import type { SessionDetail } from '../../core/session.js';
 import { formatAge, formatClock, formatCost, formatTokens } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
@@ -6,7 +7,7 @@ import { ellipsize, ellipsizeStart, wrapText } from './text.js';
 
 const LABEL_WIDTH = 12;
 
-const parseTime = (rfc3339: string): number => (rfc3339 === '' ? 0 : Date.parse(rfc3339));
+const parseTime = timeOf;
 
 /** `14:03:09 (2m ago)`, or "" when unknown. */
 const when = (rfc3339: string, now: number): string => {
@@ -60,7 +61,7 @@ export const detailLines = (d: SessionDetail, width: number, now: number): Line[
     field('Tokens', tokenLine(d), width),
     field('Cost', formatCost(d.cost_usd, total) ?? '', width),
     field('Last active', when(d.last_activity, now), width),
-    field('Last write', d.last_file_write ? `${d.last_file_write}${d.last_file_write_at ? `  ${when(d.last_file_write_at, now)}` : ''}` : '', width, 'value', true),
+    field('Last write', d.last_file_write ? `${d.last_file_write}${timeOf(d.last_file_write_at) > 0 ? `  ${when(d.last_file_write_at, now)}` : ''}` : '', width, 'value', true),
     ...wrappedField('Resume', d.resume_command, width),
     ...wrappedField('Session id', d.session_id, width, 'muted'),
     [],

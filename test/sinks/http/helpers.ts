@@ -35,7 +35,7 @@ export const detail = (overrides: Partial<SessionDetail> & Pick<SessionDetail, '
   assistant_messages: 2,
   current_tool: '',
   last_file_write: '',
-  last_file_write_at: '',
+  last_file_write_at: '0001-01-01T00:00:00Z',
   recent_tools: [],
   recent_messages: [],
   resume_command: 'claude --resume x',

@@ -1,6 +1,7 @@
 import { createApi, HttpError, type Api } from './api.js';
 import { deriveToken } from './auth.js';
 import { browserNotificationsWanted, pageIsWatched } from './browser-notify.js';
+import { timeOf } from '../../../src/core/time.js';
 import { displayName } from './format.js';
 import { NO_WAITING, trackWaiting, type WaitState } from './waiting.js';
 import { createDetailLoader, type DetailLoader } from './details.js';
@@ -237,7 +238,7 @@ export class AppState {
     const afterMs = this.config.notify_after_sec * 1000;
     const { state, due } = trackWaiting(
       this.#waiting,
-      this.sessions.list.map((entry) => ({ id: entry.id, waiting: entry.summary.activity === 'waiting', lastActivity: Date.parse(entry.summary.last_activity) })),
+      this.sessions.list.map((entry) => ({ id: entry.id, waiting: entry.summary.activity === 'waiting', lastActivity: timeOf(entry.summary.last_activity) })),
       Date.now(),
       afterMs,
     );

@@ -1,4 +1,5 @@
 import { compactAge } from '../../../src/core/age.js';
+import { timeOf } from '../../../src/core/time.js';
 import type { SessionSummary } from './wire.js';
 
 /** Pure text formatting of the dashboard (no DOM), unit-tested. */
@@ -9,8 +10,8 @@ export const displayName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name'
 
 /** "now", "42s", "5m", "3h", "2d": the age of an RFC 3339 instant at `now` (epoch ms), as the TUI shows it. */
 export const age = (iso: string, now: number): string => {
-  const at = Date.parse(iso);
-  return Number.isFinite(at) ? compactAge(at, now) : '';
+  const at = timeOf(iso);
+  return at > 0 ? compactAge(at, now) : '';
 };
 
 export const cost = (usd: number): string => {
@@ -40,8 +41,8 @@ export const shortModel = (model: string): string => model.replace(/-\d{8}$/, ''
 
 /** A local date-time with seconds, for the detail panel. */
 export const localTime = (iso: string): string => {
-  const at = Date.parse(iso);
-  return Number.isFinite(at) ? new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
+  const at = timeOf(iso);
+  return at > 0 ? new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
 };
 
 /** "just now", "5m ago": an age in a sentence. */

@@ -1,3 +1,4 @@
+import { timeOf } from '../../../src/core/time.js';
 import type { SessionDetail } from './wire.js';
 
 /**
@@ -12,10 +13,10 @@ export const perMinute = (
 ): number[] => {
   const buckets = new Array<number>(minutes).fill(0);
   const stamps = [...detail.recent_tools.map((t) => t.timestamp), ...detail.recent_messages.map((m) => m.timestamp)];
-  if (detail.last_activity !== '' && !stamps.includes(detail.last_activity)) stamps.push(detail.last_activity);
+  if (timeOf(detail.last_activity) > 0 && !stamps.includes(detail.last_activity)) stamps.push(detail.last_activity);
   for (const stamp of stamps) {
-    const at = Date.parse(stamp);
-    if (!Number.isFinite(at) || at > now) continue;
+    const at = timeOf(stamp);
+    if (at === 0 || at > now) continue;
     const ago = Math.floor((now - at) / 60_000);
     if (ago < minutes) buckets[minutes - 1 - ago] = (buckets[minutes - 1 - ago] ?? 0) + 1;
   }
