@@ -47,6 +47,33 @@ describe('discovery cache', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('takes a fresh cache\'s first write straight into the file, then shares it in WAL mode', async () => {
+    const file = discoveryCachePath(home.env);
+    const journalMode = (): unknown => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.pragma('journal_mode', { simple: true });
+      } finally {
+        db.close();
+      }
+    };
+    const cache = openDiscoveryCache(home.env, log);
+    expect(journalMode()).toBe('delete');
+    const state = stateAt('s1', '/t/s1.jsonl', 42);
+    cache.write([cachedFileOf(state)], []);
+    expect(journalMode()).toBe('wal');
+    // A second process reads what the first wrote while the first still holds the file.
+    const other = openDiscoveryCache(home.env, log);
+    expect(other.get('/t/s1.jsonl')).toEqual(cachedFileOf(state));
+    other.close();
+    cache.close();
+    const again = openDiscoveryCache(home.env, log);
+    expect(journalMode()).toBe('wal');
+    expect(again.get('/t/s1.jsonl')).toEqual(cachedFileOf(state));
+    again.close();
+    expect(warnings).toEqual([]);
+  });
+
   it.each([
     ['not SQLite at all', async (file: string) => writeFile(file, 'this is not a database, just text that happens to be here')],
     ['a foreign SQLite database', async (file: string) => foreign(file, 0)],
