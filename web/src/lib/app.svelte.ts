@@ -238,7 +238,7 @@ export class AppState {
     const afterMs = this.config.notify_after_sec * 1000;
     const { state, due } = trackWaiting(
       this.#waiting,
-      this.sessions.list.map((entry) => ({ id: entry.id, waiting: entry.summary.activity === 'waiting', lastActivity: timeOf(entry.summary.last_activity) })),
+      this.sessions.list.map((entry) => ({ id: entry.id, waiting: entry.summary.activity === 'waiting', lastActivity: timeOf(entry.summary.last_activity) || Number.NaN })),
       Date.now(),
       afterMs,
     );
