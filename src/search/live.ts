@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
@@ -6,7 +7,7 @@ import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
 import { catchUp, openIndex, scopeOf, type OpenedIndex } from './catch-up.js';
 import { openMemorySearchDb, searchCursorPath } from './index-db.js';
-import { createIndexer } from './indexer.js';
+import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy } from './scope.js';
 import { searchIndex, type SearchResult } from './query.js';
 import { releasePageCache } from '../util/sqlite-memory.js';
@@ -31,44 +32,59 @@ export interface LiveIndex {
   readonly close: () => Promise<void>;
 }
 
-/** The search index of a running monitor: fed by the sources as they read, written every 100 ms. */
-export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
-  const scope = scopeOf(loaded);
-  const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
+/**
+ * What both indexes share: the tap that takes user/assistant messages and names as the sources
+ * read them, and the write of what it took, at most LIVE_FLUSH_MS after a message (or when a
+ * search needs it). A write burst (a cold start indexes every message) leaves pages in the
+ * connection's cache that nothing reads again: given back after each write that wrote, as the
+ * discovery cache does.
+ */
+const createFeed = (db: Database.Database, indexer: Indexer, scheduler: SchedulerLike, log: Logger) => {
   let pending: Subscription | undefined;
-  let caughtUp: Promise<void> | undefined;
-  let state$: Observable<SessionsState> | undefined;
-  let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
   let closed = false;
-
   const flush = (): void => {
     pending?.unsubscribe();
     pending = undefined;
     if (closed) return;
     try {
-      // A write burst (a cold start indexes every message) leaves pages in the connection's
-      // cache that nothing reads again: given back after each flush, as the discovery cache does.
-      if (index.indexer.flush() > 0) releasePageCache(index.db);
+      if (indexer.flush() > 0) releasePageCache(db);
     } catch (error) {
       log.warn(`search index: ${(error as Error).message}`);
     }
   };
+  const tap = (event: SessionEvent): void => {
+    if (closed || (event.type !== 'turn' && event.type !== 'meta' && event.type !== 'restore')) return;
+    indexer.add(event);
+    if (event.type === 'turn') pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
+  };
+  /** Writes what is pending, then takes nothing more. */
+  const close = (): void => {
+    flush();
+    closed = true;
+  };
+  return { tap, flush, close, isClosed: () => closed };
+};
+
+/** The search index of a running monitor: fed by the sources as they read, written every 100 ms. */
+export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
+  const scope = scopeOf(loaded);
+  const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
+  const feed = createFeed(index.db, index.indexer, scheduler, log);
+  let caughtUp: Promise<void> | undefined;
+  let state$: Observable<SessionsState> | undefined;
+  let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
 
   /** From now on the monitor's checkpoints are the index's offsets (written after the index itself). */
   const startPersisting = async (): Promise<void> => {
-    if (!state$ || persisting || closed) return;
+    if (!state$ || persisting || feed.isClosed()) return;
     const registry = await import('../sources/index.js');
     const cache = registry.openDiscoveryCache(io.env, log, searchCursorPath(io.env));
-    const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => (flush(), cache.write(...args)) };
+    const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => (feed.flush(), cache.write(...args)) };
     persisting = { stop: registry.persistCache(state$, guarded, scheduler), close: cache.close };
   };
 
   return {
-    tap: (event) => {
-      if (closed || (event.type !== 'turn' && event.type !== 'meta' && event.type !== 'restore')) return;
-      index.indexer.add(event);
-      if (event.type === 'turn') pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
-    },
+    tap: feed.tap,
     follow: (states) => {
       state$ = states;
     },
@@ -79,7 +95,7 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
         log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
       });
       await caughtUp;
-      flush();
+      feed.flush();
       const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
       return searchIndex(index.db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
     },
@@ -87,8 +103,7 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
       await caughtUp?.catch(() => undefined);
       await persisting?.stop();
       persisting?.close();
-      flush();
-      closed = true;
+      feed.close();
       index.db.close();
     },
   };
@@ -102,34 +117,17 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
 export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
   const scope = scopeOf(loaded);
   const db = openMemorySearchDb();
-  const indexer = createIndexer(db, { excluded: excludedBy(scope.excludeCwd) });
-  let pending: Subscription | undefined;
-  let closed = false;
-  const flush = (): void => {
-    pending?.unsubscribe();
-    pending = undefined;
-    if (closed) return;
-    try {
-      indexer.flush();
-    } catch (error) {
-      log.warn(`search index: ${(error as Error).message}`);
-    }
-  };
+  const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scheduler, log);
   return {
-    tap: (event) => {
-      if (closed || (event.type !== 'turn' && event.type !== 'meta' && event.type !== 'restore')) return;
-      indexer.add(event);
-      if (event.type === 'turn') pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
-    },
+    tap: feed.tap,
     follow: () => undefined,
     search: async (query, options) => {
-      flush();
+      feed.flush();
       const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
       return searchIndex(db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
     },
     close: async () => {
-      flush();
-      closed = true;
+      feed.close();
       db.close();
     },
   };

@@ -1,6 +1,5 @@
 import { mkdir, readFile, readdir, stat, writeFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pbkdf2Sync } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -8,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { SessionDetail } from '../../src/core/session.js';
 import type { SearchResult } from '../../src/search/query.js';
-import { CLI_PATH, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { startMonitor, until } from '../helpers/monitor-process.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { freshenCursor, installAll as installFixtures, search, writeConfig } from './helpers.js';
 
@@ -188,28 +188,12 @@ describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
     const salt = 'search-live-salt';
     const passphrase = 'search live passphrase';
     await writeConfig(t, { api_salt: salt });
-    const child = spawn(process.execPath, [CLI_PATH, '--api', '--host', '127.0.0.1:0'], { env: { ...t.env, AGENTWATCH_API_PASSPHRASE: passphrase }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    cleanups.push(async () => {
-      child.kill('SIGTERM');
-      await exited;
-    });
-    /** Polls `probe` every 20 ms until it gives a value, failing after `ms`. */
-    const until = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> => {
-      const deadline = performance.now() + ms;
-      for (;;) {
-        const value = await probe().catch(() => undefined);
-        if (value !== undefined) return value;
-        if (performance.now() > deadline) throw new Error(`not within ${ms} ms: ${what}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const base = await until('the API', async () => /listening on (http:\/\/\S+)/.exec(stderr)?.[1]);
+    const monitor = await startMonitor(['--api', '--host', '127.0.0.1:0'], { ...t.env, AGENTWATCH_API_PASSPHRASE: passphrase }, cleanups);
+    const { base } = monitor;
+    const wait = <T>(what: string, probe: () => Promise<T | undefined>, ms?: number) => until(what, probe, { ...(ms ? { ms } : {}), context: monitor.stderr });
     const headers = { authorization: `Bearer ${pbkdf2Sync(passphrase, salt, 600000, 32, 'sha256').toString('base64url')}` };
     const api = async (query: string): Promise<SearchResult[]> => (await (await fetch(`${base}/api/search?${query}`, { headers })).json()) as SearchResult[];
-    await until('ready', async () => ((await (await fetch(`${base}/api/stats`, { headers })).json()) as { ready: boolean }).ready || undefined);
+    await wait('ready', async () => ((await (await fetch(`${base}/api/stats`, { headers })).json()) as { ready: boolean }).ready || undefined);
 
     const first = await api('q=bucket');
     expect(first.map((r) => r.agent)).toContain('claude');
@@ -225,14 +209,13 @@ describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
 
     const appendedAt = performance.now();
     await appendFile(CLAUDE_MAIN(t), `"}}\n${JSON.stringify({ type: 'user', cwd: '/home/dev/acme-api', message: { role: 'user', content: 'and the zebrafinch cache' }, timestamp: new Date().toISOString() })}\n`);
-    const found = await until('the appended word is searchable', async () => ((await api('q=zebrafinch')).length > 0 ? api('q=zebrafinch') : undefined), 1_000);
+    const found = await wait('the appended word is searchable', async () => ((await api('q=zebrafinch')).length > 0 ? api('q=zebrafinch') : undefined), 1_000);
     const tookMs = performance.now() - appendedAt;
     expect(found[0]?.session_id).toBe('6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10');
     expect(tookMs).toBeLessThan(1_000);
 
     // What the monitor read (and indexed live) is not read again by the next one-shot search.
-    child.kill('SIGTERM');
-    await exited;
+    await monitor.stop();
     const opens = path.join(t.root, 'opens.json');
     const after = await search(t, ['zebrafinch', '--json'], { NODE_OPTIONS: `--import=${COUNT_OPENS}`, AGENTWATCH_TEST_OPENS_FILE: opens });
     expect(after.results.map((r) => r.session_id)).toEqual(['6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10']);
@@ -246,37 +229,24 @@ describe('GET /api/search in --demo', { timeout: 60_000 }, () => {
     const salt = 'search-demo-salt';
     const passphrase = 'search demo passphrase';
     await writeConfig(t, { api_salt: salt });
-    const child = spawn(process.execPath, [CLI_PATH, '--api', '--demo', '--host', '127.0.0.1:0'], { env: { ...t.env, AGENTWATCH_API_PASSPHRASE: passphrase }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    cleanups.push(async () => {
-      child.kill('SIGTERM');
-      await exited;
-    });
-    const until = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> => {
-      const deadline = performance.now() + ms;
-      for (;;) {
-        const value = await probe().catch(() => undefined);
-        if (value !== undefined) return value;
-        if (performance.now() > deadline) throw new Error(`not within ${ms} ms: ${what}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
-    const base = await until('the API', async () => /listening on (http:\/\/\S+)/.exec(stderr)?.[1]);
+    const monitor = await startMonitor(['--api', '--demo', '--host', '127.0.0.1:0'], { ...t.env, AGENTWATCH_API_PASSPHRASE: passphrase }, cleanups);
+    const { base } = monitor;
     const headers = { authorization: `Bearer ${pbkdf2Sync(passphrase, salt, 600000, 32, 'sha256').toString('base64url')}` };
     const api = async (query: string): Promise<Response> => fetch(`${base}/api/search?${query}`, { headers });
     // The demo's sessions say "tests" in a prompt and in answers as they loop.
-    const found = await until('a demo message is searchable', async () => {
-      const results = (await (await api('q=tests')).json()) as SearchResult[];
-      return results.length > 0 ? results : undefined;
-    });
+    const found = await until(
+      'a demo message is searchable',
+      async () => {
+        const results = (await (await api('q=tests')).json()) as SearchResult[];
+        return results.length > 0 ? results : undefined;
+      },
+      { context: monitor.stderr },
+    );
     for (const result of found) expect(AGENT_KINDS).toContain(result.agent);
     expect(found.some((r) => r.snippets.some((s) => /\[tests\]/i.test(s.text)))).toBe(true);
     expect((await api('q=%22open')).status).toBe(400);
     expect((await fetch(`${base}/api/search?q=tests`)).status).toBe(401);
-    child.kill('SIGTERM');
-    await exited;
+    await monitor.stop();
     expect(await readdir(path.join(t.env.XDG_CACHE_HOME ?? '', 'agentwatch')).catch(() => [])).not.toContain('search.db');
   });
 });
