@@ -17,7 +17,7 @@ import type { ListingCache } from './walk.js';
  * session state at exactly that offset, so a warm start restores instead of re-reading; per SQLite
  * database, the file signature and session stamps of the last complete read, so an unchanged
  * database is restored without a query; per directory of the walks, its entries at its inode and
- * ctime, so an unchanged directory is stat'ed instead of listed (walk.ts). It is a pure optimisation: a missing, corrupt, foreign or
+ * mtime and ctime, so an unchanged directory is stat'ed instead of listed (walk.ts). It is a pure optimisation: a missing, corrupt, foreign or
  * outdated cache is discarded and rebuilt, and deleting it is always safe.
  *
  * A state is stored in two parts: its core (what listing it and deriving its activity need) and
@@ -33,7 +33,7 @@ import type { ListingCache } from './walk.js';
  */
 
 /** Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt. */
-export const CACHE_SCHEMA_VERSION = 5;
+export const CACHE_SCHEMA_VERSION = 6;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
@@ -146,8 +146,7 @@ CREATE TABLE side_files (
 );
 CREATE TABLE dirs (
   path TEXT PRIMARY KEY NOT NULL,
-  ino INTEGER NOT NULL,
-  ctime_ms REAL NOT NULL,
+  identity TEXT NOT NULL,
   files TEXT NOT NULL,
   subdirs TEXT NOT NULL
 );
@@ -157,7 +156,7 @@ const TABLE_COLUMNS = {
   files: 'path, agent, session_id, offset, size, mtime_ms, state, state_hash, detail',
   databases: 'path, agent, signature, listing',
   side_files: 'path, agent, size, mtime_ms, text',
-  dirs: 'path, ino, ctime_ms, files, subdirs',
+  dirs: 'path, identity, files, subdirs',
 } as const;
 
 // A listing's names joined by '/', which no file name holds: cheaper to split than JSON to parse.
@@ -167,8 +166,7 @@ const splitNames = (text: string): string[] => (text === '' ? [] : text.split(NA
 
 /** A remembered listing as read: its names are split when first asked for. */
 interface ListingRow {
-  readonly ino: number;
-  readonly ctimeMs: number;
+  readonly identity: string;
   readonly files: string;
   readonly subdirs: string;
 }
@@ -335,8 +333,8 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   const askedListings = new Set<string>();
   const pendingListings = new Map<string, (ListingRow & { readonly path: string }) | undefined>();
   try {
-    for (const [p, ino, ctimeMs, files, subdirs] of db.prepare(`SELECT ${TABLE_COLUMNS.dirs} FROM dirs`).raw().iterate() as Iterable<[string, number, number, string, string]>) {
-      listings.set(p, { ino, ctimeMs, files, subdirs });
+    for (const [p, identity, files, subdirs] of db.prepare(`SELECT ${TABLE_COLUMNS.dirs} FROM dirs`).raw().iterate() as Iterable<[string, string, string, string]>) {
+      listings.set(p, { identity, files, subdirs });
     }
   } catch (error) {
     log?.warn(`discovery cache read failed: ${(error as Error).message}`);
@@ -383,8 +381,8 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   );
   const removeSide = db.prepare('DELETE FROM side_files WHERE path = ?');
   const upsertListing = db.prepare(
-    `INSERT INTO dirs (${TABLE_COLUMNS.dirs}) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT(path) DO UPDATE SET ino = excluded.ino, ctime_ms = excluded.ctime_ms, files = excluded.files, subdirs = excluded.subdirs`,
+    `INSERT INTO dirs (${TABLE_COLUMNS.dirs}) VALUES (?, ?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET identity = excluded.identity, files = excluded.files, subdirs = excluded.subdirs`,
   );
   const removeListing = db.prepare('DELETE FROM dirs WHERE path = ?');
   const writeAll = db.transaction((upserts: readonly CachedFile[], deletes: readonly string[]) => {
@@ -400,7 +398,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     pendingSides.clear();
     for (const [p, row] of pendingListings) {
       if (row === undefined) removeListing.run(p);
-      else upsertListing.run(p, row.ino, row.ctimeMs, row.files, row.subdirs);
+      else upsertListing.run(p, row.identity, row.files, row.subdirs);
     }
     pendingListings.clear();
   });
@@ -494,19 +492,19 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         failed('write', error);
       }
     },
-    listing: (dir, ino, ctimeMs) => {
+    listing: (dir, identity) => {
       askedListings.add(dir);
       const found = listings.get(dir);
-      if (found === undefined || found.ino !== ino || found.ctimeMs !== ctimeMs) return undefined;
+      if (found === undefined || found.identity !== identity) return undefined;
       return { files: splitNames(found.files), dirs: splitNames(found.subdirs) };
     },
-    rememberListing: (dir, ino, ctimeMs, listing) => {
+    rememberListing: (dir, identity, listing) => {
       askedListings.add(dir);
       if (listing === undefined) {
         if (listings.delete(dir)) pendingListings.set(dir, undefined);
         return;
       }
-      const row = { path: dir, ino, ctimeMs, files: joinNames(listing.files), subdirs: joinNames(listing.dirs) };
+      const row = { path: dir, identity, files: joinNames(listing.files), subdirs: joinNames(listing.dirs) };
       listings.set(dir, row);
       pendingListings.set(dir, row);
     },

@@ -10,24 +10,28 @@ export interface DirListing {
 
 /**
  * Listings remembered from an earlier walk (the discovery cache), keyed by the directory's
- * identity: adding, removing or renaming an entry moves a directory's ctime (as it does its mtime,
- * but no tool can set the ctime back), so a directory whose inode and ctime are those it had when
- * listed holds the same entries, and a warm start stats it instead of listing it. The files in it
- * are still stat'ed one by one (they may have grown).
+ * identity: adding, removing or renaming an entry moves a directory's mtime and ctime, so a
+ * directory whose inode, mtime and ctime are those it had when listed holds the same entries, and
+ * a warm start stats it instead of listing it. Both times: a tool can set an mtime back (`touch
+ * -d`, `rsync -t`) but not a ctime, and a file system may keep only one of them current. The files
+ * in it are still stat'ed one by one (they may have grown).
  */
 export interface ListingCache {
-  /** The listing remembered for `dir` at exactly this inode and ctime, or undefined. */
-  readonly listing: (dir: string, ino: number, ctimeMs: number) => DirListing | undefined;
-  /** Remembers (or, with undefined, forgets) what `dir` held at this inode and ctime. */
-  readonly rememberListing: (dir: string, ino: number, ctimeMs: number, listing: DirListing | undefined) => void;
+  /** The listing remembered for `dir` at exactly this identity (`identityOf`), or undefined. */
+  readonly listing: (dir: string, identity: string) => DirListing | undefined;
+  /** Remembers (or, with undefined, forgets) what `dir` held at this identity. */
+  readonly rememberListing: (dir: string, identity: string, listing: DirListing | undefined) => void;
 }
 
 /**
- * A directory changed this recently is listed but not remembered: its ctime may not move for an
+ * A directory changed this recently is listed but not remembered: its times may not move for an
  * entry added in the same clock tick (file times are coarse; FAT's are 2 s), so it could not tell
  * the remembered listing from the new one (git's "racily clean" entries, the same way).
  */
 export const LISTING_RACY_MS = 2_000;
+
+/** What a directory's listing is remembered by: its inode, mtime and ctime. */
+export const identityOf = (info: Pick<Stats, 'ino' | 'mtimeMs' | 'ctimeMs'>): string => `${info.ino}:${info.mtimeMs}:${info.ctimeMs}`;
 
 const statOf = (dir: string): Stats | undefined => {
   try {
@@ -95,14 +99,15 @@ export const walkFiles = async (
     // Entry names hold no separator and `current` is normalised: concatenation is path.join here.
     const prefix = current.endsWith(path.sep) ? current : current + path.sep;
     const identity = listings === undefined ? undefined : statOf(current);
-    let listing = identity === undefined ? undefined : listings?.listing(current, identity.ino, identity.ctimeMs);
+    const remembered = identity === undefined ? undefined : identityOf(identity);
+    let listing = remembered === undefined ? undefined : listings?.listing(current, remembered);
     if (listing === undefined) {
       try {
         const listed = listDir(current, prefix);
         listing = listed.listing;
-        if (identity !== undefined) {
-          const settled = !listed.linked && now() - identity.ctimeMs > LISTING_RACY_MS;
-          listings?.rememberListing(current, identity.ino, identity.ctimeMs, settled ? listing : undefined);
+        if (identity !== undefined && remembered !== undefined) {
+          const settled = !listed.linked && now() - Math.max(identity.ctimeMs, identity.mtimeMs) > LISTING_RACY_MS;
+          listings?.rememberListing(current, remembered, settled ? listing : undefined);
         }
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

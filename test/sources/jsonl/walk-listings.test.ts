@@ -1,30 +1,30 @@
-import { chmod, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { LISTING_RACY_MS, walkFiles, type DirListing, type ListingCache } from '../../../src/sources/internal/walk.js';
+import { identityOf, LISTING_RACY_MS, walkFiles, type DirListing, type ListingCache } from '../../../src/sources/internal/walk.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 
 /** An in-memory ListingCache that records what the walk asked and told it. */
 const memoryListings = () => {
-  const rows = new Map<string, { ino: number; ctimeMs: number; listing: DirListing }>();
+  const rows = new Map<string, { identity: string; listing: DirListing }>();
   const asked: string[] = [];
   const cache: ListingCache = {
-    listing: (dir, ino, ctimeMs) => {
+    listing: (dir, identity) => {
       asked.push(dir);
       const row = rows.get(dir);
-      return row && row.ino === ino && row.ctimeMs === ctimeMs ? row.listing : undefined;
+      return row && row.identity === identity ? row.listing : undefined;
     },
-    rememberListing: (dir, ino, ctimeMs, listing) => {
+    rememberListing: (dir, identity, listing) => {
       if (listing === undefined) rows.delete(dir);
-      else rows.set(dir, { ino, ctimeMs, listing });
+      else rows.set(dir, { identity, listing });
     },
   };
   return { cache, rows, asked };
 };
 
 /**
- * Directory listings through a cache: a directory whose inode and ctime are those it had when
+ * Directory listings through a cache: a directory whose inode, mtime and ctime are those it had when
  * listed is not listed again. That shows from outside only one way: a remembered listing that no
  * longer matches the disk comes back as long as the directory's identity is unchanged.
  */
@@ -65,22 +65,33 @@ describe('walkFiles with remembered listings', () => {
     // The remembered listing is what a walk of an unchanged directory uses: proven by doctoring it.
     rows.set(p2, { ...row, listing: { files: ['c.jsonl', 'ghost.jsonl'], dirs: [] } });
     expect(sorted(await walkFiles(root, 2, undefined, undefined, cache, later))).toContain('p2/ghost.jsonl');
-    // A file added moves the directory's ctime: listed from disk again, the ghost is gone.
+    // A file added moves the directory's times: listed from disk again, the ghost is gone.
     await writeFile(path.join(p2, 'd.jsonl'), '');
     expect(sorted(await walkFiles(root, 2, undefined, undefined, cache, later))).toEqual(['p1/a.jsonl', 'p1/deep/b.jsonl', 'p2/c.jsonl', 'p2/d.jsonl']);
+    // An entry added with the directory's mtime put back (as `touch -d` or `rsync -t` can): its ctime
+    // still moved, so it is listed again.
+    const settledAt = Math.floor(Date.now() / 1000) - 3_600;
+    await utimes(p2, settledAt, settledAt);
+    await walkFiles(root, 2, undefined, undefined, cache, later);
+    const before = await stat(p2);
+    await writeFile(path.join(p2, 'hidden.jsonl'), '');
+    await utimes(p2, settledAt, settledAt);
+    expect((await stat(p2)).mtimeMs).toBe(before.mtimeMs);
+    expect(sorted(await walkFiles(root, 2, undefined, undefined, cache, later))).toContain('p2/hidden.jsonl');
     // So does a file removed, and a directory replaced by another of the same name (new inode).
     await rm(path.join(p2, 'c.jsonl'));
     expect(sorted(await walkFiles(root, 2, undefined, undefined, cache, later))).not.toContain('p2/c.jsonl');
     await rm(path.join(root, 'p1', 'deep'), { recursive: true });
     await mkdir(path.join(root, 'p1', 'deep'));
     await writeFile(path.join(root, 'p1', 'deep', 'e.jsonl'), '');
-    expect(sorted(await walkFiles(root, 2, undefined, undefined, cache, later))).toEqual(['p1/a.jsonl', 'p1/deep/e.jsonl', 'p2/d.jsonl']);
+    expect(sorted(await walkFiles(root, 2, undefined, undefined, cache, later))).toEqual(['p1/a.jsonl', 'p1/deep/e.jsonl', 'p2/d.jsonl', 'p2/hidden.jsonl']);
   });
 
   it('does not remember a directory changed within the racy window, nor one holding a symlink', async () => {
     const { cache, rows } = memoryListings();
     const p1 = path.join(root, 'p1');
-    const changedAt = (await stat(p1)).ctimeMs;
+    const info = await stat(p1);
+    const changedAt = Math.max(info.ctimeMs, info.mtimeMs);
     await walkFiles(root, 2, undefined, undefined, cache, () => changedAt + LISTING_RACY_MS);
     expect(rows.has(p1)).toBe(false);
     await symlink(path.join(root, 'p2'), path.join(root, 'linked'));
@@ -116,26 +127,29 @@ describe('walkFiles with remembered listings', () => {
     first.close();
 
     const p2 = path.join(root, 'p2');
-    const { ino, ctimeMs } = await stat(p2);
+    const p2Info = await stat(p2);
+    const identity = identityOf(p2Info);
     const second = openDiscoveryCache(home.env, quiet);
-    expect(second.listing(p2, ino, ctimeMs)).toEqual({ files: ['c.jsonl'], dirs: [] });
-    expect(second.listing(p2, ino, ctimeMs + 1)).toBeUndefined();
-    expect(second.listing(path.join(root, 'never'), ino, ctimeMs)).toBeUndefined();
+    expect(second.listing(p2, identity)).toEqual({ files: ['c.jsonl'], dirs: [] });
+    // Another inode, mtime or ctime is another directory state.
+    expect(second.listing(p2, identityOf({ ...p2Info, ctimeMs: p2Info.ctimeMs + 1 }))).toBeUndefined();
+    expect(second.listing(p2, identityOf({ ...p2Info, mtimeMs: p2Info.mtimeMs + 1 }))).toBeUndefined();
+    expect(second.listing(p2, identityOf({ ...p2Info, ino: p2Info.ino + 1 }))).toBeUndefined();
+    expect(second.listing(path.join(root, 'never'), identity)).toBeUndefined();
     // A listing elsewhere survives a forget under `root`; under it, only what was asked does.
-    second.rememberListing('/elsewhere', 1, 1, { files: ['x'], dirs: [] });
+    second.rememberListing('/elsewhere', '1:1:1', { files: ['x'], dirs: [] });
     second.forgetUnaskedListings(root);
     second.close();
 
     const third = openDiscoveryCache(home.env, quiet);
-    const p1 = await stat(path.join(root, 'p1'));
-    expect(third.listing(path.join(root, 'p1'), p1.ino, p1.ctimeMs)).toBeUndefined();
-    expect(third.listing(p2, ino, ctimeMs)).toEqual({ files: ['c.jsonl'], dirs: [] });
-    expect(third.listing('/elsewhere', 1, 1)).toEqual({ files: ['x'], dirs: [] });
+    expect(third.listing(path.join(root, 'p1'), identityOf(await stat(path.join(root, 'p1'))))).toBeUndefined();
+    expect(third.listing(p2, identity)).toEqual({ files: ['c.jsonl'], dirs: [] });
+    expect(third.listing('/elsewhere', '1:1:1')).toEqual({ files: ['x'], dirs: [] });
     // Forgetting, then writing: gone for the next start.
-    third.rememberListing(p2, ino, ctimeMs, undefined);
+    third.rememberListing(p2, identity, undefined);
     third.close();
     const fourth = openDiscoveryCache(home.env, quiet);
-    expect(fourth.listing(p2, ino, ctimeMs)).toBeUndefined();
+    expect(fourth.listing(p2, identity)).toBeUndefined();
     fourth.close();
   });
 });
