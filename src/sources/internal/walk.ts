@@ -45,7 +45,7 @@ const statOf = (dir: string): Stats | undefined => {
 /**
  * Files and subdirectories of `dir` by one listing, symlinks followed (some users symlink project
  * folders or transcripts elsewhere, and the agents follow them). `linked` is set when an entry was
- * a symlink: its target can change without this directory's mtime moving, so such a listing is
+ * a symlink: its target can change without this directory's times moving, so such a listing is
  * never remembered.
  */
 const listDir = (dir: string, prefix: string): { listing: DirListing; linked: boolean } => {
@@ -98,16 +98,16 @@ export const walkFiles = async (
     await yieldIfDue();
     // Entry names hold no separator and `current` is normalised: concatenation is path.join here.
     const prefix = current.endsWith(path.sep) ? current : current + path.sep;
-    const identity = listings === undefined ? undefined : statOf(current);
-    const remembered = identity === undefined ? undefined : identityOf(identity);
-    let listing = remembered === undefined ? undefined : listings?.listing(current, remembered);
+    const info = listings === undefined ? undefined : statOf(current);
+    const identity = info === undefined ? undefined : identityOf(info);
+    let listing = identity === undefined ? undefined : listings?.listing(current, identity);
     if (listing === undefined) {
       try {
         const listed = listDir(current, prefix);
         listing = listed.listing;
-        if (identity !== undefined && remembered !== undefined) {
-          const settled = !listed.linked && now() - Math.max(identity.ctimeMs, identity.mtimeMs) > LISTING_RACY_MS;
-          listings?.rememberListing(current, remembered, settled ? listing : undefined);
+        if (info !== undefined && identity !== undefined) {
+          const settled = !listed.linked && now() - Math.max(info.ctimeMs, info.mtimeMs) > LISTING_RACY_MS;
+          listings?.rememberListing(current, identity, settled ? listing : undefined);
         }
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
