@@ -16,9 +16,10 @@ import type { ListingCache } from './walk.js';
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
  * session state at exactly that offset, so a warm start restores instead of re-reading; per SQLite
  * database, the file signature and session stamps of the last complete read, so an unchanged
- * database is restored without a query; per directory of the walks, its entries at its inode and
- * mtime and ctime, so an unchanged directory is stat'ed instead of listed (walk.ts). It is a pure optimisation: a missing, corrupt, foreign or
- * outdated cache is discarded and rebuilt, and deleting it is always safe.
+ * database is restored without a query; per directory of the walks, its entries at its inode,
+ * mtime and ctime, so an unchanged directory is stat'ed instead of listed (walk.ts). It is a pure
+ * optimisation: a missing, corrupt, foreign or outdated cache is discarded and rebuilt, and
+ * deleting it is always safe.
  *
  * A state is stored in two parts: its core (what listing it and deriving its activity need) and
  * its detail (usage per message, recent tools and messages). A warm start parses the cores only;
