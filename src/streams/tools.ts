@@ -7,7 +7,7 @@ import type { Activity } from '../core/activity.js';
  * `Webfetch` read as running there). Unknown non-empty names are "running"; empty is "idle".
  */
 const TABLE: Readonly<Record<Exclude<Activity, 'idle' | 'waiting' | 'thinking' | 'compacting' | 'running'>, readonly string[]>> = {
-  reading: ['read', 'readfile', 'readfilev2', 'viewimage', 'view', 'cat', 'readmanyfiles', 'notebookread'],
+  reading: ['read', 'readfile', 'readfilev2', 'viewimage', 'view', 'cat', 'readmanyfiles', 'notebookread', 'readmediafile'],
   writing: [
     'write', 'edit', 'multiedit', 'notebookedit', 'writefile', 'strreplacefile', 'editfile', 'editfilev2',
     'writetofile', 'writetofilev2', 'applypatch', 'createfile', 'strreplace', 'strreplacebasededittool',
@@ -18,7 +18,9 @@ const TABLE: Readonly<Record<Exclude<Activity, 'idle' | 'waiting' | 'thinking' |
     'ls', 'listdir', 'listfiles', 'ripgrep', 'rg', 'finder',
   ],
   browsing: ['webfetch', 'websearch', 'fetchurl', 'searchquery', 'imagequery', 'open', 'click', 'fetch', 'browse', 'browser', 'readwebpage'],
-  spawning: ['agent', 'task', 'subagent', 'spawnagent', 'spawn', 'dispatchagent', 'delegate', 'runsubagent'],
+  // `wait_agent`: codex's multi-agent v2 spawns without blocking and waits for its agents here;
+  // `AgentSwarm` and `TowerSpawn`: kimi's agent-core v2.
+  spawning: ['agent', 'task', 'subagent', 'spawnagent', 'spawn', 'dispatchagent', 'delegate', 'runsubagent', 'waitagent', 'agentswarm', 'towerspawn'],
 };
 
 const canonical = (name: string): string => name.toLowerCase().replace(/[\s._-]+/g, '');

@@ -10,6 +10,8 @@ describe('toolActivity', () => {
     ['Glob', 'searching'], ['Grep', 'searching'], ['codebase_search', 'searching'], ['find', 'searching'], ['lsp', 'searching'],
     ['WebFetch', 'browsing'], ['Webfetch', 'browsing'], ['web_search', 'browsing'], ['FetchURL', 'browsing'], ['search_query', 'browsing'],
     ['Agent', 'spawning'], ['Task', 'spawning'], ['task', 'spawning'], ['subagent', 'spawning'], ['spawn_agent', 'spawning'],
+    // codex multi-agent v2 waits for its agents in wait_agent; kimi agent-core v2's tools.
+    ['wait_agent', 'spawning'], ['AgentSwarm', 'spawning'], ['TowerSpawn', 'spawning'], ['ReadMediaFile', 'reading'],
     ['mcp__github__grep', 'searching'], ['mcp__fs__read_file', 'reading'], ['mcp__jira__create_issue', 'running'],
     ['', 'idle'], ['  ', 'idle'],
   ] as const)('%j -> %s', (name, expected) => {

@@ -15,6 +15,7 @@ import { createUnknownRecords } from '../internal/unknown-records.js';
 import {
   codexEnvelopeSchema,
   codexEventMsgSchema,
+  codexInterAgentSchema,
   codexResponseItemSchema,
   codexSessionMetaSchema,
   codexTurnContextSchema,
@@ -66,7 +67,7 @@ const inCwd = (file: string | undefined, cwd: string | undefined): string | unde
 const IGNORED_TOP_LEVEL = new Set([
   'session_state',
   'token_usage_record',
-  'inter_agent_communication_metadata',
+  'agent_response_observation',
   'world_state',
   'security_risk_score',
   'retained_context',
@@ -103,7 +104,18 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     return repeat;
   };
 
+  // Whether the next `agent_message` starts a turn: its `inter_agent_communication_metadata` line
+  // comes first and says (`trigger_turn`); a message that does not is only queued as context.
+  let agentMessageTriggers = true;
+
   const ref = (): { agent: 'codex'; sessionId: string } => ({ agent, sessionId });
+  /**
+   * Another agent's message to this one (a task for a sub-agent, a finished child's result for
+   * its parent): when it triggers a turn, the session works on it, as after a prompt, but it is
+   * not a message a person wrote.
+   */
+  const agentMessage = (text: string, triggers: boolean, at: number): SessionEvent[] =>
+    triggers ? [{ type: 'turn', ...ref(), at, role: 'user', text, counts: false }] : [];
   const startEvents = (extra: SessionMetaPatch = {}, at?: number): SessionEvent[] => {
     if (started) return Object.keys(extra).length > 0 ? [{ type: 'meta', ...ref(), at, patch: extra }] : [];
     started = true;
@@ -165,6 +177,11 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
       case 'function_call_output':
       case 'custom_tool_call_output':
         return [{ type: 'tool_result', ...ref(), at, callId: item.call_id }];
+      case 'agent_message': {
+        const triggers = agentMessageTriggers;
+        agentMessageTriggers = true;
+        return agentMessage((item.content ?? []).map((c) => c.text ?? '').join('\n'), triggers, at);
+      }
       case 'web_search_call': {
         // Recorded once, already finished: a call and its result at the same instant.
         const callId = `web_search@${at}`;
@@ -224,6 +241,15 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         return [...startEvents(), ...responseItem(payload, at)];
       case 'event_msg':
         return [...startEvents(), ...eventMsg(payload, at)];
+      case 'inter_agent_communication_metadata':
+        agentMessageTriggers = payload?.trigger_turn !== false;
+        return [];
+      case 'inter_agent_communication': {
+        const mail = codexInterAgentSchema.safeParse(payload);
+        if (!mail.success) return [];
+        const text = typeof mail.data.content === 'string' ? mail.data.content : '';
+        return [...startEvents(), ...agentMessage(text, mail.data.trigger_turn !== false, at)];
+      }
       default:
         // A record type of a newer (or older) Codex: counted once per file, with the version.
         if (IGNORED_TOP_LEVEL.has(type)) return [];

@@ -44,6 +44,17 @@ export const codexResponseItemSchema = z.object({
   status: optionalString,
 });
 
+/**
+ * A message from another agent of the same run (multi-agent, 0.15x+): the older top-level
+ * `inter_agent_communication` record. Newer builds write `inter_agent_communication_metadata`
+ * (its `trigger_turn`) followed by a `response_item` of type `agent_message`.
+ */
+export const codexInterAgentSchema = z.object({
+  author: optionalString,
+  content: z.unknown().optional(),
+  trigger_turn: z.boolean().optional(),
+});
+
 export const codexTokenUsageSchema = z.object({
   input_tokens: count,
   cached_input_tokens: count,

@@ -118,6 +118,35 @@ describe('Codex 0.14x: threads nobody started by hand', () => {
   });
 });
 
+describe('Codex multi-agent: messages between agents (agent_message, inter_agent_communication), wait_agent', () => {
+  const replay = async (name: string, count?: number): Promise<{ events: SessionEvent[]; at: (iso: string) => SessionDetail }> => {
+    const file = fixture(`codex/versions/${name}`);
+    const parser = createCodexParser(file, 'p', false);
+    const events = (await linesOf(file)).slice(0, count).flatMap((line) => parser.line(Buffer.from(line)));
+    const [state] = foldAll(events);
+    if (!state) throw new Error('no session');
+    return { events, at: (iso) => toDetail(state, { now: Date.parse(iso) }) };
+  };
+
+  it('a worker given its task by another agent works on it (thinking), though no person wrote it', async () => {
+    const given = await replay('multi-agent-v2-worker.jsonl', 4);
+    expect(given.at('2026-11-20T10:00:05Z')).toMatchObject({ activity: 'thinking', user_messages: 0, is_active: true });
+    const all = await replay('multi-agent-v2-worker.jsonl');
+    // A message that does not trigger a turn (trigger_turn false) is only queued: the worker still
+    // waits after its answer; agent_response_observation is a known record.
+    expect(all.at('2026-11-20T10:01:05Z')).toMatchObject({ activity: 'waiting', user_messages: 0, assistant_messages: 1 });
+    expect(diagnosticsOf(all.events)).toEqual([]);
+  });
+
+  it('a parent waiting in wait_agent shows spawning past 30 s; a child\'s triggering message (older record form) wakes it', async () => {
+    const waiting = await replay('multi-agent-parent.jsonl', 6);
+    expect(waiting.at('2026-11-20T10:01:30Z')).toMatchObject({ activity: 'spawning', current_tool: 'wait_agent' });
+    const all = await replay('multi-agent-parent.jsonl');
+    expect(all.at('2026-11-20T10:05:05Z')).toMatchObject({ activity: 'thinking', user_messages: 1 });
+    expect(diagnosticsOf(all.events)).toEqual([]);
+  });
+});
+
 describe('Kimi Code wire 1.5 (agent-core-v2): turn.ended, full_compaction, flat tool calls, state.json v2', () => {
   const fx = useFixtureHome('agentwatch-kimi15-', async (home) => cp(fixture('kimi/versions/1.5-turn-ended'), home.home, { recursive: true }));
   const T = 1785600000000;
