@@ -77,6 +77,11 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
       const patch = { ...(record.modelAlias ? { model: record.modelAlias } : {}), ...(record.cwd ? { cwd: record.cwd } : {}) };
       return Object.keys(patch).length > 0 ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch }] : [];
     }
+    case 'profile.bind': {
+      const boundCwd = record.environmentDisclosure?.cwd;
+      const patch = { ...(record.modelAlias ? { model: record.modelAlias } : {}), ...(boundCwd ? { cwd: boundCwd } : {}) };
+      return Object.keys(patch).length > 0 ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch }] : [];
+    }
     case 'usage.record': {
       const u = record.usage;
       return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'usage', at, tokens: { input: u.inputOther, output: u.output, cacheCreation: u.inputCacheCreation, cacheRead: u.inputCacheRead } }];

@@ -53,6 +53,7 @@ const usageFigures = z.object({
 export const KIMI_RECORD_TYPES = [
   'metadata',
   'config.update',
+  'profile.bind',
   'context.append_message',
   'context.append_loop_event',
   'usage.record',
@@ -75,7 +76,6 @@ export const KIMI_IGNORED_TYPES: ReadonlySet<string> = new Set([
   'turn.steer',
   'turn.step.interrupted',
   'turn.step.retrying',
-  'profile.bind',
   'runtime.set_binding',
   'permission.set_mode',
   'permission.record_approval_result',
@@ -142,6 +142,14 @@ export const KIMI_LOOP_EVENTS: ReadonlySet<string> = new Set(['step.begin', 'ste
 export const kimiWireRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('metadata'), protocol_version: z.string().optional(), app_version: z.string().optional(), created_at: time, time }),
   z.object({ type: z.literal('config.update'), modelAlias: z.string().optional(), cwd: z.string().optional().catch(undefined), time }),
+  // agent-core-v2 (the CLI's default engine) binds each agent to its profile when it starts: the
+  // model is named here; `config.update` follows only when something changes (a /model switch).
+  z.object({
+    type: z.literal('profile.bind'),
+    modelAlias: z.string().optional().catch(undefined),
+    environmentDisclosure: z.object({ cwd: z.string().optional().catch(undefined) }).nullish().catch(undefined),
+    time,
+  }),
   z.object({ type: z.literal('context.append_message'), message: kimiMessageSchema, time }),
   z.object({ type: z.literal('context.append_loop_event'), event: kimiLoopEventSchema, time }),
   z.object({ type: z.literal('usage.record'), model: z.string().optional(), usage: usageFigures, time }),

@@ -103,6 +103,27 @@ describe('parseKimiLine', () => {
     expect(parseKimiLine(KIMI_START, '{"type":', ref)).toMatchObject({ ok: false, code: 'E_JUNK_LINE' });
   });
 
+  it('reads the model (and cwd) an agent-core v2 agent is bound to from profile.bind: no config.update follows unless it changes', () => {
+    const ref = { agent: 'kimi', sessionId: 's' } as const;
+    const bind = JSON.stringify({
+      type: 'profile.bind',
+      agentId: 'main',
+      modelAlias: 'kimi-code/kimi-for-coding',
+      profileName: 'agent',
+      thinkingEffort: 'high',
+      systemPrompt: 'You are Kimi Code.',
+      environmentDisclosure: { cwd: '/home/dev/app', date: { disclosed: false } },
+      disallowedTools: [],
+      time: 1785600000100,
+    });
+    const r = parseKimiLine(KIMI_START, bind, ref);
+    expect(r.ok && shape(r.events)).toEqual(['meta {"model":"kimi-code/kimi-for-coding","cwd":"/home/dev/app"}']);
+    expect(r.ok && r.unknown).toBeUndefined();
+    // A bind without a model names nothing.
+    const bare = parseKimiLine(KIMI_START, '{"type":"profile.bind","agentId":"main","time":5}', ref);
+    expect(bare.ok && bare.events).toEqual([]);
+  });
+
   it('counts an empty user message as a turn but not as a message', () => {
     const ref = { agent: 'kimi', sessionId: 's' } as const;
     const r = parseKimiLine(KIMI_START, '{"type":"context.append_message","message":{"role":"user","content":[]},"time":7}', ref);
