@@ -14,9 +14,11 @@ import type { KimiLineResult, KimiParseState } from './parse.js';
  */
 
 const RECORD_PREFIX = Buffer.from('{"type":"');
-const LOOP_PREFIX = Buffer.from('{"type":"context.append_loop_event","event":{"type":"');
-const THINK_PART = Buffer.from('{"type":"context.append_loop_event","event":{"type":"content.part","part":{"type":"think"');
-const TOOL_RESULT = Buffer.from('{"type":"context.append_loop_event","event":{"type":"tool.result","toolCallId":"');
+const LOOP_RECORD = Buffer.from('{"type":"context.append_loop_event",');
+const AGENT_ID = Buffer.from('"agentId":"');
+const EVENT_TYPE = Buffer.from('"event":{"type":"');
+const THINK_PART = Buffer.from('content.part","part":{"type":"think"');
+const TOOL_RESULT = Buffer.from('tool.result","toolCallId":"');
 const TIME_KEY = Buffer.from(',"time":');
 const TOOL_CALL_ID = jsonKey('toolCallId');
 
@@ -25,6 +27,8 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set(KIMI_RECORD_TYPES);
 const LOOP_EVENTS_IGNORED: ReadonlySet<string> = new Set(['step.begin']);
 
 const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
+const BACKSLASH = 0x5c;
 const ZERO = 0x30;
 const NINE = 0x39;
 const QUOTE = 0x22;
@@ -52,14 +56,29 @@ const trailingTime = (line: Buffer, end: number): number | undefined => {
   return Number(line.toString('latin1', start, end - 1));
 };
 
-const startsWith = (line: Buffer, prefix: Buffer): boolean => line.length >= prefix.length && line.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+/** True when `bytes` are at `at` in `line`. */
+const startsAt = (line: Buffer, bytes: Buffer, at = 0): boolean => line.length >= at + bytes.length && line.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0;
 
-/** The type string right after `prefix`, when it is a plain short identifier. */
-const typeAfter = (line: Buffer, prefix: Buffer): string | undefined => {
-  if (!startsWith(line, prefix)) return undefined;
-  const close = line.indexOf(QUOTE, prefix.length);
-  if (close === -1 || close - prefix.length > 64 || line.subarray(prefix.length, close).includes(0x5c)) return undefined;
-  return line.toString('latin1', prefix.length, close);
+/** The string from `at` to the next quote, when it is a plain short identifier. */
+const identifierAt = (line: Buffer, at: number, max = 64): { readonly value: string; readonly end: number } | undefined => {
+  const close = line.indexOf(QUOTE, at);
+  if (close === -1 || close - at > max || line.subarray(at, close).includes(BACKSLASH)) return undefined;
+  return { value: line.toString('latin1', at, close), end: close };
+};
+
+/**
+ * Where a loop event's own type starts: after `{"type":"context.append_loop_event",`, the
+ * `"agentId":"…",` agent-core v2 writes there (older wires do not), and `"event":{"type":"`.
+ */
+const loopTypeAt = (line: Buffer): number | undefined => {
+  if (!startsAt(line, LOOP_RECORD)) return undefined;
+  let at = LOOP_RECORD.length;
+  if (startsAt(line, AGENT_ID, at)) {
+    const id = identifierAt(line, at + AGENT_ID.length, 128);
+    if (id === undefined || line[id.end + 1] !== COMMA) return undefined;
+    at = id.end + 2;
+  }
+  return startsAt(line, EVENT_TYPE, at) ? at + EVENT_TYPE.length : undefined;
 };
 
 /** A skimmed line's result, or undefined when the line needs `parseKimiLine`. */
@@ -68,21 +87,23 @@ export const skimKimiLine = (state: KimiParseState, line: Buffer, ref: SessionRe
   const time = trailingTime(line, end);
   if (time === undefined) return undefined;
   const next: KimiParseState = { ...state, clock: Math.max(state.clock, time) };
-  const type = typeAfter(line, RECORD_PREFIX);
+  const type = startsAt(line, RECORD_PREFIX) ? identifierAt(line, RECORD_PREFIX.length)?.value : undefined;
   if (type === undefined) return undefined;
   // Known types that carry nothing only move the clock; unknown ones are counted by the full parse.
   if (!KNOWN_TYPES.has(type)) return KIMI_IGNORED_TYPES.has(type) ? { ok: true, state: next, events: [] } : undefined;
   if (type !== 'context.append_loop_event') return undefined;
-  if (startsWith(line, THINK_PART)) return { ok: true, state: next, events: [] };
-  if (startsWith(line, TOOL_RESULT)) {
-    const callId = skimString(line, TOOL_CALL_ID, { from: LOOP_PREFIX.length });
+  const loopAt = loopTypeAt(line);
+  if (loopAt === undefined) return undefined;
+  if (startsAt(line, THINK_PART, loopAt)) return { ok: true, state: next, events: [] };
+  if (startsAt(line, TOOL_RESULT, loopAt)) {
+    const callId = skimString(line, TOOL_CALL_ID, { from: loopAt });
     return callId ? { ok: true, state: next, events: [toolResultEvent(ref, next.clock, callId.value)] } : undefined;
   }
-  const loopType = typeAfter(line, LOOP_PREFIX);
+  const loopType = identifierAt(line, loopAt)?.value;
   return loopType !== undefined && LOOP_EVENTS_IGNORED.has(loopType) ? { ok: true, state: next, events: [] } : undefined;
 };
 
-const TOOL_CALL = Buffer.from('{"type":"context.append_loop_event","event":{"type":"tool.call",');
+const TOOL_CALL = Buffer.from('tool.call",');
 const ARGS_KEY = Buffer.from('"args":');
 const OPEN_BRACE = 0x7b;
 
@@ -93,8 +114,10 @@ const OPEN_BRACE = 0x7b;
  * other line is read whole: a legacy `arguments` string would not survive the cut.
  */
 export const kimiParseBytes = (line: Buffer, keep = ELIDE_KEEP_BYTES): Buffer => {
-  if (line.length <= ELIDE_OVER_BYTES || !startsWith(line, TOOL_CALL)) return line;
-  const args = line.indexOf(ARGS_KEY, TOOL_CALL.length);
+  if (line.length <= ELIDE_OVER_BYTES) return line;
+  const loopAt = loopTypeAt(line);
+  if (loopAt === undefined || !startsAt(line, TOOL_CALL, loopAt)) return line;
+  const args = line.indexOf(ARGS_KEY, loopAt + TOOL_CALL.length);
   if (args === -1 || line[args + ARGS_KEY.length] !== OPEN_BRACE || line.indexOf(ARGS_KEY, args + 1) !== -1) return line;
   return elideLongStrings(line, keep);
 };

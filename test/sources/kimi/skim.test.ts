@@ -36,8 +36,11 @@ const compare = (lines: readonly Buffer[]): number => {
 
 const filler = 'a "quoted" \\ line\n with é and 中 and "time":5} inside '.repeat(40);
 
-/** Records as Kimi writes them (compact, `type` first, `time` last), with long prompts and outputs. */
-const generated = (): Buffer[] => {
+/**
+ * Records as Kimi writes them (compact, `type` first, `time` last), with long prompts and outputs;
+ * with `agentId`, as agent-core v2 writes them (the agent's id right after the type).
+ */
+const generated = (agentId?: string): Buffer[] => {
   const records: unknown[] = [{ type: 'metadata', protocol_version: '1.3', created_at: 1000, app_version: '0.11.0' }];
   for (let t = 0; t < 20; t++) {
     const at = 2000 + t * 10;
@@ -57,7 +60,11 @@ const generated = (): Buffer[] => {
       { type: 'turn.end', time: at + 8 },
     );
   }
-  return records.map((record) => Buffer.from(JSON.stringify(record)));
+  const laidOut = agentId === undefined ? records : records.map((record) => {
+    const { type, ...rest } = record as { type: string };
+    return { type, agentId, ...rest };
+  });
+  return laidOut.map((record) => Buffer.from(JSON.stringify(record)));
 };
 
 describe('kimi skim', () => {
@@ -86,6 +93,12 @@ describe('kimi skim', () => {
     expect(compare(lines)).toBe(20 * 5);
   });
 
+  it('answers agent-core v2 lines too (their agentId comes before the event)', () => {
+    const lines = generated('main');
+    expect(lines[3]?.toString('utf8')).toMatch(/^\{"type":"context\.append_loop_event","agentId":"main","event":\{"type":"step\.begin"/);
+    expect(compare(lines)).toBe(20 * 5);
+  });
+
   it('leaves every other layout to the full parse', () => {
     const undecided = [
       '{"type": "turn.prompt", "time": 5}', // not compact
@@ -96,6 +109,8 @@ describe('kimi skim', () => {
       '{"type":"usage.record","usage":{},"time":5}', // a record that carries something
       '{"type":"context.append_loop_event","event":{"type":"tool.call","name":"Write"},"time":5}',
       '{"type":"context.append_loop_event","event":{"type":"tool.result","toolCallId":"a\\"b"},"time":5}', // escaped id
+      '{"type":"context.append_loop_event","agentId":"m\\"x","event":{"type":"step.begin"},"time":5}', // escaped agent id
+      '{"type":"context.append_loop_event","agentId":"main" ,"event":{"type":"step.begin"},"time":5}', // not compact
       '',
       'not json',
     ];
@@ -112,6 +127,7 @@ describe('kimi tool calls with long arguments', () => {
       { type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_1', name: 'Write', args: { file_path: 'a/b.go', content: big } }, time: 7 },
       { type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_2', name: 'StrReplaceFile', args: { path: '/abs/c.go', old: big, new: big } }, time: 8 },
       { type: 'context.append_loop_event', event: { type: 'tool.call', toolCallId: 'tc_3', name: 'Shell', args: { command: big } }, time: 9 },
+      { type: 'context.append_loop_event', agentId: 'main', event: { type: 'tool.call', toolCallId: 'tc_6', name: 'Write', args: { file_path: 'd.go', content: big } }, time: 10 },
     ].map((record) => Buffer.from(JSON.stringify(record)));
     for (const line of lines) {
       const cut = kimiParseBytes(line);
