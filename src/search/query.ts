@@ -71,8 +71,6 @@ interface MessageHit {
   readonly text: string;
 }
 
-const iso = rfc3339;
-
 /** A snippet with its hits between HIT_OPEN/HIT_CLOSE (FTS5's, or ours for a camelCase part). */
 const snippetOf = (hit: MessageHit, prepared: PreparedQuery): string => {
   const cleaned = cleanSnippet(hit.snip);
@@ -134,11 +132,11 @@ export const searchIndex = (db: Database.Database, query: string, options: Searc
     agent: s.agent,
     cwd: s.cwd,
     title: s.title,
-    last_activity: iso(s.last_activity),
+    last_activity: rfc3339(s.last_activity),
     resume_command: s.resume,
     // bm25 is negative, lower is better: reported as a positive relevance.
     score: Number((-s.best).toPrecision(4)),
-    snippets: (byKey.get(s.key) ?? []).map((m) => ({ role: m.role, timestamp: iso(m.at), text: snippetOf(m, prepared) })),
+    snippets: (byKey.get(s.key) ?? []).map((m) => ({ role: m.role, timestamp: rfc3339(m.at), text: snippetOf(m, prepared) })),
   }));
 };
 

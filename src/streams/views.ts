@@ -17,7 +17,6 @@ export interface ViewOptions {
   readonly worktree?: WorktreeInfo;
 }
 
-
 /** The project directory's basename; "/" stays "/", no cwd gives "". */
 export const shortName = (cwd: string): string => {
   if (cwd === '') return '';

@@ -7,11 +7,9 @@ import { ellipsize, ellipsizeStart, wrapText } from './text.js';
 
 const LABEL_WIDTH = 12;
 
-const parseTime = timeOf;
-
 /** `14:03:09 (2m ago)`, or "" when unknown. */
 const when = (rfc3339: string, now: number): string => {
-  const at = parseTime(rfc3339);
+  const at = timeOf(rfc3339);
   if (!(at > 0)) return '';
   const age = formatAge(at, now);
   return `${formatClock(at)} (${age === 'now' ? 'just now' : `${age} ago`})`;
@@ -47,6 +45,7 @@ export const tokenLine = (d: SessionDetail): string => {
 export const detailLines = (d: SessionDetail, width: number, now: number): Line[] => {
   const total = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens + d.output_tokens;
   const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : d.activity;
+  const wroteAt = when(d.last_file_write_at, now);
   const lines: Line[] = [
     field('Name', d.custom_name || d.agent_name || d.short_name, width),
     ...(d.custom_name && d.agent_name ? [field('Title', d.agent_name, width)] : []),
@@ -61,7 +60,7 @@ export const detailLines = (d: SessionDetail, width: number, now: number): Line[
     field('Tokens', tokenLine(d), width),
     field('Cost', formatCost(d.cost_usd, total) ?? '', width),
     field('Last active', when(d.last_activity, now), width),
-    field('Last write', d.last_file_write ? `${d.last_file_write}${timeOf(d.last_file_write_at) > 0 ? `  ${when(d.last_file_write_at, now)}` : ''}` : '', width, 'value', true),
+    field('Last write', d.last_file_write ? `${d.last_file_write}${wroteAt ? `  ${wroteAt}` : ''}` : '', width, 'value', true),
     ...wrappedField('Resume', d.resume_command, width),
     ...wrappedField('Session id', d.session_id, width, 'muted'),
     [],
@@ -70,7 +69,7 @@ export const detailLines = (d: SessionDetail, width: number, now: number): Line[
   const tools = [...d.recent_tools].reverse();
   if (tools.length === 0) lines.push([seg('  none', 'muted')]);
   for (const tool of tools) {
-    lines.push([seg(`  ${formatClock(parseTime(tool.timestamp)).padEnd(9)}`, 'muted'), seg(ellipsize(tool.name, Math.max(1, width - 11)), 'value')]);
+    lines.push([seg(`  ${formatClock(timeOf(tool.timestamp)).padEnd(9)}`, 'muted'), seg(ellipsize(tool.name, Math.max(1, width - 11)), 'value')]);
   }
   lines.push([], heading('Recent messages'));
   const messages = [...d.recent_messages].reverse();
