@@ -1,5 +1,5 @@
 import { AGENT_KINDS } from '../core/agents.js';
-import { closest, nearest } from '../util/closest.js';
+import { closest, holdsEither, nearest } from '../util/closest.js';
 import { CONFIG_KEYS, webhookEntrySchema } from './schema.js';
 
 /**
@@ -25,15 +25,11 @@ const NESTED: Readonly<Record<string, readonly string[]>> = { agents: AGENT_KIND
 export const closestKey = (key: string, known: readonly string[]): string | undefined => closest(key, known);
 
 /**
- * What an unknown key at one level may have meant: a known key of that level, or at the top level
- * also a nested one named by its last part (`claude` -> `agents.claude`, `theme` -> `tui.theme`).
+ * What an unknown key at one level may have meant, as names to compare it with, each with the
+ * path to suggest for it: the known keys of that level, and at the top level also the nested ones
+ * by their last part (`claude` -> `agents.claude`, `theme` -> `tui.theme`).
  */
-interface Known {
-  /** Names to compare the key with, each with the path to suggest for it. */
-  readonly forms: ReadonlyMap<string, string>;
-}
-
-const knownOf = (keys: readonly string[], nested: Readonly<Record<string, readonly string[]>> = {}): Known => {
+const knownOf = (keys: readonly string[], nested: Readonly<Record<string, readonly string[]>> = {}): ReadonlyMap<string, string> => {
   const forms = new Map<string, string>(keys.map((key) => [key, key]));
   for (const [section, leaves] of Object.entries(nested)) {
     for (const leaf of leaves) {
@@ -42,22 +38,19 @@ const knownOf = (keys: readonly string[], nested: Readonly<Record<string, readon
       if (!forms.has(leaf)) forms.set(leaf, dotted);
     }
   }
-  return { forms };
+  return forms;
 };
-
-/** True when one of the two names holds the other (case-insensitive). */
-const holds = (a: string, b: string): boolean => a.toLowerCase().includes(b.toLowerCase()) || b.toLowerCase().includes(a.toLowerCase());
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const unknownIn = (object: Record<string, unknown>, keys: readonly string[], prefix: string, known: Known = knownOf(keys)): UnknownKey[] =>
+const unknownIn = (object: Record<string, unknown>, keys: readonly string[], prefix: string, forms: ReadonlyMap<string, string> = knownOf(keys)): UnknownKey[] =>
   Object.keys(object)
     .filter((key) => !keys.includes(key))
     .map((key) => {
-      const near = nearest(key, known.forms.keys());
+      const near = nearest(key, forms.keys());
       // What was meant: a typo of a known name, or a part of one (`window`, `exclude_cwd`).
-      const meant = closestKey(key, [...known.forms.keys()]) ?? (near !== undefined && key.length >= 3 && holds(near, key) ? near : undefined);
-      const formPath = (form: string | undefined): string | undefined => (form === undefined ? undefined : `${prefix}${known.forms.get(form) ?? form}`);
+      const meant = closest(key, forms.keys()) ?? (near !== undefined && key.length >= 3 && holdsEither(near, key) ? near : undefined);
+      const formPath = (form: string | undefined): string | undefined => (form === undefined ? undefined : `${prefix}${forms.get(form) ?? form}`);
       const suggestion = formPath(meant);
       const closestPath = suggestion ?? formPath(near);
       return { path: `${prefix}${key}`, key, ...(suggestion ? { suggestion } : {}), ...(closestPath ? { closest: closestPath } : {}) };

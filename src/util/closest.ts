@@ -26,6 +26,13 @@ export const closest = (word: string, known: Iterable<string>): string | undefin
   return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;
 };
 
+/** True when one of the two names holds the other (case-insensitive); never for an empty one. */
+export const holdsEither = (a: string, b: string): boolean => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x !== '' && y !== '' && (x.includes(y) || y.includes(x));
+};
+
 /**
  * The nearest of `known` to `word`, however far (undefined only when `known` is empty): a name
  * that holds the word, or that the word holds (`window` -> `window_minutes`), comes before any
@@ -37,9 +44,8 @@ export const nearest = (word: string, known: Iterable<string>): string | undefin
   let best: { readonly name: string; readonly score: number } | undefined;
   for (const name of known) {
     const n = name.toLowerCase();
-    const contained = w !== '' && (n.includes(w) || w.includes(n));
     // Containment scores below every edit distance (which is at least 1 for a different name).
-    const score = contained ? Math.abs(n.length - w.length) / (n.length + w.length + 1) : distance(w, n);
+    const score = holdsEither(w, n) ? Math.abs(n.length - w.length) / (n.length + w.length + 1) : distance(w, n);
     if (!best || score < best.score) best = { name, score };
   }
   return best?.name;
