@@ -8,7 +8,7 @@ import type { SessionEvent } from '../core/session.js';
 import { catchUp, openIndex, scopeOf, type OpenedIndex } from './catch-up.js';
 import { openMemorySearchDb, searchCursorPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
-import { excludedBy } from './scope.js';
+import { excludedBy, type IndexScope } from './scope.js';
 import { searchIndex, type SearchResult } from './query.js';
 import { releasePageCache } from '../util/sqlite-memory.js';
 
@@ -34,12 +34,12 @@ export interface LiveIndex {
 
 /**
  * What both indexes share: the tap that takes user/assistant messages and names as the sources
- * read them, and the write of what it took, at most LIVE_FLUSH_MS after a message (or when a
- * search needs it). A write burst (a cold start indexes every message) leaves pages in the
- * connection's cache that nothing reads again: given back after each write that wrote, as the
- * discovery cache does.
+ * read them, the write of what it took, at most LIVE_FLUSH_MS after a message, and the search of
+ * the config's scope, which writes what is pending first. A write burst (a cold start indexes
+ * every message) leaves pages in the connection's cache that nothing reads again: given back after
+ * each write that wrote, as the discovery cache does.
  */
-const createFeed = (db: Database.Database, indexer: Indexer, scheduler: SchedulerLike, log: Logger) => {
+const createFeed = (db: Database.Database, indexer: Indexer, scope: IndexScope, scheduler: SchedulerLike, log: Logger) => {
   let pending: Subscription | undefined;
   let closed = false;
   const flush = (): void => {
@@ -57,19 +57,24 @@ const createFeed = (db: Database.Database, indexer: Indexer, scheduler: Schedule
     indexer.add(event);
     if (event.type === 'turn') pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
   };
+  const search: LiveIndex['search'] = async (query, options) => {
+    flush();
+    const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
+    return searchIndex(db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
+  };
   /** Writes what is pending, then takes nothing more. */
   const close = (): void => {
     flush();
     closed = true;
   };
-  return { tap, flush, close, isClosed: () => closed };
+  return { tap, flush, search, close, isClosed: () => closed };
 };
 
 /** The search index of a running monitor: fed by the sources as they read, written every 100 ms. */
 export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
   const scope = scopeOf(loaded);
   const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
-  const feed = createFeed(index.db, index.indexer, scheduler, log);
+  const feed = createFeed(index.db, index.indexer, scope, scheduler, log);
   let caughtUp: Promise<void> | undefined;
   let state$: Observable<SessionsState> | undefined;
   let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
@@ -95,9 +100,7 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
         log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
       });
       await caughtUp;
-      feed.flush();
-      const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
-      return searchIndex(index.db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
+      return feed.search(query, options);
     },
     close: async () => {
       await caughtUp?.catch(() => undefined);
@@ -117,15 +120,11 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
 export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
   const scope = scopeOf(loaded);
   const db = openMemorySearchDb();
-  const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scheduler, log);
+  const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scope, scheduler, log);
   return {
     tap: feed.tap,
     follow: () => undefined,
-    search: async (query, options) => {
-      feed.flush();
-      const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
-      return searchIndex(db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
-    },
+    search: feed.search,
     close: async () => {
       feed.close();
       db.close();
