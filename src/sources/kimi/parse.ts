@@ -66,22 +66,23 @@ const textOf = (content: string | readonly { type: string; text?: string | undef
     .trim();
 };
 
+/** The model and cwd a record names, as a meta event (none when it names neither). */
+const modelAndCwd = (ref: SessionRef, at: number, model: string | undefined, cwd: string | undefined): SessionEvent[] => {
+  const patch = { ...(model ? { model } : {}), ...(cwd ? { cwd } : {}) };
+  return Object.keys(patch).length > 0 ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch }] : [];
+};
+
 const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: string): SessionEvent[] => {
   switch (record.type) {
     case 'metadata': {
       const version = record.app_version ?? record.protocol_version;
       return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch: { ...(version ? { version } : {}), ...(record.created_at ? { createdAt: record.created_at } : {}) } }];
     }
-    case 'config.update': {
+    case 'config.update':
       // wire 1.1+ writes the session's cwd here too (the index may not list the session yet).
-      const patch = { ...(record.modelAlias ? { model: record.modelAlias } : {}), ...(record.cwd ? { cwd: record.cwd } : {}) };
-      return Object.keys(patch).length > 0 ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch }] : [];
-    }
-    case 'profile.bind': {
-      const boundCwd = record.environmentDisclosure?.cwd;
-      const patch = { ...(record.modelAlias ? { model: record.modelAlias } : {}), ...(boundCwd ? { cwd: boundCwd } : {}) };
-      return Object.keys(patch).length > 0 ? [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', at, patch }] : [];
-    }
+      return modelAndCwd(ref, at, record.modelAlias, record.cwd);
+    case 'profile.bind':
+      return modelAndCwd(ref, at, record.modelAlias, record.environmentDisclosure?.cwd);
     case 'usage.record': {
       const u = record.usage;
       return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'usage', at, tokens: { input: u.inputOther, output: u.output, cacheCreation: u.inputCacheCreation, cacheRead: u.inputCacheRead } }];
