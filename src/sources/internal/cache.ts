@@ -471,8 +471,9 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       pendingSides.set(p, { agent, record });
     },
     forgetUnaskedSideTexts: (agent) => {
+      // A side file remembered anew has left `sides` already (rememberSideText).
       for (const [p, side] of sides) {
-        if (side.agent !== agent || pendingSides.has(p)) continue;
+        if (side.agent !== agent) continue;
         sides.delete(p);
         pendingSides.set(p, { agent, record: undefined });
       }
