@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../../config/effective.js';
 import { homeDir, type Env } from '../../config/paths.js';
-import { segmentsBelow } from '../internal/walk.js';
+import { jsonlBelow } from '../internal/walk.js';
 
 const expandHome = (dir: string, env: Env): string => (dir === '~' || dir.startsWith('~/') ? path.join(homeDir(env), dir.slice(1)) : dir);
 
@@ -34,10 +34,9 @@ export type ClaudeFileKind =
   | { readonly kind: 'legacy-agent'; readonly sessionId: string };
 
 export const classifyClaudeFile = (projectsDir: string, file: string): ClaudeFileKind | undefined => {
-  if (!file.endsWith('.jsonl')) return undefined;
-  const parts = segmentsBelow(projectsDir, file);
-  const sessionId = parts?.[parts.length - 1]?.slice(0, -'.jsonl'.length);
-  if (!parts || !sessionId) return undefined;
+  const found = jsonlBelow(projectsDir, file);
+  if (!found) return undefined;
+  const { parts, stem: sessionId } = found;
   if (parts.length === 2) return sessionId.startsWith('agent-') ? { kind: 'legacy-agent', sessionId } : { kind: 'main', sessionId };
   if (parts.length === 4 && parts[2] === 'subagents') return { kind: 'subagent', sessionId, parentId: parts[1] ?? '' };
   return undefined;

@@ -150,6 +150,18 @@ export const segmentsBelow = (root: string, file: string): string[] | undefined 
   return rel.split(path.sep);
 };
 
+/**
+ * A transcript below `root`: its path segments and its stem (the file name without `.jsonl`, the
+ * session id of the agents that name files by it). Undefined for another kind of file, an empty
+ * stem, or a file outside `root`.
+ */
+export const jsonlBelow = (root: string, file: string): { readonly parts: string[]; readonly stem: string } | undefined => {
+  if (!file.endsWith('.jsonl')) return undefined;
+  const parts = segmentsBelow(root, file);
+  const stem = parts?.[parts.length - 1]?.slice(0, -'.jsonl'.length);
+  return parts && stem ? { parts, stem } : undefined;
+};
+
 /** Directory levels from `root` down to `dir` (0 for the root itself), or -1 when `dir` is outside it. */
 export const levelsBelow = (root: string, dir: string): number => {
   // Fast path for the normalised absolute paths the engine builds (called once per file per event).

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
-import { segmentsBelow } from '../internal/walk.js';
+import { jsonlBelow } from '../internal/walk.js';
 
 /** `$PI_CODING_AGENT_DIR/sessions` (pi's own override), else `~/.pi/agent/sessions`. */
 export const piSessionsDir = (env: Env): string => {
@@ -15,10 +15,9 @@ export type PiFileKind = { readonly kind: 'main' | 'subagent'; readonly sessionI
 
 /** pi's session id is the file-name stem (`<iso-ts>_<uuid>`), PRODUCT.md section 6. */
 export const classifyPiFile = (sessionsDir: string, file: string): PiFileKind | undefined => {
-  if (!file.endsWith('.jsonl')) return undefined;
-  const parts = segmentsBelow(sessionsDir, file);
-  const sessionId = parts?.[parts.length - 1]?.slice(0, -'.jsonl'.length);
-  if (!parts || !sessionId) return undefined;
+  const found = jsonlBelow(sessionsDir, file);
+  if (!found) return undefined;
+  const { parts, stem: sessionId } = found;
   if (parts.length === 2) return { kind: 'main', sessionId };
   if (parts.length === 3 && parts[1] === 'subagent-artifacts') return { kind: 'subagent', sessionId };
   return undefined;
