@@ -5,7 +5,7 @@ import { deriveActivity, nextChangeAt } from './activity.js';
 import { windowEdgeAt } from './deadlines.js';
 import { PersistentMap } from './persistent-map.js';
 import { initialFoldState, reduceSessions, type FoldState } from './sessions-reducer.js';
-import { popWake, pushWake, type WakeQueue } from './wake-queue.js';
+import { popWake, pushWake, wakeQueueOf, type WakeQueue } from './wake-queue.js';
 
 /** One input of the fold: a batch of events (empty when a deadline passed) and the time it is folded at. */
 export interface FoldInput {
@@ -100,24 +100,25 @@ const deadlineOf = (session: SessionState, now: number, options: FrameOptions): 
 
 /**
  * Every session derived afresh (the frame that turns ready, a new window): the maps are built in
- * one pass and the queue from scratch (every old entry is superseded). Transitions as in `stepFrame`.
+ * one pass and the queue from scratch, sorted (every old entry is superseded). Transitions as in `stepFrame`.
  */
 const deriveAll = (frame: PipelineFrame, state: FoldState, input: FoldInput, options: FrameOptions): PipelineFrame => {
   const activities = new Map<SessionKey, Activity>();
   const deadlines = new Map<SessionKey, number>();
   const transitions: Transition[] = [];
-  let queue: WakeQueue | undefined;
-  for (const [key, session] of state.sessions) {
+  const wakes: { at: number; key: SessionKey }[] = [];
+  state.sessions.forEach((session, key) => {
     const to = deriveActivity(session, input.now);
     activities.set(key, to);
     const due = deadlineOf(session, input.now, options);
     if (Number.isFinite(due)) {
       deadlines.set(key, due);
-      queue = pushWake(queue, due, key);
+      wakes.push({ at: due, key });
     }
     const from = frame.activities.get(key);
     if (frame.state.ready && from !== undefined && from !== to) transitions.push(transition(session, from, to, input.now));
-  }
+  });
+  const queue = wakeQueueOf(wakes);
   return {
     state,
     now: input.now,

@@ -62,14 +62,18 @@ export const rollUpSubagents = (
   const copyIndex = (): PersistentMap<SessionKey, ReadonlySet<SessionKey>> =>
     children instanceof PersistentMap ? (children as PersistentMap<SessionKey, ReadonlySet<SessionKey>>) : PersistentMap.from(children);
   const parents = new Set<SessionKey>();
+  // Children new to their parent's list, joined once per parent after the loop (a warm start
+  // restores hundreds of sub-agents in one batch: one copy of each list, not one per child).
+  const joined = new Map<SessionKey, SessionKey[]>();
   for (const key of changed) {
     const session = sessions.get(key);
     const parent = session ? parentKeyOf(session) : undefined;
     if (parent !== undefined) {
       parents.add(parent);
       if (!children.get(parent)?.has(key)) {
-        index ??= copyIndex();
-        index = index.set(parent, new Set([...(index.get(parent) ?? []), key]));
+        const list = joined.get(parent);
+        if (list) list.push(key);
+        else joined.set(parent, [key]);
       }
     } else if (children.has(key)) {
       // The parent itself changed (or appeared after its children): give it their usage.
@@ -84,6 +88,10 @@ export const rollUpSubagents = (
         parents.add(p);
       }
     }
+  }
+  for (const [parent, keys] of joined) {
+    index ??= copyIndex();
+    index = index.set(parent, new Set([...(index.get(parent) ?? []), ...keys]));
   }
   const current = index ?? children;
   const updated = new Set<SessionKey>();

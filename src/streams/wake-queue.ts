@@ -31,3 +31,20 @@ export const pushWake = (queue: WakeQueue | undefined, at: number, key: SessionK
 
 /** The queue without its earliest entry. */
 export const popWake = (queue: WakeQueue): WakeQueue | undefined => merge(queue.left, queue.right);
+
+/**
+ * A queue of every entry of `entries` at once (the frame that derives every session): sorted, an
+ * ascending chain is already a leftist heap (each node's left child the next entry, no right
+ * child), so building it is a sort and one node per entry. Pushing one entry at a time merged
+ * down the right spine and copied about log2(n) nodes per push: 90,000 objects for 7,000 sessions.
+ * Pops and later pushes work on it as on any other queue. Ties keep the order of `entries`.
+ */
+export const wakeQueueOf = (entries: readonly { readonly at: number; readonly key: SessionKey }[]): WakeQueue | undefined => {
+  const sorted = [...entries].sort((a, b) => a.at - b.at);
+  let queue: WakeQueue | undefined;
+  for (let i = sorted.length - 1; i >= 0; i -= 1) {
+    const { at, key } = sorted[i] as { at: number; key: SessionKey };
+    queue = { at, key, rank: 1, left: queue, right: undefined };
+  }
+  return queue;
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PersistentMap } from '../../src/streams/persistent-map.js';
-import { popWake, pushWake, type WakeQueue } from '../../src/streams/wake-queue.js';
+import { popWake, pushWake, wakeQueueOf, type WakeQueue } from '../../src/streams/wake-queue.js';
 
 const mulberry32 = (seed: number) => () => {
   seed = (seed + 0x6d2b79f5) | 0;
@@ -143,5 +143,31 @@ describe('wake queue', () => {
     }
     expect(popped).toEqual([...ats].sort((x, y) => x - y));
     expect(before?.at).toBe(popped[0]);
+  });
+
+  it('is built at once from many entries as pushing them one by one builds it: the same pops, and pushes after', () => {
+    const rand = mulberry32(9);
+    const entries = Array.from({ length: 400 }, (_, i) => ({ at: Math.floor(rand() * 200), key: `codex:${i}` }));
+    let bulk = wakeQueueOf(entries);
+    let pushed: WakeQueue | undefined;
+    for (const { at, key } of entries) pushed = pushWake(pushed, at, key);
+    const drain = (queue: WakeQueue | undefined, extra: readonly { at: number; key: string }[]): number[] => {
+      const out: number[] = [];
+      for (let i = 0; queue; i += 1) {
+        out.push(queue.at);
+        queue = popWake(queue);
+        const more = extra[i];
+        if (more) queue = pushWake(queue, more.at, more.key);
+      }
+      return out;
+    };
+    const later = Array.from({ length: 100 }, (_, i) => ({ at: 50 + Math.floor(rand() * 300), key: `pi:${i}` }));
+    expect(drain(bulk, later)).toEqual(drain(pushed, later));
+    // Ties keep the order they were given in.
+    bulk = wakeQueueOf([{ at: 5, key: 'a:1' }, { at: 3, key: 'a:2' }, { at: 5, key: 'a:3' }]);
+    const keys: string[] = [];
+    for (let q = bulk; q; q = popWake(q)) keys.push(q.key);
+    expect(keys).toEqual(['a:2', 'a:1', 'a:3']);
+    expect(wakeQueueOf([])).toBeUndefined();
   });
 });
