@@ -57,6 +57,9 @@ interface Connection {
   readonly reader: DbReader;
   /** Prepared once: `db.pragma()` would re-prepare it on every poll (~10x the cost). */
   readonly dataVersionQuery: Statement<[], number>;
+  readonly schemaVersionQuery: Statement<[], number>;
+  /** `PRAGMA schema_version` when the reader probed the schema: a migration since means probing again. */
+  readonly schemaVersion: number;
   readonly dev: number;
   readonly ino: number;
   /** `PRAGMA data_version` after the last complete read; undefined until one succeeded. */
@@ -109,7 +112,9 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     try {
       boundPageCache(db);
       const dataVersionQuery = db.prepare<[], number>('PRAGMA data_version').pluck();
-      return { db, reader: options.openReader(db, dbPath), dataVersionQuery, dev, ino, dataVersion: undefined, listedAt: 0 };
+      const schemaVersionQuery = db.prepare<[], number>('PRAGMA schema_version').pluck();
+      const schemaVersion = schemaVersionQuery.get() as number;
+      return { db, reader: options.openReader(db, dbPath), dataVersionQuery, schemaVersionQuery, schemaVersion, dev, ino, dataVersion: undefined, listedAt: 0 };
     } catch (error) {
       db.close();
       throw error;
@@ -209,7 +214,14 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     }
     if (connection && (connection.dev !== stat.dev || connection.ino !== stat.ino)) close();
     connection ??= open(stat.dev, stat.ino);
-    const version = connection.dataVersionQuery.get();
+    let version = connection.dataVersionQuery.get();
+    // The agent migrated its schema while we watched (OpenCode 1.x -> 2.x adds the tables new
+    // sessions go to): a reader prepared against the old schema would never see them. Probe again.
+    if (version !== connection.dataVersion && connection.schemaVersionQuery.get() !== connection.schemaVersion) {
+      close();
+      connection = open(stat.dev, stat.ino);
+      version = connection.dataVersionQuery.get();
+    }
     if (restored && connection.dataVersion === undefined) {
       // First connection after a restore: nothing committed since the recorded read -> nothing to read.
       const unchanged = databaseSignature(dbPath) === restored.signature;

@@ -2,13 +2,15 @@
 // the 12-variant part union of message-v2.ts) and 1.18.31 (a public catalog: same part union,
 // session columns tokens_* / time_archived / metadata), Kilo CLI 7.3.12 (AGENT-FORMATS 6.2) and
 // Kilo-Org/kilocode `session.sql.ts` (kilocode 7.x: session.current_state / recent_progress, a
-// `session_entry` table beside message/part, which stay the store read here).
+// `session_entry` table beside message/part, which stay the store read here). OpenCode 2.x's
+// `session_message` store is read by map-v2.ts.
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
 import { createUnknownRecords } from '../../internal/unknown-records.js';
 import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
 import { writtenFile } from './tools.js';
+import { mapV2Messages, type FamilyV2MessageRow, type ReplayReport } from './map-v2.js';
 
 /** A `session` row as the reader selects it (missing optional columns read as NULL). */
 export interface FamilySessionRow {
@@ -75,65 +77,24 @@ const sessionModel = (raw: unknown): string | undefined => {
 };
 
 /**
- * Pure: one opencode/kilo session (its row, its messages in order, their parts in order) -> the
- * full event replay. A tool part is a call, and a result once its status is completed/error, so a
- * message that used a tool and then answered ends on an assistant turn (waiting, not running).
- * Bad `data` JSON becomes an E_SCHEMA diagnostic and the rest of the session is still read.
+ * One session's replay: its meta patch (from the session row and the model the timeline used),
+ * the diagnostics, then the timeline `timelineOf` builds from the session's messages.
  */
-export const mapFamilySession = (
+const replaySession = (
   spec: FamilySpec,
   session: FamilySessionRow,
-  messages: readonly FamilyMessageRow[],
-  parts: readonly FamilyPartRow[],
+  timelineOf: (ref: Ref, model: string | undefined, report: ReplayReport) => { readonly timeline: SessionEvent[]; readonly model: string | undefined },
 ): SessionEvent[] => {
   const ref: Ref = { agent: spec.agent, sessionId: session.id };
   const diagnostics: SessionEvent[] = [];
-  const bad = (what: string, id: string, error: string): void => {
-    diagnostics.push(recordDiagnostic(ref, spec.dbPath, `${what} ${id}: ${error}`));
-  };
   // Once per session and kind (the poller also drops repeats across replays: same message).
   const version = stringOf(session.version);
   const unknownKinds = createUnknownRecords(spec.agent, spec.agent === 'kilo' ? 'Kilo' : 'OpenCode');
-  const unknown = (key: string, what: string): void => {
-    diagnostics.push(...unknownKinds.once(key, what, { sessionId: session.id, path: spec.dbPath, ...(version ? { version } : {}) }));
+  const report: ReplayReport = {
+    bad: (what, id, error) => diagnostics.push(recordDiagnostic(ref, spec.dbPath, `${what} ${id}: ${error}`)),
+    unknown: (key, what) => diagnostics.push(...unknownKinds.once(key, what, { sessionId: session.id, path: spec.dbPath, ...(version ? { version } : {}) })),
   };
-
-  const partsByMessage = new Map<string, Part[]>();
-  for (const row of parts) {
-    const json = parseJsonValue(row.data);
-    // Skim: most parts (step-start/finish, reasoning, snapshot, patch...) carry nothing we show.
-    const type = json.ok ? partType(json.value) : undefined;
-    if (type !== undefined && !USED_PART_TYPES.has(type)) {
-      if (!IGNORED_PART_TYPES.has(type)) unknown(`part:${type}`, `part type "${type}"`);
-      continue;
-    }
-    const parsed = json.ok ? partDataSchema.safeParse(json.value) : undefined;
-    if (!json.ok || !parsed?.success) {
-      bad('part', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
-      continue;
-    }
-    const list = partsByMessage.get(row.message_id) ?? [];
-    list.push({ row, data: parsed.data });
-    partsByMessage.set(row.message_id, list);
-  }
-
-  const timeline: SessionEvent[] = [];
-  let model = sessionModel(session.model);
-  for (const row of messages) {
-    const json = parseJsonValue(row.data);
-    const parsed = json.ok ? messageDataSchema.safeParse(json.value) : undefined;
-    if (!json.ok || !parsed?.success) {
-      bad('message', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
-      continue;
-    }
-    const data = parsed.data;
-    model = data.modelID ?? data.model?.modelID ?? model;
-    const at = data.time?.created ?? numberOf(row.time_created) ?? 0;
-    const own = partsByMessage.get(row.id) ?? [];
-    if (data.role === 'user') timeline.push(...userEvents(ref, at, own));
-    else if (data.role === 'assistant') timeline.push(...assistantEvents(ref, row.id, at, data, own));
-    else unknown(`role:${data.role}`, `message role "${data.role}"`);
-  }
+  const { timeline, model } = timelineOf(ref, sessionModel(session.model), report);
 
   // NOTE: time_compacting is set while a compaction runs, so it is the newest thing that happened.
   const compacting = numberOf(session.time_compacting);
@@ -154,6 +115,66 @@ export const mapFamilySession = (
   };
   return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', patch }, ...diagnostics, ...timeline];
 };
+
+/**
+ * Pure: one opencode/kilo 1.x session (its row, its `message` rows in order, their `part` rows in
+ * order) -> the full event replay. A tool part is a call, and a result once its status is
+ * completed/error, so a message that used a tool and then answered ends on an assistant turn
+ * (waiting, not running). Bad `data` JSON becomes an E_SCHEMA diagnostic and the rest of the
+ * session is still read.
+ */
+export const mapFamilySession = (
+  spec: FamilySpec,
+  session: FamilySessionRow,
+  messages: readonly FamilyMessageRow[],
+  parts: readonly FamilyPartRow[],
+): SessionEvent[] =>
+  replaySession(spec, session, (ref, sessionModelId, report) => {
+    const partsByMessage = new Map<string, Part[]>();
+    for (const row of parts) {
+      const json = parseJsonValue(row.data);
+      // Skim: most parts (step-start/finish, reasoning, snapshot, patch...) carry nothing we show.
+      const type = json.ok ? partType(json.value) : undefined;
+      if (type !== undefined && !USED_PART_TYPES.has(type)) {
+        if (!IGNORED_PART_TYPES.has(type)) report.unknown(`part:${type}`, `part type "${type}"`);
+        continue;
+      }
+      const parsed = json.ok ? partDataSchema.safeParse(json.value) : undefined;
+      if (!json.ok || !parsed?.success) {
+        report.bad('part', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
+        continue;
+      }
+      const list = partsByMessage.get(row.message_id) ?? [];
+      list.push({ row, data: parsed.data });
+      partsByMessage.set(row.message_id, list);
+    }
+
+    const timeline: SessionEvent[] = [];
+    let model = sessionModelId;
+    for (const row of messages) {
+      const json = parseJsonValue(row.data);
+      const parsed = json.ok ? messageDataSchema.safeParse(json.value) : undefined;
+      if (!json.ok || !parsed?.success) {
+        report.bad('message', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
+        continue;
+      }
+      const data = parsed.data;
+      model = data.modelID ?? data.model?.modelID ?? model;
+      const at = data.time?.created ?? numberOf(row.time_created) ?? 0;
+      const own = partsByMessage.get(row.id) ?? [];
+      if (data.role === 'user') timeline.push(...userEvents(ref, at, own));
+      else if (data.role === 'assistant') timeline.push(...assistantEvents(ref, row.id, at, data, own));
+      else report.unknown(`role:${data.role}`, `message role "${data.role}"`);
+    }
+    return { timeline, model };
+  });
+
+/**
+ * Pure: one OpenCode 2.x session (its row, its `session_message` rows in `seq` order) -> the full
+ * event replay, read as map-v2.ts says; the session row is read as for 1.x.
+ */
+export const mapFamilyV2Session = (spec: FamilySpec, session: FamilySessionRow, rows: readonly FamilyV2MessageRow[]): SessionEvent[] =>
+  replaySession(spec, session, (ref, model, report) => mapV2Messages(ref, rows, model, report));
 
 /** A user message; one carrying a `compaction` part is the compaction request, not a prompt. */
 const userEvents = (ref: Ref, at: number, parts: readonly Part[]): SessionEvent[] => {

@@ -1,11 +1,20 @@
-import type { Database } from 'better-sqlite3';
-import { selectList } from '../columns.js';
+import type { Database, Statement } from 'better-sqlite3';
+import { selectList, tableColumns } from '../columns.js';
+import { DbSchemaError } from '../errors.js';
 import type { DbReader, SessionListing } from '../reader.js';
-import { mapFamilySession, type FamilyMessageRow, type FamilyPartRow, type FamilySessionRow, type FamilySpec } from './map.js';
+import { mapFamilySession, mapFamilyV2Session, type FamilyMessageRow, type FamilyPartRow, type FamilySessionRow, type FamilySpec } from './map.js';
+import type { FamilyV2MessageRow } from './map-v2.js';
 
-type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown };
+type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown; readonly v2_count: unknown; readonly v2_updated: unknown };
 
 const SESSION_OPTIONAL = ['parent_id', 'directory', 'title', 'version', 'time_created', 'time_updated', 'time_compacting', 'model'] as const;
+
+/**
+ * Where sessions live, newest generation first: OpenCode 2.x writes `session_v2` (2.0 releases)
+ * and leaves the 1.x `session` table as the upgrade found it; early 2.0 betas kept the name
+ * `session`. A session in both is read from the first.
+ */
+const SESSION_TABLES = ['session_v2', 'session'] as const;
 
 /**
  * Sessions updated within this window also fingerprint their message and part rows (count and sum
@@ -15,59 +24,118 @@ const SESSION_OPTIONAL = ['parent_id', 'directory', 'title', 'version', 'time_cr
  */
 export const RECENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/** The 1.x message store: `message` rows, their `part` rows. */
+interface V1Store {
+  readonly stamps: (recent: string) => string;
+  readonly messages: Statement;
+  readonly parts: Statement;
+}
+
+/** The 2.x message store: `session_message` rows, one per message, updated in place while it streams. */
+interface V2Store {
+  readonly stamps: (recent: string) => string;
+  readonly messages: Statement;
+}
+
+const v1Store = (db: Database): V1Store | undefined => {
+  if (tableColumns(db, 'message').size === 0) return undefined;
+  const message = selectList(db, 'message', ['id', 'session_id', 'data'], ['time_created', 'time_updated']);
+  // 1.x writes both or neither: a `message` table without `part` is a schema we cannot read.
+  const part = selectList(db, 'part', ['id', 'message_id', 'data'], ['session_id', 'time_created', 'time_updated']);
+  const messageNewest = message.columns.has('time_updated') ? `total(m.time_updated)` : `''`;
+  const partNewest = part.columns.has('time_updated') ? `total(p.time_updated)` : `''`;
+  const partsOfSession = part.columns.has('session_id') ? `p.session_id = s.id` : `p.message_id IN (SELECT id FROM message WHERE session_id = s.id)`;
+  const order = (columns: ReadonlySet<string>): string => (columns.has('time_created') ? 'time_created, id' : 'id');
+  return {
+    stamps: (recent) => `(SELECT count(*) || ':' || CASE WHEN ${recent} THEN ifnull(${messageNewest}, '') ELSE '' END
+           FROM message m WHERE m.session_id = s.id) AS m_stamp,
+        CASE WHEN ${recent} THEN (SELECT count(*) || ':' || ifnull(${partNewest}, '') FROM part p WHERE ${partsOfSession}) END AS p_stamp`,
+    messages: db.prepare(`SELECT ${message.sql} FROM message WHERE session_id = ? ORDER BY ${order(message.columns)}`),
+    // NOTE: part.session_id (indexed) when the schema has it; older schemas reach parts through message.
+    parts: db.prepare(
+      part.columns.has('session_id')
+        ? `SELECT ${part.sql} FROM part WHERE session_id = ? ORDER BY ${order(part.columns)}`
+        : `SELECT ${part.sql} FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY ${order(part.columns)}`,
+    ),
+  };
+};
+
+const v2Store = (db: Database): V2Store | undefined => {
+  if (tableColumns(db, 'session_message').size === 0) return undefined;
+  const message = selectList(db, 'session_message', ['id', 'session_id', 'type', 'data'], ['seq', 'time_created', 'time_updated']);
+  const has = (column: string): boolean => message.columns.has(column);
+  // Most writes to a live 2.x session update a row in place (an answer streaming, a tool
+  // finishing): the count alone misses them, so recent sessions also sum time_updated. A session
+  // is recent by its own row or by its newest message: 2.x does not move the session's
+  // time_updated for usage or the runner going idle.
+  const newestMessage = has('time_created') ? `(SELECT max(sm.time_created) FROM session_message sm WHERE sm.session_id = s.id)` : undefined;
+  const order = has('seq') ? 'seq, id' : has('time_created') ? 'time_created, id' : 'id';
+  return {
+    stamps: (recent) => {
+      const isRecent = newestMessage ? `(${recent} OR ifnull(${newestMessage}, 0) >= @since)` : recent;
+      return `(SELECT count(*) || ':' || ${has('time_created') ? `ifnull(max(sm.time_created), '')` : `''`} FROM session_message sm WHERE sm.session_id = s.id) AS v2_count,
+        CASE WHEN ${isRecent} THEN (SELECT ${has('time_updated') ? 'total(sm.time_updated)' : `''`} FROM session_message sm WHERE sm.session_id = s.id) END AS v2_updated`;
+    },
+    messages: db.prepare(`SELECT ${message.sql} FROM session_message WHERE session_id = ? ORDER BY ${order}`),
+  };
+};
+
 /**
- * Opens the opencode/kilo schema (`session`, `message`, `part`; AGENT-FORMATS §5.2, §6.2). Only the
- * columns the replay cannot do without are required; every other column is read when present.
+ * Opens the opencode/kilo schema (AGENT-FORMATS §5.2 and §6.2 for 1.x, map-v2.ts for 2.x):
+ * sessions from `session_v2` and/or `session`; each session's messages from `session_message`
+ * (2.x) when it has any there, else from `message` and `part` (1.x). A database upgraded to 2.x
+ * keeps its 1.x tables frozen and copies their messages into `session_message`, so one session is
+ * never read from both (it would count every migrated message twice); a fresh 2.x database has no
+ * 1.x tables at all. Only the columns the replay cannot do without are required; every other
+ * column is read when present.
  */
 export const openFamilyReader =
   (spec: Omit<FamilySpec, 'dbPath'>) =>
   (db: Database, dbPath: string): DbReader => {
     const full: FamilySpec = { ...spec, dbPath };
-    const session = selectList(db, 'session', ['id'], SESSION_OPTIONAL, 's');
-    const message = selectList(db, 'message', ['id', 'session_id', 'data'], ['time_created', 'time_updated']);
-    const part = selectList(db, 'part', ['id', 'message_id', 'data'], ['session_id', 'time_created', 'time_updated']);
+    const tables = SESSION_TABLES.filter((table) => tableColumns(db, table).size > 0);
+    if (tables.length === 0) throw new DbSchemaError(`table "session" is missing (and so is "session_v2", where OpenCode 2.x keeps its sessions)`);
+    const v1 = v1Store(db);
+    const v2 = v2Store(db);
 
-    const has = (columns: ReadonlySet<string>, column: string, expression: string, fallback: string): string =>
-      columns.has(column) ? expression : fallback;
-    const messageNewest = has(message.columns, 'time_updated', `total(m.time_updated)`, `''`);
-    const partNewest = has(part.columns, 'time_updated', `total(p.time_updated)`, `''`);
-    const partsOfSession = part.columns.has('session_id')
-      ? `p.session_id = s.id`
-      : `p.message_id IN (SELECT id FROM message WHERE session_id = s.id)`;
-    const hasUpdated = session.columns.has('time_updated');
-    const recent = hasUpdated ? `s.time_updated >= @since` : `1`;
-
-    const listSql = `SELECT ${session.sql},
-        (SELECT count(*) || ':' || CASE WHEN ${recent} THEN ifnull(${messageNewest}, '') ELSE '' END
-           FROM message m WHERE m.session_id = s.id) AS m_stamp,
-        CASE WHEN ${recent} THEN (SELECT count(*) || ':' || ifnull(${partNewest}, '') FROM part p WHERE ${partsOfSession}) END AS p_stamp
-      FROM session s`;
-    const listStatement = db.prepare(listSql);
-    const sessionStatement = db.prepare(`SELECT ${session.sql} FROM session s WHERE s.id = ?`);
-    const order = (columns: ReadonlySet<string>): string => (columns.has('time_created') ? 'time_created, id' : 'id');
-    const messagesStatement = db.prepare(`SELECT ${message.sql} FROM message WHERE session_id = ? ORDER BY ${order(message.columns)}`);
-    // NOTE: part.session_id (indexed) when the schema has it; older schemas reach parts through message.
-    const partsStatement = db.prepare(
-      part.columns.has('session_id')
-        ? `SELECT ${part.sql} FROM part WHERE session_id = ? ORDER BY ${order(part.columns)}`
-        : `SELECT ${part.sql} FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY ${order(part.columns)}`,
-    );
+    const sources = tables.map((table) => {
+      const session = selectList(db, table, ['id'], SESSION_OPTIONAL, 's');
+      const hasUpdated = session.columns.has('time_updated');
+      const recent = hasUpdated ? `s.time_updated >= @since` : `1`;
+      const stamps = [v1?.stamps(recent) ?? `NULL AS m_stamp, NULL AS p_stamp`, v2?.stamps(recent) ?? `NULL AS v2_count, NULL AS v2_updated`];
+      const listSql = `SELECT ${session.sql}, ${stamps.join(', ')} FROM ${table} s`;
+      const usesSince = listSql.includes('@since');
+      const listStatement = db.prepare(listSql);
+      return {
+        list: (since: number): ListedRow[] => (usesSince ? listStatement.all({ since }) : listStatement.all()) as ListedRow[],
+        get: db.prepare(`SELECT ${session.sql} FROM ${table} s WHERE s.id = ?`),
+      };
+    });
 
     const list = (now: number): SessionListing => {
-      const rows = (hasUpdated ? listStatement.all({ since: now - RECENT_WINDOW_MS }) : listStatement.all()) as ListedRow[];
       const stamps = new Map<string, string>();
-      for (const row of rows) {
-        const { m_stamp, p_stamp, ...sessionRow } = row;
-        stamps.set(row.id, JSON.stringify([sessionRow, m_stamp, p_stamp]));
+      for (const source of sources) {
+        for (const row of source.list(now - RECENT_WINDOW_MS)) {
+          // A newer generation's row of the same session wins (listed first).
+          if (stamps.has(row.id)) continue;
+          const { m_stamp, p_stamp, v2_count, v2_updated, ...sessionRow } = row;
+          stamps.set(row.id, JSON.stringify([sessionRow, m_stamp, p_stamp, v2_count, v2_updated]));
+        }
       }
       return { stamps, diagnostics: [] };
     };
 
     const load = (sessionId: string) => {
-      const row = sessionStatement.get(sessionId) as FamilySessionRow | undefined;
+      let row: FamilySessionRow | undefined;
+      for (const source of sources) {
+        row = source.get.get(sessionId) as FamilySessionRow | undefined;
+        if (row) break;
+      }
       if (!row) return [];
-      const messages = messagesStatement.all(sessionId) as FamilyMessageRow[];
-      const parts = partsStatement.all(sessionId) as FamilyPartRow[];
+      const v2Rows = v2 ? (v2.messages.all(sessionId) as FamilyV2MessageRow[]) : [];
+      if (v2Rows.length > 0 || !v1) return mapFamilyV2Session(full, row, v2Rows);
+      const messages = v1.messages.all(sessionId) as FamilyMessageRow[];
+      const parts = v1.parts.all(sessionId) as FamilyPartRow[];
       return mapFamilySession(full, row, messages, parts);
     };
 

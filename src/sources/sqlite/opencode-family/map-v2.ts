@@ -1,0 +1,193 @@
+// Checked against (facts only): OpenCode 2.x `packages/core/src/session/message.ts` (the message
+// union: user, synthetic, system, shell, assistant with text/reasoning/tool content, compaction,
+// agent-switched, model-switched) and `session/sql.ts` (`session_message`: id, session_id, type,
+// seq, time_created, time_updated, data), and what users of 2.0.3-2.0.12 report of their databases
+// (`session_v2` beside the frozen 1.x tables; `location-switched` and `idle` rows).
+import type { SessionEvent } from '../../../core/session.js';
+import { compactionEvent, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
+import { numberOf, parseJsonValue } from '../values.js';
+import {
+  v2AssistantSchema,
+  v2CompactionSchema,
+  v2ContentSchema,
+  v2ModelSwitchedSchema,
+  v2ShellSchema,
+  v2SyntheticSchema,
+  v2UserSchema,
+  type V2Assistant,
+} from './schema-v2.js';
+import { writtenFile } from './tools.js';
+
+/** A `session_message` row as the reader selects it (missing optional columns read as NULL). */
+export interface FamilyV2MessageRow {
+  readonly id: string;
+  readonly type: unknown;
+  readonly time_created: unknown;
+  readonly time_updated: unknown;
+  readonly data: unknown;
+}
+
+/** Where the replay reports rows it cannot use, and kinds of record it does not know (once each). */
+export interface ReplayReport {
+  readonly bad: (what: string, id: string, error: string) => void;
+  readonly unknown: (key: string, what: string) => void;
+}
+
+/** Message types that carry nothing agentwatch shows (context updates, switches, the runner going idle). */
+const IGNORED_TYPES: ReadonlySet<string> = new Set(['system', 'agent-switched', 'location-switched', 'idle']);
+const TOOL_DONE = new Set(['completed', 'error']);
+/** The name a prompt's shell command (`!cmd`) is shown under: it runs like the agent's own bash. */
+const SHELL_TOOL = 'bash';
+
+const textOf = (value: unknown): string | undefined => {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (!Array.isArray(value)) return undefined;
+  const texts = value.flatMap((item: unknown) =>
+    typeof item === 'object' && item !== null && 'text' in item && typeof item.text === 'string' && item.text.trim() !== '' ? [item.text] : [],
+  );
+  return texts.length > 0 ? texts.join('\n') : undefined;
+};
+
+const errorText = (error: unknown): string | undefined => {
+  if (typeof error === 'string') return error === '' ? undefined : error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const record = error as { message?: unknown; data?: { message?: unknown }; name?: unknown; type?: unknown };
+  for (const candidate of [record.message, record.data?.message, record.name, record.type]) {
+    if (typeof candidate === 'string' && candidate !== '') return candidate;
+  }
+  return undefined;
+};
+
+/** A parsed `data`, or the reason it is unusable (reported, the row skipped). */
+const parseData = <T>(row: FamilyV2MessageRow, schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, report: ReplayReport): T | undefined => {
+  const json = parseJsonValue(row.data);
+  if (!json.ok) {
+    report.bad('message', row.id, json.error);
+    return undefined;
+  }
+  const parsed = schema.safeParse(json.value);
+  if (parsed.success) return parsed.data;
+  report.bad('message', row.id, parsed.error.issues[0]?.message ?? 'invalid');
+  return undefined;
+};
+
+/**
+ * An assistant message: its content in order (a reasoning block is the model thinking, a text its
+ * answer, a tool item a call and, once completed or failed, its result), then its usage. A
+ * finished message that did not stop for more tool calls and did not end on an answer (an error,
+ * an abort) hands the turn back to the user, as in 1.x (map.ts).
+ */
+const assistantEvents = (ref: Ref, row: FamilyV2MessageRow, data: V2Assistant, at: number, report: ReplayReport): SessionEvent[] => {
+  const out: SessionEvent[] = [];
+  // Text and reasoning items carry no time of their own: they happened after what came before.
+  let cursor = at;
+  let counted = false;
+  let endsOnAnswer = false;
+  for (const [index, raw] of (data.content ?? []).entries()) {
+    const parsed = v2ContentSchema.safeParse(raw);
+    if (!parsed.success) {
+      report.bad('message', `${row.id} content ${index}`, parsed.error.issues[0]?.message ?? 'invalid');
+      continue;
+    }
+    const item = parsed.data;
+    if (item.type === 'text') {
+      const text = item.synthetic || item.ignored ? undefined : textOf(item.text);
+      if (text === undefined) continue;
+      out.push(turnEvent(ref, cursor, 'assistant', text, counted ? false : undefined));
+      counted = true;
+      endsOnAnswer = true;
+    } else if (item.type === 'reasoning') {
+      if (textOf(item.text) === undefined) continue;
+      out.push({ agent: ref.agent, sessionId: ref.sessionId, type: 'thinking', at: cursor });
+      endsOnAnswer = false;
+    } else if (item.type === 'tool') {
+      const name = item.name || 'unknown';
+      const callId = item.id || `${row.id}:${index}`;
+      const callAt = item.time?.created ?? cursor;
+      const input = item.state?.input;
+      const filePath = typeof input === 'object' && input !== null && !Array.isArray(input) ? writtenFile(name, input as Record<string, unknown>) : undefined;
+      out.push(toolCallEvent(ref, callAt, name, callId, filePath));
+      cursor = Math.max(cursor, callAt);
+      const status = item.state?.status ?? '';
+      if (TOOL_DONE.has(status)) {
+        const doneAt = item.time?.completed ?? item.time?.ran ?? numberOf(row.time_updated) ?? callAt;
+        out.push(toolResultEvent(ref, doneAt, callId, status === 'error'));
+        cursor = Math.max(cursor, doneAt);
+      }
+      endsOnAnswer = false;
+    } else {
+      report.unknown(`content:${item.type}`, `assistant content type "${item.type}"`);
+    }
+  }
+  const tokens = data.tokens;
+  if (tokens || data.cost) {
+    const counts = {
+      input: tokens?.input ?? 0,
+      // Reasoning tokens are billed as output.
+      output: (tokens?.output ?? 0) + (tokens?.reasoning ?? 0),
+      cacheCreation: tokens?.cache?.write ?? 0,
+      cacheRead: tokens?.cache?.read ?? 0,
+    };
+    out.push(usageEvent(ref, at, row.id, counts, data.cost || undefined));
+  }
+  const completedAt = data.time?.completed;
+  if (completedAt !== undefined && data.finish !== 'tool-calls' && !endsOnAnswer) out.push(turnEvent(ref, completedAt, 'assistant', errorText(data.error), false));
+  return out;
+};
+
+/**
+ * Pure: the `session_message` rows of one OpenCode 2.x session, in `seq` order -> its event
+ * timeline, and the model it last used (from `model` of assistant and model-switched messages,
+ * else `model`). Bad rows are reported and skipped; the rest of the session is still read.
+ */
+export const mapV2Messages = (
+  ref: Ref,
+  rows: readonly FamilyV2MessageRow[],
+  model: string | undefined,
+  report: ReplayReport,
+): { readonly timeline: SessionEvent[]; readonly model: string | undefined } => {
+  const timeline: SessionEvent[] = [];
+  let current = model;
+  for (const row of rows) {
+    const type = typeof row.type === 'string' ? row.type : '';
+    const rowAt = numberOf(row.time_created) ?? 0;
+    if (IGNORED_TYPES.has(type)) continue;
+    if (type === 'user') {
+      const data = parseData(row, v2UserSchema, report);
+      if (data) timeline.push(turnEvent(ref, data.time?.created ?? rowAt, 'user', textOf(data.text)));
+    } else if (type === 'synthetic') {
+      // OpenCode speaking to itself starts the model working, but nobody typed it: not a prompt.
+      const data = parseData(row, v2SyntheticSchema, report);
+      if (data) timeline.push(turnEvent(ref, data.time?.created ?? rowAt, 'user', undefined, false));
+    } else if (type === 'assistant') {
+      const data = parseData(row, v2AssistantSchema, report);
+      if (!data) continue;
+      current = data.model?.id || current;
+      timeline.push(...assistantEvents(ref, row, data, data.time?.created ?? rowAt, report));
+    } else if (type === 'shell') {
+      const data = parseData(row, v2ShellSchema, report);
+      if (!data) continue;
+      const at = data.time?.created ?? rowAt;
+      const callId = data.callID || row.id;
+      timeline.push(toolCallEvent(ref, at, SHELL_TOOL, callId, undefined));
+      const completedAt = data.time?.completed;
+      // Releases that record a status say when it ended; the others only by `completed`.
+      const done = data.status ? data.status !== 'running' : completedAt !== undefined;
+      if (done) timeline.push(toolResultEvent(ref, completedAt ?? numberOf(row.time_updated) ?? at, callId, data.status === 'error'));
+    } else if (type === 'compaction') {
+      const data = parseData(row, v2CompactionSchema, report);
+      if (!data) continue;
+      const at = data.time?.created ?? rowAt;
+      timeline.push(compactionEvent(ref, at, 'start'));
+      // Written when it starts with an empty summary, completed in place (some releases add a status).
+      const running = data.status ? data.status === 'running' : !data.summary;
+      if (!running) timeline.push(compactionEvent(ref, data.time?.completed ?? numberOf(row.time_updated) ?? at, 'end'));
+    } else if (type === 'model-switched') {
+      const data = parseData(row, v2ModelSwitchedSchema, report);
+      current = data?.model?.id || current;
+    } else {
+      report.unknown(`type:${type}`, `session_message type "${type}"`);
+    }
+  }
+  return { timeline, model: current };
+};
