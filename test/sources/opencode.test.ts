@@ -138,6 +138,14 @@ describe('opencode paths', () => {
     expect(opencodeDbPath({ HOME: '/h', XDG_DATA_HOME: '/x' })).toBe('/x/opencode/opencode.db');
     expect(opencodeDbPath({ HOME: '/h' })).toBe('/h/.local/share/opencode/opencode.db');
   });
+
+  it('honours OPENCODE_DB as OpenCode does: absolute as it is, relative inside the data directory, :memory: ignored', () => {
+    expect(opencodeDbPath({ HOME: '/h', OPENCODE_DB: '/elsewhere/oc.db' })).toBe('/elsewhere/oc.db');
+    expect(opencodeDbPath({ HOME: '/h', OPENCODE_DB: 'opencode-local.db' })).toBe('/h/.local/share/opencode/opencode-local.db');
+    expect(opencodeDbPath({ HOME: '/h', OPENCODE_DATA_DIR: '/d', OPENCODE_DB: 'work.db' })).toBe('/d/work.db');
+    expect(opencodeDbPath({ HOME: '/h', OPENCODE_DB: ':memory:' })).toBe('/h/.local/share/opencode/opencode.db');
+    expect(opencodeDbPath({ HOME: '/h', OPENCODE_DB: '  ' })).toBe('/h/.local/share/opencode/opencode.db');
+  });
 });
 
 describe('schemas of other opencode versions', () => {
