@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail, SessionEvent } from '../../src/core/session.js';
 import type { DoctorReport } from '../../src/doctor/report.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
+import { mapFamilyV2Session, type FamilySessionRow } from '../../src/sources/sqlite/opencode-family/map.js';
 import { openFamilyReader } from '../../src/sources/sqlite/opencode-family/reader.js';
 import { createSqlitePoller } from '../../src/sources/sqlite/poller.js';
 import { runCli } from '../helpers/cli.js';
@@ -195,5 +196,50 @@ describe('agentwatch on a HOME whose OpenCode is 2.x', { timeout: 60_000 }, () =
     } finally {
       await home.cleanup();
     }
+  });
+});
+
+describe('mapFamilyV2Session (rows in, events out)', () => {
+  const session: FamilySessionRow = {
+    id: 'ses_a', parent_id: null, directory: '/w', title: 'T', version: '2.0.0-beta.7',
+    time_created: 1000, time_updated: 1000, time_compacting: null, model: '{"id":"gpt-5","providerID":"openai"}',
+  };
+  const row = (id: string, type: string, data: object, at = 1000) => ({ id, type, time_created: at, time_updated: at, data: JSON.stringify(data) });
+  const run = (rows: ReturnType<typeof row>[]) => mapFamilyV2Session({ ...spec, dbPath: '/db' }, session, rows);
+
+  it('reads the shapes other 2.0 releases wrote: ISO times, a bare model id, an error string, a finished compaction', () => {
+    const out = run([
+      row('m1', 'user', { text: [{ type: 'text', text: 'go' }], time: { created: '2026-09-01T10:00:00.000Z' } }),
+      row('m2', 'assistant', { model: 'glm-4.6', content: [{ type: 'text', id: 't', text: 'done' }], error: 'rate limited', time: { created: Date.parse('2026-09-01T10:00:01Z') } }),
+      row('m3', 'compaction', { reason: 'manual', summary: 'what happened so far', time: { created: 5000, completed: 6000 } }),
+    ]);
+    expect(ofType(out, 'turn').map((t) => [t.role, t.at, t.text])).toEqual([
+      ['user', Date.parse('2026-09-01T10:00:00.000Z'), 'go'],
+      ['assistant', Date.parse('2026-09-01T10:00:01Z'), 'done'],
+    ]);
+    expect(ofType(out, 'meta')[0]?.patch.model).toBe('glm-4.6');
+    expect(ofType(out, 'compaction').map((c) => [c.phase, c.at])).toEqual([['start', 5000], ['end', 6000]]);
+    expect(ofType(out, 'diagnostic')).toEqual([]);
+  });
+
+  it('a session without messages still lists, with the model of its row', () => {
+    const out = run([]);
+    expect(out.map((e) => e.type)).toEqual(['meta']);
+    expect(ofType(out, 'meta')[0]?.patch).toMatchObject({ model: 'gpt-5', version: '2.0.0-beta.7', cwd: '/w' });
+  });
+
+  it('a tool call that has not finished and a later one that failed: the pending call decides until its result', () => {
+    const out = run([
+      row('m1', 'assistant', {
+        content: [
+          { type: 'tool', id: 'c1', name: 'grep', state: { status: 'running', input: { pattern: 'x' } }, time: { created: 2000 } },
+          { type: 'tool', id: 'c2', name: 'webfetch', state: { status: 'error', input: { url: 'https://x' } }, time: { created: 2100, completed: 2200 } },
+        ],
+        finish: 'tool-calls',
+        time: { created: 1900 },
+      }),
+    ]);
+    expect(ofType(out, 'tool_result').map((r) => [r.callId, r.isError])).toEqual([['c2', true]]);
+    expect(activityAt(out, 'ses_a', 2500)).toBe('searching');
   });
 });

@@ -162,7 +162,7 @@ export const mapV2Messages = (
     } else if (type === 'assistant') {
       const data = parseData(row, v2AssistantSchema, report);
       if (!data) continue;
-      current = data.model?.id || current;
+      current = data.model ?? current;
       timeline.push(...assistantEvents(ref, row, data, data.time?.created ?? rowAt, report));
     } else if (type === 'shell') {
       const data = parseData(row, v2ShellSchema, report);
@@ -184,7 +184,7 @@ export const mapV2Messages = (
       if (!running) timeline.push(compactionEvent(ref, data.time?.completed ?? numberOf(row.time_updated) ?? at, 'end'));
     } else if (type === 'model-switched') {
       const data = parseData(row, v2ModelSwitchedSchema, report);
-      current = data?.model?.id || current;
+      current = data?.model ?? current;
     } else {
       report.unknown(`type:${type}`, `session_message type "${type}"`);
     }

@@ -46,8 +46,20 @@ export const v2ContentSchema = z.object({
 });
 export type V2Content = z.infer<typeof v2ContentSchema>;
 
+/**
+ * A model reference: `{ id, providerID, variant? }` in 2.x; a bare id, or 1.x's `modelID`, read
+ * too. Anything else reads as not recorded (the message itself is still read).
+ */
+const modelRef = z.unknown().transform((value): string | undefined => {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, modelID } = value as { id?: unknown; modelID?: unknown };
+  if (typeof id === 'string' && id !== '') return id;
+  return typeof modelID === 'string' && modelID !== '' ? modelID : undefined;
+});
+
 export const v2AssistantSchema = z.object({
-  model: z.object({ id: z.string().nullish() }).nullish(),
+  model: modelRef.optional(),
   content: z.array(z.unknown()).nullish(),
   finish: z.string().nullish(),
   cost: count,
@@ -71,4 +83,4 @@ export const v2ShellSchema = z.object({ callID: z.string().nullish(), command: z
 /** `compaction`: written when a compaction starts (summary still empty), completed in place. */
 export const v2CompactionSchema = z.object({ summary: z.string().nullish(), status: z.string().nullish(), time: times });
 
-export const v2ModelSwitchedSchema = z.object({ model: z.object({ id: z.string().nullish() }).nullish(), time: times });
+export const v2ModelSwitchedSchema = z.object({ model: modelRef.optional(), time: times });
