@@ -243,3 +243,59 @@ describe('mapFamilyV2Session (rows in, events out)', () => {
     expect(activityAt(out, 'ses_a', 2500)).toBe('searching');
   });
 });
+
+describe('both message stores beside each other (late 1.x releases, Kilo)', () => {
+  /** The 1.x fixture database plus a `session_message` table whose `seq` may be NULL, as Kilo's is. */
+  const mixed = (name: string, rows: readonly (readonly [string, string, string, number | null, number, object])[]): SessionEvent[] => {
+    const file = path.join(dir, `${name}.db`);
+    const db = new BetterSqlite3(file);
+    db.exec(fixtureSql('opencode', 'schema'));
+    db.exec(fixtureSql('opencode', 'data'));
+    db.exec('CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)');
+    const insert = db.prepare('INSERT INTO session_message VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const [id, session, type, seq, at, data] of rows) insert.run(id, session, type, seq, at, at, JSON.stringify(data));
+    db.close();
+    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
+    try {
+      return [...poller.poll(1773136400000)];
+    } finally {
+      poller.close();
+    }
+  };
+
+  it('a session_message row that carries nothing (an agent switch) does not hide the session\'s 1.x messages', () => {
+    const events = mixed('switch-only', [['msg_x1', 'ses_footer', 'agent-switched', 1, 1773136000100, { agent: 'plan', time: { created: 1773136000100 } }]]);
+    expect(foldSession(events, 'ses_footer')).toMatchObject({
+      userMessages: 1,
+      assistantMessages: 1,
+      tokens: { input: 1210, output: 250, cacheCreation: 1500, cacheRead: 8800 },
+      lastFileWrite: '/home/dev/site/css/footer.css',
+    });
+  });
+
+  it('messages split over both stores are all read, a copied one once, in the order they were written; rows without seq are not read', () => {
+    const events = mixed('split', [
+      // The 1.x answer again, copied with its id (its usage must count once).
+      ['msg_f02', 'ses_footer', 'assistant', 2, 1773136003000, { model: { id: 'claude-sonnet-4-5' }, content: [{ type: 'text', id: 't', text: 'The footer is sticky now.' }], finish: 'stop', cost: 0.0183, tokens: { input: 1210, output: 240, reasoning: 10, cache: { read: 8800, write: 1500 } }, time: { created: 1773136003000, completed: 1773136012000 } }],
+      // A later prompt and answer only in session_message.
+      ['msg_f03', 'ses_footer', 'user', 3, 1773136100000, { text: 'Now the header', time: { created: 1773136100000 } }],
+      ['msg_f04', 'ses_footer', 'assistant', 4, 1773136101000, { model: { id: 'claude-opus-4-1' }, content: [{ type: 'text', id: 't2', text: 'Header fixed.' }], finish: 'stop', tokens: { input: 100, output: 20, reasoning: 0, cache: { read: 0, write: 0 } }, time: { created: 1773136101000, completed: 1773136102000 } }],
+      // A row Kilo itself does not read back (no seq).
+      ['msg_f05', 'ses_footer', 'user', null, 1773136200000, { text: 'never shown', time: { created: 1773136200000 } }],
+    ]);
+    const footer = foldSession(events, 'ses_footer');
+    expect(footer).toMatchObject({
+      userMessages: 2,
+      assistantMessages: 2,
+      model: 'claude-opus-4-1',
+      tokens: { input: 1210 + 100, output: 250 + 20, cacheCreation: 1500, cacheRead: 8800 },
+    });
+    expect(ofType(forSession(events, 'ses_footer'), 'turn').map((t) => t.text)).toEqual([
+      'The footer overlaps on mobile',
+      'The footer is sticky now.',
+      'Now the header',
+      'Header fixed.',
+    ]);
+    expect(activityAt(events, 'ses_footer', 1773136102000 + 30_000)).toBe('waiting');
+  });
+});

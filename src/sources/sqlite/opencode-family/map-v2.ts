@@ -136,58 +136,77 @@ const assistantEvents = (ref: Ref, row: FamilyV2MessageRow, data: V2Assistant, a
 };
 
 /**
- * Pure: the `session_message` rows of one OpenCode 2.x session, in `seq` order -> its event
- * timeline, and the model it last used (from `model` of assistant and model-switched messages,
- * else `model`). Bad rows are reported and skipped; the rest of the session is still read.
+ * What one message adds to its session's replay: its events, the time it was written (where
+ * messages of both stores are merged, the order), and the model it names, if any.
  */
-export const mapV2Messages = (
-  ref: Ref,
-  rows: readonly FamilyV2MessageRow[],
-  model: string | undefined,
-  report: ReplayReport,
-): { readonly timeline: SessionEvent[]; readonly model: string | undefined } => {
-  const timeline: SessionEvent[] = [];
-  let current = model;
-  for (const row of rows) {
-    const type = typeof row.type === 'string' ? row.type : '';
-    const rowAt = numberOf(row.time_created) ?? 0;
-    if (IGNORED_TYPES.has(type)) continue;
-    if (type === 'user') {
-      const data = parseData(row, v2UserSchema, report);
-      if (data) timeline.push(turnEvent(ref, data.time?.created ?? rowAt, 'user', textOf(data.text)));
-    } else if (type === 'synthetic') {
-      // OpenCode speaking to itself starts the model working, but nobody typed it: not a prompt.
-      const data = parseData(row, v2SyntheticSchema, report);
-      if (data) timeline.push(turnEvent(ref, data.time?.created ?? rowAt, 'user', undefined, false));
-    } else if (type === 'assistant') {
-      const data = parseData(row, v2AssistantSchema, report);
-      if (!data) continue;
-      current = data.model ?? current;
-      timeline.push(...assistantEvents(ref, row, data, data.time?.created ?? rowAt, report));
-    } else if (type === 'shell') {
-      const data = parseData(row, v2ShellSchema, report);
-      if (!data) continue;
-      const at = data.time?.created ?? rowAt;
-      const callId = data.callID || row.id;
-      timeline.push(toolCallEvent(ref, at, SHELL_TOOL, callId, undefined));
-      const completedAt = data.time?.completed;
-      // Releases that record a status say when it ended; the others only by `completed`.
-      const done = data.status ? data.status !== 'running' : completedAt !== undefined;
-      if (done) timeline.push(toolResultEvent(ref, completedAt ?? numberOf(row.time_updated) ?? at, callId, data.status === 'error'));
-    } else if (type === 'compaction') {
-      const data = parseData(row, v2CompactionSchema, report);
-      if (!data) continue;
-      const at = data.time?.created ?? rowAt;
-      timeline.push(compactionEvent(ref, at, 'start'));
-      // Written when it starts with an empty summary, completed in place (some releases add a status).
-      const running = data.status ? data.status === 'running' : !data.summary;
-      if (!running) timeline.push(compactionEvent(ref, data.time?.completed ?? numberOf(row.time_updated) ?? at, 'end'));
-    } else if (type === 'model-switched') {
-      const data = parseData(row, v2ModelSwitchedSchema, report);
-      current = data?.model ?? current;
-    } else {
-      report.unknown(`type:${type}`, `session_message type "${type}"`);
-    }
+export interface MessageChunk {
+  readonly at: number;
+  readonly events: readonly SessionEvent[];
+  readonly model: string | undefined;
+}
+
+const NO_EVENTS: readonly SessionEvent[] = [];
+
+/** One `session_message` row -> its chunk (undefined for a row that is skipped: reported, or ignored). */
+const v2Chunk = (ref: Ref, row: FamilyV2MessageRow, report: ReplayReport): MessageChunk | undefined => {
+  const type = typeof row.type === 'string' ? row.type : '';
+  const rowAt = numberOf(row.time_created) ?? 0;
+  if (IGNORED_TYPES.has(type)) return undefined;
+  if (type === 'user') {
+    const data = parseData(row, v2UserSchema, report);
+    const at = data?.time?.created ?? rowAt;
+    return data && { at, events: [turnEvent(ref, at, 'user', textOf(data.text))], model: undefined };
   }
-  return { timeline, model: current };
+  if (type === 'synthetic') {
+    // OpenCode speaking to itself starts the model working, but nobody typed it: not a prompt.
+    const data = parseData(row, v2SyntheticSchema, report);
+    const at = data?.time?.created ?? rowAt;
+    return data && { at, events: [turnEvent(ref, at, 'user', undefined, false)], model: undefined };
+  }
+  if (type === 'assistant') {
+    const data = parseData(row, v2AssistantSchema, report);
+    const at = data?.time?.created ?? rowAt;
+    return data && { at, events: assistantEvents(ref, row, data, at, report), model: data.model };
+  }
+  if (type === 'shell') {
+    const data = parseData(row, v2ShellSchema, report);
+    if (!data) return undefined;
+    const at = data.time?.created ?? rowAt;
+    const callId = data.callID || row.id;
+    const events = [toolCallEvent(ref, at, SHELL_TOOL, callId, undefined)];
+    const completedAt = data.time?.completed;
+    // Releases that record a status say when it ended; the others only by `completed`.
+    const done = data.status ? data.status !== 'running' : completedAt !== undefined;
+    if (done) events.push(toolResultEvent(ref, completedAt ?? numberOf(row.time_updated) ?? at, callId, data.status === 'error'));
+    return { at, events, model: undefined };
+  }
+  if (type === 'compaction') {
+    const data = parseData(row, v2CompactionSchema, report);
+    if (!data) return undefined;
+    const at = data.time?.created ?? rowAt;
+    const events = [compactionEvent(ref, at, 'start')];
+    // Written when it starts with an empty summary, completed in place (some releases add a status).
+    const running = data.status ? data.status === 'running' : !data.summary;
+    if (!running) events.push(compactionEvent(ref, data.time?.completed ?? numberOf(row.time_updated) ?? at, 'end'));
+    return { at, events, model: undefined };
+  }
+  if (type === 'model-switched') {
+    const data = parseData(row, v2ModelSwitchedSchema, report);
+    return data && { at: data.time?.created ?? rowAt, events: NO_EVENTS, model: data.model };
+  }
+  report.unknown(`type:${type}`, `session_message type "${type}"`);
+  return undefined;
+};
+
+/**
+ * Pure: the `session_message` rows of one OpenCode 2.x session, in `seq` order -> one chunk per
+ * message that carries something. Bad rows are reported and skipped; the rest is still read.
+ */
+export const v2Chunks = (ref: Ref, rows: readonly FamilyV2MessageRow[], report: ReplayReport): MessageChunk[] => {
+  const chunks: MessageChunk[] = [];
+  for (const row of rows) {
+    const chunk = v2Chunk(ref, row, report);
+    if (chunk) chunks.push(chunk);
+  }
+  return chunks;
 };

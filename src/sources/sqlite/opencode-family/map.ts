@@ -10,7 +10,7 @@ import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turn
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
 import { writtenFile } from './tools.js';
-import { mapV2Messages, type FamilyV2MessageRow, type ReplayReport } from './map-v2.js';
+import { v2Chunks, type FamilyV2MessageRow, type MessageChunk, type ReplayReport } from './map-v2.js';
 
 /** A `session` row as the reader selects it (missing optional columns read as NULL). */
 export interface FamilySessionRow {
@@ -77,13 +77,13 @@ const sessionModel = (raw: unknown): string | undefined => {
 };
 
 /**
- * One session's replay: its meta patch (from the session row and the model the timeline used),
- * the diagnostics, then the timeline `timelineOf` builds from the session's messages.
+ * One session's replay: its meta patch (from the session row and the last model its messages
+ * name), the diagnostics, then the events of its messages, chunk after chunk.
  */
 const replaySession = (
   spec: FamilySpec,
   session: FamilySessionRow,
-  timelineOf: (ref: Ref, model: string | undefined, report: ReplayReport) => { readonly timeline: SessionEvent[]; readonly model: string | undefined },
+  chunksOf: (ref: Ref, report: ReplayReport) => readonly MessageChunk[],
 ): SessionEvent[] => {
   const ref: Ref = { agent: spec.agent, sessionId: session.id };
   const diagnostics: SessionEvent[] = [];
@@ -94,7 +94,12 @@ const replaySession = (
     bad: (what, id, error) => diagnostics.push(recordDiagnostic(ref, spec.dbPath, `${what} ${id}: ${error}`)),
     unknown: (key, what) => diagnostics.push(...unknownKinds.once(key, what, { sessionId: session.id, path: spec.dbPath, ...(version ? { version } : {}) })),
   };
-  const { timeline, model } = timelineOf(ref, sessionModel(session.model), report);
+  const timeline: SessionEvent[] = [];
+  let model = sessionModel(session.model);
+  for (const chunk of chunksOf(ref, report)) {
+    for (const event of chunk.events) timeline.push(event);
+    model = chunk.model ?? model;
+  }
 
   // NOTE: time_compacting is set while a compaction runs, so it is the newest thing that happened.
   const compacting = numberOf(session.time_compacting);
@@ -116,65 +121,87 @@ const replaySession = (
   return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', patch }, ...diagnostics, ...timeline];
 };
 
-/**
- * Pure: one opencode/kilo 1.x session (its row, its `message` rows in order, their `part` rows in
- * order) -> the full event replay. A tool part is a call, and a result once its status is
- * completed/error, so a message that used a tool and then answered ends on an assistant turn
- * (waiting, not running). Bad `data` JSON becomes an E_SCHEMA diagnostic and the rest of the
- * session is still read.
- */
-export const mapFamilySession = (
-  spec: FamilySpec,
-  session: FamilySessionRow,
-  messages: readonly FamilyMessageRow[],
-  parts: readonly FamilyPartRow[],
-): SessionEvent[] =>
-  replaySession(spec, session, (ref, sessionModelId, report) => {
-    const partsByMessage = new Map<string, Part[]>();
-    for (const row of parts) {
-      const json = parseJsonValue(row.data);
-      // Skim: most parts (step-start/finish, reasoning, snapshot, patch...) carry nothing we show.
-      const type = json.ok ? partType(json.value) : undefined;
-      if (type !== undefined && !USED_PART_TYPES.has(type)) {
-        if (!IGNORED_PART_TYPES.has(type)) report.unknown(`part:${type}`, `part type "${type}"`);
-        continue;
-      }
-      const parsed = json.ok ? partDataSchema.safeParse(json.value) : undefined;
-      if (!json.ok || !parsed?.success) {
-        report.bad('part', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
-        continue;
-      }
-      const list = partsByMessage.get(row.message_id) ?? [];
-      list.push({ row, data: parsed.data });
-      partsByMessage.set(row.message_id, list);
+/** The 1.x messages of a session (`message` rows in order, their `part` rows in order) as chunks. */
+const v1Chunks = (ref: Ref, messages: readonly FamilyMessageRow[], parts: readonly FamilyPartRow[], report: ReplayReport): MessageChunk[] => {
+  const partsByMessage = new Map<string, Part[]>();
+  for (const row of parts) {
+    const json = parseJsonValue(row.data);
+    // Skim: most parts (step-start/finish, reasoning, snapshot, patch...) carry nothing we show.
+    const type = json.ok ? partType(json.value) : undefined;
+    if (type !== undefined && !USED_PART_TYPES.has(type)) {
+      if (!IGNORED_PART_TYPES.has(type)) report.unknown(`part:${type}`, `part type "${type}"`);
+      continue;
     }
+    const parsed = json.ok ? partDataSchema.safeParse(json.value) : undefined;
+    if (!json.ok || !parsed?.success) {
+      report.bad('part', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
+      continue;
+    }
+    const list = partsByMessage.get(row.message_id) ?? [];
+    list.push({ row, data: parsed.data });
+    partsByMessage.set(row.message_id, list);
+  }
 
-    const timeline: SessionEvent[] = [];
-    let model = sessionModelId;
-    for (const row of messages) {
-      const json = parseJsonValue(row.data);
-      const parsed = json.ok ? messageDataSchema.safeParse(json.value) : undefined;
-      if (!json.ok || !parsed?.success) {
-        report.bad('message', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
-        continue;
-      }
-      const data = parsed.data;
-      model = data.modelID ?? data.model?.modelID ?? model;
-      const at = data.time?.created ?? numberOf(row.time_created) ?? 0;
-      const own = partsByMessage.get(row.id) ?? [];
-      if (data.role === 'user') timeline.push(...userEvents(ref, at, own));
-      else if (data.role === 'assistant') timeline.push(...assistantEvents(ref, row.id, at, data, own));
-      else report.unknown(`role:${data.role}`, `message role "${data.role}"`);
+  const chunks: MessageChunk[] = [];
+  for (const row of messages) {
+    const json = parseJsonValue(row.data);
+    const parsed = json.ok ? messageDataSchema.safeParse(json.value) : undefined;
+    if (!json.ok || !parsed?.success) {
+      report.bad('message', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
+      continue;
     }
-    return { timeline, model };
+    const data = parsed.data;
+    const model = data.modelID ?? data.model?.modelID ?? undefined;
+    const at = data.time?.created ?? numberOf(row.time_created) ?? 0;
+    const own = partsByMessage.get(row.id) ?? [];
+    if (data.role === 'user') chunks.push({ at, events: userEvents(ref, at, own), model });
+    else if (data.role === 'assistant') chunks.push({ at, events: assistantEvents(ref, row.id, at, data, own), model });
+    else {
+      report.unknown(`role:${data.role}`, `message role "${data.role}"`);
+      chunks.push({ at, events: [], model });
+    }
+  }
+  return chunks;
+};
+
+/** The 1.x store of one session: its `message` rows in order and their `part` rows in order. */
+export interface V1Messages {
+  readonly messages: readonly FamilyMessageRow[];
+  readonly parts: readonly FamilyPartRow[];
+}
+
+/**
+ * Pure: one opencode/kilo session (its row, its messages from either store) -> the full event
+ * replay. A tool part is a call, and a result once its status is completed/error, so a message
+ * that used a tool and then answered ends on an assistant turn (waiting, not running). Bad `data`
+ * JSON becomes an E_SCHEMA diagnostic and the rest of the session is still read.
+ *
+ * The 2.x `session_message` rows (map-v2.ts) and the 1.x `message`/`part` rows are read together,
+ * a message by its id once: an upgrade to OpenCode 2.x copies 1.x messages into `session_message`
+ * with their ids and leaves the 1.x tables frozen (read both, and every migrated message counted
+ * twice), while late 1.x releases and Kilo write some messages to one store and some to the other
+ * (read one, and the rest are lost). Where both stores hold messages of the session, they are
+ * merged in the order they were written.
+ */
+export const mapFamilySessionStores = (spec: FamilySpec, session: FamilySessionRow, v1: V1Messages | undefined, v2: readonly FamilyV2MessageRow[]): SessionEvent[] =>
+  replaySession(spec, session, (ref, report) => {
+    const fromV2 = v2.length > 0 ? v2Chunks(ref, v2, report) : [];
+    if (!v1 || v1.messages.length === 0) return fromV2;
+    const copied = new Set(v2.map((row) => row.id));
+    const messages = copied.size === 0 ? v1.messages : v1.messages.filter((row) => !copied.has(row.id));
+    const fromV1 = v1Chunks(ref, messages, v1.parts, report);
+    if (fromV2.length === 0) return fromV1;
+    // A stable sort: messages written at the same instant keep their store's own order.
+    return [...fromV1, ...fromV2].sort((a, b) => a.at - b.at);
   });
 
-/**
- * Pure: one OpenCode 2.x session (its row, its `session_message` rows in `seq` order) -> the full
- * event replay, read as map-v2.ts says; the session row is read as for 1.x.
- */
+/** One 1.x session: its row, its `message` rows in order, their `part` rows in order. */
+export const mapFamilySession = (spec: FamilySpec, session: FamilySessionRow, messages: readonly FamilyMessageRow[], parts: readonly FamilyPartRow[]): SessionEvent[] =>
+  mapFamilySessionStores(spec, session, { messages, parts }, []);
+
+/** One 2.x session: its row, its `session_message` rows in `seq` order. */
 export const mapFamilyV2Session = (spec: FamilySpec, session: FamilySessionRow, rows: readonly FamilyV2MessageRow[]): SessionEvent[] =>
-  replaySession(spec, session, (ref, model, report) => mapV2Messages(ref, rows, model, report));
+  mapFamilySessionStores(spec, session, undefined, rows);
 
 /** A user message; one carrying a `compaction` part is the compaction request, not a prompt. */
 const userEvents = (ref: Ref, at: number, parts: readonly Part[]): SessionEvent[] => {

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { selectList, tableColumns } from '../columns.js';
 import { DbSchemaError } from '../errors.js';
 import type { DbReader, SessionListing } from '../reader.js';
-import { mapFamilySession, mapFamilyV2Session, type FamilyMessageRow, type FamilyPartRow, type FamilySessionRow, type FamilySpec } from './map.js';
+import { mapFamilySessionStores, type FamilyMessageRow, type FamilyPartRow, type FamilySessionRow, type FamilySpec } from './map.js';
 import type { FamilyV2MessageRow } from './map-v2.js';
 
 type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown; readonly v2_count: unknown; readonly v2_updated: unknown };
@@ -70,24 +70,25 @@ const v2Store = (db: Database): V2Store | undefined => {
   // time_updated for usage or the runner going idle.
   const newestMessage = has('time_created') ? `(SELECT max(sm.time_created) FROM session_message sm WHERE sm.session_id = s.id)` : undefined;
   const order = has('seq') ? 'seq, id' : has('time_created') ? 'time_created, id' : 'id';
+  // Kilo's CLI bundled with its VS Code extension wrote rows without `seq`, which Kilo itself
+  // does not read back: neither do we (the message's 1.x copy, if any, is read instead).
+  const numbered = has('seq') ? ' AND seq IS NOT NULL' : '';
   return {
     stamps: (recent) => {
       const isRecent = newestMessage ? `(${recent} OR ifnull(${newestMessage}, 0) >= @since)` : recent;
       return `(SELECT count(*) || ':' || ${has('time_created') ? `ifnull(max(sm.time_created), '')` : `''`} FROM session_message sm WHERE sm.session_id = s.id) AS v2_count,
         CASE WHEN ${isRecent} THEN (SELECT ${has('time_updated') ? 'total(sm.time_updated)' : `''`} FROM session_message sm WHERE sm.session_id = s.id) END AS v2_updated`;
     },
-    messages: db.prepare(`SELECT ${message.sql} FROM session_message WHERE session_id = ? ORDER BY ${order}`),
+    messages: db.prepare(`SELECT ${message.sql} FROM session_message WHERE session_id = ?${numbered} ORDER BY ${order}`),
   };
 };
 
 /**
  * Opens the opencode/kilo schema (AGENT-FORMATS §5.2 and §6.2 for 1.x, map-v2.ts for 2.x):
- * sessions from `session_v2` and/or `session`; each session's messages from `session_message`
- * (2.x) when it has any there, else from `message` and `part` (1.x). A database upgraded to 2.x
- * keeps its 1.x tables frozen and copies their messages into `session_message`, so one session is
- * never read from both (it would count every migrated message twice); a fresh 2.x database has no
- * 1.x tables at all. Only the columns the replay cannot do without are required; every other
- * column is read when present.
+ * sessions from `session_v2` and/or `session`; each session's messages from both `session_message`
+ * (2.x) and `message`/`part` (1.x), a message by its id once (map.ts `mapFamilySessionStores`
+ * says why). A fresh 2.x database has no 1.x tables at all. Only the columns the replay cannot do
+ * without are required; every other column is read when present.
  */
 export const openFamilyReader =
   (spec: Omit<FamilySpec, 'dbPath'>) =>
@@ -133,10 +134,10 @@ export const openFamilyReader =
       }
       if (!row) return [];
       const v2Rows = v2 ? (v2.messages.all(sessionId) as FamilyV2MessageRow[]) : [];
-      if (v2Rows.length > 0 || !v1) return mapFamilyV2Session(full, row, v2Rows);
-      const messages = v1.messages.all(sessionId) as FamilyMessageRow[];
-      const parts = v1.parts.all(sessionId) as FamilyPartRow[];
-      return mapFamilySession(full, row, messages, parts);
+      const messages = v1 ? (v1.messages.all(sessionId) as FamilyMessageRow[]) : [];
+      // Parts only where there are messages to own them (a session of 2.x has none).
+      const parts = v1 && messages.length > 0 ? (v1.parts.all(sessionId) as FamilyPartRow[]) : [];
+      return mapFamilySessionStores(full, row, { messages, parts }, v2Rows);
     };
 
     return { list, load };
