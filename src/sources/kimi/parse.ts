@@ -84,6 +84,9 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
     case 'profile.bind':
       return modelAndCwd(ref, at, record.modelAlias, record.environmentDisclosure?.cwd);
     case 'usage.record': {
+      // A session-scoped record is the running total of the turn records before it: counted, it
+      // would count every token twice. Records without a scope (older releases) are per step.
+      if (record.usageScope !== undefined && record.usageScope !== 'turn') return [];
       const u = record.usage;
       return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'usage', at, tokens: { input: u.inputOther, output: u.output, cacheCreation: u.inputCacheCreation, cacheRead: u.inputCacheRead } }];
     }

@@ -152,7 +152,8 @@ export const kimiWireRecordSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('context.append_message'), message: kimiMessageSchema, time }),
   z.object({ type: z.literal('context.append_loop_event'), event: kimiLoopEventSchema, time }),
-  z.object({ type: z.literal('usage.record'), model: z.string().optional(), usage: usageFigures, time }),
+  // `usageScope`: "turn" for one step's usage; a "session" record repeats the running total.
+  z.object({ type: z.literal('usage.record'), model: z.string().optional(), usage: usageFigures, usageScope: z.string().optional().catch(undefined), time }),
   z.object({
     type: z.enum(['turn.end', 'turn.ended', 'turn.cancel', 'full_compaction.begin', 'full_compaction.complete', 'full_compaction.cancel', 'context.apply_compaction']),
     time,

@@ -44,6 +44,20 @@ const shape = (events: readonly SessionEvent[]) =>
   });
 
 describe('parseKimiLine', () => {
+  it('counts turn-scoped usage records and skips session-scoped ones (a running total of the turns before)', () => {
+    const usage = (scope: string | undefined, input: number) =>
+      JSON.stringify({ type: 'usage.record', model: 'kimi-code/kimi-for-coding', usage: { inputOther: input, output: 10, inputCacheRead: 0, inputCacheCreation: 0 }, ...(scope ? { usageScope: scope } : {}), time: 5 });
+    const lines = [usage('turn', 100), usage('turn', 200), usage('session', 300), usage(undefined, 40)];
+    let state: KimiParseState = KIMI_START;
+    const events: SessionEvent[] = [];
+    for (const line of lines) {
+      const r = parseKimiLine(state, line, { agent: 'kimi', sessionId: 's' }, '/w');
+      state = r.state;
+      if (r.ok) events.push(...r.events);
+    }
+    expect(shape(events)).toEqual(['usage 100/10/0/0', 'usage 200/10/0/0', 'usage 40/10/0/0']);
+  });
+
   it('reads the native encoding: loop events, usage records, turn end; times inherited from the line before', () => {
     const { events, failures } = parseFile(NATIVE, '/home/dev/invoicer');
     expect(failures).toEqual([]);
