@@ -10,7 +10,7 @@ import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { piResumeCommand, type PiFileKind } from './paths.js';
-import { piEntrySchema, piMessageSchema, type PiBlock } from './schema.js';
+import { piEntrySchema, piMessageSchema, type PiBlock, type PiUsage } from './schema.js';
 
 const agent = 'pi';
 const TOOL_RESULT_ROLE = Buffer.from('"role":"toolResult"');
@@ -28,7 +28,11 @@ const IS_ERROR = Buffer.from('"isError":true');
 /** Tools whose `arguments.path` is a file the agent wrote. */
 const WRITE_TOOLS = new Set(['write', 'edit']);
 /** Entry types agentwatch does not use, skipped before JSON.parse. */
-const IGNORED_TYPES = new Set(['thinking_level_change', 'branch_summary', 'custom', 'custom_message', 'label']);
+const IGNORED_TYPES = new Set(['thinking_level_change', 'custom', 'custom_message', 'label']);
+/** Entry types read only for the usage they may carry (pi 0.8x records what a summary cost). */
+const USAGE_ONLY_TYPES = new Set(['branch_summary']);
+/** Outside a string a key's quotes are raw: this is a `usage` key (of the message, or nested in it). */
+const USAGE_KEY = Buffer.from('"usage":{');
 /** Message roles that carry nothing agentwatch shows (`hookMessage` is the session format 2 name of `custom`). */
 const IGNORED_ROLES = new Set(['bashExecution', 'custom', 'branchSummary', 'hookMessage']);
 /** Content blocks of pi messages; others are unknown_record. */
@@ -44,7 +48,8 @@ const textOf = (content: string | readonly PiBlock[] | undefined): string =>
 
 /**
  * The line parser of one pi session file (AGENT-FORMATS.md 4.2): header cwd, model changes, user /
- * assistant / toolResult messages (tool calls matched by id), usage with pi's own recorded cost,
+ * assistant / toolResult messages (tool calls matched by id), usage with pi's own recorded cost
+ * (of answers, and since pi 0.8x of compaction and branch summaries and of tools that ran a model),
  * `compaction` entries and `session_info` names.
  */
 export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean): FileParser => {
@@ -61,6 +66,13 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
     Array.isArray(content) ? (content as PiBlock[]).flatMap((b) => (KNOWN_BLOCKS.has(b.type) ? [] : unknownKind(`block:${b.type}`, `content block "${b.type}"`))) : [];
 
   const meta = (patch: SessionMetaPatch, at?: number): SessionEvent[] => (Object.keys(patch).length > 0 ? [{ type: 'meta', ...ref, at, patch }] : []);
+  /** Usage as pi records it, with its own cost; none when the record carries none. */
+  const usageEvents = (usage: PiUsage | undefined, at: number, entryId: string | undefined): SessionEvent[] => {
+    if (!usage) return [];
+    const tokens = { input: usage.input ?? 0, output: usage.output ?? 0, cacheCreation: usage.cacheWrite ?? 0, cacheRead: usage.cacheRead ?? 0 };
+    const cost = usage.cost?.total;
+    return [{ type: 'usage', ...ref, at, messageId: entryId, tokens, ...(cost !== undefined ? { costUsd: cost } : {}) }];
+  };
 
   const message = (raw: unknown, at: number, entryId: string | undefined): SessionEvent[] => {
     const parsed = piMessageSchema.safeParse(raw);
@@ -70,7 +82,8 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
       case 'user':
         return [{ type: 'turn', ...ref, at, role: 'user', text: textOf(m.content) }];
       case 'toolResult':
-        return [{ type: 'tool_result', ...ref, at, callId: m.toolCallId, isError: m.isError === true }];
+        // A tool that ran a model itself (pi 0.8x) records what it cost on its result.
+        return [{ type: 'tool_result', ...ref, at, callId: m.toolCallId, isError: m.isError === true }, ...usageEvents(m.usage, at, entryId)];
       case 'assistant': {
         const events: SessionEvent[] = [];
         if (m.model && m.model !== model) events.push(...meta({ model: (model = m.model) }, at));
@@ -80,12 +93,7 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
           const target = WRITE_TOOLS.has(block.name) ? block.arguments?.path : undefined;
           events.push({ type: 'tool_call', ...ref, at, name: block.name, callId: block.id, filePath: typeof target === 'string' ? target : undefined });
         }
-        if (m.usage) {
-          const u = m.usage;
-          const tokens = { input: u.input ?? 0, output: u.output ?? 0, cacheCreation: u.cacheWrite ?? 0, cacheRead: u.cacheRead ?? 0 };
-          const cost = u.cost?.total;
-          events.push({ type: 'usage', ...ref, at, messageId: entryId, tokens, ...(cost !== undefined ? { costUsd: cost } : {}) });
-        }
+        events.push(...usageEvents(m.usage, at, entryId));
         return events;
       }
       case 'compactionSummary':
@@ -107,8 +115,10 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
     line: (bytes) => {
       const type = skimType(bytes)?.value;
       if (type !== undefined && IGNORED_TYPES.has(type)) return [];
-      // Tool results carry the tool's whole output: skim the id, flag and time instead of parsing it.
-      if (type === 'message' && bytes.length > FAST_PATH_MIN_BYTES && bytes.includes(TOOL_RESULT_ROLE)) {
+      if (type !== undefined && USAGE_ONLY_TYPES.has(type) && !bytes.includes(USAGE_KEY)) return [];
+      // Tool results carry the tool's whole output: skim the id, flag and time instead of parsing
+      // it, unless the result records usage of its own.
+      if (type === 'message' && bytes.length > FAST_PATH_MIN_BYTES && bytes.includes(TOOL_RESULT_ROLE) && !bytes.includes(USAGE_KEY)) {
         const callId = skimString(bytes, TOOL_CALL_ID);
         if (callId && sawCreated) {
           return [{ type: 'tool_result', ...ref, at: epochMs(skimString(bytes, TIMESTAMP)?.value), callId: callId.value, isError: bytes.includes(IS_ERROR) }];
@@ -129,7 +139,9 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
         case 'message':
           return [...meta(created, at), ...unknownBlocks((entry.message as { content?: unknown } | undefined)?.content), ...message(entry.message, at, entry.id)];
         case 'compaction':
-          return [...meta(created, at), { type: 'compaction', ...ref, at, phase: 'start' }];
+          return [...meta(created, at), { type: 'compaction', ...ref, at, phase: 'start' }, ...usageEvents(entry.usage, at, entry.id)];
+        case 'branch_summary':
+          return [...meta(created, at), ...usageEvents(entry.usage, at, entry.id)];
         case 'session_info':
           return entry.name ? meta({ agentName: entry.name, ...created }, at) : meta(created, at);
         default:

@@ -43,6 +43,9 @@ export const piEntrySchema = z.object({
   /** Header only: the session file format (3 current; absent in format 1). */
   version: z.number().optional().catch(undefined),
   message: z.unknown().optional(),
+  /** `compaction` and `branch_summary` entries (pi 0.8x): what generating the summary cost. */
+  usage: piUsageSchema.optional().catch(undefined),
 });
 
 export type PiBlock = z.infer<typeof piBlockSchema>;
+export type PiUsage = z.infer<typeof piUsageSchema>;

@@ -45,3 +45,17 @@ describe('pi parser (pure)', () => {
     expect(piSessionsDir({ HOME: '/h', PI_CODING_AGENT_DIR: '/p' })).toBe('/p/sessions');
   });
 });
+
+describe('pi 0.8x usage beyond answers', () => {
+  it('counts what compaction, branch summaries and a tool that ran a model cost; a summary without usage adds nothing', async () => {
+    const id = '2026-08-03T09-00-00-000Z_7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
+    const file = path.join(FIXTURES, 'pi/versions', `${id}.jsonl`);
+    const events = await parseFile(createPiParser(file, { kind: 'main', sessionId: id }, false), file);
+    const state = foldById(events).get(id);
+    // answer + tool result + compaction + branch summary + answer
+    expect(state?.tokens).toEqual({ input: 1000 + 400 + 2000 + 500 + 10, output: 50 + 30 + 300 + 100 + 12, cacheCreation: 800, cacheRead: 100 + 3000 });
+    expect(state?.recordedCostUsd).toBeCloseTo(0.00675 + 0.00168 + 0.0105 + 0.003 + 0.00111, 9);
+    expect(state).toMatchObject({ userMessages: 1, assistantMessages: 2, lastTurn: 'assistant', pendingTools: [] });
+    expect(diagnosticsOf(events)).toEqual([]);
+  });
+});
