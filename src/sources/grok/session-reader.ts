@@ -11,6 +11,7 @@ import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-r
 import { skimGrokLine } from './skim.js';
 import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokFormatLabel, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
 import { grokSummarySchema, type GrokSummary } from './schema.js';
+import { advanceLedger, EMPTY_LEDGER, GROK_UPDATES_FILE, ledgerFromText, ledgerIsCurrent, ledgerText, ledgerTotals, sameTokens, type GrokLedger } from './usage-ledger.js';
 
 interface Tracked {
   readonly sessionId: string;
@@ -30,6 +31,8 @@ interface Tracked {
   line?: number;
   /** The state the discovery cache restored (a summary that says nothing new is not sent again). */
   readonly restored: SessionState | undefined;
+  /** Usage of the turns `updates.jsonl` recorded so far; undefined until first looked at. */
+  ledger: GrokLedger | undefined;
 }
 
 export interface GrokReader {
@@ -82,7 +85,7 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     const chatSize = chat?.size ?? 0;
     const sessionId = grokSessionId(summary, dir);
     const chatFile = path.join(dir, GROK_CHAT_FILE);
-    const base = { sessionId, summary, summaryText, badSummaryText: '', summaryTime: grokSummaryTime(summary), ino: 0, formatReported: false, unknown: createUnknownRecords('grok', 'Grok') };
+    const base = { sessionId, summary, summaryText, badSummaryText: '', summaryTime: grokSummaryTime(summary), ino: 0, formatReported: false, unknown: createUnknownRecords('grok', 'Grok'), ledger: undefined };
     const cached = cache?.get(chatFile);
     // Same size but written since: the transcript only grows, so it was rewritten in place (e.g. restored).
     const rewritten = cached !== undefined && chat !== undefined && cached.size === chat.size && cached.mtimeMs !== chat.mtimeMs;
@@ -143,6 +146,38 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     return [...stampGrokBatch(batch, stamp), ...problems];
   };
 
+  /**
+   * Brings the session's usage up to date with `updates.jsonl` (usage-ledger.ts) and returns the
+   * events that say so: the totals (`mode: 'total'`) when they differ from what the session holds
+   * (`fresh`: its state was just reset, and holds none). The ledger is kept in the discovery cache
+   * as a side text, so a warm start reads only what was appended since.
+   */
+  const syncUsage = async (dir: string, t: Tracked, fresh: boolean): Promise<SessionEvent[]> => {
+    const file = path.join(dir, GROK_UPDATES_FILE);
+    const info = statOptional(file);
+    if (!info) return [];
+    const before = t.ledger;
+    let ledger = before ?? ledgerFromCache(file) ?? EMPTY_LEDGER;
+    let skipped = 0;
+    if (!ledgerIsCurrent(ledger, info)) ({ ledger, skipped } = await advanceLedger(ledger, file, info, readOptions));
+    t.ledger = ledger;
+    if (ledger !== before && !(before && ledgerIsCurrent(before, info))) cache?.rememberSideText(file, 'grok', { size: info.size, mtimeMs: info.mtimeMs, text: ledgerText(ledger) });
+    const out: SessionEvent[] = [];
+    if (skipped > 0) {
+      out.push(diagnostic('grok', 'E_SCHEMA', `${skipped} turn_completed record(s) of ${GROK_UPDATES_FILE} are not in the shape agentwatch reads; their usage is not counted`, { sessionId: t.sessionId, path: file }));
+    }
+    const totals = ledgerTotals(ledger);
+    const held = fresh ? undefined : before ? ledgerTotals(before) : t.restored ? { tokens: t.restored.tokens, costUsd: t.restored.recordedCostUsd } : undefined;
+    const same = held !== undefined && held.costUsd === totals.costUsd && sameTokens(held.tokens, totals.tokens);
+    if (!same && (held !== undefined || ledger.turns > 0)) out.push({ ...ref(t.sessionId), type: 'usage', mode: 'total', tokens: totals.tokens, costUsd: totals.costUsd });
+    return out;
+  };
+
+  const ledgerFromCache = (file: string): GrokLedger | undefined => {
+    const remembered = cache?.sideText(file);
+    return remembered === undefined ? undefined : ledgerFromText(remembered.text);
+  };
+
   const syncOnce = async (dir: string): Promise<void> => {
     const summaryText = readOptional(path.join(dir, GROK_SUMMARY_FILE));
     // No summary: not a session (yet), or no longer one.
@@ -195,8 +230,12 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     // Bytes past the offset with an unchanged file are an unfinished last line: not read again.
     if (info && info.size > t.offset && (grew || t.offset === 0)) out.push(...(await readNewLines(dir, t, info)));
     else if (info) Object.assign(t, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+    // After a reset (or on a first read) the state holds no usage: the totals are sent again.
+    const usage = await syncUsage(dir, t, out.some((event) => event.type === 'reset') || (t.restored === undefined && t.ledger === undefined));
+    out.push(...usage);
+    const usageChanged = usage.some((event) => event.type === 'usage');
     for (const event of out) emit(event);
-    if (info && (metaChanged || grew)) {
+    if (info && (metaChanged || grew || usageChanged)) {
       emit({ ...ref(t.sessionId), type: 'checkpoint', checkpoint: { path: chat, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs } });
     }
   };

@@ -114,7 +114,7 @@ describe('grokMeta', () => {
 });
 
 describe('grokSessionDirOf', () => {
-  it('maps a session directory and its two files to the directory, and nothing else', async () => {
+  it('maps a session directory and the files read (summary, transcript, updates) to the directory, and nothing else', async () => {
     const { grokSessionDirOf, grokSessionsDir } = await import('../../../src/sources/grok/paths.js');
     const s = '/h/.grok/sessions';
     expect(grokSessionsDir({ HOME: '/h' })).toBe(s);
@@ -122,7 +122,8 @@ describe('grokSessionDirOf', () => {
     expect(grokSessionDirOf(s, `${s}/%2Fw/u-1`)).toBe(`${s}/%2Fw/u-1`);
     expect(grokSessionDirOf(s, `${s}/%2Fw/u-1/summary.json`)).toBe(`${s}/%2Fw/u-1`);
     expect(grokSessionDirOf(s, `${s}/%2Fw/u-1/chat_history.jsonl`)).toBe(`${s}/%2Fw/u-1`);
-    expect(grokSessionDirOf(s, `${s}/%2Fw/u-1/updates.jsonl`)).toBeUndefined();
+    expect(grokSessionDirOf(s, `${s}/%2Fw/u-1/updates.jsonl`)).toBe(`${s}/%2Fw/u-1`);
+    expect(grokSessionDirOf(s, `${s}/%2Fw/u-1/events.jsonl`)).toBeUndefined();
     expect(grokSessionDirOf(s, `${s}/%2Fw/prompt_history.jsonl`)).toBeUndefined();
     expect(grokSessionDirOf(s, `${s}/session_search.sqlite`)).toBeUndefined();
     expect(grokSessionDirOf(s, `${s}/%2Fw`)).toBeUndefined();

@@ -47,6 +47,9 @@ describe('grok source (real files, real watcher)', () => {
     expect(all.get(SUB)).toMatchObject({ isSidechain: true, resumeCommand: '', agentName: 'look for other escape decoders' });
     expect(all.get(EMPTY)).toMatchObject({ userMessages: 0 });
     expect(all.get(SITE)).toMatchObject({ cwd: '/home/dev/my site', lastTurn: 'tool_call', lastFileWrite: '/home/dev/my site/index.html' });
+    // Its usage is the sum of the turn_completed records of updates.jsonl (cached reads are part of the input there).
+    expect(all.get(SITE)?.tokens).toEqual({ input: 60_000 - 51_000, output: 2_400, cacheCreation: 0, cacheRead: 51_000 });
+    expect(all.get(SITE)?.recordedCostUsd).toBeCloseTo(0.17, 12);
     expect(run.diagnostics().map((d) => [d.code, d.sessionId, d.version])).toEqual([
       ['E_JUNK_LINE', MAIN, undefined],
       ['E_UNKNOWN_RECORD', MAIN, 'chat format 1'],
@@ -84,6 +87,41 @@ describe('grok source (real files, real watcher)', () => {
     await rm(mainDir, { recursive: true });
     await waitFor('the removal', () => !run.sessions().has(MAIN));
     expect(run.errors).toEqual([]);
+  });
+
+  it('follows usage as turns complete, and a turn record in another shape is a diagnostic that adds nothing', async () => {
+    const siteDir = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site', SITE);
+    const run = await fx.ready(grok);
+    expect(run.sessions().get(SITE)?.tokens.cacheRead).toBe(51_000);
+    const turn = (usage: unknown) =>
+      `${JSON.stringify({ timestamp: 1773135900, method: '_x.ai/session/update', params: { sessionId: SITE, update: { sessionUpdate: 'turn_completed', usage }, _meta: { agentTimestampMs: 1773135900000 } } })}\n`;
+    await appendFile(path.join(siteDir, 'updates.jsonl'), turn({ inputTokens: 5000, outputTokens: 100, cachedReadTokens: 4000, cacheCreationTokens: 0, costUsdTicks: 300000000 }));
+    await waitFor('the new turn', () => run.sessions().get(SITE)?.tokens.cacheRead === 55_000);
+    expect(run.sessions().get(SITE)?.tokens).toEqual({ input: 10_000, output: 2_500, cacheCreation: 0, cacheRead: 55_000 });
+    expect(run.sessions().get(SITE)?.recordedCostUsd).toBeCloseTo(0.2, 12);
+    await appendFile(path.join(siteDir, 'updates.jsonl'), turn('n/a'));
+    await waitFor('the diagnostic', () => run.diagnostics().some((d) => d.code === 'E_SCHEMA' && d.sessionId === SITE));
+    expect(run.sessions().get(SITE)?.tokens.cacheRead).toBe(55_000);
+    expect(run.errors).toEqual([]);
+  });
+
+  it('a warm start keeps the usage of updates.jsonl without reading it again, and reads only what was appended', async () => {
+    const siteDir = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site', SITE);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(path.join(siteDir, 'updates.jsonl'), old, old);
+    await startWithCache(fx, grok);
+    // Changed behind the ledger's back at the same size and mtime: only a read would see it.
+    const updates = path.join(siteDir, 'updates.jsonl');
+    await writeFile(updates, (await readFile(updates, 'utf8')).replace('"costUsdTicks":1250000000', '"costUsdTicks":9250000000'));
+    await utimes(updates, old, old);
+    const warm = await startWithCache(fx, grok);
+    expect(warm.events.filter((e) => e.sessionId === SITE && e.type !== 'diagnostic').map((e) => e.type)).toEqual(['restore']);
+    expect(warm.sessions().get(SITE)?.recordedCostUsd).toBeCloseTo(0.17, 12);
+    // An appended turn is read from where the ledger stopped: the old lines are not counted again.
+    await appendFile(updates, `${JSON.stringify({ method: '_x.ai/session/update', params: { update: { sessionUpdate: 'turn_completed', usage: { inputTokens: 10, outputTokens: 1, costUsdTicks: 100000000 } } } })}\n`);
+    const again = await startWithCache(fx, grok);
+    expect(again.sessions().get(SITE)?.recordedCostUsd).toBeCloseTo(0.18, 12);
+    expect(again.sessions().get(SITE)?.tokens).toEqual({ input: 9_010, output: 2_401, cacheCreation: 0, cacheRead: 51_000 });
   });
 
   it('skips an oversized line with a diagnostic and keeps reading after it', async () => {

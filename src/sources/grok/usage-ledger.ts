@@ -1,0 +1,126 @@
+// Checked against (facts only): what users of Grok Build report of `updates.jsonl` and its
+// `turn_completed` records (codeburn#998 shows one whole; toktrack#235, PokeTokenBar#133 and
+// t3code#6051 read them the same way): `usage` is that turn's own ledger, `totalTokens` is
+// `inputTokens + outputTokens` (cached reads are part of the input, reasoning part of the
+// output), and `costUsdTicks` counts 1e-10 USD.
+import type { Stats } from 'node:fs';
+import { z } from 'zod';
+import type { TokenCounts } from '../../core/session.js';
+import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
+import { parseJson } from '../internal/skim.js';
+
+/** Grok Build's ACP update stream: every turn ends with a `turn_completed` update carrying its usage. */
+export const GROK_UPDATES_FILE = 'updates.jsonl';
+/** A line that may end a turn; others (the stream's text chunks, tool updates) are never parsed. */
+const TURN_COMPLETED = Buffer.from('"turn_completed"');
+/** USD per `costUsdTicks` tick. */
+const USD_PER_TICK = 1e-10;
+
+/** The usage of every turn of one session read so far, and where reading stopped. */
+export interface GrokLedger {
+  /** Bytes of `updates.jsonl` read (complete lines only), and the file's size, mtime and inode then. */
+  readonly offset: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedReadTokens: number;
+  readonly cacheCreationTokens: number;
+  readonly costUsdTicks: number;
+  readonly turns: number;
+}
+
+export const EMPTY_LEDGER: GrokLedger = { offset: 0, size: 0, mtimeMs: 0, ino: 0, inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheCreationTokens: 0, costUsdTicks: 0, turns: 0 };
+
+const amount = z.number().nonnegative().catch(0).default(0);
+const turnCompletedSchema = z.object({
+  params: z.object({
+    update: z.object({
+      sessionUpdate: z.literal('turn_completed'),
+      usage: z.object({ inputTokens: amount, outputTokens: amount, cachedReadTokens: amount, cacheCreationTokens: amount, costUsdTicks: amount }),
+    }),
+  }),
+});
+
+const stored = z.object({
+  offset: z.number().int().nonnegative(),
+  size: z.number().nonnegative(),
+  mtimeMs: z.number(),
+  ino: z.number(),
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  cachedReadTokens: z.number().nonnegative(),
+  cacheCreationTokens: z.number().nonnegative(),
+  costUsdTicks: z.number().nonnegative(),
+  turns: z.number().int().nonnegative(),
+});
+
+/** A ledger as the discovery cache keeps it (a side text of `updates.jsonl`), or undefined when it does not validate. */
+export const ledgerFromText = (text: string): GrokLedger | undefined => {
+  const parsed = stored.safeParse(parseJson(text));
+  return parsed.success ? parsed.data : undefined;
+};
+
+export const ledgerText = (ledger: GrokLedger): string => JSON.stringify(ledger);
+
+/** The session's token totals and recorded cost: input without the cached part, as the other agents count it. */
+export const ledgerTotals = (ledger: GrokLedger): { readonly tokens: TokenCounts; readonly costUsd: number } => ({
+  tokens: {
+    input: Math.max(0, ledger.inputTokens - ledger.cachedReadTokens - ledger.cacheCreationTokens),
+    output: ledger.outputTokens,
+    cacheCreation: ledger.cacheCreationTokens,
+    cacheRead: ledger.cachedReadTokens,
+  },
+  costUsd: ledger.costUsdTicks * USD_PER_TICK,
+});
+
+/** True when `ledger` was taken of the file exactly as `info` describes it (nothing to read). */
+export const ledgerIsCurrent = (ledger: GrokLedger, info: Stats): boolean =>
+  ledger.size === info.size && ledger.mtimeMs === info.mtimeMs && ledger.ino === info.ino;
+
+/**
+ * `ledger` brought up to date with `file` (whose stat is `info`): the lines appended since its
+ * offset are read, and only those holding a `turn_completed` update are parsed. A file that
+ * shrank or was replaced is read again from its first byte. A turn line that does not validate
+ * counts in `skipped` (the caller reports it) and adds nothing.
+ */
+export const advanceLedger = async (
+  ledger: GrokLedger,
+  file: string,
+  info: Stats,
+  read: ReadOptions,
+): Promise<{ readonly ledger: GrokLedger; readonly skipped: number }> => {
+  const base = info.size < ledger.offset || (ledger.ino !== 0 && ledger.ino !== info.ino) ? EMPTY_LEDGER : ledger;
+  if (info.size === base.offset) return { ledger: { ...base, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino }, skipped: 0 };
+  let { inputTokens, outputTokens, cachedReadTokens, cacheCreationTokens, costUsdTicks, turns } = base;
+  let skipped = 0;
+  const outcome = await readLinesFrom(
+    file,
+    base.offset,
+    info.size,
+    (items) => {
+      for (const item of items) {
+        if (item.kind !== 'line' || !item.bytes.includes(TURN_COMPLETED)) continue;
+        const parsed = turnCompletedSchema.safeParse(parseJson(item.bytes.toString('utf8')));
+        if (!parsed.success) {
+          skipped += 1;
+          continue;
+        }
+        const usage = parsed.data.params.update.usage;
+        inputTokens += usage.inputTokens;
+        outputTokens += usage.outputTokens;
+        cachedReadTokens += usage.cachedReadTokens;
+        cacheCreationTokens += usage.cacheCreationTokens;
+        costUsdTicks += usage.costUsdTicks;
+        turns += 1;
+      }
+    },
+    read,
+  );
+  const ledgerNow: GrokLedger = { offset: outcome.consumed, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, inputTokens, outputTokens, cachedReadTokens, cacheCreationTokens, costUsdTicks, turns };
+  return { ledger: ledgerNow, skipped };
+};
+
+export const sameTokens = (a: TokenCounts, b: TokenCounts): boolean =>
+  a.input === b.input && a.output === b.output && a.cacheCreation === b.cacheCreation && a.cacheRead === b.cacheRead;
