@@ -2,10 +2,36 @@ import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
 import { jsonlBelow } from '../internal/walk.js';
 
-/** `$PI_CODING_AGENT_DIR/sessions` (pi's own override), else `~/.pi/agent/sessions`. */
-export const piSessionsDir = (env: Env): string => {
+/** pi's agent directory: `$PI_CODING_AGENT_DIR` (pi's own override), else `~/.pi/agent`. */
+export const piAgentDir = (env: Env): string => {
   const agentDir = env.PI_CODING_AGENT_DIR?.trim();
-  return path.join(agentDir ? path.resolve(agentDir) : path.join(homeDir(env), '.pi', 'agent'), 'sessions');
+  return agentDir ? path.resolve(agentDir) : path.join(homeDir(env), '.pi', 'agent');
+};
+
+/** `<agent dir>/sessions`: the default home of sessions, one `--<cwd>--` folder per working directory. */
+export const piSessionsDir = (env: Env): string => path.join(piAgentDir(env), 'sessions');
+
+const expandHome = (dir: string, env: Env): string => (dir === '~' || dir.startsWith('~/') ? path.join(homeDir(env), dir.slice(1)) : dir);
+
+/**
+ * Where pi writes sessions instead of the default, when told to: `$PI_CODING_AGENT_SESSION_DIR`,
+ * else `sessionDir` of the global `settings.json` (`settingsText`, its content when it exists).
+ * pi keeps such a directory flat: the session files sit in it directly, with no `--<cwd>--`
+ * folders. Undefined when neither is set (or the setting is not an absolute or `~/` path).
+ */
+export const piCustomSessionsDir = (env: Env, settingsText: string | undefined): string | undefined => {
+  const fromEnv = env.PI_CODING_AGENT_SESSION_DIR?.trim();
+  if (fromEnv) return path.resolve(expandHome(fromEnv, env));
+  if (settingsText === undefined) return undefined;
+  let setting: unknown;
+  try {
+    setting = (JSON.parse(settingsText) as { sessionDir?: unknown } | null)?.sessionDir;
+  } catch {
+    return undefined;
+  }
+  if (typeof setting !== 'string' || setting.trim() === '') return undefined;
+  const dir = expandHome(setting.trim(), env);
+  return path.isAbsolute(dir) ? path.normalize(dir) : undefined;
 };
 
 /** `--<cwd>--/<file>.jsonl`, and sub-agent runs below `--<cwd>--/subagent-artifacts/`. */
@@ -13,11 +39,15 @@ export const PI_TREE_DEPTH = 2;
 
 export type PiFileKind = { readonly kind: 'main' | 'subagent'; readonly sessionId: string };
 
-/** pi's session id is the file-name stem (`<iso-ts>_<uuid>`), PRODUCT.md section 6. */
-export const classifyPiFile = (sessionsDir: string, file: string): PiFileKind | undefined => {
+/**
+ * pi's session id is the file-name stem (`<iso-ts>_<uuid>`), PRODUCT.md section 6. `flat`: a
+ * custom session directory (piCustomSessionsDir), whose session files sit in it directly.
+ */
+export const classifyPiFile = (sessionsDir: string, file: string, flat = false): PiFileKind | undefined => {
   const found = jsonlBelow(sessionsDir, file);
   if (!found) return undefined;
   const { parts, stem: sessionId } = found;
+  if (flat) return parts.length === 1 ? { kind: 'main', sessionId } : undefined;
   if (parts.length === 2) return { kind: 'main', sessionId };
   if (parts.length === 3 && parts[1] === 'subagent-artifacts') return { kind: 'subagent', sessionId };
   return undefined;

@@ -1,8 +1,12 @@
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { SessionDetail } from '../../../src/core/session.js';
 import { createPiParser } from '../../../src/sources/pi/parse.js';
 import { classifyPiFile, piSessionsDir } from '../../../src/sources/pi/paths.js';
-import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
+import { runCli } from '../../helpers/cli.js';
+import { diagnosticsOf, FIXTURES, foldById, installFixture, parseFile } from '../../helpers/source-harness.js';
+import { makeTempHome } from '../../helpers/temp-home.js';
 
 const SESSIONS = path.join(FIXTURES, 'pi/.pi/agent/sessions');
 const PID = '2026-03-10T09-30-00-123Z_1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
@@ -58,4 +62,44 @@ describe('pi 0.8x usage beyond answers', () => {
     expect(state).toMatchObject({ userMessages: 1, assistantMessages: 2, lastTurn: 'assistant', pendingTools: [] });
     expect(diagnosticsOf(events)).toEqual([]);
   });
+});
+
+describe('a session directory pi was told to use', () => {
+  it('is $PI_CODING_AGENT_SESSION_DIR, else sessionDir of the global settings.json (absolute or ~/)', async () => {
+    const { piCustomSessionsDir } = await import('../../../src/sources/pi/paths.js');
+    expect(piCustomSessionsDir({ HOME: '/h' }, undefined)).toBeUndefined();
+    expect(piCustomSessionsDir({ HOME: '/h', PI_CODING_AGENT_SESSION_DIR: '/s' }, '{"sessionDir":"/other"}')).toBe('/s');
+    expect(piCustomSessionsDir({ HOME: '/h', PI_CODING_AGENT_SESSION_DIR: '~/pi-sessions' }, undefined)).toBe('/h/pi-sessions');
+    expect(piCustomSessionsDir({ HOME: '/h' }, '{"sessionDir":"~/work/sessions","theme":"dark"}')).toBe('/h/work/sessions');
+    expect(piCustomSessionsDir({ HOME: '/h' }, '{"sessionDir":"/abs/./sessions"}')).toBe('/abs/sessions');
+    expect(piCustomSessionsDir({ HOME: '/h' }, '{"sessionDir":"relative"}')).toBeUndefined();
+    expect(piCustomSessionsDir({ HOME: '/h' }, '{"sessionDir":42}')).toBeUndefined();
+    expect(piCustomSessionsDir({ HOME: '/h' }, 'not json')).toBeUndefined();
+  });
+
+  it('keeps its session files flat: only .jsonl files directly in it are sessions', () => {
+    expect(classifyPiFile('/s', '/s/2026-08-03T09-00-00-000Z_7a8b.jsonl', true)).toEqual({ kind: 'main', sessionId: '2026-08-03T09-00-00-000Z_7a8b' });
+    expect(classifyPiFile('/s', '/s/--x--/a.jsonl', true)).toBeUndefined();
+    expect(classifyPiFile('/s', '/s/a.json', true)).toBeUndefined();
+  });
+
+  it('`agentwatch sessions` lists the sessions of a custom directory beside those of the default one', async () => {
+    const home = await makeTempHome('agentwatch-pi-custom-');
+    try {
+      await installFixture('pi', home.home);
+      const custom = path.join(home.root, 'pi-sessions');
+      await mkdir(custom, { recursive: true });
+      const id = '2026-08-03T09-00-00-000Z_7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
+      await copyFile(path.join(FIXTURES, 'pi/versions', `${id}.jsonl`), path.join(custom, `${id}.jsonl`));
+      await writeFile(path.join(home.home, '.pi', 'agent', 'settings.json'), JSON.stringify({ sessionDir: custom }));
+      const run = await runCli(['sessions', '--agent', 'pi', '--all', '--json'], { env: home.env, timeoutMs: 30_000 });
+      expect(run.code).toBe(0);
+      const listed = JSON.parse(run.stdout) as SessionDetail[];
+      expect(listed.map((s) => s.session_id)).toContain(id);
+      expect(listed.map((s) => s.session_id)).toContain(PID);
+      expect(listed.find((s) => s.session_id === id)).toMatchObject({ cwd: '/home/dev/shop', resume_command: `pi --session ${id}` });
+    } finally {
+      await home.cleanup();
+    }
+  }, 60_000);
 });
