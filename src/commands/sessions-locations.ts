@@ -9,7 +9,7 @@ import { grokSessionsDir } from '../sources/grok/paths.js';
 import { kiloDbPath } from '../sources/kilo/paths.js';
 import { kimiRoot, kimiSessionsDir } from '../sources/kimi/paths.js';
 import { opencodeDbPath } from '../sources/opencode/paths.js';
-import { piSessionsDir } from '../sources/pi/paths.js';
+import { piSessionDirs } from '../sources/pi/paths.js';
 
 /**
  * Where each agent's source reads, for the "no sessions" message (PRODUCT.md section 1: with no
@@ -34,7 +34,7 @@ export const agentLocations = (agent: AgentKind, config: Config, env: Env, platf
     case 'opencode':
       return [opencodeDbPath(env)];
     case 'pi':
-      return [piSessionsDir(env)];
+      return piSessionDirs(env);
     default:
       return agent satisfies never;
   }

@@ -9,7 +9,7 @@ import { claudeDesktopDir, claudeProjectsDirs } from '../sources/claude/paths.js
 import { codexSessionIndexPath, codexSessionsDir } from '../sources/codex/paths.js';
 import { grokSessionsDir } from '../sources/grok/paths.js';
 import { kimiIndexFile, kimiRoot, kimiSessionsDir } from '../sources/kimi/paths.js';
-import { piSessionsDir } from '../sources/pi/paths.js';
+import { piSessionDirs } from '../sources/pi/paths.js';
 
 /**
  * The file agents' high-water mark as a whole: one hash of every file's size, mtime and inode and
@@ -33,7 +33,7 @@ export const fileAgentRoots = (agent: AgentKind, config: Config, env: Env, platf
     case 'kimi':
       return [kimiSessionsDir(kimiRoot(env)), kimiIndexFile(kimiRoot(env))];
     case 'pi':
-      return [piSessionsDir(env)];
+      return piSessionDirs(env);
     case 'cursor':
     case 'kilo':
     case 'opencode':

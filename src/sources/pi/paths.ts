@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
 import { jsonlBelow } from '../internal/walk.js';
@@ -54,3 +55,29 @@ export const classifyPiFile = (sessionsDir: string, file: string, flat = false):
 };
 
 export const piResumeCommand = (sessionId: string): string => `pi --session ${sessionId}`;
+
+/** The text of pi's global `settings.json`, or undefined when it cannot be read. */
+const readPiSettings = (env: Env): string | undefined => {
+  try {
+    return readFileSync(path.join(piAgentDir(env), 'settings.json'), 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Where pi's sessions are: `<agent dir>/sessions`, and the flat custom directory when one is set
+ * and differs (read from the environment and pi's global settings now: a change takes a restart,
+ * as for pi itself). The source, the search index and the "where I looked" messages share it.
+ */
+export const piSessionRoots = (env: Env): { readonly dir: string; readonly flat: string | undefined } => {
+  const dir = piSessionsDir(env);
+  const custom = piCustomSessionsDir(env, readPiSettings(env));
+  return { dir, flat: custom !== undefined && custom !== dir ? custom : undefined };
+};
+
+/** The directories of piSessionRoots as a list: the default one, and the custom one when set. */
+export const piSessionDirs = (env: Env): string[] => {
+  const { dir, flat } = piSessionRoots(env);
+  return flat ? [dir, flat] : [dir];
+};
