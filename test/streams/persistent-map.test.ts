@@ -147,11 +147,11 @@ describe('wake queue', () => {
 
   it('is built at once from many entries as pushing them one by one builds it: the same pops, and pushes after', () => {
     const rand = mulberry32(9);
-    const entries = Array.from({ length: 400 }, (_, i) => ({ at: Math.floor(rand() * 200), key: `codex:${i}` }));
+    const entries = Array.from({ length: 400 }, (_, i) => ({ at: Math.floor(rand() * 200), key: `codex:${i}` as const }));
     let bulk = wakeQueueOf(entries);
     let pushed: WakeQueue | undefined;
     for (const { at, key } of entries) pushed = pushWake(pushed, at, key);
-    const drain = (queue: WakeQueue | undefined, extra: readonly { at: number; key: string }[]): number[] => {
+    const drain = (queue: WakeQueue | undefined, extra: readonly { at: number; key: `pi:${string}` }[]): number[] => {
       const out: number[] = [];
       for (let i = 0; queue; i += 1) {
         out.push(queue.at);
@@ -161,13 +161,13 @@ describe('wake queue', () => {
       }
       return out;
     };
-    const later = Array.from({ length: 100 }, (_, i) => ({ at: 50 + Math.floor(rand() * 300), key: `pi:${i}` }));
+    const later = Array.from({ length: 100 }, (_, i) => ({ at: 50 + Math.floor(rand() * 300), key: `pi:${i}` as const }));
     expect(drain(bulk, later)).toEqual(drain(pushed, later));
     // Ties keep the order they were given in.
-    bulk = wakeQueueOf([{ at: 5, key: 'a:1' }, { at: 3, key: 'a:2' }, { at: 5, key: 'a:3' }]);
+    bulk = wakeQueueOf([{ at: 5, key: 'amp:1' }, { at: 3, key: 'amp:2' }, { at: 5, key: 'amp:3' }]);
     const keys: string[] = [];
     for (let q = bulk; q; q = popWake(q)) keys.push(q.key);
-    expect(keys).toEqual(['a:2', 'a:1', 'a:3']);
+    expect(keys).toEqual(['amp:2', 'amp:1', 'amp:3']);
     expect(wakeQueueOf([])).toBeUndefined();
   });
 });

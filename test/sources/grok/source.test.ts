@@ -115,7 +115,7 @@ describe('grok source (real files, real watcher)', () => {
     await writeFile(updates, (await readFile(updates, 'utf8')).replace('"costUsdTicks":1250000000', '"costUsdTicks":9250000000'));
     await utimes(updates, old, old);
     const warm = await startWithCache(fx, grok);
-    expect(warm.events.filter((e) => e.sessionId === SITE && e.type !== 'diagnostic').map((e) => e.type)).toEqual(['restore']);
+    expect(warm.events.filter((e) => 'sessionId' in e && e.sessionId === SITE && e.type !== 'diagnostic').map((e) => e.type)).toEqual(['restore']);
     expect(warm.sessions().get(SITE)?.recordedCostUsd).toBeCloseTo(0.17, 12);
     // An appended turn is read from where the ledger stopped: the old lines are not counted again.
     await appendFile(updates, `${JSON.stringify({ method: '_x.ai/session/update', params: { update: { sessionUpdate: 'turn_completed', usage: { inputTokens: 10, outputTokens: 1, costUsdTicks: 100000000 } } } })}\n`);

@@ -15,7 +15,10 @@ const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 export type SqliteFixture = 'opencode' | 'kilo' | 'cursor';
 
-export const fixtureSql = (agent: SqliteFixture, file: 'schema' | 'data'): string =>
+/** A fixture SQL file: the 1.x schema and rows, or (opencode) the 2.x ones of fixtures/opencode/v2-*.sql. */
+export type FixtureSqlFile = 'schema' | 'data' | 'v2-schema' | 'v2-data' | 'v2-upgraded';
+
+export const fixtureSql = (agent: SqliteFixture, file: FixtureSqlFile): string =>
   readFileSync(path.join(FIXTURES, agent, `${file}.sql`), 'utf8');
 
 /**
