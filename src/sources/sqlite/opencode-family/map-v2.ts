@@ -16,6 +16,7 @@ import {
   v2UserSchema,
   type V2Assistant,
 } from './schema-v2.js';
+import type { MessageTokens } from './schema.js';
 import { writtenFile } from './tools.js';
 
 /** A `session_message` row as the reader selects it (missing optional columns read as NULL). */
@@ -32,6 +33,19 @@ export interface ReplayReport {
   readonly bad: (what: string, id: string, error: string) => void;
   readonly unknown: (key: string, what: string) => void;
 }
+
+/** A message's usage event (both generations record tokens and cost the same way); none when it records neither. */
+export const messageUsage = (ref: Ref, at: number, messageId: string, tokens: MessageTokens, cost: number | null | undefined): SessionEvent[] => {
+  if (!tokens && !cost) return [];
+  const counts = {
+    input: tokens?.input ?? 0,
+    // Reasoning tokens are billed as output.
+    output: (tokens?.output ?? 0) + (tokens?.reasoning ?? 0),
+    cacheCreation: tokens?.cache?.write ?? 0,
+    cacheRead: tokens?.cache?.read ?? 0,
+  };
+  return [usageEvent(ref, at, messageId, counts, cost || undefined)];
+};
 
 /** Message types that carry nothing agentwatch shows (context updates, switches, the runner going idle). */
 const IGNORED_TYPES: ReadonlySet<string> = new Set(['system', 'agent-switched', 'location-switched', 'idle']);
@@ -119,17 +133,7 @@ const assistantEvents = (ref: Ref, row: FamilyV2MessageRow, data: V2Assistant, a
       report.unknown(`content:${item.type}`, `assistant content type "${item.type}"`);
     }
   }
-  const tokens = data.tokens;
-  if (tokens || data.cost) {
-    const counts = {
-      input: tokens?.input ?? 0,
-      // Reasoning tokens are billed as output.
-      output: (tokens?.output ?? 0) + (tokens?.reasoning ?? 0),
-      cacheCreation: tokens?.cache?.write ?? 0,
-      cacheRead: tokens?.cache?.read ?? 0,
-    };
-    out.push(usageEvent(ref, at, row.id, counts, data.cost || undefined));
-  }
+  out.push(...messageUsage(ref, at, row.id, data.tokens, data.cost));
   const completedAt = data.time?.completed;
   if (completedAt !== undefined && data.finish !== 'tool-calls' && !endsOnAnswer) out.push(turnEvent(ref, completedAt, 'assistant', errorText(data.error), false));
   return out;

@@ -6,11 +6,11 @@
 // `session_message` store is read by map-v2.ts.
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
 import { createUnknownRecords } from '../../internal/unknown-records.js';
-import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
+import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
 import { writtenFile } from './tools.js';
-import { v2Chunks, type FamilyV2MessageRow, type MessageChunk, type ReplayReport } from './map-v2.js';
+import { messageUsage, v2Chunks, type FamilyV2MessageRow, type MessageChunk, type ReplayReport } from './map-v2.js';
 
 /** A `session` row as the reader selects it (missing optional columns read as NULL). */
 export interface FamilySessionRow {
@@ -237,17 +237,7 @@ const assistantEvents = (ref: Ref, messageId: string, at: number, data: MessageD
       endsOnAnswer = false;
     }
   }
-  const tokens = data.tokens;
-  if (tokens || data.cost) {
-    const counts = {
-      input: tokens?.input ?? 0,
-      // Reasoning tokens are billed as output.
-      output: (tokens?.output ?? 0) + (tokens?.reasoning ?? 0),
-      cacheCreation: tokens?.cache?.write ?? 0,
-      cacheRead: tokens?.cache?.read ?? 0,
-    };
-    out.push(usageEvent(ref, at, messageId, counts, data.cost || undefined));
-  }
+  out.push(...messageUsage(ref, at, messageId, data.tokens, data.cost));
   const completedAt = data.time?.completed;
   // A finished message that stopped for any reason but more tool calls (an error, an abort, a
   // tool-only answer) hands the turn back to the user: mark it so the session reads as waiting.

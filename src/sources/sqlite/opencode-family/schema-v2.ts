@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageTokensSchema } from './schema.js';
 
 /**
  * zod shapes of the JSON in OpenCode 2.x `session_message.data` (map-v2.ts says where from). The row's
@@ -63,14 +64,7 @@ export const v2AssistantSchema = z.object({
   content: z.array(z.unknown()).nullish(),
   finish: z.string().nullish(),
   cost: count,
-  tokens: z
-    .object({
-      input: count,
-      output: count,
-      reasoning: count,
-      cache: z.object({ read: count, write: count }).nullish(),
-    })
-    .nullish(),
+  tokens: messageTokensSchema,
   /** A string in early 2.0 releases, an object with a `message` later. */
   error: z.unknown().optional(),
   time: times,

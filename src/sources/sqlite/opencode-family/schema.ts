@@ -9,20 +9,24 @@ import { z } from 'zod';
 const count = z.number().nullish();
 const times = z.object({ start: count, end: count, created: count, completed: count }).partial().nullish();
 
+/** A message's token counts: the same object in 1.x `message.data` and 2.x `session_message.data`. */
+export const messageTokensSchema = z
+  .object({
+    input: count,
+    output: count,
+    reasoning: count,
+    cache: z.object({ read: count, write: count }).nullish(),
+  })
+  .nullish();
+export type MessageTokens = z.infer<typeof messageTokensSchema>;
+
 export const messageDataSchema = z.object({
   role: z.string(),
   modelID: z.string().nullish(),
   providerID: z.string().nullish(),
   model: z.object({ modelID: z.string().nullish(), providerID: z.string().nullish() }).nullish(),
   cost: count,
-  tokens: z
-    .object({
-      input: count,
-      output: count,
-      reasoning: count,
-      cache: z.object({ read: count, write: count }).nullish(),
-    })
-    .nullish(),
+  tokens: messageTokensSchema,
   finish: z.string().nullish(),
   time: times,
   /** `true` on the assistant message that holds a compaction summary; an object on user messages. */
