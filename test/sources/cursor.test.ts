@@ -168,3 +168,54 @@ describe('file URIs and paths', () => {
     expect(cursorDbPath({ HOME: '/h' }, 'linux')).toBe('/h/.config/Cursor/User/globalStorage/state.vscdb');
   });
 });
+
+describe("Cursor 3.x's composer index", () => {
+  /** The fixture database plus Cursor's composer index, in either of the two places Cursor keeps it. */
+  const withIndex = (name: string, write: (db: Database) => void): SessionEvent[] => {
+    const file = path.join(dir, `${name}.vscdb`);
+    const db = buildFixtureDb(file, 'cursor');
+    try {
+      write(db);
+      const indexed = createSqlitePoller({ agent: 'cursor', dbPath: file, openReader: openCursorReader });
+      try {
+        return [...indexed.poll(NOW)];
+      } finally {
+        indexed.close();
+      }
+    } finally {
+      db.close();
+    }
+  };
+  const allComposers = [
+    { composerId: E2E, isSubagent: true, workspaceIdentifier: { id: 'w1', uri: { fsPath: '/home/dev/café-app' } }, createdAt: 1773137500000 },
+    { composerId: RENAME, workspaceIdentifier: { id: 'w2', uri: { fsPath: '/srv/www/portal-root' } } },
+    { composerId: 42 },
+  ];
+
+  it('from ItemTable: a sub-agent composer is a hidden sidechain; the index names the folder of a composer whose bubbles do not', () => {
+    const indexed = withIndex('item-index', (db) => {
+      db.prepare(`INSERT INTO ItemTable VALUES ('composer.composerHeaders', ?)`).run(JSON.stringify({ allComposers }));
+    });
+    expect(foldSession(indexed, E2E)).toMatchObject({ isSidechain: true });
+    expect(foldSession(indexed, DEBOUNCE)).toMatchObject({ isSidechain: false, cwd: '/Users/dev/shop ui' });
+    // Its bubbles name no workspace: the index's folder, not one guessed from the files they mention.
+    expect(foldSession(indexed, RENAME)?.cwd).toBe('/srv/www/portal-root');
+    expect(foldSession(events, RENAME)?.cwd).toBe('/srv/www/portal');
+  });
+
+  it('from the composerHeaders table of later builds, and a bad index is as if there were none', () => {
+    const table = withIndex('table-index', (db) => {
+      db.exec('CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, isArchived INTEGER, isSubagent INTEGER, value TEXT)');
+      const insert = db.prepare('INSERT INTO composerHeaders (composerId, isSubagent, value) VALUES (?, ?, ?)');
+      insert.run(E2E, 1, JSON.stringify(allComposers[0]));
+      insert.run(RENAME, 0, JSON.stringify(allComposers[1]));
+    });
+    expect(foldSession(table, E2E)?.isSidechain).toBe(true);
+    expect(foldSession(table, RENAME)).toMatchObject({ isSidechain: false, cwd: '/srv/www/portal-root' });
+    const broken = withIndex('bad-index', (db) => {
+      db.prepare(`INSERT INTO ItemTable VALUES ('composer.composerHeaders', ?)`).run('{"allComposers": "not a list"');
+    });
+    expect(foldSession(broken, E2E)?.isSidechain).toBe(false);
+    expect(ofType(broken, 'reset').map((e) => e.sessionId).sort()).toEqual([E2E, RENAME, DEBOUNCE].sort());
+  });
+});

@@ -7,6 +7,7 @@ import { createUnknownRecords } from '../internal/unknown-records.js';
 import { recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../sqlite/events.js';
 import type { JsonResult } from '../sqlite/values.js';
 import { commonDirectory, fileUriToPath } from './file-uri.js';
+import type { ComposerHeader } from './headers.js';
 import { bubbleSchema, type Bubble, type Composer } from './schema.js';
 import { writtenFile } from './tools.js';
 
@@ -55,12 +56,19 @@ const firstWorkspace = (bubbles: readonly Bubble[]): string | undefined => {
 };
 
 /**
- * Pure: one Cursor composer and its bubbles (in header order) -> the full event replay.
+ * Pure: one Cursor composer and its bubbles (in header order), with what Cursor's composer index
+ * says of it (headers.ts), -> the full event replay.
  * type 1 is a prompt; type 2 with `toolFormerData` a tool call (and result once its status says
  * so); type 2 with text an answer. A composer Cursor marked completed whose last bubble is a tool
  * is handed back to the user (waiting), since no answer bubble follows.
  */
-export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer: Composer, records: readonly BubbleRecord[]): SessionEvent[] => {
+export const mapCursorComposer = (
+  spec: CursorSpec,
+  composerId: string,
+  composer: Composer,
+  records: readonly BubbleRecord[],
+  header?: ComposerHeader,
+): SessionEvent[] => {
   const ref: Ref = { agent: 'cursor', sessionId: composerId };
   const diagnostics: SessionEvent[] = [];
   const version = composerVersion(composer);
@@ -83,7 +91,8 @@ export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer
     }
     bubbles.push(parsed.data);
   }
-  const cwd = firstWorkspace(bubbles) ?? commonDirectory(records.map((r) => r.raw).join('\n'));
+  // The folder Cursor's index names beats one guessed from the files the bubbles mention.
+  const cwd = firstWorkspace(bubbles) ?? header?.cwd ?? commonDirectory(records.map((r) => r.raw).join('\n'));
 
   const timeline: SessionEvent[] = [];
   let at = composer.createdAt ?? 0;
@@ -128,7 +137,8 @@ export const mapCursorComposer = (spec: CursorSpec, composerId: string, composer
     version,
     path: spec.dbPath,
     resumeCommand: `cursor-agent --resume="${composerId}"`,
-    isSidechain: false,
+    // A sub-agent runs in a composer of its own (Cursor 3.x): hidden, as other agents' sub-agents are.
+    isSidechain: header?.subagent === true,
   };
   return [{ agent: 'cursor', sessionId: composerId, type: 'meta', patch }, ...diagnostics, ...timeline];
 };

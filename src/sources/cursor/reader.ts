@@ -3,6 +3,7 @@ import type { SessionEvent } from '../../core/session.js';
 import { selectList } from '../sqlite/columns.js';
 import type { DbReader, SessionListing } from '../sqlite/reader.js';
 import { parseJsonValue, textOf, type JsonResult } from '../sqlite/values.js';
+import { openComposerHeaders, type ComposerHeader } from './headers.js';
 import { bubbleTime, mapCursorComposer, type BubbleRecord } from './map.js';
 import { bubbleSchema, composerSchema, type Composer } from './schema.js';
 
@@ -53,6 +54,9 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
   const bubbleStamp = db.prepare(`SELECT count(*) || ':' || total(rowid) || ':' || total(octet_length(value)) FROM cursorDiskKV WHERE key >= ? AND key < ?`).pluck();
   const bubbleRows = db.prepare(`SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?`);
   const cache = new Map<string, CachedComposer>();
+  // Cursor 3.x's composer index: which composers are sub-agents, and in which folder each ran.
+  const readComposerIndex = openComposerHeaders(db);
+  let composerIndex: ReadonlyMap<string, ComposerHeader> = new Map();
 
   const bubblePrefix = (composerId: string): string => `bubbleId:${composerId}:`;
 
@@ -89,6 +93,7 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
     const diagnostics: SessionEvent[] = [];
     const stamps = new Map<string, string>();
     const seen = new Set<string>();
+    composerIndex = readComposerIndex();
     for (const row of composerKeys.all(COMPOSER_PREFIX, upperBound(COMPOSER_PREFIX)) as KeyRow[]) {
       const composerId = row.key.slice(COMPOSER_PREFIX.length);
       seen.add(composerId);
@@ -102,7 +107,9 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
       if (!composer || !hasConversation(composer)) continue;
       if (recency > 0 && now - recency > windowMs) continue;
       const prefix = bubblePrefix(composerId);
-      stamps.set(composerId, `${stamp}|${String(bubbleStamp.get(prefix, upperBound(prefix)))}`);
+      const header = composerIndex.get(composerId);
+      const headerStamp = header ? `${header.subagent ? 'sub' : ''}:${header.cwd ?? ''}` : '';
+      stamps.set(composerId, `${stamp}|${String(bubbleStamp.get(prefix, upperBound(prefix)))}|${headerStamp}`);
     }
     for (const composerId of cache.keys()) if (!seen.has(composerId)) cache.delete(composerId);
     return { stamps, diagnostics };
@@ -131,7 +138,7 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
         records.push({ bubbleId: id, json, raw: JSON.stringify(value) });
       }
     }
-    return mapCursorComposer({ dbPath }, composerId, composer, records);
+    return mapCursorComposer({ dbPath }, composerId, composer, records, composerIndex.get(composerId));
   };
 
   return { list, load };
