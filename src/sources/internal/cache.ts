@@ -33,8 +33,11 @@ import type { ListingCache } from './walk.js';
  * instead cost more than the stats of a warm start (about 30 µs a row before V8 warms up).
  */
 
-/** Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt. */
-export const CACHE_SCHEMA_VERSION = 6;
+/**
+ * Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt.
+ * 7: states read by rules that changed (pi and kimi usage, Cursor sub-agents, OpenCode 2.x stamps).
+ */
+export const CACHE_SCHEMA_VERSION = 7;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
