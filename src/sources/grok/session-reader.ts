@@ -159,9 +159,12 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     const before = t.ledger;
     let ledger = before ?? ledgerFromCache(file) ?? EMPTY_LEDGER;
     let skipped = 0;
-    if (!ledgerIsCurrent(ledger, info)) ({ ledger, skipped } = await advanceLedger(ledger, file, info, readOptions));
+    // A ledger the cache holds as the file is needs no read and no write (a warm start writes nothing).
+    if (!ledgerIsCurrent(ledger, info)) {
+      ({ ledger, skipped } = await advanceLedger(ledger, file, info, readOptions));
+      cache?.rememberSideText(file, 'grok', { size: info.size, mtimeMs: info.mtimeMs, text: ledgerText(ledger) });
+    }
     t.ledger = ledger;
-    if (ledger !== before && !(before && ledgerIsCurrent(before, info))) cache?.rememberSideText(file, 'grok', { size: info.size, mtimeMs: info.mtimeMs, text: ledgerText(ledger) });
     const out: SessionEvent[] = [];
     if (skipped > 0) {
       out.push(diagnostic('grok', 'E_SCHEMA', `${skipped} turn_completed record(s) of ${GROK_UPDATES_FILE} are not in the shape agentwatch reads; their usage is not counted`, { sessionId: t.sessionId, path: file }));

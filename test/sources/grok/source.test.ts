@@ -110,6 +110,15 @@ describe('grok source (real files, real watcher)', () => {
     const old = new Date(Date.now() - 60_000);
     await utimes(path.join(siteDir, 'updates.jsonl'), old, old);
     await startWithCache(fx, grok);
+    // Unchanged since: its ledger is neither read nor written again.
+    const cache = openDiscoveryCache(fx.home.env);
+    const remembered: string[] = [];
+    try {
+      await fx.once(grok, { cache: { ...cache, rememberSideText: (file, agent, text) => (remembered.push(file), cache.rememberSideText(file, agent, text)) } });
+    } finally {
+      cache.close();
+    }
+    expect(remembered.filter((file) => file.endsWith('updates.jsonl'))).toEqual([]);
     // Changed behind the ledger's back at the same size and mtime: only a read would see it.
     const updates = path.join(siteDir, 'updates.jsonl');
     await writeFile(updates, (await readFile(updates, 'utf8')).replace('"costUsdTicks":1250000000', '"costUsdTicks":9250000000'));
