@@ -106,7 +106,12 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
     case 'context.append_message': {
       const message = record.message;
       const text = textOf(message.content);
-      if (message.role === 'user') return [turnEvent(ref, at, 'user', text, text !== '')];
+      if (message.role === 'user') {
+        // A reminder or a command's output Kimi Code adds in the user's role is context, not a
+        // prompt: it neither counts nor starts a turn (one after an answer would read thinking).
+        if (message.origin?.kind && message.origin.kind !== 'user') return [];
+        return [turnEvent(ref, at, 'user', text, text !== '')];
+      }
       if (message.role === 'tool') return [toolResultEvent(ref, at, message.toolCallId)];
       if (message.role !== 'assistant') return [];
       const events: SessionEvent[] = text ? [turnEvent(ref, at, 'assistant', text)] : [];

@@ -31,6 +31,11 @@ export const kimiMessageSchema = z.object({
   content,
   toolCalls: z.array(embeddedToolCall).nullish().catch(undefined),
   toolCallId: z.string().nullish(),
+  /**
+   * Who wrote the message: `user` for what the person typed; `injection` for what Kimi Code adds
+   * in the user's role itself (system reminders, a command's output, tool schemas).
+   */
+  origin: z.object({ kind: z.string().nullish() }).nullish().catch(undefined),
 });
 
 export const kimiLoopEventSchema = z.object({

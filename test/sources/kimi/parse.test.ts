@@ -44,6 +44,24 @@ const shape = (events: readonly SessionEvent[]) =>
   });
 
 describe('parseKimiLine', () => {
+  it('a user-role message Kimi Code injects (origin kind other than user) is neither a prompt nor a turn', () => {
+    const message = (text: string, origin?: object) =>
+      JSON.stringify({ type: 'context.append_message', message: { role: 'user', content: [{ type: 'text', text }], toolCalls: [], ...(origin ? { origin } : {}) }, time: 7 });
+    const lines = [
+      message('Tidy up the repo layout', { kind: 'user' }),
+      message('<system-reminder> Plan mode is active.</system-reminder>', { kind: 'injection', variant: 'plan_mode' }),
+      message('an older release wrote no origin'),
+    ];
+    let state: KimiParseState = KIMI_START;
+    const events: SessionEvent[] = [];
+    for (const line of lines) {
+      const r = parseKimiLine(state, line, { agent: 'kimi', sessionId: 's' }, '/w');
+      state = r.state;
+      if (r.ok) events.push(...r.events);
+    }
+    expect(shape(events)).toEqual(['user@7: Tidy up the repo layout', 'user@7: an older release wrote no origin']);
+  });
+
   it('counts turn-scoped usage records and skips session-scoped ones (a running total of the turns before)', () => {
     const usage = (scope: string | undefined, input: number) =>
       JSON.stringify({ type: 'usage.record', model: 'kimi-code/kimi-for-coding', usage: { inputOther: input, output: 10, inputCacheRead: 0, inputCacheCreation: 0 }, ...(scope ? { usageScope: scope } : {}), time: 5 });
