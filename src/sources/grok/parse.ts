@@ -1,7 +1,8 @@
 // Checked against (issue 13; facts only, no real Grok file was available): the lazyagent-era layout
 // (AGENT-FORMATS 7), and public readers and importers of Grok CLI sessions (2026-07): summary.json
 // with `chat_format_version` 1, `session_kind` (subagent), fork fields, `agent_name`, git fields;
-// chat_history.jsonl types system/user/assistant/tool_result/reasoning, user entries Grok injects
+// chat_history.jsonl types system/user/assistant/tool_result/reasoning (and backend_tool_call, the
+// model's server-side search: it runs inside one answer, so it shows nothing), user entries Grok injects
 // with `synthetic_reason` (system_reminder, skills, task_completed, compaction_meta), `prompt_index`.
 // Grok records no CLI version: the chat format is the version.
 import path from 'node:path';
@@ -96,7 +97,7 @@ const writtenPath = (name: string, args: unknown): string | undefined => {
 };
 
 /** `chat_history.jsonl` line types Grok writes; any other is counted as unknown_record. */
-const KNOWN_LINE_TYPES = new Set(['system', 'user', 'assistant', 'tool_result', 'reasoning']);
+const KNOWN_LINE_TYPES = new Set(['system', 'user', 'assistant', 'tool_result', 'reasoning', 'backend_tool_call']);
 
 /** The version label of a session: Grok records its chat format, not the CLI version. */
 export const grokFormatLabel = (summary: GrokSummary): string | undefined =>

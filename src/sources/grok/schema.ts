@@ -41,8 +41,8 @@ const assistantLine = z.object({
   model_id: z.string().nullish(),
 });
 const toolResultLine = z.object({ type: z.literal('tool_result'), tool_call_id: z.string().nullish(), content: z.unknown().optional() });
-/** `system` prompts and `reasoning` markers: valid records that carry no turn. */
-const silentLine = z.object({ type: z.enum(['system', 'reasoning']) });
+/** `system` prompts, `reasoning` markers and `backend_tool_call`s (server-side search): valid records that carry no turn. */
+const silentLine = z.object({ type: z.enum(['system', 'reasoning', 'backend_tool_call']) });
 
 export const grokChatLineSchema = z.discriminatedUnion('type', [userLine, assistantLine, toolResultLine, silentLine]);
 export type GrokChatLine = z.infer<typeof grokChatLineSchema>;

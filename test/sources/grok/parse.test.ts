@@ -62,6 +62,11 @@ describe('parseGrokLine', () => {
     expect(r.ok && r.events).toEqual([]);
   });
 
+  it('a backend_tool_call (the model searching server-side, inside one answer) is a known record that shows nothing', () => {
+    const r = parseGrokLine('{"type":"backend_tool_call","id":"ws_1","name":"web_search","arguments":"{\\"query\\":\\"rfc 8259\\"}"}', 'g', 9);
+    expect(r).toEqual({ ok: true, events: [] });
+  });
+
   it('treats an answer with no text and no calls as an answer', () => {
     const r = parseGrokLine('{"type":"assistant","content":""}', 'g', 9);
     expect(r.ok && shape(r.events)).toEqual(['assistant@9: ']);
