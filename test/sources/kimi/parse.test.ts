@@ -8,6 +8,18 @@ const SESSIONS = fileURLToPath(new URL('../../../fixtures/kimi/.kimi-code/sessio
 const NATIVE = `${SESSIONS}wd_invoicer_5c1e9a/ses_01JNX7Q2/agents/main/wire.jsonl`;
 const LEGACY = `${SESSIONS}wd_scripts_0b77d1/ses_legacy01/agents/main/wire.jsonl`;
 
+/** The events of `lines`, parsed in order as one wire file (lines that fail are left out). */
+const parseLines = (lines: readonly string[], cwd = '/w'): SessionEvent[] => {
+  let state: KimiParseState = KIMI_START;
+  const events: SessionEvent[] = [];
+  for (const line of lines) {
+    const r = parseKimiLine(state, line, { agent: 'kimi', sessionId: 's' }, cwd);
+    state = r.state;
+    if (r.ok) events.push(...r.events);
+  }
+  return events;
+};
+
 const parseFile = (file: string, cwd: string) => {
   const text = readFileSync(file, 'utf8');
   const lines = text.slice(0, text.lastIndexOf('\n')).split('\n');
@@ -52,13 +64,7 @@ describe('parseKimiLine', () => {
       message('<system-reminder> Plan mode is active.</system-reminder>', { kind: 'injection', variant: 'plan_mode' }),
       message('an older release wrote no origin'),
     ];
-    let state: KimiParseState = KIMI_START;
-    const events: SessionEvent[] = [];
-    for (const line of lines) {
-      const r = parseKimiLine(state, line, { agent: 'kimi', sessionId: 's' }, '/w');
-      state = r.state;
-      if (r.ok) events.push(...r.events);
-    }
+    const events = parseLines(lines);
     expect(shape(events)).toEqual(['user@7: Tidy up the repo layout', 'user@7: an older release wrote no origin']);
   });
 
@@ -66,13 +72,7 @@ describe('parseKimiLine', () => {
     const usage = (scope: string | undefined, input: number) =>
       JSON.stringify({ type: 'usage.record', model: 'kimi-code/kimi-for-coding', usage: { inputOther: input, output: 10, inputCacheRead: 0, inputCacheCreation: 0 }, ...(scope ? { usageScope: scope } : {}), time: 5 });
     const lines = [usage('turn', 100), usage('turn', 200), usage('session', 300), usage(undefined, 40)];
-    let state: KimiParseState = KIMI_START;
-    const events: SessionEvent[] = [];
-    for (const line of lines) {
-      const r = parseKimiLine(state, line, { agent: 'kimi', sessionId: 's' }, '/w');
-      state = r.state;
-      if (r.ok) events.push(...r.events);
-    }
+    const events = parseLines(lines);
     expect(shape(events)).toEqual(['usage 100/10/0/0', 'usage 200/10/0/0', 'usage 40/10/0/0']);
   });
 
