@@ -19,6 +19,9 @@ const accountHome = (): string | undefined => {
  */
 export const homeDir = (env: Env): string => env.HOME || env.USERPROFILE || accountHome() || '/';
 
+/** `~` and `~/...` in a path an agent's setting or variable names, made absolute in `env`'s home. */
+export const expandHome = (dir: string, env: Env): string => (dir === '~' || dir.startsWith('~/') ? path.join(homeDir(env), dir.slice(1)) : dir);
+
 export const configDir = (env: Env): string =>
   path.join(env.XDG_CONFIG_HOME ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config'), 'agentwatch');
 

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../../config/effective.js';
-import { homeDir, type Env } from '../../config/paths.js';
+import { expandHome, homeDir, type Env } from '../../config/paths.js';
 import { jsonlBelow } from '../internal/walk.js';
-
-const expandHome = (dir: string, env: Env): string => (dir === '~' || dir.startsWith('~/') ? path.join(homeDir(env), dir.slice(1)) : dir);
 
 /**
  * Claude base directories (AGENT-FORMATS.md 1.1): config `claude_dirs` alone when set; otherwise

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { createJsonlSource } from '../internal/jsonl-source.js';
 import { createPiParser } from './parse.js';
 import { classifyPiFile, PI_TREE_DEPTH, piSessionRoots, type PiFileKind } from './paths.js';
@@ -16,7 +15,6 @@ export const pi = createJsonlSource((ctx) => {
     roots: [{ dir, depth: PI_TREE_DEPTH }, ...(flat ? [{ dir: flat, depth: 0 }] : [])],
     classify: (root, file) => kindOf(root, file)?.sessionId,
     skipDir: (name) => name !== 'subagent-artifacts' && !name.startsWith('--'),
-    createParser: (file, sessionId, resumed) =>
-      createPiParser(file, (flat && path.dirname(file) === flat ? kindOf(flat, file) : kindOf(dir, file)) ?? { kind: 'main', sessionId }, resumed),
+    createParser: (file, sessionId, resumed) => createPiParser(file, (flat ? kindOf(flat, file) : undefined) ?? kindOf(dir, file) ?? { kind: 'main', sessionId }, resumed),
   };
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { homeDir, type Env } from '../../config/paths.js';
+import { expandHome, homeDir, type Env } from '../../config/paths.js';
+import { parseJson } from '../internal/skim.js';
 import { jsonlBelow } from '../internal/walk.js';
 
 /** pi's agent directory: `$PI_CODING_AGENT_DIR` (pi's own override), else `~/.pi/agent`. */
@@ -12,8 +13,6 @@ export const piAgentDir = (env: Env): string => {
 /** `<agent dir>/sessions`: the default home of sessions, one `--<cwd>--` folder per working directory. */
 export const piSessionsDir = (env: Env): string => path.join(piAgentDir(env), 'sessions');
 
-const expandHome = (dir: string, env: Env): string => (dir === '~' || dir.startsWith('~/') ? path.join(homeDir(env), dir.slice(1)) : dir);
-
 /**
  * Where pi writes sessions instead of the default, when told to: `$PI_CODING_AGENT_SESSION_DIR`,
  * else `sessionDir` of the global `settings.json` (`settingsText`, its content when it exists).
@@ -24,12 +23,7 @@ export const piCustomSessionsDir = (env: Env, settingsText: string | undefined):
   const fromEnv = env.PI_CODING_AGENT_SESSION_DIR?.trim();
   if (fromEnv) return path.resolve(expandHome(fromEnv, env));
   if (settingsText === undefined) return undefined;
-  let setting: unknown;
-  try {
-    setting = (JSON.parse(settingsText) as { sessionDir?: unknown } | null)?.sessionDir;
-  } catch {
-    return undefined;
-  }
+  const setting = (parseJson(settingsText) as { sessionDir?: unknown } | null | undefined)?.sessionDir;
   if (typeof setting !== 'string' || setting.trim() === '') return undefined;
   const dir = expandHome(setting.trim(), env);
   return path.isAbsolute(dir) ? path.normalize(dir) : undefined;
