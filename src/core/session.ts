@@ -26,6 +26,9 @@ export interface TokenCounts {
 
 export const ZERO_TOKENS: TokenCounts = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
 
+export const sameTokens = (a: TokenCounts, b: TokenCounts): boolean =>
+  a.input === b.input && a.output === b.output && a.cacheCreation === b.cacheCreation && a.cacheRead === b.cacheRead;
+
 /** Descriptive fields a source sets; `undefined` leaves the current value alone. */
 export interface SessionMetaPatch {
   readonly cwd?: string;

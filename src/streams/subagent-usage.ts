@@ -1,5 +1,5 @@
 import type { AgentKind } from '../core/agents.js';
-import { NO_SUBAGENTS, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage, type TokenCounts } from '../core/session.js';
+import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage, type TokenCounts } from '../core/session.js';
 import { sessionCost } from './cost.js';
 import { PersistentMap } from './persistent-map.js';
 
@@ -34,13 +34,7 @@ export const sumSubagents = (children: Iterable<SessionState>): SubagentUsage =>
   return sessions === 0 ? NO_SUBAGENTS : { sessions, tokens, costUsd };
 };
 
-const sameUsage = (a: SubagentUsage, b: SubagentUsage): boolean =>
-  a.sessions === b.sessions &&
-  a.costUsd === b.costUsd &&
-  a.tokens.input === b.tokens.input &&
-  a.tokens.output === b.tokens.output &&
-  a.tokens.cacheCreation === b.tokens.cacheCreation &&
-  a.tokens.cacheRead === b.tokens.cacheRead;
+const sameUsage = (a: SubagentUsage, b: SubagentUsage): boolean => a.sessions === b.sessions && a.costUsd === b.costUsd && sameTokens(a.tokens, b.tokens);
 
 /**
  * After a batch: keep the parent -> children index current for the `changed` sessions, and give

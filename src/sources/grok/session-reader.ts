@@ -1,6 +1,6 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { changesNothing, type SessionEvent, type SessionState } from '../../core/session.js';
+import { changesNothing, sameTokens, type SessionEvent, type SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { createScratch, readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
@@ -11,7 +11,7 @@ import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-r
 import { skimGrokLine } from './skim.js';
 import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokFormatLabel, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
 import { grokSummarySchema, type GrokSummary } from './schema.js';
-import { advanceLedger, EMPTY_LEDGER, GROK_UPDATES_FILE, ledgerFromText, ledgerIsCurrent, ledgerText, ledgerTotals, sameTokens, type GrokLedger } from './usage-ledger.js';
+import { advanceLedger, EMPTY_LEDGER, GROK_UPDATES_FILE, ledgerFromText, ledgerIsCurrent, ledgerText, ledgerTotals, type GrokLedger } from './usage-ledger.js';
 
 interface Tracked {
   readonly sessionId: string;

@@ -16,20 +16,24 @@ const TURN_COMPLETED = Buffer.from('"turn_completed"');
 /** USD per `costUsdTicks` tick. */
 const USD_PER_TICK = 1e-10;
 
-/** The usage of every turn of one session read so far, and where reading stopped. */
-export interface GrokLedger {
-  /** Bytes of `updates.jsonl` read (complete lines only), and the file's size, mtime and inode then. */
-  readonly offset: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ino: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cachedReadTokens: number;
-  readonly cacheCreationTokens: number;
-  readonly costUsdTicks: number;
-  readonly turns: number;
-}
+/**
+ * The usage of every turn of one session read so far, and where reading stopped: the bytes of
+ * `updates.jsonl` read (complete lines only), and the file's size, mtime and inode then. Also the
+ * shape the discovery cache keeps it in (a side text of `updates.jsonl`).
+ */
+const ledgerSchema = z.object({
+  offset: z.number().int().nonnegative(),
+  size: z.number().nonnegative(),
+  mtimeMs: z.number(),
+  ino: z.number(),
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  cachedReadTokens: z.number().nonnegative(),
+  cacheCreationTokens: z.number().nonnegative(),
+  costUsdTicks: z.number().nonnegative(),
+  turns: z.number().int().nonnegative(),
+});
+export type GrokLedger = Readonly<z.infer<typeof ledgerSchema>>;
 
 export const EMPTY_LEDGER: GrokLedger = { offset: 0, size: 0, mtimeMs: 0, ino: 0, inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheCreationTokens: 0, costUsdTicks: 0, turns: 0 };
 
@@ -43,22 +47,9 @@ const turnCompletedSchema = z.object({
   }),
 });
 
-const stored = z.object({
-  offset: z.number().int().nonnegative(),
-  size: z.number().nonnegative(),
-  mtimeMs: z.number(),
-  ino: z.number(),
-  inputTokens: z.number().nonnegative(),
-  outputTokens: z.number().nonnegative(),
-  cachedReadTokens: z.number().nonnegative(),
-  cacheCreationTokens: z.number().nonnegative(),
-  costUsdTicks: z.number().nonnegative(),
-  turns: z.number().int().nonnegative(),
-});
-
 /** A ledger as the discovery cache keeps it (a side text of `updates.jsonl`), or undefined when it does not validate. */
 export const ledgerFromText = (text: string): GrokLedger | undefined => {
-  const parsed = stored.safeParse(parseJson(text));
+  const parsed = ledgerSchema.safeParse(parseJson(text));
   return parsed.success ? parsed.data : undefined;
 };
 
@@ -121,6 +112,3 @@ export const advanceLedger = async (
   const ledgerNow: GrokLedger = { offset: outcome.consumed, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, inputTokens, outputTokens, cachedReadTokens, cacheCreationTokens, costUsdTicks, turns };
   return { ledger: ledgerNow, skipped };
 };
-
-export const sameTokens = (a: TokenCounts, b: TokenCounts): boolean =>
-  a.input === b.input && a.output === b.output && a.cacheCreation === b.cacheCreation && a.cacheRead === b.cacheRead;
