@@ -3,6 +3,7 @@
 // agent-switched, model-switched) and `session/sql.ts` (`session_message`: id, session_id, type,
 // seq, time_created, time_updated, data), and what users of 2.0.3-2.0.12 report of their databases
 // (`session_v2` beside the frozen 1.x tables; `location-switched` and `idle` rows).
+import type { z } from 'zod';
 import type { SessionEvent } from '../../../core/session.js';
 import { compactionEvent, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue } from '../values.js';
@@ -72,8 +73,11 @@ const errorText = (error: unknown): string | undefined => {
   return undefined;
 };
 
-/** A parsed `data`, or the reason it is unusable (reported, the row skipped). */
-const parseData = <T>(row: FamilyV2MessageRow, schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, report: ReplayReport): T | undefined => {
+/**
+ * A message row's `data` parsed with `schema`, or undefined when it is unusable: not JSON, or not
+ * of the schema (reported, the row skipped). Both stores' messages are read through it.
+ */
+export const messageData = <S extends z.ZodType>(row: { readonly id: string; readonly data: unknown }, schema: S, report: ReplayReport): z.output<S> | undefined => {
   const json = parseJsonValue(row.data);
   if (!json.ok) {
     report.bad('message', row.id, json.error);
@@ -157,23 +161,23 @@ const v2Chunk = (ref: Ref, row: FamilyV2MessageRow, report: ReplayReport): Messa
   const rowAt = numberOf(row.time_created) ?? 0;
   if (IGNORED_TYPES.has(type)) return undefined;
   if (type === 'user') {
-    const data = parseData(row, v2UserSchema, report);
+    const data = messageData(row, v2UserSchema, report);
     const at = data?.time?.created ?? rowAt;
     return data && { at, events: [turnEvent(ref, at, 'user', textOf(data.text))], model: undefined };
   }
   if (type === 'synthetic') {
     // OpenCode speaking to itself starts the model working, but nobody typed it: not a prompt.
-    const data = parseData(row, v2SyntheticSchema, report);
+    const data = messageData(row, v2SyntheticSchema, report);
     const at = data?.time?.created ?? rowAt;
     return data && { at, events: [turnEvent(ref, at, 'user', undefined, false)], model: undefined };
   }
   if (type === 'assistant') {
-    const data = parseData(row, v2AssistantSchema, report);
+    const data = messageData(row, v2AssistantSchema, report);
     const at = data?.time?.created ?? rowAt;
     return data && { at, events: assistantEvents(ref, row, data, at, report), model: data.model };
   }
   if (type === 'shell') {
-    const data = parseData(row, v2ShellSchema, report);
+    const data = messageData(row, v2ShellSchema, report);
     if (!data) return undefined;
     const at = data.time?.created ?? rowAt;
     const callId = data.callID || row.id;
@@ -185,7 +189,7 @@ const v2Chunk = (ref: Ref, row: FamilyV2MessageRow, report: ReplayReport): Messa
     return { at, events, model: undefined };
   }
   if (type === 'compaction') {
-    const data = parseData(row, v2CompactionSchema, report);
+    const data = messageData(row, v2CompactionSchema, report);
     if (!data) return undefined;
     const at = data.time?.created ?? rowAt;
     const events = [compactionEvent(ref, at, 'start')];
@@ -195,7 +199,7 @@ const v2Chunk = (ref: Ref, row: FamilyV2MessageRow, report: ReplayReport): Messa
     return { at, events, model: undefined };
   }
   if (type === 'model-switched') {
-    const data = parseData(row, v2ModelSwitchedSchema, report);
+    const data = messageData(row, v2ModelSwitchedSchema, report);
     return data && { at: data.time?.created ?? rowAt, events: NO_EVENTS, model: data.model };
   }
   report.unknown(`type:${type}`, `session_message type "${type}"`);

@@ -10,7 +10,7 @@ import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turn
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
 import { writtenFile } from './tools.js';
-import { messageUsage, v2Chunks, type FamilyV2MessageRow, type MessageChunk, type ReplayReport } from './map-v2.js';
+import { messageData, messageUsage, v2Chunks, type FamilyV2MessageRow, type MessageChunk, type ReplayReport } from './map-v2.js';
 
 /** A `session` row as the reader selects it (missing optional columns read as NULL). */
 export interface FamilySessionRow {
@@ -144,13 +144,8 @@ const v1Chunks = (ref: Ref, messages: readonly FamilyMessageRow[], parts: readon
 
   const chunks: MessageChunk[] = [];
   for (const row of messages) {
-    const json = parseJsonValue(row.data);
-    const parsed = json.ok ? messageDataSchema.safeParse(json.value) : undefined;
-    if (!json.ok || !parsed?.success) {
-      report.bad('message', row.id, json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error);
-      continue;
-    }
-    const data = parsed.data;
+    const data = messageData(row, messageDataSchema, report);
+    if (!data) continue;
     const model = data.modelID ?? data.model?.modelID ?? undefined;
     const at = data.time?.created ?? numberOf(row.time_created) ?? 0;
     const own = partsByMessage.get(row.id) ?? [];
