@@ -140,6 +140,14 @@ export type DiagnosticCode =
   /** A record type or field shape this parser does not know (a newer or older agent version): counted, never an error. */
   | 'E_UNKNOWN_RECORD';
 
+/** A file as it was when read: a warm start that stats it the same trusts what was read from it. */
+export interface FileStamp {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino?: number;
+}
+
 export interface FileCheckpoint {
   readonly path: string;
   readonly offset: number;
@@ -147,6 +155,12 @@ export interface FileCheckpoint {
   /** The file's inode when known: a warm start that finds another inode at `path` re-reads from 0. */
   readonly ino?: number;
   readonly mtimeMs: number;
+  /**
+   * Earlier files of the same session, read to their end before this one, as they were then (a
+   * Codex thread resumed into a new segment file): the state holds them too, so a warm start may
+   * restore it only when it finds them as they were.
+   */
+  readonly before?: readonly FileStamp[];
 }
 
 export type SessionEventType = SessionEvent['type'];

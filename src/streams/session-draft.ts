@@ -155,7 +155,8 @@ const applyMeta = (s: Mutable<SessionState>, e: Extract<DraftEvent, { type: 'met
   s.parentId = p.parentId ?? s.parentId;
   s.resumeCommand = p.resumeCommand ?? s.resumeCommand;
   s.path = p.path ?? s.path;
-  s.createdAt = p.createdAt ?? s.createdAt;
+  // The earliest sighting: a session read from several files (a resumed Codex thread) began with the first.
+  if (p.createdAt !== undefined && (s.createdAt === 0 || p.createdAt < s.createdAt)) s.createdAt = p.createdAt;
 };
 
 const applyTurn = (d: SessionDraft, e: Extract<DraftEvent, { type: 'turn' }>): void => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
+import type { FamilyKey } from '../internal/file-family.js';
 
 /** `$CODEX_HOME`, else `~/.codex` (Codex itself honours the variable). */
 export const codexHome = (env: Env): string => {
@@ -13,14 +14,31 @@ export const codexSessionIndexPath = (env: Env): string => path.join(codexHome(e
 /** Rollouts are nested `YYYY/MM/DD`, but any nesting is accepted (AGENT-FORMATS.md 2.1). */
 export const CODEX_TREE_DEPTH = 8;
 
-const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/**
+ * A rollout's name ends with its thread's id, `rollout-<ts>-<thread>.jsonl`; a thread resumed or
+ * reverted by Codex 0.147+ goes on in a new segment file, `rollout-<ts>-<thread>_<segment>.jsonl`.
+ */
+const ROLLOUT_NAME = new RegExp(`(${UUID})(?:_([0-9a-z-]+))?\\.jsonl$`, 'i');
 
 /**
- * The provisional session id of a rollout file: the uuid at the end of its name (which is the
- * rollout id), else the file stem. The `session_meta` record, read first, has the final word.
+ * The provisional session id of a rollout file: its thread's id (the uuid its name ends with, or
+ * the one before a segment's id), else the file stem. The `session_meta` record, read first, has
+ * the final word.
  */
 export const codexIdFromFile = (file: string): string | undefined => {
   if (!file.endsWith('.jsonl')) return undefined;
-  const match = UUID.exec(path.basename(file));
-  return match?.[1] ?? path.basename(file, '.jsonl');
+  const name = path.basename(file);
+  return ROLLOUT_NAME.exec(name)?.[1] ?? path.basename(file, '.jsonl');
+};
+
+/**
+ * The files of one thread, in the order Codex wrote them: the name starts with the time the
+ * segment began (`rollout-YYYY-MM-DDTHH-MM-SS-`), so names sort in time, and a segment begun in
+ * the same second as its thread sorts after it (`_` after `.`).
+ */
+export const codexFamilyOf = (file: string): FamilyKey | undefined => {
+  const name = path.basename(file);
+  const thread = ROLLOUT_NAME.exec(name)?.[1];
+  return thread === undefined ? undefined : { key: thread.toLowerCase(), order: name };
 };

@@ -36,8 +36,10 @@ import type { ListingCache } from './walk.js';
 /**
  * Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt.
  * 7: states read by rules that changed (pi and kimi usage, Cursor sub-agents, OpenCode 2.x stamps).
+ * 8: checkpoints name the earlier files of a session (Codex segments), and Codex states that
+ *    folded segments in any order are read again.
  */
-export const CACHE_SCHEMA_VERSION = 7;
+export const CACHE_SCHEMA_VERSION = 8;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {

@@ -1,6 +1,6 @@
 import { isAgentKind } from '../../core/agents.js';
 import { intern } from '../../core/intern.js';
-import type { FileCheckpoint, LastTurn, ToolUse } from '../../core/session.js';
+import type { FileCheckpoint, FileStamp, LastTurn, ToolUse } from '../../core/session.js';
 import type { Core } from './lazy-detail.js';
 import { parseJson } from './skim.js';
 
@@ -33,6 +33,10 @@ const matchesRow = (cp: FileCheckpoint, row: CoreRow): boolean => cp.path === ro
 
 const encodeCheckpoint = (cp: FileCheckpoint | null, row: CoreRow): unknown => {
   if (cp === null) return NO_CHECKPOINT;
+  // The earlier files of a session read from several (rare): the long form, with their stamps last.
+  if (cp.before !== undefined && cp.before.length > 0) {
+    return [cp.path, cp.offset, cp.size, cp.mtimeMs, cp.ino ?? null, cp.before.map((b) => [b.path, b.size, b.mtimeMs, b.ino ?? null])];
+  }
   if (!matchesRow(cp, row)) return [cp.path, cp.offset, cp.size, cp.mtimeMs, cp.ino ?? null];
   return cp.ino ?? ROW_CHECKPOINT_WITHOUT_INO;
 };
@@ -102,13 +106,22 @@ const decodeTool = (value: unknown): ToolUse => {
   throw MISMATCH;
 };
 
+const decodeStamp = (value: unknown): FileStamp => {
+  const [path, size, mtimeMs, ino] = list(value, 4);
+  const base = { path: str(path), size: num(size), mtimeMs: num(mtimeMs) };
+  return ino === null ? base : { ...base, ino: num(ino) };
+};
+
 const decodeCheckpoint = (value: unknown, row: CoreRow): FileCheckpoint | null => {
   if (value === NO_CHECKPOINT) return null;
   if (value === ROW_CHECKPOINT_WITHOUT_INO) return { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs };
   if (typeof value === 'number') return { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs, ino: value };
-  const [path, offset, size, mtimeMs, ino] = list(value, 5);
+  const fields = list(value);
+  if (fields.length !== 5 && fields.length !== 6) throw MISMATCH;
+  const [path, offset, size, mtimeMs, ino, before] = fields;
   const base = { path: str(path), offset: num(offset), size: num(size), mtimeMs: num(mtimeMs) };
-  return ino === null ? base : { ...base, ino: num(ino) };
+  const withIno = ino === null ? base : { ...base, ino: num(ino) };
+  return fields.length === 5 ? withIno : { ...withIno, before: list(before).map(decodeStamp) };
 };
 
 /**

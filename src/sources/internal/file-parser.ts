@@ -1,5 +1,6 @@
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
+import type { FamilyKey } from './file-family.js';
 
 /**
  * The per-agent half of a JSONL source: turns the lines of one transcript into events. One parser
@@ -48,6 +49,11 @@ export interface JsonlAgentSpec {
    */
   readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState) => FileParser;
   readonly sideFiles?: SideFileSpec;
+  /**
+   * For agents that continue a session in a new file (Codex resume segments): the family `file`
+   * belongs to. The engine reads a family's files in order, as one transcript (file-family.ts).
+   */
+  readonly familyOf?: (file: string) => FamilyKey | undefined;
 }
 
 /** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */

@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import type { AgentKind } from '../../core/agents.js';
-import { changesNothing, type FileCheckpoint, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
-import type { Stats } from 'node:fs';
+import { changesNothing, type FileCheckpoint, type FileStamp, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
+import { statSync, type Stats } from 'node:fs';
 import type { CachedFile, DiscoveryCache } from './cache.js';
+import { familyRestorePoint, resumableFrom, stampOf, untouchedSince, type FamilyKey } from './file-family.js';
 import { diagnostic, type FileParser } from './file-parser.js';
 import { isMissing } from './missing.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
@@ -40,6 +41,8 @@ export interface FileTrackerDeps {
   /** Names from side files (thread index, Desktop sidecars), applied whenever a file is (re)opened. */
   readonly sideMeta: (sessionId: string) => SessionMetaPatch | undefined;
   readonly read?: ReadOptions;
+  /** Files that continue one session one after another (file-family.ts); read in their order. */
+  readonly familyOf?: (file: string) => FamilyKey | undefined;
 }
 
 export interface FileTracker {
@@ -56,7 +59,13 @@ export interface FileTracker {
    * primes all its files in one loop, so their restores reach the fold as one batch. Otherwise
    * returns false and the file is left to `sync`.
    */
-  readonly prime: (file: string, info: Stats) => boolean;
+  readonly prime: (file: string, info: Stats, sessionId: string) => boolean;
+  /**
+   * `prime` for the files of one family found by a discovery pass: restores the newest state the
+   * cache holds for all of them as they are (file-family.ts), and leaves the rest to `sync` (any
+   * of their files syncs the family, in order). True when nothing is left to read.
+   */
+  readonly primeFamily: (members: readonly { readonly file: string; readonly sessionId: string; readonly info: Stats }[]) => boolean;
   /** A side file's names for a tracked session: sent with a new checkpoint, unless the session already holds them. */
   readonly applyMeta: (sessionId: string, patch: SessionMetaPatch) => void;
   readonly trackedFiles: () => string[];
@@ -86,11 +95,48 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const fileOfSession = new Map<string, string>();
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
+  // Family key -> its files known so far (file -> order and classified id).
+  const families = new Map<string, Map<string, { readonly order: string; readonly classifiedId: string | undefined }>>();
+  const familyOf = (file: string): FamilyKey | undefined => deps.familyOf?.(file);
+  const remember = (family: FamilyKey, file: string, classifiedId: string | undefined): void => {
+    let members = families.get(family.key);
+    if (!members) families.set(family.key, (members = new Map()));
+    if (!members.has(file) || classifiedId !== undefined) members.set(file, { order: family.order, classifiedId });
+  };
+  const dropFromFamily = (file: string): void => {
+    const family = familyOf(file);
+    const members = family && families.get(family.key);
+    if (!members) return;
+    members.delete(file);
+    if (members.size === 0) families.delete((family as FamilyKey).key);
+  };
+  /** The files of a family in reading order. */
+  const membersOf = (key: string): string[] => {
+    const members = families.get(key);
+    if (!members) return [];
+    return [...members].sort(([, a], [, b]) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0)).map(([file]) => file);
+  };
+  /** The files of `t`'s family read before it, as they were read (none outside a family). */
+  const earlierStamps = (t: Tracked): FileStamp[] | undefined => {
+    const family = familyOf(t.file);
+    if (!family || (families.get(family.key)?.size ?? 0) < 2) return undefined;
+    const stamps: FileStamp[] = [];
+    for (const file of membersOf(family.key)) {
+      if (file === t.file) break;
+      const earlier = tracked.get(file);
+      if (earlier) stamps.push(stampOf(file, earlier));
+    }
+    return stamps.length > 0 ? stamps : undefined;
+  };
 
   const scratch = createScratch();
   const readOptions: ReadOptions = { ...deps.read, scratch };
   const parserOf = (t: Tracked): FileParser => (t.parser ??= t.makeParser());
-  const checkpointOf = (t: Tracked): FileCheckpoint => ({ path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino });
+  const checkpointOf = (t: Tracked): FileCheckpoint => {
+    const cp = { path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino };
+    const before = earlierStamps(t);
+    return before ? { ...cp, before } : cp;
+  };
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
 
   /** Sends `patch` for the session `t` feeds, unless its known state already holds it; true when sent. */
@@ -124,13 +170,24 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state };
   };
 
+  /** A file of a family read before the one restored: held as read to its end, nothing emitted. */
+  const quietlyTracked = (file: string, sessionId: string, info: Stats): Tracked => ({
+    file,
+    sessionId,
+    parser: undefined,
+    makeParser: () => deps.createParser(file, sessionId, false),
+    offset: info.size,
+    ino: info.ino,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    line: undefined,
+    known: undefined,
+  });
+
   const open = (file: string, classifiedId: string | undefined, info: { ino: number; size: number; mtimeMs: number }): { t: Tracked; restored: boolean } | undefined => {
-    const { ino, size } = info;
+    const { ino } = info;
     const cached = cachedEntry(file);
-    // Same size but written since: appends always grow a transcript, so it was rewritten in place.
-    const rewritten = cached !== undefined && cached.size === size && cached.mtimeMs !== info.mtimeMs;
-    // Same file (inode, when recorded) and not shorter than what was read: resume from the offset.
-    if (cached && !rewritten && cached.agent === agent && cached.offset <= size && (cached.ino === undefined || cached.ino === ino)) {
+    if (cached && resumableFrom(cached, info, agent)) {
       return { t: restoreFrom(file, cached, ino), restored: true };
     }
     // The file shrank or was replaced while nobody watched: whatever the cache said about it is void.
@@ -179,6 +236,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     } catch (error) {
       const t = tracked.get(file);
       if (isMissing(error)) {
+        dropFromFamily(file);
         if (t) {
           forget(t);
           emit({ type: 'removed', agent, sessionId: t.sessionId });
@@ -222,10 +280,75 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     if ((opened && !restored) || changed || sideApplied) emitCheckpoint(t);
   };
 
+  /**
+   * Brings every file of a family up to date, in order. Growth of its newest read file is read
+   * as any file's; anything else that changes what was read (an earlier file that changed or
+   * went, the newest one replaced or truncated, a file that sorts before one already read) folds
+   * the family again from the first byte of each file: the session is reset and its files read
+   * in order, so nothing is counted twice or out of order.
+   */
+  const syncFamily = async (key: string): Promise<void> => {
+    const files = membersOf(key);
+    const infos = files.map((file) => {
+      try {
+        const info = statSync(file, { throwIfNoEntry: false });
+        return info?.isFile() ? info : undefined;
+      } catch (error) {
+        emit(diagnostic(agent, 'E_READ', `cannot stat ${file}: ${(error as Error).message}`, { path: file }));
+        return undefined;
+      }
+    });
+    let lastRead = -1;
+    files.forEach((file, i) => {
+      if (tracked.has(file)) lastRead = i;
+    });
+    let refold = false;
+    files.forEach((file, i) => {
+      const t = tracked.get(file);
+      const info = infos[i];
+      if (!t) {
+        if (info && i < lastRead) refold = true;
+        return;
+      }
+      if (!info || info.ino !== t.ino || info.size < t.offset) refold = true;
+      else if (i < lastRead && (info.size !== t.size || info.mtimeMs !== t.mtimeMs)) refold = true;
+    });
+    const present = files.filter((_, i) => infos[i] !== undefined);
+    for (const file of files) if (!present.includes(file) && !tracked.has(file)) dropFromFamily(file);
+    if (present.length === 0) {
+      // Every file of the session is gone: the usual removal, once per file read.
+      for (const file of files) await syncOnce(file, undefined, undefined);
+      return;
+    }
+    if (refold) {
+      const sessions = new Set<string>();
+      for (const file of files) {
+        const t = tracked.get(file);
+        if (!t) continue;
+        sessions.add(t.sessionId);
+        forget(t);
+      }
+      for (const file of files) if (!present.includes(file)) dropFromFamily(file);
+      for (const sessionId of sessions) emit({ type: 'reset', agent, sessionId });
+      for (const file of present) primed.set(file, undefined);
+    } else {
+      // A file new to the family after one already read continues the session: read from its first byte.
+      present.forEach((file, i) => {
+        if (i > 0 && !tracked.has(file) && !primed.has(file)) primed.set(file, undefined);
+      });
+    }
+    const members = families.get(key);
+    for (const file of present) await syncOnce(file, members?.get(file)?.classifiedId, undefined);
+  };
+
   const sync = (file: string, classifiedId: string | undefined, known?: Stats): Promise<void> => {
-    const current = running.get(file);
+    const family = familyOf(file);
+    if (family) remember(family, file, classifiedId);
+    // The files of a family sync one at a time, as one.
+    const key = family ? `family:${family.key}` : file;
+    const current = running.get(key);
     if (current) {
-      again.add(file);
+      again.add(key);
       return current;
     }
     const run = (async () => {
@@ -233,47 +356,73 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       // Only the first pass may use the stats it was handed; every later one looks again.
       let stats = known;
       do {
-        again.delete(file);
+        again.delete(key);
         try {
-          await syncOnce(file, classifiedId, stats);
+          if (family && (families.get(family.key)?.size ?? 0) > 1) await syncFamily(family.key);
+          else await syncOnce(file, classifiedId, stats);
           stats = undefined;
         } catch (error) {
           // Gone between stat and open (deleted or renamed over): one more pass settles which.
           stats = undefined;
-          if (isMissing(error) && vanished++ < 3) again.add(file);
+          if (isMissing(error) && vanished++ < 3) again.add(key);
           else emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
         }
-      } while (again.has(file));
-    })().finally(() => running.delete(file));
-    running.set(file, run);
+      } while (again.has(key));
+    })().finally(() => running.delete(key));
+    running.set(key, run);
     return run;
   };
 
-  const prime = (file: string, info: Stats): boolean => {
-    if (tracked.has(file) || running.has(file) || primed.has(file) || !info.isFile()) return false;
-    const cached = deps.cache?.get(file);
-    const untouched =
-      cached !== undefined &&
-      cached.agent === agent &&
-      cached.size === info.size &&
-      cached.mtimeMs === info.mtimeMs &&
-      cached.offset <= info.size &&
-      (cached.ino === undefined || cached.ino === info.ino);
-    if (!untouched) {
-      primed.set(file, cached);
-      return false;
-    }
-    // What `syncOnce` does for a file the cache holds as it is: restore, names from side files, done.
+  /** What `syncOnce` does for a file the cache holds as it is: restore, names from side files, done. */
+  const restoreUntouched = (file: string, cached: CachedFile, info: Stats): void => {
     const t = restoreFrom(file, cached, info.ino);
     tracked.set(file, t);
     fileOfSession.set(t.sessionId, file);
     if (applySideMeta(t)) emitCheckpoint(t);
+  };
+
+  const prime = (file: string, info: Stats, sessionId: string): boolean => {
+    const family = familyOf(file);
+    if (family) remember(family, file, sessionId);
+    if (tracked.has(file) || running.has(family ? `family:${family.key}` : file) || primed.has(file) || !info.isFile()) return false;
+    const cached = deps.cache?.get(file);
+    if (cached === undefined || !untouchedSince(cached, info, agent)) {
+      primed.set(file, cached);
+      return false;
+    }
+    restoreUntouched(file, cached, info);
     return true;
+  };
+
+  const primeFamily = (found: readonly { readonly file: string; readonly sessionId: string; readonly info: Stats }[]): boolean => {
+    const family = found[0] && familyOf(found[0].file);
+    if (!family) return false;
+    for (const { file, sessionId } of found) remember(familyOf(file) ?? family, file, sessionId);
+    const files = membersOf(family.key);
+    // Seen before (a directory added while watching): `sync` brings the family up to date.
+    if (files.some((file) => tracked.has(file) || primed.has(file)) || running.has(`family:${family.key}`)) return false;
+    const infoOf = new Map(found.map((f) => [f.file, f.info]));
+    const members = files.flatMap((file) => {
+      const info = infoOf.get(file);
+      return info?.isFile() ? [{ file, info, cached: deps.cache?.get(file) }] : [];
+    });
+    const at = familyRestorePoint(members, agent);
+    let done = false;
+    members.forEach(({ file, info, cached }, i) => {
+      const restored = members[at]?.cached;
+      if (i < at && restored) tracked.set(file, quietlyTracked(file, restored.sessionId, info));
+      else if (i === at && cached && i === members.length - 1 && untouchedSince(cached, info, agent)) {
+        restoreUntouched(file, cached, info);
+        done = true;
+      } else primed.set(file, i === at ? cached : undefined);
+    });
+    return done;
   };
 
   return {
     sync,
     prime,
+    primeFamily,
     applyMeta: (sessionId, patch) => {
       const file = fileOfSession.get(sessionId);
       const t = file === undefined ? undefined : tracked.get(file);

@@ -64,7 +64,15 @@ export const createJsonlSource =
         if (!closed) subscriber.next(event);
       };
       const side = createSideFiles(spec.sideFiles);
-      const tracker = createFileTracker({ agent, createParser: spec.createParser, emit, cache: ctx.cache, sideMeta: side.metaFor, read: options.read });
+      const tracker = createFileTracker({
+        agent,
+        createParser: spec.createParser,
+        emit,
+        cache: ctx.cache,
+        sideMeta: side.metaFor,
+        read: options.read,
+        familyOf: spec.familyOf,
+      });
       const timers = new Map<string, Subscription>();
       let parking: Subscription | undefined;
       const watches: TreeWatch[] = [];
@@ -120,11 +128,28 @@ export const createJsonlSource =
         const infos = await statAll(files);
         if (closed) return;
         const rest: { file: string; info: Stats | undefined }[] = [];
+        // Files that continue one session (file-family.ts), by family: primed and read together.
+        const families = new Map<string, { file: string; sessionId: string; info: Stats }[]>();
         files.forEach((file, i) => {
           const info = infos[i];
-          const primed = info !== undefined && !spec.sideFiles?.matches(file) && classify(file) !== undefined && tracker.prime(file, info);
+          const sessionId = info === undefined || spec.sideFiles?.matches(file) ? undefined : classify(file);
+          const family = sessionId === undefined ? undefined : spec.familyOf?.(file);
+          if (family && info && sessionId !== undefined) {
+            const members = families.get(family.key);
+            if (members) members.push({ file, sessionId, info });
+            else families.set(family.key, [{ file, sessionId, info }]);
+            return;
+          }
+          const primed = info !== undefined && sessionId !== undefined && tracker.prime(file, info, sessionId);
           if (!primed) rest.push({ file, info });
         });
+        for (const members of families.values()) {
+          const [first] = members;
+          if (!first) continue;
+          const primed = members.length === 1 ? tracker.prime(first.file, first.info, first.sessionId) : tracker.primeFamily(members);
+          // One sync of any file of a family reads all of it, in order.
+          if (!primed) rest.push({ file: first.file, info: members.length === 1 ? first.info : undefined });
+        }
         await runPool(rest, SCAN_CONCURRENCY, ({ file, info }) => syncPath(file, info));
       };
 

@@ -14,12 +14,15 @@ const time = z.number().finite();
 
 export const tokenCountsSchema = z.object({ input: count, output: count, cacheCreation: count, cacheRead: count });
 
+const fileStampSchema = z.object({ path: z.string().min(1), size: count, mtimeMs: time, ino: count.optional() });
+
 export const fileCheckpointSchema = z.object({
   path: z.string().min(1),
   offset: count,
   size: count,
   mtimeMs: time,
   ino: count.optional(),
+  before: z.array(fileStampSchema).readonly().optional(),
 });
 
 const toolUse = z.object({ name: z.string(), at: time, callId: z.string().optional(), done: z.boolean() });

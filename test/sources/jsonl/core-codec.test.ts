@@ -61,8 +61,33 @@ describe('core codec (how the discovery cache stores a state core)', () => {
       { ...full, checkpoint: { path: 'db#s1', offset: 0, size: 0, mtimeMs: 0, ino: 7 } },
       { ...full, checkpoint: { path: row.path, offset: 1, size: 2, mtimeMs: 3 } },
       { ...full, checkpoint: null },
+      // A session read from several files (codex segments): the earlier files, as they were read.
+      {
+        ...full,
+        checkpoint: {
+          path: row.path,
+          offset: row.offset,
+          size: row.size,
+          mtimeMs: row.mtimeMs,
+          ino: 4242,
+          before: [
+            { path: '/h/a.jsonl', size: 10, mtimeMs: 1.5, ino: 7 },
+            { path: '/h/b.jsonl', size: 20, mtimeMs: 2.5 },
+          ],
+        },
+      },
     ];
     for (const core of cases) expect(decodeCore(encodeCore(core, row), row)).toEqual(core);
+  });
+
+  it('drops a checkpoint whose earlier files do not decode', () => {
+    const withBefore: Core = { ...full, checkpoint: { ...row, before: [{ path: '/h/a.jsonl', size: 10, mtimeMs: 1 }] } };
+    const fields = JSON.parse(encodeCore(withBefore, row)) as unknown[];
+    const checkpoint = fields.at(-1) as unknown[];
+    for (const bad of [[['/h/a.jsonl', 10, 1]], [['/h/a.jsonl', '10', 1, null]], 'x', [[5, 10, 1, null]]]) {
+      const edited = [...fields.slice(0, -1), [...checkpoint.slice(0, 5), bad]];
+      expect(decodeCore(JSON.stringify(edited), row), JSON.stringify(bad)).toBeUndefined();
+    }
   });
 
   it('drops a core of the wrong shape or with a value of the wrong type at any position', () => {

@@ -1,0 +1,190 @@
+import { appendFile, copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { scan, share } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent, SessionState } from '../../../src/core/session.js';
+import { codex } from '../../../src/sources/codex/index.js';
+import { codexFamilyOf, codexIdFromFile } from '../../../src/sources/codex/paths.js';
+import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
+import type { SourceCtx } from '../../../src/sources/internal/options.js';
+import { persistCache } from '../../../src/sources/internal/persist-cache.js';
+import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
+import { foldById, makeCtx, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
+import type { TempHome } from '../../helpers/temp-home.js';
+
+// Codex 0.147+ goes on with a thread in a new segment file (a revert or an edit-and-resend), in
+// the directory of the day it began: `rollout-<ts>-<thread>_<segment>.jsonl`, whose session_meta
+// names the thread and whose token totals continue the thread's. fixtures/codex/segments holds a
+// thread of two turns, a segment of one more turn a day later, and a third segment.
+const THREAD = '019f3a10-1111-7aaa-8bbb-00000000c0de';
+const FIXTURES = path.resolve('fixtures/codex/segments');
+const FIRST = `rollout-2026-11-20T10-00-00-${THREAD}.jsonl`;
+const SECOND = `rollout-2026-11-21T09-00-00-${THREAD}_019f3b22-2222-7ccc-8ddd-00000000d1ff.jsonl`;
+const THIRD = `rollout-2026-11-22T08-00-00-${THREAD}_019f3c33-3333-7eee-8fff-00000000e2aa.jsonl`;
+const DAY_OF = { [FIRST]: '2026/11/20', [SECOND]: '2026/11/21', [THIRD]: '2026/11/22' } as const;
+
+const sessionsDir = (home: TempHome): string => path.join(home.home, '.codex', 'sessions');
+const placeOf = (home: TempHome, name: keyof typeof DAY_OF): string => path.join(sessionsDir(home), DAY_OF[name], name);
+const install = async (home: TempHome, name: keyof typeof DAY_OF): Promise<string> => {
+  const to = placeOf(home, name);
+  await mkdir(path.dirname(to), { recursive: true });
+  await copyFile(path.join(FIXTURES, name), to);
+  return to;
+};
+
+/** One one-shot pass with the discovery cache wired as the composition root wires it. */
+const passWithCache = async (ctx: SourceCtx): Promise<SessionEvent[]> => {
+  const cache = openDiscoveryCache(ctx.env);
+  const events: SessionEvent[] = [];
+  let done = false;
+  const withCache: SourceCtx = { ...ctx, cache, watch: false };
+  const events$ = codex(withCache).pipe(share());
+  const state$ = events$.pipe(scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['codex'])));
+  const stop = persistCache(state$, cache, ctx.scheduler);
+  const sub = events$.subscribe({ next: (e) => events.push(e), complete: () => (done = true) });
+  await waitFor('pass', () => done);
+  sub.unsubscribe();
+  await stop();
+  cache.close();
+  return events;
+};
+
+const ofThread = (events: readonly SessionEvent[]): SessionEvent[] => events.filter((e) => 'sessionId' in e && e.sessionId === THREAD && e.type !== 'diagnostic');
+/** What the session shows, without the checkpoint (which says how it was read, not what it holds). */
+const shown = (state: SessionState | undefined): Omit<SessionState, 'checkpoint'> | undefined => {
+  if (!state) return undefined;
+  const { checkpoint: _checkpoint, ...rest } = state;
+  return rest;
+};
+
+describe('codex segment files: one thread read from several files, in order', () => {
+  const fixture = useFixtureHome('agentwatch-codex-segments-');
+
+  it('names the thread and orders its files by the time each began', () => {
+    const first = `/s/2026/11/20/${FIRST}`;
+    const second = `/s/2026/11/21/${SECOND}`;
+    expect(codexIdFromFile(first)).toBe(THREAD);
+    expect(codexIdFromFile(second)).toBe(THREAD);
+    expect(codexFamilyOf(first)?.key).toBe(THREAD);
+    expect(codexFamilyOf(second)?.key).toBe(THREAD);
+    expect((codexFamilyOf(first)?.order ?? '') < (codexFamilyOf(second)?.order ?? '')).toBe(true);
+    // A segment begun in the same second as its thread still sorts after it.
+    const sameSecond = `rollout-2026-11-20T10-00-00-${THREAD}_019f3b22-2222-7ccc-8ddd-00000000d1ff.jsonl`;
+    expect((codexFamilyOf(first)?.order ?? '') < (codexFamilyOf(sameSecond)?.order ?? '')).toBe(true);
+    expect(codexFamilyOf('/s/notes.jsonl')).toBeUndefined();
+  });
+
+  it('lists the thread once, with the turns of every segment and the totals of the newest', async () => {
+    await install(fixture.home, FIRST);
+    await install(fixture.home, SECOND);
+    const run = await fixture.once(codex);
+    const sessions = run.sessions();
+    expect([...sessions.keys()].filter((id) => id.startsWith('019f3'))).toEqual([THREAD]);
+    const thread = sessions.get(THREAD);
+    expect(thread?.userMessages).toBe(3);
+    expect(thread?.assistantMessages).toBe(3);
+    // The segment's cumulative totals continue the thread's: counted once, from the newest.
+    expect(thread?.tokens).toEqual({ input: 8000, output: 2100, cacheCreation: 0, cacheRead: 19000 });
+    // Begun with the first file, last written in the newest, which is where Codex goes on.
+    expect(thread?.createdAt).toBe(Date.parse('2026-11-20T09:59:58.000Z'));
+    expect(thread?.path).toBe(placeOf(fixture.home, SECOND));
+    expect(thread?.version).toBe('0.157.0');
+    expect(thread?.checkpoint?.path).toBe(placeOf(fixture.home, SECOND));
+    expect(thread?.checkpoint?.before?.map((stamp) => stamp.path)).toEqual([placeOf(fixture.home, FIRST)]);
+    // Every file read once, the first before the second.
+    const turns = run.events.filter((e) => e.type === 'turn' && e.sessionId === THREAD).map((e) => (e.type === 'turn' ? e.text : ''));
+    expect(turns).toEqual([
+      'add a cart endpoint',
+      'Added POST /cart with a test.',
+      'now make it idempotent',
+      'Done: a repeated POST returns the same cart.',
+      'also add a checkout endpoint',
+      'Added POST /checkout.',
+    ]);
+  });
+
+  it('a warm start restores the thread from the newest file alone, start after start, and equals a cold read', async () => {
+    await install(fixture.home, FIRST);
+    await install(fixture.home, SECOND);
+    const ctx = makeCtx(fixture.home.env);
+    const cold = foldById(await passWithCache(ctx)).get(THREAD);
+    for (let start = 0; start < 3; start += 1) {
+      const warm = await passWithCache(ctx);
+      // Nothing read: one restore, of the state the newest file's row holds.
+      expect(ofThread(warm).map((e) => e.type)).toEqual(['restore']);
+      expect(shown(foldById(warm).get(THREAD))).toEqual(shown(cold));
+    }
+  });
+
+  it('a warm start reads only what was appended to the newest file, and a new segment from its first byte', async () => {
+    await install(fixture.home, FIRST);
+    const second = await install(fixture.home, SECOND);
+    const ctx = makeCtx(fixture.home.env);
+    await passWithCache(ctx);
+    const more = { timestamp: '2026-11-21T09:05:00.000Z', ordinal: 16, type: 'event_msg', payload: { type: 'user_message', message: 'and a refund endpoint' } };
+    await appendFile(second, `${JSON.stringify(more)}\n`);
+    const grown = await passWithCache(ctx);
+    expect(ofThread(grown)[0]?.type).toBe('restore');
+    expect(ofThread(grown).filter((e) => e.type === 'turn').map((e) => (e.type === 'turn' ? e.text : ''))).toEqual(['and a refund endpoint']);
+    expect(foldById(grown).get(THREAD)?.userMessages).toBe(4);
+
+    await install(fixture.home, THIRD);
+    const extended = await passWithCache(ctx);
+    expect(ofThread(extended)[0]?.type).toBe('restore');
+    expect(ofThread(extended).filter((e) => e.type === 'turn').map((e) => (e.type === 'turn' ? e.text : ''))).toEqual(['rename cart to basket', 'Renamed.']);
+    const warm = foldById(extended).get(THREAD);
+    const cold = foldById(await passWithCache(makeCtx({ ...fixture.home.env, XDG_CACHE_HOME: path.join(fixture.home.root, 'other-cache') }))).get(THREAD);
+    expect(shown(warm)).toEqual(shown(cold));
+    expect(warm?.userMessages).toBe(5);
+    expect(warm?.tokens).toEqual({ input: 9000, output: 2500, cacheCreation: 0, cacheRead: 24000 });
+  });
+
+  it('an earlier file changed while nobody watched: the thread is read again from the first byte of each file', async () => {
+    const first = await install(fixture.home, FIRST);
+    await install(fixture.home, SECOND);
+    const ctx = makeCtx(fixture.home.env);
+    await passWithCache(ctx);
+    await appendFile(first, `${JSON.stringify({ timestamp: '2026-11-20T10:02:00.000Z', ordinal: 10, type: 'event_msg', payload: { type: 'user_message', message: 'late line' } })}\n`);
+    const warm = await passWithCache(ctx);
+    expect(ofThread(warm).some((e) => e.type === 'restore')).toBe(false);
+    const thread = foldById(warm).get(THREAD);
+    expect(thread?.userMessages).toBe(4);
+    expect(thread?.tokens.cacheRead).toBe(19000);
+  });
+
+  it('while watching: a new segment continues the thread; a deleted earlier file folds it again; the last one gone removes it', async () => {
+    const first = await install(fixture.home, FIRST);
+    const run = await fixture.ready(codex);
+    expect(run.sessions().get(THREAD)?.userMessages).toBe(2);
+
+    const second = await install(fixture.home, SECOND);
+    await waitFor('the segment', () => run.sessions().get(THREAD)?.userMessages === 3);
+    expect(run.sessions().get(THREAD)?.tokens.cacheRead).toBe(19000);
+    expect(run.events.filter((e) => e.type === 'reset' && e.sessionId === THREAD)).toEqual([]);
+
+    await rm(first);
+    await waitFor('the thread folded from the segment alone', () => run.sessions().get(THREAD)?.userMessages === 1);
+    const left = run.sessions().get(THREAD);
+    expect(left?.assistantMessages).toBe(1);
+    expect(left?.checkpoint?.path).toBe(second);
+    expect(left?.checkpoint?.before).toBeUndefined();
+
+    await rm(second);
+    await waitFor('the thread removed', () => !run.sessions().has(THREAD));
+    expect(run.diagnostics()).toEqual([]);
+  });
+
+  it('reads the same thread whichever order the walk finds its files in', async () => {
+    // Later segment in an earlier-sorting directory: the order comes from the file names.
+    await mkdir(path.join(sessionsDir(fixture.home), 'a'), { recursive: true });
+    await copyFile(path.join(FIXTURES, SECOND), path.join(sessionsDir(fixture.home), 'a', SECOND));
+    await mkdir(path.join(sessionsDir(fixture.home), 'z'), { recursive: true });
+    await copyFile(path.join(FIXTURES, FIRST), path.join(sessionsDir(fixture.home), 'z', FIRST));
+    const run = await fixture.once(codex);
+    const thread = run.sessions().get(THREAD);
+    expect(thread?.userMessages).toBe(3);
+    expect(thread?.tokens.cacheRead).toBe(19000);
+    expect(thread?.path).toBe(path.join(sessionsDir(fixture.home), 'a', SECOND));
+    expect((await readFile(path.join(FIXTURES, SECOND), 'utf8')).split('\n')[0]).toContain('"history_base"');
+  });
+});
