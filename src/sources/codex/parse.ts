@@ -6,12 +6,14 @@
 // `source: {subagent: ...}`, prompts mirrored by `item_completed` UserMessage, injected skill /
 // plugin / hook_prompt messages, originator `codex_work_desktop`, new top-level record types).
 import path from 'node:path';
-import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import { patchTarget } from '../internal/apply-patch.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
+import { forkBase, isForkRollout, minusUsage, rawUsageOf, rawUsageOfTokens, tokensOf, ZERO_USAGE, type RawUsage } from './fork.js';
+import { isCodexSegment } from './paths.js';
 import {
   codexEnvelopeSchema,
   codexEventMsgSchema,
@@ -85,10 +87,16 @@ const parentThreadOf = (source: unknown): string | undefined => /"parent_thread_
  * The line parser of one Codex rollout (AGENT-FORMATS.md 2.2): the `session_meta` id is the
  * session id; `turn_context` updates cwd/model/branch; messages, function and custom tool calls
  * and their outputs (matched by call id); cumulative `token_count` totals with cached input split
- * out of input; `compacted` / `context_compacted` as compaction.
+ * out of input (less the parent's total in a fork, fork.ts); `compacted` / `context_compacted`
+ * as compaction.
  */
-export const createCodexParser = (file: string, provisionalId: string, resumed: boolean): FileParser => {
+export const createCodexParser = (file: string, provisionalId: string, resumed: boolean, restored?: SessionState): FileParser => {
   let sessionId = provisionalId;
+  // A fork's totals include its parent's: known from the first session_meta, or, resumed after a
+  // warm start, from the file's first line. The base is found at the first total read.
+  let forked = resumed && !isCodexSegment(file) && isForkRollout(file);
+  let forkedBase: RawUsage | undefined;
+  const counted = resumed && restored ? rawUsageOfTokens(restored.tokens) : ZERO_USAGE;
   let sawMeta = resumed;
   let started = resumed;
   const known: { cwd?: string; model?: string; gitBranch?: string } = {};
@@ -138,6 +146,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     if (sawMeta) return [];
     sawMeta = true;
     version = m.cli_version;
+    forked = typeof m.forked_from_id === 'string' && m.forked_from_id !== '' && m.forked_from_id !== m.id && !isCodexSegment(file);
     if (!started) sessionId = m.id;
     const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source) || (m.thread_source !== undefined && m.thread_source !== null && BACKGROUND_THREAD_SOURCES.has(m.thread_source));
     const parentId = sidechain ? parentThreadOf(m.source) : undefined;
@@ -203,13 +212,15 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
       const text = parsed.data.message ?? '';
       return isRepeat(text, 'event') ? [] : [{ type: 'turn', ...ref(), at, role: 'user', text: text }];
     }
-    const total = parsed.data.info?.total_token_usage;
-    if (parsed.data.type !== 'token_count' || !total) return [];
-    const input = total.input_tokens ?? 0;
-    const cached = Math.min(total.cached_input_tokens ?? 0, input);
+    const info = parsed.data.info;
+    if (parsed.data.type !== 'token_count' || !info?.total_token_usage) return [];
     // Cached input is part of input_tokens and reasoning part of output_tokens: count each once.
-    const tokens = { input: input - cached, output: total.output_tokens ?? 0, cacheCreation: 0, cacheRead: cached };
-    return [{ type: 'usage', ...ref(), at, tokens, mode: 'total' }];
+    let total = rawUsageOf(info.total_token_usage);
+    if (forked) {
+      forkedBase ??= forkBase(total, info.last_token_usage && rawUsageOf(info.last_token_usage), counted);
+      total = minusUsage(total, forkedBase);
+    }
+    return [{ type: 'usage', ...ref(), at, tokens: tokensOf(total), mode: 'total' }];
   };
 
   const line = (bytes: Buffer): SessionEvent[] => {

@@ -32,6 +32,9 @@ export const codexIdFromFile = (file: string): string | undefined => {
   return ROLLOUT_NAME.exec(name)?.[1] ?? path.basename(file, '.jsonl');
 };
 
+/** True for a segment file (`..._<segment>.jsonl`): a thread's continuation, not its first file. */
+export const isCodexSegment = (file: string): boolean => ROLLOUT_NAME.exec(path.basename(file))?.[2] !== undefined;
+
 /**
  * The files of one thread, in the order Codex wrote them: the name starts with the time the
  * segment began (`rollout-YYYY-MM-DDTHH-MM-SS-`), so names sort in time, and a segment begun in

@@ -23,6 +23,8 @@ export const codexSessionMetaSchema = z.object({
   thread_source: z.string().nullish().catch(undefined),
   source: z.unknown().optional(),
   git: z.object({ branch: optionalString }).nullish(),
+  /** The thread this one was forked from (`codex fork`); null or absent otherwise. */
+  forked_from_id: z.string().nullish().catch(undefined),
 });
 
 export const codexTurnContextSchema = z.object({
@@ -66,7 +68,7 @@ export const codexEventMsgSchema = z.object({
   type: z.string(),
   /** `user_message`: the prompt as typed (Codex Desktop 0.128 records prompts only this way). */
   message: z.string().optional(),
-  info: z.object({ total_token_usage: codexTokenUsageSchema.optional() }).nullish(),
+  info: z.object({ total_token_usage: codexTokenUsageSchema.optional(), last_token_usage: codexTokenUsageSchema.optional() }).nullish(),
 });
 
 /** `session_index.jsonl`: one line per rename; the newest line for an id wins. */

@@ -187,4 +187,57 @@ describe('codex segment files: one thread read from several files, in order', ()
     expect(thread?.path).toBe(path.join(sessionsDir(fixture.home), 'a', SECOND));
     expect((await readFile(path.join(FIXTURES, SECOND), 'utf8')).split('\n')[0]).toContain('"history_base"');
   });
+
+  describe('a fork (codex fork): totals that go on from the parent\'s', () => {
+    const FORK = '019f4d44-4444-7aaa-8bbb-00000000f0a4';
+    const FORK_FILE = `rollout-2026-11-23T11-00-00-${FORK}.jsonl`;
+    const installFork = async (): Promise<string> => {
+      const to = path.join(sessionsDir(fixture.home), '2026/11/23', FORK_FILE);
+      await mkdir(path.dirname(to), { recursive: true });
+      await copyFile(path.resolve('fixtures/codex/fork', FORK_FILE), to);
+      return to;
+    };
+    const secondTurn = (): string =>
+      [
+        { timestamp: '2026-11-23T11:05:00.000Z', ordinal: 6, type: 'event_msg', payload: { type: 'user_message', message: 'and benchmark it' } },
+        {
+          timestamp: '2026-11-23T11:05:40.000Z',
+          ordinal: 7,
+          type: 'event_msg',
+          payload: {
+            type: 'token_count',
+            info: {
+              total_token_usage: { input_tokens: 31000, cached_input_tokens: 22000, output_tokens: 2200 },
+              last_token_usage: { input_tokens: 6000, cached_input_tokens: 4000, output_tokens: 400 },
+            },
+          },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join('');
+
+    it('counts only what the fork spent: each total less the parent\'s total it started from', async () => {
+      await install(fixture.home, FIRST);
+      await installFork();
+      const sessions = (await fixture.once(codex)).sessions();
+      // The fork's first turn: 25,000 in (18,000 cached), 1,800 out, of which the parent had 20,000 / 14,000 / 1,500.
+      expect(sessions.get(FORK)?.tokens).toEqual({ input: 1000, output: 300, cacheCreation: 0, cacheRead: 4000 });
+      expect(sessions.get(FORK)?.gitBranch).toBe('try-redis');
+      // The parent is as it was.
+      expect(sessions.get(THREAD)?.tokens).toEqual({ input: 6000, output: 1500, cacheCreation: 0, cacheRead: 14000 });
+    });
+
+    it('keeps counting so after a warm start resumes the fork mid-file', async () => {
+      const fork = await installFork();
+      const ctx = makeCtx(fixture.home.env);
+      await passWithCache(ctx);
+      await appendFile(fork, secondTurn());
+      const warm = await passWithCache(ctx);
+      expect(warm.find((e) => 'sessionId' in e && e.sessionId === FORK)?.type).toBe('restore');
+      const tokens = foldById(warm).get(FORK)?.tokens;
+      expect(tokens).toEqual({ input: 3000, output: 700, cacheCreation: 0, cacheRead: 8000 });
+      const cold = foldById(await passWithCache(makeCtx({ ...fixture.home.env, XDG_CACHE_HOME: path.join(fixture.home.root, 'other-cache') }))).get(FORK);
+      expect(cold?.tokens).toEqual(tokens);
+    });
+  });
 });
