@@ -6,9 +6,9 @@ import { claudeProjectsDirs } from '../sources/claude/paths.js';
 import { codexSessionsDir } from '../sources/codex/paths.js';
 import { cursorDbPath } from '../sources/cursor/paths.js';
 import { grokSessionsDir } from '../sources/grok/paths.js';
-import { kiloDbPath } from '../sources/kilo/paths.js';
+import { kiloDbPaths } from '../sources/kilo/paths.js';
 import { kimiRoot, kimiSessionsDir } from '../sources/kimi/paths.js';
-import { opencodeDbPath } from '../sources/opencode/paths.js';
+import { opencodeDbPaths } from '../sources/opencode/paths.js';
 import { piSessionDirs } from '../sources/pi/paths.js';
 
 /**
@@ -28,11 +28,11 @@ export const agentLocations = (agent: AgentKind, config: Config, env: Env, platf
     case 'grok':
       return [grokSessionsDir(env)];
     case 'kilo':
-      return [kiloDbPath(env)];
+      return kiloDbPaths(env);
     case 'kimi':
       return [kimiSessionsDir(kimiRoot(env))];
     case 'opencode':
-      return [opencodeDbPath(env)];
+      return opencodeDbPaths(env);
     case 'pi':
       return piSessionDirs(env);
     default:

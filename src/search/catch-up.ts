@@ -10,7 +10,7 @@ import { startSourcePipeline } from '../commands/pipeline-setup.js';
 import { openSearchDb, removeSearchIndex, searchCursorPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, reconcileScope, type IndexScope } from './scope.js';
-import { catchUpDatabase, databaseSpec, isSqliteAgent, type CatchUpDeps } from './sqlite-catch-up.js';
+import { catchUpDatabase, databaseSpecs, isSqliteAgent, type CatchUpDeps } from './sqlite-catch-up.js';
 import { fileAgentRoots, treeStamp } from './tree-stamp.js';
 
 /** How long a catch-up may read before searching what it has. */
@@ -93,7 +93,7 @@ export const catchUp = async (
   }
   for (const agent of agents) {
     if (!isSqliteAgent(agent)) continue;
-    await catchUpDatabase(index.db, indexer, databaseSpec(agent, io.env, io.platform), { ...options.databases, now: Date.now(), log: options.log });
+    for (const spec of databaseSpecs(agent, io.env, io.platform)) await catchUpDatabase(index.db, indexer, spec, { ...options.databases, now: Date.now(), log: options.log });
   }
   return indexed + indexer.flush();
 };

@@ -7,9 +7,9 @@ import type { Env } from '../config/paths.js';
 import { cursorDbPath } from '../sources/cursor/paths.js';
 import { openCursorReader } from '../sources/cursor/reader.js';
 import { KILO_SPEC } from '../sources/kilo/index.js';
-import { kiloDbPath } from '../sources/kilo/paths.js';
+import { kiloDbPaths } from '../sources/kilo/paths.js';
 import { OPENCODE_SPEC } from '../sources/opencode/index.js';
-import { opencodeDbPath } from '../sources/opencode/paths.js';
+import { opencodeDbPaths } from '../sources/opencode/paths.js';
 import { openFamilyReader } from '../sources/sqlite/opencode-family/reader.js';
 import type { OpenReader } from '../sources/sqlite/reader.js';
 import type { Indexer } from './indexer.js';
@@ -34,14 +34,15 @@ export interface DatabaseSpec {
 /** Every composer, not only those of the last 48 hours a monitor lists: search is about history. */
 const allComposers: OpenReader = (db, dbPath) => openCursorReader(db, dbPath, Number.POSITIVE_INFINITY);
 
-export const databaseSpec = (agent: SqliteAgent, env: Env, platform: NodeJS.Platform): DatabaseSpec => {
+/** The databases of a SQLite agent (OpenCode and Kilo keep one per release channel). */
+export const databaseSpecs = (agent: SqliteAgent, env: Env, platform: NodeJS.Platform): DatabaseSpec[] => {
   switch (agent) {
     case 'opencode':
-      return { agent, dbPath: opencodeDbPath(env), openReader: openFamilyReader(OPENCODE_SPEC) };
+      return opencodeDbPaths(env).map((dbPath) => ({ agent, dbPath, openReader: openFamilyReader(OPENCODE_SPEC) }));
     case 'kilo':
-      return { agent, dbPath: kiloDbPath(env), openReader: openFamilyReader(KILO_SPEC) };
+      return kiloDbPaths(env).map((dbPath) => ({ agent, dbPath, openReader: openFamilyReader(KILO_SPEC) }));
     case 'cursor':
-      return { agent, dbPath: cursorDbPath(env, platform), openReader: allComposers };
+      return [{ agent, dbPath: cursorDbPath(env, platform), openReader: allComposers }];
     default:
       return agent satisfies never;
   }
