@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionDetail, SessionEvent } from '../../src/core/session.js';
 import { kiloDbPaths } from '../../src/sources/kilo/paths.js';
 import { makeOpencodeSource } from '../../src/sources/opencode/index.js';
+import type { SourceCtx } from '../../src/sources/internal/options.js';
 import { opencodeDataDir, opencodeDbPaths } from '../../src/sources/opencode/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { makeCtx } from '../helpers/source-harness.js';
@@ -55,7 +56,8 @@ describe('OpenCode databases of every release channel', { timeout: 60_000 }, () 
     withHome(async (home, dir) => {
       buildDb(path.join(dir, 'opencode-stable.db'), 'v1');
       buildDb(path.join(dir, 'opencode-local.db'), 'v2');
-      const events: SessionEvent[] = await firstValueFrom(makeOpencodeSource()({ ...makeCtx(home.env), watch: false }).pipe(toArray()));
+      const ctx: SourceCtx = { ...makeCtx(home.env), watch: false };
+      const events: SessionEvent[] = await firstValueFrom(makeOpencodeSource()(ctx).pipe(toArray()));
       const readies = events.filter((e) => e.type === 'ready');
       expect(readies).toEqual([{ type: 'ready', agent: 'opencode' }]);
       expect(events.at(-1)).toEqual({ type: 'ready', agent: 'opencode' });

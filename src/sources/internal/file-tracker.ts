@@ -110,6 +110,11 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     members.delete(file);
     if (members.size === 0) families.delete((family as FamilyKey).key);
   };
+  /** What a sync of `file` runs under: the files of a family sync one at a time, as one. */
+  const syncKeyOf = (file: string): string => {
+    const family = familyOf(file);
+    return family ? `family:${family.key}` : file;
+  };
   /** The files of a family in reading order. */
   const membersOf = (key: string): string[] => {
     const members = families.get(key);
@@ -344,8 +349,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const sync = (file: string, classifiedId: string | undefined, known?: Stats): Promise<void> => {
     const family = familyOf(file);
     if (family) remember(family, file, classifiedId);
-    // The files of a family sync one at a time, as one.
-    const key = family ? `family:${family.key}` : file;
+    const key = syncKeyOf(file);
     const current = running.get(key);
     if (current) {
       again.add(key);
@@ -384,7 +388,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const prime = (file: string, info: Stats, sessionId: string): boolean => {
     const family = familyOf(file);
     if (family) remember(family, file, sessionId);
-    if (tracked.has(file) || running.has(family ? `family:${family.key}` : file) || primed.has(file) || !info.isFile()) return false;
+    if (tracked.has(file) || running.has(syncKeyOf(file)) || primed.has(file) || !info.isFile()) return false;
     const cached = deps.cache?.get(file);
     if (cached === undefined || !untouchedSince(cached, info, agent)) {
       primed.set(file, cached);
@@ -395,12 +399,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
 
   const primeFamily = (found: readonly { readonly file: string; readonly sessionId: string; readonly info: Stats }[]): boolean => {
-    const family = found[0] && familyOf(found[0].file);
-    if (!family) return false;
+    const [head] = found;
+    const family = head && familyOf(head.file);
+    if (!head || !family) return false;
     for (const { file, sessionId } of found) remember(familyOf(file) ?? family, file, sessionId);
     const files = membersOf(family.key);
     // Seen before (a directory added while watching): `sync` brings the family up to date.
-    if (files.some((file) => tracked.has(file) || primed.has(file)) || running.has(`family:${family.key}`)) return false;
+    if (files.some((file) => tracked.has(file) || primed.has(file)) || running.has(syncKeyOf(head.file))) return false;
     const infoOf = new Map(found.map((f) => [f.file, f.info]));
     const members = files.flatMap((file) => {
       const info = infoOf.get(file);
@@ -434,7 +439,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     park: (state) => {
       const cp = state.checkpoint;
       const t = cp ? tracked.get(cp.path) : undefined;
-      if (t === undefined || !cp || t.parser === undefined || running.has(t.file) || t.offset !== cp.offset || t.sessionId !== state.sessionId || state.agent !== agent) return false;
+      if (t === undefined || !cp || t.parser === undefined || running.has(syncKeyOf(t.file)) || t.offset !== cp.offset || t.sessionId !== state.sessionId || state.agent !== agent) return false;
       t.parser = undefined;
       t.makeParser = () => deps.createParser(t.file, state.sessionId, true, state);
       return true;
