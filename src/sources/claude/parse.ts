@@ -48,6 +48,9 @@ const IGNORED_TYPES = new Set([
   'content-replacement',
   'artifact-comment-monitor',
   'artifact-autoreact-ledger',
+  // 2.1.2xx: Remote Control bridge and agent settings bookkeeping.
+  'bridge-session',
+  'agent-setting',
 ]);
 /** `system` subtypes known to carry nothing more than their timestamp (the list is open-ended upstream). */
 const KNOWN_SYSTEM_SUBTYPES = new Set([
@@ -236,8 +239,11 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
       return results.map((b) => ({ type: 'tool_result', ...ref, at, callId: b.tool_use_id, isError: b.is_error === true }));
     }
     const events: SessionEvent[] = [];
-    const injected = record.isMeta === true || record.isCompactSummary === true;
-    events.push({ type: 'turn', ...ref, at, role: 'user', text: textOf(content), ...(injected ? { counts: false } : {}) });
+    const text = textOf(content);
+    // Context Claude Code adds itself: a meta line, a compaction summary, a line it marks as its
+    // own (`promptSource: system`), a background task's notification (written without isMeta).
+    const injected = record.isMeta === true || record.isCompactSummary === true || record.promptSource === 'system' || text.trimStart().startsWith('<task-notification>');
+    events.push({ type: 'turn', ...ref, at, role: 'user', text, ...(injected ? { counts: false } : {}) });
     return events;
   };
 

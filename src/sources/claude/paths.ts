@@ -26,7 +26,10 @@ export const claudeDesktopDir = (env: Env, platform: NodeJS.Platform): string | 
 /** Where a transcript sits below `projects/`, as AGENT-FORMATS.md 1.1 lays it out. */
 export type ClaudeFileKind =
   | { readonly kind: 'main'; readonly sessionId: string }
-  /** `<project>/<session>/subagents/agent-<id>.jsonl` (current) */
+  /**
+   * `<project>/<session>/subagents/agent-<id>.jsonl` (current), and a workflow's agents one run
+   * folder deeper: `<project>/<session>/subagents/workflows/<run>/agent-<id>.jsonl` (2.1.154+)
+   */
   | { readonly kind: 'subagent'; readonly sessionId: string; readonly parentId: string }
   /** `<project>/agent-<id>.jsonl` (Claude Code 2.0.x sidechains) */
   | { readonly kind: 'legacy-agent'; readonly sessionId: string };
@@ -37,10 +40,14 @@ export const classifyClaudeFile = (projectsDir: string, file: string): ClaudeFil
   const { parts, stem: sessionId } = found;
   if (parts.length === 2) return sessionId.startsWith('agent-') ? { kind: 'legacy-agent', sessionId } : { kind: 'main', sessionId };
   if (parts.length === 4 && parts[2] === 'subagents') return { kind: 'subagent', sessionId, parentId: parts[1] ?? '' };
+  // A workflow run's folder also holds its journal (`journal.jsonl`): only its agents are transcripts.
+  if (parts.length === 6 && parts[2] === 'subagents' && parts[3] === 'workflows' && sessionId.startsWith('agent-')) {
+    return { kind: 'subagent', sessionId, parentId: parts[1] ?? '' };
+  }
   return undefined;
 };
 
-/** Depth of `<project>/<session>/subagents/` below `projects/`. */
-export const CLAUDE_TREE_DEPTH = 3;
+/** Depth of `<project>/<session>/subagents/workflows/<run>/` below `projects/`. */
+export const CLAUDE_TREE_DEPTH = 5;
 /** Per-session folders also hold tool outputs; never descend there. */
 export const claudeSkipDir = (name: string): boolean => name === 'tool-results';

@@ -45,6 +45,8 @@ export const claudeRecordSchema = z.object({
   isSidechain: z.boolean().optional(),
   isMeta: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
+  /** 2.1.x: who wrote a user record (`typed`, `sdk`, `system`); `system` is Claude Code's own. */
+  promptSource: z.string().optional().catch(undefined),
   costUSD: count,
   customTitle: optionalString,
   /** `ai-title` (2.1.x): the generated title. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { desktopPatch } from '../../../src/sources/claude/desktop.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
 import { claudeBaseDirs, claudeDesktopDir, classifyClaudeFile } from '../../../src/sources/claude/paths.js';
+import type { SessionEvent } from '../../../src/core/session.js';
 import { emptySession } from '../../../src/streams/session-reducer.js';
 import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
 
@@ -71,13 +72,31 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
 
   it('classifies only transcripts at the documented depths', () => {
     expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'p', 'x.jsonl'))).toEqual({ kind: 'main', sessionId: 'x' });
+    // A workflow's agents (2.1.154+) are sub-agents of the session, one run folder deeper; the run's journal is not a transcript.
+    const run = path.join(PROJECTS, 'p', 's', 'subagents', 'workflows', 'wf_01');
+    expect(classifyClaudeFile(PROJECTS, path.join(run, 'agent-9f8e.jsonl'))).toEqual({ kind: 'subagent', sessionId: 'agent-9f8e', parentId: 's' });
+    expect(classifyClaudeFile(PROJECTS, path.join(run, 'journal.jsonl'))).toBeUndefined();
+    expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'p', 's', 'subagents', 'other', 'wf_01', 'agent-9f8e.jsonl'))).toBeUndefined();
     expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'p', 'x.json'))).toBeUndefined();
     expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'p', 's', 'tool-results', 'x.jsonl'))).toBeUndefined();
     expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'x.jsonl'))).toBeUndefined();
   });
 
+  it('user lines Claude Code writes itself (promptSource system, a background task\'s notification) are not prompts', () => {
+    const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
+    const user = (extra: object, content: string) =>
+      parser.line(Buffer.from(JSON.stringify({ type: 'user', timestamp: '2026-11-20T10:00:00.000Z', message: { role: 'user', content }, ...extra })));
+    const turnOf = (events: readonly SessionEvent[]) => events.find((e) => e.type === 'turn');
+    expect(turnOf(user({ promptSource: 'system' }, 'Continue from where you left off.'))).toMatchObject({ role: 'user', counts: false });
+    expect(turnOf(user({}, '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>'))).toMatchObject({ counts: false });
+    expect(turnOf(user({ promptSource: 'typed' }, 'fix the flaky test'))).not.toHaveProperty('counts');
+    expect(turnOf(user({ promptSource: 42 }, 'fix the flaky test'))).not.toHaveProperty('counts');
+  });
+
   it('skips bulky record types silently and counts an unknown type once per file, with the version that wrote it', () => {
     const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
+    expect(parser.line(Buffer.from('{"type":"bridge-session","sessionId":"s","bridgeSessionId":"b"}'))).toEqual([]);
+    expect(parser.line(Buffer.from('{"type":"agent-setting","agentSetting":"reviewer"}'))).toEqual([]);
     expect(parser.line(Buffer.from('{"type":"progress","data":{"type":"hook"}}'))).toEqual([]);
     expect(parser.line(Buffer.from('{"type":"queue-operation","operation":"enqueue"}'))).toEqual([]);
     expect(parser.line(Buffer.from('{"type":"something-new","version":"2.3.0","x":1}'))).toEqual([
