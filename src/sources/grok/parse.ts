@@ -38,6 +38,9 @@ export const decodeCwdDir = (name: string): string => {
   }
 };
 
+/** A sub-agent's session: `session_kind` `subagent`, or a forked or resumed one (`subagent_fork`, `subagent_resume`). */
+const isGrokSubagent = (summary: GrokSummary): boolean => summary.session_kind?.startsWith('subagent') === true;
+
 /** Session id: `info.id`, else the directory name. */
 export const grokSessionId = (summary: GrokSummary, sessionDir: string): string => summary.info?.id || path.basename(sessionDir);
 
@@ -51,9 +54,9 @@ export const grokMeta = (summary: GrokSummary, sessionDir: string): SessionMetaP
     // The transcript, not the directory: it is the file the discovery cache checkpoints.
     path: path.join(sessionDir, GROK_CHAT_FILE),
     cwd: summary.info?.cwd || decodeCwdDir(path.basename(path.dirname(sessionDir))),
-    isSidechain: summary.session_kind === 'subagent',
+    isSidechain: isGrokSubagent(summary),
     // Sub-agents cannot be resumed on their own.
-    resumeCommand: summary.session_kind === 'subagent' ? '' : grokResumeCommand(id),
+    resumeCommand: isGrokSubagent(summary) ? '' : grokResumeCommand(id),
     ...(summary.current_model_id ? { model: summary.current_model_id } : {}),
     ...(summary.head_branch ? { gitBranch: summary.head_branch } : {}),
     ...(title ? { agentName: title } : {}),

@@ -19,6 +19,8 @@ export const grokSummarySchema = z
     head_branch: z.string().nullish().catch(undefined),
     chat_format_version: z.number().nullish().catch(undefined),
     session_kind: z.string().nullish().catch(undefined),
+    /** A fork's parent (its `updates.jsonl` starts with a copy of the parent's). */
+    parent_session_id: z.string().nullish().catch(undefined),
   })
   .loose();
 export type GrokSummary = z.infer<typeof grokSummarySchema>;

@@ -161,7 +161,7 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     let skipped = 0;
     // A ledger the cache holds as the file is needs no read and no write (a warm start writes nothing).
     if (!ledgerIsCurrent(ledger, info)) {
-      ({ ledger, skipped } = await advanceLedger(ledger, file, info, readOptions));
+      ({ ledger, skipped } = await advanceLedger(ledger, file, info, readOptions, t.summary.parent_session_id || undefined));
       cache?.rememberSideText(file, 'grok', { size: info.size, mtimeMs: info.mtimeMs, text: ledgerText(ledger) });
     }
     t.ledger = ledger;

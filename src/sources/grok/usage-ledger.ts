@@ -40,6 +40,8 @@ export const EMPTY_LEDGER: GrokLedger = { offset: 0, size: 0, mtimeMs: 0, ino: 0
 const amount = z.number().nonnegative().catch(0).default(0);
 const turnCompletedSchema = z.object({
   params: z.object({
+    /** The update's id, prefixed by the id of the session that wrote it (a fork's copies keep the parent's). */
+    _meta: z.object({ eventId: z.string().optional().catch(undefined) }).optional().catch(undefined),
     update: z.object({
       sessionUpdate: z.literal('turn_completed'),
       usage: z.object({ inputTokens: amount, outputTokens: amount, cachedReadTokens: amount, cacheCreationTokens: amount, costUsdTicks: amount }),
@@ -74,13 +76,16 @@ export const ledgerIsCurrent = (ledger: GrokLedger, info: Stats): boolean =>
  * `ledger` brought up to date with `file` (whose stat is `info`): the lines appended since its
  * offset are read, and only those holding a `turn_completed` update are parsed. A file that
  * shrank or was replaced is read again from its first byte. A turn line that does not validate
- * counts in `skipped` (the caller reports it) and adds nothing.
+ * counts in `skipped` (the caller reports it) and adds nothing. `forkOf`: the parent of a forked
+ * session, whose turns the fork's file starts with a copy of (their event ids keep the parent's
+ * id): those are the parent's spend, not the fork's.
  */
 export const advanceLedger = async (
   ledger: GrokLedger,
   file: string,
   info: Stats,
   read: ReadOptions,
+  forkOf?: string,
 ): Promise<{ readonly ledger: GrokLedger; readonly skipped: number }> => {
   const base = info.size < ledger.offset || (ledger.ino !== 0 && ledger.ino !== info.ino) ? EMPTY_LEDGER : ledger;
   if (info.size === base.offset) return { ledger: { ...base, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino }, skipped: 0 };
@@ -98,6 +103,7 @@ export const advanceLedger = async (
           skipped += 1;
           continue;
         }
+        if (forkOf && parsed.data.params._meta?.eventId?.startsWith(forkOf)) continue;
         const usage = parsed.data.params.update.usage;
         inputTokens += usage.inputTokens;
         outputTokens += usage.outputTokens;

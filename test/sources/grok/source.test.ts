@@ -57,6 +57,35 @@ describe('grok source (real files, real watcher)', () => {
     expect(run.errors).toEqual([]);
   });
 
+  it('a fork counts only its own turns (its updates.jsonl starts with copies of the parent\'s); forked sub-agents stay hidden', async () => {
+    const FORK = '0199e0cc-5555-7000-8000-00000000f04c';
+    const SUB_FORK = '0199e0cc-6666-7000-8000-0000000005bf';
+    const project = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site');
+    const turn = (sessionId: string, eventId: string, usage: object) =>
+      `${JSON.stringify({ timestamp: 1773136000, method: '_x.ai/session/update', params: { sessionId, update: { sessionUpdate: 'turn_completed', usage }, _meta: { eventId, agentTimestampMs: 1773136000000 } } })}\n`;
+    const write = async (id: string, summary: object, updates: string) => {
+      await mkdir(path.join(project, id), { recursive: true });
+      await writeFile(path.join(project, id, 'summary.json'), JSON.stringify({ info: { id }, created_at: '2026-03-10T12:10:00Z', chat_format_version: 1, ...summary }));
+      await writeFile(path.join(project, id, 'chat_history.jsonl'), `${JSON.stringify({ type: 'user', content: 'try a darker theme' })}\n`);
+      await writeFile(path.join(project, id, 'updates.jsonl'), updates);
+    };
+    // The fork rewrote the copied lines' sessionId, not their event ids.
+    await write(
+      FORK,
+      { session_kind: 'fork', parent_session_id: SITE },
+      turn(FORK, `${SITE}-0003`, { inputTokens: 42000, outputTokens: 1800, cachedReadTokens: 36000, costUsdTicks: 1250000000 }) +
+        turn(FORK, `${FORK}-0001`, { inputTokens: 9000, outputTokens: 500, cachedReadTokens: 8000, costUsdTicks: 200000000 }),
+    );
+    await write(SUB_FORK, { session_kind: 'subagent_fork', parent_session_id: SITE }, '');
+    const all = (await fx.once(grok)).sessions();
+    expect(all.get(FORK)?.tokens).toEqual({ input: 1000, output: 500, cacheCreation: 0, cacheRead: 8000 });
+    expect(all.get(FORK)?.recordedCostUsd).toBeCloseTo(0.02, 12);
+    expect(all.get(FORK)).toMatchObject({ isSidechain: false, resumeCommand: `grok --resume ${FORK}` });
+    expect(all.get(SUB_FORK)).toMatchObject({ isSidechain: true, resumeCommand: '' });
+    // The parent is as it was.
+    expect(all.get(SITE)?.recordedCostUsd).toBeCloseTo(0.17, 12);
+  });
+
   it('follows appends, title changes, a new session directory, a rewind and a deletion', async () => {
     const run = await fx.ready(grok);
     const chat = path.join(mainDir, 'chat_history.jsonl');
