@@ -174,8 +174,9 @@ export const kimiStateSchema = z
   .object({
     title: z.string().nullish().catch(undefined),
     isCustomTitle: z.boolean().nullish().catch(undefined),
-    /** state.json version 2 stores the session's cwd itself. */
+    /** state.json version 2 stores the session's cwd itself (releases up to 0.29 as `workDir`). */
     cwd: z.string().nullish().catch(undefined),
+    workDir: z.string().nullish().catch(undefined),
   })
   .loose();
 

@@ -29,7 +29,7 @@ export const readKimiState = (text: string): SessionMetaPatch => {
   const state = kimiStateSchema.safeParse(parseJson(text));
   if (!state.success) return {};
   const title = state.data.title?.trim();
-  const cwd = state.data.cwd?.trim();
+  const cwd = (state.data.cwd || state.data.workDir)?.trim();
   return { ...(title ? { agentName: title } : {}), ...(cwd ? { cwd } : {}) };
 };
 

@@ -41,5 +41,8 @@ describe('kimi side files', () => {
     expect(readKimiState('{"title":"  Add PDF export ","isCustomTitle":false}')).toEqual({ agentName: 'Add PDF export' });
     expect(readKimiState('{"title":""}')).toEqual({});
     expect(readKimiState('{"title":')).toEqual({});
+    // state.json's cwd; releases up to 0.29 named it workDir.
+    expect(readKimiState('{"title":"T","cwd":"/w/new","workDir":"/w/old"}')).toEqual({ agentName: 'T', cwd: '/w/new' });
+    expect(readKimiState('{"title":"T","workDir":"/w/old"}')).toEqual({ agentName: 'T', cwd: '/w/old' });
   });
 });
