@@ -1,6 +1,6 @@
 import { cp, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { asyncScheduler, type Subscription } from 'rxjs';
+import { asyncScheduler, scan, share, type Subscription } from 'rxjs';
 import { afterEach, beforeEach } from 'vitest';
 import { toEffective } from '../../src/config/effective.js';
 import { configSchema } from '../../src/config/schema.js';
@@ -10,6 +10,7 @@ import type { SessionEvent, SessionState } from '../../src/core/session.js';
 import { openDiscoveryCache, type CachedFile } from '../../src/sources/internal/cache.js';
 import type { FileParser } from '../../src/sources/internal/file-parser.js';
 import type { SourceCtx } from '../../src/sources/internal/options.js';
+import { persistCache } from '../../src/sources/internal/persist-cache.js';
 import { reduceSession, type SessionScopedEvent } from '../../src/streams/session-reducer.js';
 import { initialFoldState, reduceSessions } from '../../src/streams/sessions-reducer.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
@@ -184,4 +185,24 @@ export const startWithCache = async (fx: FixtureHome, source: Source): Promise<R
   } finally {
     cache.close();
   }
+};
+
+/**
+ * One one-shot pass of `source` with the discovery cache wired the way the composition root wires
+ * it (the persister follows the fold, and writes on stop); returns its events.
+ */
+export const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEvent[]> => {
+  const cache = openDiscoveryCache(ctx.env);
+  const events: SessionEvent[] = [];
+  let done = false;
+  const withCache: SourceCtx = { ...ctx, cache, watch: false };
+  const events$ = source(withCache).pipe(share());
+  const state$ = events$.pipe(scan((state, event) => reduceSessions(state, [event]).state, initialFoldState([])));
+  const stop = persistCache(state$, cache, ctx.scheduler);
+  const sub = events$.subscribe({ next: (e) => events.push(e), complete: () => (done = true) });
+  await waitFor('pass', () => done);
+  sub.unsubscribe();
+  await stop();
+  cache.close();
+  return events;
 };

@@ -1,15 +1,10 @@
 import { appendFile, copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { scan, share } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionState } from '../../../src/core/session.js';
 import { codex } from '../../../src/sources/codex/index.js';
 import { codexFamilyOf, codexIdFromFile } from '../../../src/sources/codex/paths.js';
-import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import type { SourceCtx } from '../../../src/sources/internal/options.js';
-import { persistCache } from '../../../src/sources/internal/persist-cache.js';
-import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
-import { foldById, makeCtx, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
+import { foldById, makeCtx, passWithCache, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 import type { TempHome } from '../../helpers/temp-home.js';
 
 // Codex 0.147+ goes on with a thread in a new segment file (a revert or an edit-and-resend), in
@@ -32,22 +27,6 @@ const install = async (home: TempHome, name: keyof typeof DAY_OF): Promise<strin
   return to;
 };
 
-/** One one-shot pass with the discovery cache wired as the composition root wires it. */
-const passWithCache = async (ctx: SourceCtx): Promise<SessionEvent[]> => {
-  const cache = openDiscoveryCache(ctx.env);
-  const events: SessionEvent[] = [];
-  let done = false;
-  const withCache: SourceCtx = { ...ctx, cache, watch: false };
-  const events$ = codex(withCache).pipe(share());
-  const state$ = events$.pipe(scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['codex'])));
-  const stop = persistCache(state$, cache, ctx.scheduler);
-  const sub = events$.subscribe({ next: (e) => events.push(e), complete: () => (done = true) });
-  await waitFor('pass', () => done);
-  sub.unsubscribe();
-  await stop();
-  cache.close();
-  return events;
-};
 
 const ofThread = (events: readonly SessionEvent[]): SessionEvent[] => events.filter((e) => 'sessionId' in e && e.sessionId === THREAD && e.type !== 'diagnostic');
 /** What the session shows, without the checkpoint (which says how it was read, not what it holds). */
@@ -107,9 +86,9 @@ describe('codex segment files: one thread read from several files, in order', ()
     await install(fixture.home, FIRST);
     await install(fixture.home, SECOND);
     const ctx = makeCtx(fixture.home.env);
-    const cold = foldById(await passWithCache(ctx)).get(THREAD);
+    const cold = foldById(await passWithCache(codex, ctx)).get(THREAD);
     for (let start = 0; start < 3; start += 1) {
-      const warm = await passWithCache(ctx);
+      const warm = await passWithCache(codex, ctx);
       // Nothing read: one restore, of the state the newest file's row holds.
       expect(ofThread(warm).map((e) => e.type)).toEqual(['restore']);
       expect(shown(foldById(warm).get(THREAD))).toEqual(shown(cold));
@@ -120,20 +99,20 @@ describe('codex segment files: one thread read from several files, in order', ()
     await install(fixture.home, FIRST);
     const second = await install(fixture.home, SECOND);
     const ctx = makeCtx(fixture.home.env);
-    await passWithCache(ctx);
+    await passWithCache(codex, ctx);
     const more = { timestamp: '2026-11-21T09:05:00.000Z', ordinal: 16, type: 'event_msg', payload: { type: 'user_message', message: 'and a refund endpoint' } };
     await appendFile(second, `${JSON.stringify(more)}\n`);
-    const grown = await passWithCache(ctx);
+    const grown = await passWithCache(codex, ctx);
     expect(ofThread(grown)[0]?.type).toBe('restore');
     expect(ofThread(grown).filter((e) => e.type === 'turn').map((e) => (e.type === 'turn' ? e.text : ''))).toEqual(['and a refund endpoint']);
     expect(foldById(grown).get(THREAD)?.userMessages).toBe(4);
 
     await install(fixture.home, THIRD);
-    const extended = await passWithCache(ctx);
+    const extended = await passWithCache(codex, ctx);
     expect(ofThread(extended)[0]?.type).toBe('restore');
     expect(ofThread(extended).filter((e) => e.type === 'turn').map((e) => (e.type === 'turn' ? e.text : ''))).toEqual(['rename cart to basket', 'Renamed.']);
     const warm = foldById(extended).get(THREAD);
-    const cold = foldById(await passWithCache(makeCtx({ ...fixture.home.env, XDG_CACHE_HOME: path.join(fixture.home.root, 'other-cache') }))).get(THREAD);
+    const cold = foldById(await passWithCache(codex, makeCtx({ ...fixture.home.env, XDG_CACHE_HOME: path.join(fixture.home.root, 'other-cache') }))).get(THREAD);
     expect(shown(warm)).toEqual(shown(cold));
     expect(warm?.userMessages).toBe(5);
     expect(warm?.tokens).toEqual({ input: 9000, output: 2500, cacheCreation: 0, cacheRead: 24000 });
@@ -143,9 +122,9 @@ describe('codex segment files: one thread read from several files, in order', ()
     const first = await install(fixture.home, FIRST);
     await install(fixture.home, SECOND);
     const ctx = makeCtx(fixture.home.env);
-    await passWithCache(ctx);
+    await passWithCache(codex, ctx);
     await appendFile(first, `${JSON.stringify({ timestamp: '2026-11-20T10:02:00.000Z', ordinal: 10, type: 'event_msg', payload: { type: 'user_message', message: 'late line' } })}\n`);
-    const warm = await passWithCache(ctx);
+    const warm = await passWithCache(codex, ctx);
     expect(ofThread(warm).some((e) => e.type === 'restore')).toBe(false);
     const thread = foldById(warm).get(THREAD);
     expect(thread?.userMessages).toBe(4);
@@ -230,13 +209,13 @@ describe('codex segment files: one thread read from several files, in order', ()
     it('keeps counting so after a warm start resumes the fork mid-file', async () => {
       const fork = await installFork();
       const ctx = makeCtx(fixture.home.env);
-      await passWithCache(ctx);
+      await passWithCache(codex, ctx);
       await appendFile(fork, secondTurn());
-      const warm = await passWithCache(ctx);
+      const warm = await passWithCache(codex, ctx);
       expect(warm.find((e) => 'sessionId' in e && e.sessionId === FORK)?.type).toBe('restore');
       const tokens = foldById(warm).get(FORK)?.tokens;
       expect(tokens).toEqual({ input: 3000, output: 700, cacheCreation: 0, cacheRead: 8000 });
-      const cold = foldById(await passWithCache(makeCtx({ ...fixture.home.env, XDG_CACHE_HOME: path.join(fixture.home.root, 'other-cache') }))).get(FORK);
+      const cold = foldById(await passWithCache(codex, makeCtx({ ...fixture.home.env, XDG_CACHE_HOME: path.join(fixture.home.root, 'other-cache') }))).get(FORK);
       expect(cold?.tokens).toEqual(tokens);
     });
   });

@@ -1,36 +1,14 @@
 import { appendFile, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { scan, share } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Source } from '../../../src/core/contracts.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { claude } from '../../../src/sources/claude/index.js';
 import { codex } from '../../../src/sources/codex/index.js';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import type { SourceCtx } from '../../../src/sources/internal/options.js';
-import { persistCache } from '../../../src/sources/internal/persist-cache.js';
-import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { foldById, installFixture, makeCtx, waitFor } from '../../helpers/source-harness.js';
+import { foldById, installFixture, makeCtx, passWithCache } from '../../helpers/source-harness.js';
 
 const SID = '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10';
-
-/** One one-shot pass with the cache wired the way the composition root wires it; returns its events. */
-const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEvent[]> => {
-  const cache = openDiscoveryCache(ctx.env);
-  const events: SessionEvent[] = [];
-  let done = false;
-  const withCache: SourceCtx = { ...ctx, cache, watch: false };
-  const events$ = source(withCache).pipe(share());
-  const state$ = events$.pipe(scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['claude', 'codex'])));
-  const stop = persistCache(state$, cache, ctx.scheduler);
-  const sub = events$.subscribe({ next: (e) => events.push(e), complete: () => (done = true) });
-  await waitFor('pass', () => done);
-  sub.unsubscribe();
-  await stop();
-  cache.close();
-  return events;
-};
 
 const linesOf = (events: readonly SessionEvent[], sessionId: string): SessionEvent['type'][] =>
   events.filter((e) => 'sessionId' in e && e.sessionId === sessionId && e.type !== 'diagnostic').map((e) => e.type);
