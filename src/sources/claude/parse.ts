@@ -164,6 +164,16 @@ const writtenPath = (block: ClaudeBlock): string | undefined => {
   return typeof value === 'string' && value ? value : undefined;
 };
 
+/** A line a branch copied from the session it branched from (`forkedFrom`, schema.ts). */
+const isCopied = (record: ClaudeRecord): boolean => typeof record.forkedFrom === 'object' && record.forkedFrom !== null;
+
+/**
+ * The events of a copied line: its history is the branch's (state, tools, times), but its spend
+ * and its messages are the original session's, counted there.
+ */
+const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
+  events.flatMap((event): SessionEvent[] => (event.type === 'usage' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
+
 /**
  * The line parser of one Claude Code transcript (AGENT-FORMATS.md 1.2), with the corrections
  * PRODUCT.md section 6 asks for: `compact_boundary` is compaction, `summary` is a title,
@@ -293,7 +303,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
 
   const recordEvents = (record: ClaudeRecord): SessionEvent[] => {
     const named = rememberUuid(record.uuid);
-    const events = typedEvents(record, epochMs(record.timestamp));
+    const typed = typedEvents(record, epochMs(record.timestamp));
+    const events = isCopied(record) ? asCopied(typed) : typed;
     return named.length > 0 ? [...named, ...events] : events;
   };
 

@@ -47,6 +47,11 @@ export const claudeRecordSchema = z.object({
   isCompactSummary: z.boolean().optional(),
   /** 2.1.x: who wrote a user record (`typed`, `sdk`, `system`); `system` is Claude Code's own. */
   promptSource: z.string().optional().catch(undefined),
+  /**
+   * On every line `/branch` (and the SDK's forkSession) copied from the session it branched from:
+   * `{ sessionId, messageUuid }` of the original. Lines written since carry none.
+   */
+  forkedFrom: z.unknown().optional(),
   costUSD: count,
   customTitle: optionalString,
   /** `ai-title` (2.1.x): the generated title. */

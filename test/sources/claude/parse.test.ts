@@ -82,6 +82,38 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
     expect(classifyClaudeFile(PROJECTS, path.join(PROJECTS, 'x.jsonl'))).toBeUndefined();
   });
 
+  it('a branch (/branch) counts only its own messages and spend: the lines it copied carry forkedFrom', () => {
+    const BRANCH = '7e2a0d1f-3c8b-4a6e-9f10-2b3c4d5e6f70';
+    const parser = createClaudeParser(`/p/${BRANCH}.jsonl`, { kind: 'main', sessionId: BRANCH }, false);
+    const copied = { forkedFrom: { sessionId: SID, messageUuid: 'u1' } };
+    const lines = [
+      { type: 'user', uuid: 'u1', sessionId: BRANCH, timestamp: '2026-11-20T10:00:00.000Z', message: { role: 'user', content: 'add rate limiting' }, ...copied },
+      {
+        type: 'assistant',
+        uuid: 'u2',
+        sessionId: BRANCH,
+        timestamp: '2026-11-20T10:00:20.000Z',
+        message: { id: 'msg_parent', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Added a token bucket.' }], usage: { input_tokens: 9000, output_tokens: 700 } },
+        forkedFrom: { sessionId: SID, messageUuid: 'u2' },
+      },
+      { type: 'user', uuid: 'u3', sessionId: BRANCH, timestamp: '2026-11-21T09:00:00.000Z', message: { role: 'user', content: 'try a sliding window instead' } },
+      {
+        type: 'assistant',
+        uuid: 'u4',
+        sessionId: BRANCH,
+        timestamp: '2026-11-21T09:00:30.000Z',
+        message: { id: 'msg_branch', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Switched to a sliding window.' }], usage: { input_tokens: 1200, output_tokens: 300 } },
+      },
+    ];
+    const events = [...parser.start(), ...lines.flatMap((line) => parser.line(Buffer.from(JSON.stringify(line))))];
+    const state = foldById(events).get(BRANCH);
+    expect(state?.tokens).toEqual({ input: 1200, output: 300, cacheCreation: 0, cacheRead: 0 });
+    expect(state?.userMessages).toBe(1);
+    expect(state?.assistantMessages).toBe(1);
+    expect(state?.lastTurn).toBe('assistant');
+    expect(state?.recentMessages.map((m) => m.text)).toContain('Switched to a sliding window.');
+  });
+
   it('user lines Claude Code writes itself (promptSource system, a background task\'s notification) are not prompts', () => {
     const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
     const user = (extra: object, content: string) =>
