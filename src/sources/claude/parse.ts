@@ -12,7 +12,7 @@
 // - 2.1.25x-2.1.278 (a public cross-agent catalog): `summary` no longer written, `ai-title` is the
 //   title; `cost-state`, `continued-in`, `content-replacement`, `artifact-*` bookkeeping records;
 //   sub-agents under `<session>/subagents/agent-<id>.jsonl` (+ `.meta.json`).
-import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
+import type { SessionEvent, SessionMetaPatch, SessionState, TokenCounts } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
@@ -164,6 +164,22 @@ const writtenPath = (block: ClaudeBlock): string | undefined => {
   return typeof value === 'string' && value ? value : undefined;
 };
 
+const tokenCount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+
+/**
+ * The advisor calls of a turn (`usage.iterations` entries of type `advisor_message`), by their
+ * place in the list: billed apart from the turn's own counters, which leave them out. Anything
+ * else in the list (the executor's calls, an unbilled fallback attempt) is already in, or not billed.
+ */
+const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
+  if (!Array.isArray(iterations)) return [];
+  return iterations.flatMap((entry: unknown, i): [number, TokenCounts][] => {
+    if (typeof entry !== 'object' || entry === null || (entry as { type?: unknown }).type !== 'advisor_message') return [];
+    const u = entry as Record<string, unknown>;
+    return [[i, { input: tokenCount(u.input_tokens), output: tokenCount(u.output_tokens), cacheCreation: tokenCount(u.cache_creation_input_tokens), cacheRead: tokenCount(u.cache_read_input_tokens) }]];
+  });
+};
+
 /** A line a branch copied from the session it branched from (`forkedFrom`, schema.ts). */
 const isCopied = (record: ClaudeRecord): boolean => typeof record.forkedFrom === 'object' && record.forkedFrom !== null;
 
@@ -279,6 +295,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
       events.push({ type: 'tool_call', ...ref, at, name: block.name, callId: block.id, filePath: writtenPath(block) });
     }
     const usage = message.usage;
+    // Each under an id of its own: a later line of the same response repeats it, and replaces it.
+    if (message.id) for (const [i, advisor] of advisorUsages(usage?.iterations)) events.push({ type: 'usage', ...ref, at, messageId: `${message.id}:advisor:${i}`, tokens: advisor });
     if (usage || record.costUSD !== undefined) {
       events.push({
         type: 'usage',

@@ -13,6 +13,12 @@ export const claudeUsageSchema = z.object({
   output_tokens: count,
   cache_creation_input_tokens: count,
   cache_read_input_tokens: count,
+  /**
+   * The API calls of one turn (2026+). An `advisor_message` entry is a call to the advisor model
+   * (`/advisor`), billed on its own and left out of the counters above; the other entries are in
+   * them. Read defensively by the parser (advisorUsages); any shape is accepted here.
+   */
+  iterations: z.unknown().optional(),
 });
 
 export const claudeBlockSchema = z.object({

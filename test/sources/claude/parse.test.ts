@@ -114,6 +114,35 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
     expect(state?.recentMessages.map((m) => m.text)).toContain('Switched to a sliding window.');
   });
 
+  it('counts the advisor\'s calls (usage.iterations advisor_message), which the turn\'s own counters leave out, once per response', () => {
+    const parser = createClaudeParser('/p/s.jsonl', { kind: 'main', sessionId: 's' }, false);
+    const usage = {
+      input_tokens: 2,
+      output_tokens: 491,
+      cache_creation_input_tokens: 7853,
+      cache_read_input_tokens: 226584,
+      iterations: [
+        { type: 'message', input_tokens: 1, output_tokens: 45, cache_read_input_tokens: 109696, cache_creation_input_tokens: 7192 },
+        { type: 'advisor_message', model: 'claude-opus-4-7', input_tokens: 159419, output_tokens: 7805, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        { type: 'fallback_message', input_tokens: 900, output_tokens: 0 },
+        { type: 'message', input_tokens: 1, output_tokens: 446, cache_read_input_tokens: 116888, cache_creation_input_tokens: 661 },
+      ],
+    };
+    // One response written as two lines (a text block, then a tool call), each with the same usage.
+    const line = (content: object[]) =>
+      JSON.stringify({ type: 'assistant', timestamp: '2026-11-20T10:00:00.000Z', advisorModel: 'claude-opus-4-7', message: { id: 'msg_adv', role: 'assistant', model: 'claude-sonnet-4-6', content, usage } });
+    const events = [
+      ...parser.start(),
+      ...parser.line(Buffer.from(line([{ type: 'text', text: 'Asked the advisor; going with plan B.' }]))),
+      ...parser.line(Buffer.from(line([{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/w/a.ts' } }]))),
+    ];
+    expect(foldById(events).get('s')?.tokens).toEqual({ input: 2 + 159419, output: 491 + 7805, cacheCreation: 7853, cacheRead: 226584 });
+    // Iterations of another shape add nothing.
+    const odd = createClaudeParser('/p/t.jsonl', { kind: 'main', sessionId: 't' }, false);
+    const oddLine = JSON.stringify({ type: 'assistant', message: { id: 'msg_x', role: 'assistant', content: 'ok', usage: { input_tokens: 5, iterations: 'n/a' } } });
+    expect(foldById([...odd.start(), ...odd.line(Buffer.from(oddLine))]).get('t')?.tokens).toEqual({ input: 5, output: 0, cacheCreation: 0, cacheRead: 0 });
+  });
+
   it('user lines Claude Code writes itself (promptSource system, a background task\'s notification) are not prompts', () => {
     const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true);
     const user = (extra: object, content: string) =>
