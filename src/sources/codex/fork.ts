@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { TokenCounts } from '../../core/session.js';
+import { createLineSplitter } from '../internal/lines.js';
 import { parseJson } from '../internal/skim.js';
 
 /**
@@ -54,27 +55,27 @@ const FIRST_LINE_MAX = 1024 * 1024;
 
 /**
  * True when the rollout's first record (its session_meta) names a thread it was forked from. For
- * a parser resumed after a warm start: it does not see that record again.
+ * a parser resumed after a warm start: it does not see that record again. The first line is cut
+ * as the reader cuts every line (lines.ts: a byte-order mark, a `\r`).
  */
 export const isForkRollout = (file: string): boolean => {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
     const buffer = Buffer.alloc(64 * 1024);
-    const parts: Buffer[] = [];
-    let read = 0;
-    while (read < FIRST_LINE_MAX) {
+    const splitter = createLineSplitter(0, FIRST_LINE_MAX);
+    for (let read = 0; read < FIRST_LINE_MAX; ) {
       const n = readSync(fd, buffer, 0, buffer.length, read);
-      if (n === 0) break;
-      const chunk = buffer.subarray(0, n);
-      const end = chunk.indexOf(0x0a);
-      parts.push(Buffer.from(end === -1 ? chunk : chunk.subarray(0, end)));
+      if (n === 0) return false;
       read += n;
-      if (end !== -1) break;
+      const [first] = splitter.push(buffer.subarray(0, n));
+      if (first === undefined) continue;
+      if (first.kind !== 'line') return false;
+      const record = parseJson(first.bytes.toString('utf8')) as { type?: unknown; payload?: { id?: unknown; forked_from_id?: unknown } } | undefined;
+      const forkedFrom = record?.type === 'session_meta' ? record.payload?.forked_from_id : undefined;
+      return typeof forkedFrom === 'string' && forkedFrom !== '' && forkedFrom !== record?.payload?.id;
     }
-    const first = parseJson(Buffer.concat(parts).toString('utf8')) as { type?: unknown; payload?: { id?: unknown; forked_from_id?: unknown } } | undefined;
-    const forkedFrom = first?.type === 'session_meta' ? first.payload?.forked_from_id : undefined;
-    return typeof forkedFrom === 'string' && forkedFrom !== '' && forkedFrom !== first?.payload?.id;
+    return false;
   } catch {
     // Unreadable now: the totals are taken as they are.
     return false;

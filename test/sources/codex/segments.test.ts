@@ -1,8 +1,9 @@
-import { appendFile, copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionState } from '../../../src/core/session.js';
 import { codex } from '../../../src/sources/codex/index.js';
+import { isForkRollout } from '../../../src/sources/codex/fork.js';
 import { codexFamilyOf, codexIdFromFile } from '../../../src/sources/codex/paths.js';
 import { foldById, makeCtx, passWithCache, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 import type { TempHome } from '../../helpers/temp-home.js';
@@ -204,6 +205,18 @@ describe('codex segment files: one thread read from several files, in order', ()
       expect(sessions.get(FORK)?.gitBranch).toBe('try-redis');
       // The parent is as it was.
       expect(sessions.get(THREAD)?.tokens).toEqual({ input: 6000, output: 1500, cacheCreation: 0, cacheRead: 14000 });
+    });
+
+    it('a resumed parser tells a fork by its first line, cut as every line is (byte-order mark, CRLF)', async () => {
+      const fork = await installFork();
+      expect(isForkRollout(fork)).toBe(true);
+      const text = await readFile(fork, 'utf8');
+      const windows = path.join(path.dirname(fork), `rollout-2026-11-23T11-00-01-${FORK.replace('f0a4', 'f0a5')}.jsonl`);
+      await writeFile(windows, `\uFEFF${text.replaceAll('\n', '\r\n')}`);
+      expect(isForkRollout(windows)).toBe(true);
+      // A thread that is not a fork.
+      expect(isForkRollout(await install(fixture.home, FIRST))).toBe(false);
+      expect(isForkRollout(path.join(fixture.home.root, 'absent.jsonl'))).toBe(false);
     });
 
     it('keeps counting so after a warm start resumes the fork mid-file', async () => {
