@@ -319,12 +319,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       else if (i < lastRead && (info.size !== t.size || info.mtimeMs !== t.mtimeMs)) refold = true;
     });
     const present = files.filter((_, i) => infos[i] !== undefined);
-    for (const file of files) if (!present.includes(file) && !tracked.has(file)) dropFromFamily(file);
     if (present.length === 0) {
-      // Every file of the session is gone: the usual removal, once per file read.
+      // Every file of the session is gone: the usual removal (and out of the family), file by file.
       for (const file of files) await syncOnce(file, undefined, undefined);
       return;
     }
+    // A file that went was read (and the family folds again below) or never was: either way it leaves.
+    for (const file of files) if (!present.includes(file)) dropFromFamily(file);
     if (refold) {
       const sessions = new Set<string>();
       for (const file of files) {
@@ -333,7 +334,6 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         sessions.add(t.sessionId);
         forget(t);
       }
-      for (const file of files) if (!present.includes(file)) dropFromFamily(file);
       for (const sessionId of sessions) emit({ type: 'reset', agent, sessionId });
       for (const file of present) primed.set(file, undefined);
     } else {
@@ -412,9 +412,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       return info?.isFile() ? [{ file, info, cached: deps.cache?.get(file) }] : [];
     });
     const at = familyRestorePoint(members, agent);
+    const restored = members[at]?.cached;
     let done = false;
     members.forEach(({ file, info, cached }, i) => {
-      const restored = members[at]?.cached;
       if (i < at && restored) tracked.set(file, quietlyTracked(file, restored.sessionId, info));
       else if (i === at && cached && i === members.length - 1 && untouchedSince(cached, info, agent)) {
         restoreUntouched(file, cached, info);
