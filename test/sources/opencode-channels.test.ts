@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { firstValueFrom, toArray } from 'rxjs';
+import { filter, firstValueFrom, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { SessionDetail, SessionEvent } from '../../src/core/session.js';
 import { kiloDbPaths } from '../../src/sources/kilo/paths.js';
@@ -67,6 +67,29 @@ describe('OpenCode databases of every release channel', { timeout: 60_000 }, () 
       expect(sessions.has('ses_rename')).toBe(true);
       // The released channel's database does not exist: waited for, not an error.
       expect(events.filter((e) => e.type === 'diagnostic' && e.code !== 'E_UNKNOWN_RECORD' && e.code !== 'E_JUNK_LINE' && e.code !== 'E_SCHEMA')).toEqual([]);
+    }));
+
+  it('while watching, a channel database that appears later is read from then on (no second ready)', () =>
+    withHome(async (home, dir) => {
+      buildDb(path.join(dir, 'opencode.db'), 'v1');
+      const events: SessionEvent[] = [];
+      const arrived = new Subject<void>();
+      const until = (wanted: (event: SessionEvent) => boolean): Promise<unknown> =>
+        events.some(wanted) ? Promise.resolve() : firstValueFrom(arrived.pipe(filter(() => events.some(wanted))));
+      const subscription = makeOpencodeSource({ intervalMs: 40 })(makeCtx(home.env)).subscribe((event) => {
+        events.push(event);
+        arrived.next();
+      });
+      try {
+        await until((e) => e.type === 'ready');
+        expect(events.some((e) => 'sessionId' in e && e.sessionId === 'ses_rename')).toBe(false);
+        // A nightly build's first start while we watch: a new database, and its sessions with it.
+        buildDb(path.join(dir, 'opencode-nightly.db'), 'v2');
+        await until((e) => 'sessionId' in e && e.sessionId === 'ses_rename');
+      } finally {
+        subscription.unsubscribe();
+      }
+      expect(events.filter((e) => e.type === 'ready')).toEqual([{ type: 'ready', agent: 'opencode' }]);
     }));
 
   it('`sessions` lists the sessions of a Nix install (opencode-stable.db only)', () =>
