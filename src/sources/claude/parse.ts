@@ -17,6 +17,7 @@ import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
+import { createContinuationCheck } from './continuation.js';
 import { isClaudeRecord } from './guard.js';
 import type { ClaudeFileKind } from './paths.js';
 import { claudeRecordSchema, type ClaudeBlock, type ClaudeRecord } from './schema.js';
@@ -180,7 +181,7 @@ const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
   });
 };
 
-/** A line a branch copied from the session it branched from (`forkedFrom`, schema.ts). */
+/** A line a branch copied from the session it branched from (`forkedFrom`, schema.ts). A continuation's copies: continuation.ts. */
 const isCopied = (record: ClaudeRecord): boolean => typeof record.forkedFrom === 'object' && record.forkedFrom !== null;
 
 /**
@@ -210,6 +211,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   };
   let sawCustomTitle = false;
   const unknown = createUnknownRecords(agent, 'Claude Code');
+  // A continued session's copies of the one it continued (1.0.x; continuation.ts).
+  const continued = kind.kind === 'main' ? createContinuationCheck(file, sessionId, resumed) : undefined;
   // A file is a sub-agent transcript by its path, or when its FIRST message line is a sidechain.
   // Claude Code 1.0.x also wrote sub-agent turns inline in the main transcript (isSidechain on
   // those lines): they never make the file a sub-agent, and they do not decide its activity.
@@ -322,7 +325,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   const recordEvents = (record: ClaudeRecord): SessionEvent[] => {
     const named = rememberUuid(record.uuid);
     const typed = typedEvents(record, epochMs(record.timestamp));
-    const events = isCopied(record) ? asCopied(typed) : typed;
+    const message = record.type === 'user' || record.type === 'assistant';
+    const events = isCopied(record) || (message && continued?.(record.sessionId, record.uuid) === true) ? asCopied(typed) : typed;
     return named.length > 0 ? [...named, ...events] : events;
   };
 
