@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -61,5 +61,82 @@ export const createContinuationCheck = (file: string, sessionId: string, resumed
       earlier.set(lineSessionId, uuids);
     }
     return uuids?.has(uuid) === true;
+  };
+};
+
+/** What a background fork's check needs of a line. */
+export interface ForkLine {
+  readonly uuid?: string | undefined;
+  readonly sessionKind?: unknown;
+}
+
+const HEAD_BYTES = 16 * 1024;
+
+/** The first message line (user or assistant, with a uuid) of a transcript, from its first 16 KiB; undefined when there is none there. */
+const firstMessageOf = (file: string): ForkLine | undefined => {
+  let head: Buffer;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      head = Buffer.alloc(HEAD_BYTES);
+      head = head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  for (let start = 0, end = head.indexOf(0x0a); end !== -1; start = end + 1, end = head.indexOf(0x0a, start)) {
+    try {
+      const record = JSON.parse(head.toString('utf8', start, end)) as { type?: unknown; uuid?: unknown; sessionKind?: unknown };
+      if ((record.type === 'user' || record.type === 'assistant') && typeof record.uuid === 'string') return { uuid: record.uuid, sessionKind: record.sessionKind };
+    } catch {
+      // A junk line: the next one may be the first message.
+    }
+  }
+  return undefined;
+};
+
+/**
+ * Claude Code 2.1.x backgrounds a session (`/background`, Ctrl+B, the agent view) by starting a
+ * new one, `sessionKind: "bg"` on every line it writes, that first copies the conversation so far:
+ * the copies keep their uuids, message ids, usage and timestamps, with the new session's id. The
+ * spend and messages of those copies are the foreground session's, counted in its own transcript.
+ *
+ * The foreground session is the transcript beside it whose first message has the same uuid and
+ * that is not itself a background one. The copies are the lines at the start of the background
+ * transcript that every such transcript holds: the first line one of them lacks is the
+ * background session's own, and nothing after it is a copy. Where nothing matches, or a warm start
+ * resumes the file past its start (`resumed`), every line counts here, as before.
+ */
+export const createBackgroundForkCheck = (file: string, resumed: boolean): ((line: ForkLine) => boolean) => {
+  let phase: 'first' | 'copying' | 'done' = resumed ? 'done' : 'first';
+  let originals: Set<string>[] = [];
+  const stop = (): false => {
+    phase = 'done';
+    originals = [];
+    return false;
+  };
+  return ({ uuid, sessionKind }) => {
+    if (phase === 'done' || !uuid) return false;
+    if (phase === 'first') {
+      if (sessionKind !== 'bg') return stop();
+      const dir = path.dirname(file);
+      let names: string[];
+      try {
+        names = readdirSync(dir).filter((name) => name.endsWith('.jsonl') && path.join(dir, name) !== file);
+      } catch {
+        return stop();
+      }
+      originals = names.flatMap((name) => {
+        const first = firstMessageOf(path.join(dir, name));
+        if (first?.uuid !== uuid || first.sessionKind === 'bg') return [];
+        const uuids = uuidsIn(path.join(dir, name));
+        return uuids ? [uuids] : [];
+      });
+      if (originals.length === 0) return stop();
+      phase = 'copying';
+    }
+    return originals.every((uuids) => uuids.has(uuid)) ? true : stop();
   };
 };

@@ -17,7 +17,7 @@ import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
-import { createContinuationCheck } from './continuation.js';
+import { createBackgroundForkCheck, createContinuationCheck } from './continuation.js';
 import { isClaudeRecord } from './guard.js';
 import type { ClaudeFileKind } from './paths.js';
 import { claudeRecordSchema, type ClaudeBlock, type ClaudeRecord } from './schema.js';
@@ -213,6 +213,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   const unknown = createUnknownRecords(agent, 'Claude Code');
   // A continued session's copies of the one it continued (1.0.x; continuation.ts).
   const continued = kind.kind === 'main' ? createContinuationCheck(file, sessionId, resumed) : undefined;
+  // A background session's copies of the foreground one (2.1.x; continuation.ts).
+  const backgrounded = kind.kind === 'main' ? createBackgroundForkCheck(file, resumed) : undefined;
   // A file is a sub-agent transcript by its path, or when its FIRST message line is a sidechain.
   // Claude Code 1.0.x also wrote sub-agent turns inline in the main transcript (isSidechain on
   // those lines): they never make the file a sub-agent, and they do not decide its activity.
@@ -326,7 +328,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     const named = rememberUuid(record.uuid);
     const typed = typedEvents(record, epochMs(record.timestamp));
     const message = record.type === 'user' || record.type === 'assistant';
-    const events = isCopied(record) || (message && continued?.(record.sessionId, record.uuid) === true) ? asCopied(typed) : typed;
+    const copy = isCopied(record) || (message && (continued?.(record.sessionId, record.uuid) === true || backgrounded?.(record) === true));
+    const events = copy ? asCopied(typed) : typed;
     return named.length > 0 ? [...named, ...events] : events;
   };
 

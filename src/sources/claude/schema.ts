@@ -58,6 +58,8 @@ export const claudeRecordSchema = z.object({
    * `{ sessionId, messageUuid }` of the original. Lines written since carry none.
    */
   forkedFrom: z.unknown().optional(),
+  /** 2.1.x: `bg` on every line a background session writes, the copies it starts with included (continuation.ts). */
+  sessionKind: z.string().optional().catch(undefined),
   costUSD: count,
   customTitle: optionalString,
   /** `ai-title` (2.1.x): the generated title. */

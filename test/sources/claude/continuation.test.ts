@@ -64,3 +64,44 @@ describe('a continued Claude session (1.0.x: copies of the earlier transcript at
     expect(listed.get(B)).toMatchObject({ input_tokens: 5, output_tokens: 7, user_messages: 1, assistant_messages: 1, total_messages: 2 });
   });
 });
+
+// Claude Code 2.1.x: a background session starts with copies of the foreground one, every line it
+// writes marked sessionKind "bg" (fixtures/claude/background/README.md).
+const FG = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
+const BG = '1f2e3d4c-5b6a-4978-8a69-5b4c3d2e1f00';
+const API = path.join(FIXTURES, 'claude', 'background', '-home-dev-api');
+
+describe('a backgrounded Claude session (2.1.x: sessionKind "bg", copies of the foreground session first)', () => {
+  let home: TempHome;
+  beforeEach(async () => {
+    home = await makeTempHome('agentwatch-claude-background-');
+  });
+  afterEach(() => home.cleanup());
+
+  it('counts only its own messages and spend, though a later fork of it holds its lines too', async () => {
+    const background = await parse(path.join(API, `${BG}.jsonl`), BG);
+    expect(background?.tokens).toEqual({ input: 12, output: 900, cacheCreation: 700, cacheRead: 9500 });
+    expect(background).toMatchObject({ userMessages: 1, assistantMessages: 1, lastTurn: 'assistant' });
+    expect(background?.recentMessages.map((m) => m.text)).toEqual(['run it against staging and report', 'Staging backfill done: 48,113 rows.']);
+    expect(background?.createdAt).toBe(Date.parse('2026-11-24T09:00:00.000Z'));
+
+    const foreground = await parse(path.join(API, `${FG}.jsonl`), FG);
+    expect(foreground?.tokens).toEqual({ input: 18, output: 1000, cacheCreation: 9500, cacheRead: 9000 });
+    expect(foreground).toMatchObject({ userMessages: 2, assistantMessages: 2 });
+  });
+
+  it('counts everything when the foreground transcript is gone (fails open)', async () => {
+    const alone = path.join(home.root, 'alone');
+    await mkdir(alone);
+    await cp(path.join(API, `${BG}.jsonl`), path.join(alone, `${BG}.jsonl`));
+    expect((await parse(path.join(alone, `${BG}.jsonl`), BG))?.tokens).toEqual({ input: 30, output: 1900, cacheCreation: 10200, cacheRead: 18500 });
+  });
+
+  it('a session without the marker is never trimmed, though another transcript starts as it does', async () => {
+    // The foreground session itself: the background one holds all of its lines.
+    const only = path.join(home.root, 'pair');
+    await mkdir(only);
+    for (const id of [FG, BG]) await cp(path.join(API, `${id}.jsonl`), path.join(only, `${id}.jsonl`));
+    expect((await parse(path.join(only, `${FG}.jsonl`), FG))?.assistantMessages).toBe(2);
+  });
+});
