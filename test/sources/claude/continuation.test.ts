@@ -13,16 +13,25 @@ const A = '0c5e2b7a-41d3-4f8e-9a6b-3d2c1e0f9a81';
 const B = '5b9d3e1c-7a24-4c6f-8e0d-1f2a3b4c5d62';
 const SHOP = path.join(FIXTURES, 'claude', 'continued', '-home-dev-shop');
 
+// A throwaway HOME per test: copies of the fixtures in other arrangements, and the CLI's HOME.
+let home: TempHome;
+beforeEach(async () => {
+  home = await makeTempHome('agentwatch-claude-copies-');
+});
+afterEach(() => home.cleanup());
+
+/** The transcripts `ids` of the fixture folder `fixture` copied alone into a new folder `name`. */
+const arrange = async (name: string, fixture: string, ids: readonly string[]): Promise<string> => {
+  const folder = path.join(home.root, name);
+  await mkdir(folder);
+  for (const id of ids) await cp(path.join(fixture, `${id}.jsonl`), path.join(folder, `${id}.jsonl`));
+  return folder;
+};
+
 const parse = async (file: string, sessionId: string) =>
   foldById(await parseFile(createClaudeParser(file, { kind: 'main', sessionId }, false), file)).get(sessionId);
 
 describe('a continued Claude session (1.0.x: copies of the earlier transcript at its start)', () => {
-  let home: TempHome;
-  beforeEach(async () => {
-    home = await makeTempHome('agentwatch-claude-continued-');
-  });
-  afterEach(() => home.cleanup());
-
   it('counts only its own messages and spend; the copies keep its history; the earlier session is unchanged', async () => {
     const continued = await parse(path.join(SHOP, `${B}.jsonl`), B);
     expect(continued?.tokens).toEqual({ input: 5, output: 7, cacheCreation: 40, cacheRead: 1230 });
@@ -39,16 +48,12 @@ describe('a continued Claude session (1.0.x: copies of the earlier transcript at
   });
 
   it('counts the copies when the earlier transcript is gone, or does not hold them (fails open)', async () => {
-    const alone = path.join(home.root, 'alone');
-    await mkdir(alone);
-    await cp(path.join(SHOP, `${B}.jsonl`), path.join(alone, `${B}.jsonl`));
+    const alone = await arrange('alone', SHOP, [B]);
     expect((await parse(path.join(alone, `${B}.jsonl`), B))?.tokens).toEqual({ input: 12, output: 18, cacheCreation: 1270, cacheRead: 2430 });
 
     // A transcript named as the lines' session, but without their uuids: another session's lines
     // written into this file (not copies), so they count here.
-    const other = path.join(home.root, 'other');
-    await mkdir(other);
-    await cp(path.join(SHOP, `${B}.jsonl`), path.join(other, `${B}.jsonl`));
+    const other = await arrange('other', SHOP, [B]);
     const unrelated = (await readFile(path.join(SHOP, `${A}.jsonl`), 'utf8')).replaceAll('a1000000-', 'c3000000-');
     await writeFile(path.join(other, `${A}.jsonl`), unrelated);
     expect((await parse(path.join(other, `${B}.jsonl`), B))?.assistantMessages).toBe(3);
@@ -72,12 +77,6 @@ const BG = '1f2e3d4c-5b6a-4978-8a69-5b4c3d2e1f00';
 const API = path.join(FIXTURES, 'claude', 'background', '-home-dev-api');
 
 describe('a backgrounded Claude session (2.1.x: sessionKind "bg", copies of the foreground session first)', () => {
-  let home: TempHome;
-  beforeEach(async () => {
-    home = await makeTempHome('agentwatch-claude-background-');
-  });
-  afterEach(() => home.cleanup());
-
   it('counts only its own messages and spend, though a later fork of it holds its lines too', async () => {
     const background = await parse(path.join(API, `${BG}.jsonl`), BG);
     expect(background?.tokens).toEqual({ input: 12, output: 900, cacheCreation: 700, cacheRead: 9500 });
@@ -91,17 +90,13 @@ describe('a backgrounded Claude session (2.1.x: sessionKind "bg", copies of the 
   });
 
   it('counts everything when the foreground transcript is gone (fails open)', async () => {
-    const alone = path.join(home.root, 'alone');
-    await mkdir(alone);
-    await cp(path.join(API, `${BG}.jsonl`), path.join(alone, `${BG}.jsonl`));
+    const alone = await arrange('alone', API, [BG]);
     expect((await parse(path.join(alone, `${BG}.jsonl`), BG))?.tokens).toEqual({ input: 30, output: 1900, cacheCreation: 10200, cacheRead: 18500 });
   });
 
   it('a session without the marker is never trimmed, though another transcript starts as it does', async () => {
     // The foreground session itself: the background one holds all of its lines.
-    const only = path.join(home.root, 'pair');
-    await mkdir(only);
-    for (const id of [FG, BG]) await cp(path.join(API, `${id}.jsonl`), path.join(only, `${id}.jsonl`));
+    const only = await arrange('pair', API, [FG, BG]);
     expect((await parse(path.join(only, `${FG}.jsonl`), FG))?.assistantMessages).toBe(2);
   });
 });
