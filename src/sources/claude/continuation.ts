@@ -1,5 +1,7 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { findInHead } from '../internal/read-lines.js';
+import { jsonKey, parseJson } from '../internal/skim.js';
 
 /**
  * Claude Code 1.0.x wrote a resumed or continued session (`claude --resume`, `-c`, also with
@@ -15,7 +17,7 @@ import path from 'node:path';
  */
 export type ContinuationCheck = (lineSessionId: string | undefined, uuid: string | undefined) => boolean;
 
-const UUID_KEY = Buffer.from('"uuid":"');
+const UUID_KEY = jsonKey('uuid');
 const SESSION_ID = /^[\w-]{1,128}$/;
 
 /** The uuids a transcript's lines carry (every raw `"uuid":"…"`), or undefined when it cannot be read. */
@@ -72,30 +74,13 @@ export interface ForkLine {
 
 const HEAD_BYTES = 16 * 1024;
 
-/** The first message line (user or assistant, with a uuid) of a transcript, from its first 16 KiB; undefined when there is none there. */
-const firstMessageOf = (file: string): ForkLine | undefined => {
-  let head: Buffer;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      head = Buffer.alloc(HEAD_BYTES);
-      head = head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
-  for (let start = 0, end = head.indexOf(0x0a); end !== -1; start = end + 1, end = head.indexOf(0x0a, start)) {
-    try {
-      const record = JSON.parse(head.toString('utf8', start, end)) as { type?: unknown; uuid?: unknown; sessionKind?: unknown };
-      if ((record.type === 'user' || record.type === 'assistant') && typeof record.uuid === 'string') return { uuid: record.uuid, sessionKind: record.sessionKind };
-    } catch {
-      // A junk line: the next one may be the first message.
-    }
-  }
-  return undefined;
-};
+/** The first message line (user or assistant, with a uuid) among the lines of a transcript's first 16 KiB; undefined when there is none there. */
+const firstMessageOf = (file: string): ForkLine | undefined =>
+  findInHead(file, HEAD_BYTES, (item) => {
+    if (item.kind !== 'line') return undefined;
+    const record = parseJson(item.bytes.toString('utf8')) as { type?: unknown; uuid?: unknown; sessionKind?: unknown } | undefined;
+    return (record?.type === 'user' || record?.type === 'assistant') && typeof record.uuid === 'string' ? { uuid: record.uuid, sessionKind: record.sessionKind } : undefined;
+  });
 
 /**
  * Claude Code 2.1.x backgrounds a session (`/background`, Ctrl+B, the agent view) by starting a
@@ -129,9 +114,9 @@ export const createBackgroundForkCheck = (file: string, resumed: boolean): ((lin
         return stop();
       }
       originals = names.flatMap((name) => {
-        const first = firstMessageOf(path.join(dir, name));
-        if (first?.uuid !== uuid || first.sessionKind === 'bg') return [];
-        const uuids = uuidsIn(path.join(dir, name));
+        const other = path.join(dir, name);
+        const first = firstMessageOf(other);
+        const uuids = first?.uuid === uuid && first.sessionKind !== 'bg' ? uuidsIn(other) : undefined;
         return uuids ? [uuids] : [];
       });
       if (originals.length === 0) return stop();

@@ -1,6 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { TokenCounts } from '../../core/session.js';
-import { createLineSplitter } from '../internal/lines.js';
+import { findInHead } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
 
 /**
@@ -58,28 +57,11 @@ const FIRST_LINE_MAX = 1024 * 1024;
  * a parser resumed after a warm start: it does not see that record again. The first line is cut
  * as the reader cuts every line (lines.ts: a byte-order mark, a `\r`).
  */
-export const isForkRollout = (file: string): boolean => {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const buffer = Buffer.alloc(64 * 1024);
-    const splitter = createLineSplitter(0, FIRST_LINE_MAX);
-    for (let read = 0; read < FIRST_LINE_MAX; ) {
-      const n = readSync(fd, buffer, 0, buffer.length, read);
-      if (n === 0) return false;
-      read += n;
-      const [first] = splitter.push(buffer.subarray(0, n));
-      if (first === undefined) continue;
-      if (first.kind !== 'line') return false;
-      const record = parseJson(first.bytes.toString('utf8')) as { type?: unknown; payload?: { id?: unknown; forked_from_id?: unknown } } | undefined;
-      const forkedFrom = record?.type === 'session_meta' ? record.payload?.forked_from_id : undefined;
-      return typeof forkedFrom === 'string' && forkedFrom !== '' && forkedFrom !== record?.payload?.id;
-    }
-    return false;
-  } catch {
-    // Unreadable now: the totals are taken as they are.
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-};
+export const isForkRollout = (file: string): boolean =>
+  // Unreadable now, or no whole first line: the totals are taken as they are.
+  findInHead(file, FIRST_LINE_MAX, (first) => {
+    if (first.kind !== 'line') return false;
+    const record = parseJson(first.bytes.toString('utf8')) as { type?: unknown; payload?: { id?: unknown; forked_from_id?: unknown } } | undefined;
+    const forkedFrom = record?.type === 'session_meta' ? record.payload?.forked_from_id : undefined;
+    return typeof forkedFrom === 'string' && forkedFrom !== '' && forkedFrom !== record?.payload?.id;
+  }) ?? false;

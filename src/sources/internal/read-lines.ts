@@ -3,6 +3,9 @@ import { yieldIfDue } from '../../util/next-turn.js';
 import { pageBuffer } from '../../util/page-buffer.js';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 
+/** Chunk size of `findInHead`: the records it looks for sit in a file's first few KiB. */
+const HEAD_CHUNK_BYTES = 64 * 1024;
+
 export const READ_CHUNK_BYTES = 1024 * 1024;
 /**
  * What is left to read of a file up to this size is read in one call: every line is then a view
@@ -93,5 +96,35 @@ export const readLinesFrom = async (
     return { consumed: splitter.consumed(), end: position };
   } finally {
     closeSync(fd);
+  }
+};
+
+/**
+ * The first result `visit` gives for the lines at the start of `file`, at most `maxBytes` of it,
+ * cut as every read cuts them (lines.ts: a byte-order mark, a `\r`, a line over `maxBytes` comes
+ * as `oversized`); undefined when no line gives one, or the file cannot be read now. For a record
+ * a file starts with (a rollout's session_meta, a transcript's first message), read synchronously
+ * as the rest of a pass reads.
+ */
+export const findInHead = <T>(file: string, maxBytes: number, visit: (item: LineItem) => T | undefined): T | undefined => {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buffer = Buffer.alloc(Math.min(HEAD_CHUNK_BYTES, maxBytes));
+    const splitter = createLineSplitter(0, maxBytes);
+    for (let read = 0; read < maxBytes; ) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, maxBytes - read), read);
+      if (n === 0) return undefined;
+      read += n;
+      for (const item of splitter.push(buffer.subarray(0, n))) {
+        const found = visit(item);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 };
