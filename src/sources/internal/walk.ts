@@ -126,11 +126,26 @@ export const walkFiles = async (
   return found;
 };
 
-/** True when `rest` (a path below a root) is plain: no empty, `.` or `..` segment, no trailing separator. */
-const isPlainRelative = (rest: string): boolean => {
-  if (rest === '' || rest.endsWith(path.sep)) return false;
-  for (const segment of rest.split(path.sep)) if (segment === '' || segment === '.' || segment === '..') return false;
-  return true;
+const DOT = 46;
+
+/**
+ * The number of segments of `rest` (a path below a root) when it is plain: no empty, `.` or `..`
+ * segment, no trailing separator; -1 otherwise. Counted in place: it runs for every file on every
+ * start, and splitting allocated an array of strings each time.
+ */
+const plainSegments = (rest: string): number => {
+  let count = 0;
+  let start = 0;
+  for (;;) {
+    const end = rest.indexOf(path.sep, start);
+    const stop = end === -1 ? rest.length : end;
+    const length = stop - start;
+    if (length === 0) return -1;
+    if (rest.charCodeAt(start) === DOT && (length === 1 || (length === 2 && rest.charCodeAt(start + 1) === DOT))) return -1;
+    count += 1;
+    if (end === -1) return count;
+    start = end + 1;
+  }
 };
 
 /**
@@ -143,7 +158,7 @@ export const segmentsBelow = (root: string, file: string): string[] | undefined 
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   if (path.isAbsolute(root) && file.startsWith(prefix)) {
     const rest = file.slice(prefix.length);
-    if (isPlainRelative(rest)) return rest.split(path.sep);
+    if (plainSegments(rest) > 0) return rest.split(path.sep);
   }
   const rel = path.relative(root, file);
   if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
@@ -168,8 +183,8 @@ export const levelsBelow = (root: string, dir: string): number => {
   if (dir === root) return 0;
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   if (path.isAbsolute(root) && dir.startsWith(prefix)) {
-    const rest = dir.slice(prefix.length);
-    if (isPlainRelative(rest)) return rest.split(path.sep).length;
+    const levels = plainSegments(dir.slice(prefix.length));
+    if (levels > 0) return levels;
   }
   const rel = path.relative(root, dir);
   if (rel === '') return 0;

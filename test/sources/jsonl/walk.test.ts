@@ -14,6 +14,9 @@ describe('levelsBelow', () => {
     ['/h/.claude/projects', '/h/.claude/projects/./a', 1],
     ['/h/.claude/projects', '/h/.claude/projects//a/b', 2],
     ['/h/.claude/projects', '/elsewhere', -1],
+    ['/h/.claude/projects', '/h/.claude/projects/.a/..b/c.', 3],
+    ['/h/.claude/projects', '/h/.claude/projects/a/b/', 2],
+    ['/h/.claude/projects', '/h/.claude/projects/a/..', 0],
   ])('%s to %s is %i', (root, dir, levels) => {
     expect(levelsBelow(root, dir)).toBe(levels);
     // The fast path agrees with the path.relative definition.
