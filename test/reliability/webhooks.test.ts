@@ -85,6 +85,24 @@ describe('circuit breaker (marbles, virtual time)', () => {
     expect(events.filter((e) => e.kind === 'opened' || e.kind === 'closed').map((e) => e.kind)).toEqual(['opened', 'closed']);
   });
 
+  it('unreachable (connection refused) for 2 minutes: the oldest delivery is the probe, and the queue drains in order', () => {
+    const sent: [number, string][] = [];
+    rx.run(({ cold }) => {
+      const refused = cold('#', undefined, Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }));
+      const up = cold('(r|)', { r: answer(200) });
+      queue(6);
+      breakerWith((request) => {
+        sent.push([rx.now(), request.id]);
+        return rx.now() < 120_000 ? refused : up;
+      }, [], 1).kick();
+    });
+    const probes = sent.filter(([at]) => at > 0 && at < 120_000);
+    expect(new Set(probes.map(([, id]) => id))).toEqual(new Set(['d1']));
+    const delivered = sent.filter(([at]) => at >= 120_000).map(([, id]) => id);
+    expect(delivered).toEqual(['d1', 'd2', 'd3', 'd4', 'd5', 'd6']);
+    expect(store.recent({ limit: 10 }).map((r) => r.state)).toEqual(Array(6).fill('delivered'));
+  });
+
   it('a receiver that refuses one delivery with 500 but takes the others: that one is given up after 4 attempts, nothing else waits long', () => {
     const sent: [number, string][] = [];
     const events: BreakerEvent[] = [];
@@ -132,14 +150,15 @@ describe('circuit breaker (marbles, virtual time)', () => {
         return rx.now() < 100_000 ? hang : up;
       }, [], 1).kick();
     });
-    // d1 timed out while the receiver looked up, so the probes use d2.
+    // A timeout says the receiver is down, not that d1 is bad: d1 stays the probe, and the
+    // queue drains in order once the receiver answers.
     expect(sent).toEqual([
       [0, 'd1'],
-      [11_000, 'd2'],
-      [26_000, 'd2'],
-      [66_000, 'd2'],
-      [106_000, 'd2'],
+      [11_000, 'd1'],
+      [26_000, 'd1'],
+      [66_000, 'd1'],
       [106_000, 'd1'],
+      [106_000, 'd2'],
       [106_000, 'd3'],
     ]);
   });

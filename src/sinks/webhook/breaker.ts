@@ -170,7 +170,10 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
         deps.store.markFailed(delivery.id, { at, status, error: reason, latencyMs });
         deps.onEvent({ kind: 'failed', webhook: deps.webhook, id: delivery.id, reason, attempts });
       } else if (!open) {
-        suspects.set(delivery.id, healthyFailures);
+        // A 5xx may be this body's alone (the receiver choking on it): the probes try others
+        // first. No answer at all (refused, reset, timed out) says the receiver is down, not that
+        // this delivery is bad: it stays the oldest, probed first, and drains first.
+        if (status !== null) suspects.set(delivery.id, healthyFailures);
         deps.store.recordRetry(delivery.id, { at, status, error: reason, latencyMs });
         open = true;
         openedAt = deps.scheduler.now();
