@@ -241,12 +241,12 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
   // The search index follows what the sources read (no second read of any file); the API and the TUI
   // search it. The demo's generated sessions get an index in memory, never the user's.
   const liveSearch = await import('../search/live.js');
-  const search = flags.demo ? liveSearch.createDemoIndex(loaded, asyncScheduler, log) : liveSearch.createLiveIndex(io, loaded, asyncScheduler, log);
+  const live = createLiveConfig(loaded.config);
+  const search = flags.demo ? liveSearch.createDemoIndex(loaded, asyncScheduler, log, live.current) : liveSearch.createLiveIndex(io, loaded, asyncScheduler, log, live.current);
   // The sources start once the interfaces are up: the API answers during the first discovery.
   const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;
   search?.follow(pipeline.state$);
-  const live = createLiveConfig(loaded.config);
   const running: RunningMode[] = [];
   const background: Teardown[] = [];
   // Silence is a bug: what keeps sessions from being read (an unreadable directory, a locked or

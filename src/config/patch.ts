@@ -136,5 +136,8 @@ export const restartRequired = (before: Config, after: Config, running: readonly
     if (key === 'claude_dirs' || key === 'webhooks') return [key];
     if (key === 'tui') return ['tui.theme'];
     if (key === 'agents') return AGENT_KINDS.filter((agent) => after.agents[agent] && !before.agents[agent] && !running.includes(agent)).map((agent) => `agents.${agent}`);
+    // A lifted exclusion shows its sessions at once, but the search index never took their
+    // messages (excluded folders are not indexed): they are searchable after a restart.
+    if (key === 'exclude_cwd_substrings' && before.exclude_cwd_substrings.some((f) => f !== '' && !after.exclude_cwd_substrings.includes(f))) return ['search'];
     return [];
   });

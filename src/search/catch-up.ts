@@ -19,7 +19,7 @@ const CATCH_UP_WAIT_MS = 120_000;
 const FLUSH_EVERY = 5_000;
 
 /** The enabled agents and exclusions of the config: what the index may hold. */
-export const scopeOf = (loaded: Loaded): IndexScope => ({
+export const scopeOf = (loaded: Pick<Loaded, 'config'>): IndexScope => ({
   agents: AGENT_KINDS.filter((agent) => loaded.config.agents[agent]),
   excludeCwd: loaded.config.exclude_cwd_substrings,
 });

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { CliIo } from '../cli/io.js';
+import type { Config } from '../config/effective.js';
 import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
@@ -39,7 +40,7 @@ export interface LiveIndex {
  * every message) leaves pages in the connection's cache that nothing reads again: given back after
  * each write that wrote, as the discovery cache does.
  */
-const createFeed = (db: Database.Database, indexer: Indexer, scope: IndexScope, scheduler: SchedulerLike, log: Logger) => {
+const createFeed = (db: Database.Database, indexer: Indexer, scope: IndexScope, scheduler: SchedulerLike, log: Logger, scopeNow: () => IndexScope = () => scope) => {
   let pending: Subscription | undefined;
   let closed = false;
   const flush = (): void => {
@@ -59,8 +60,12 @@ const createFeed = (db: Database.Database, indexer: Indexer, scope: IndexScope, 
   };
   const search: LiveIndex['search'] = async (query, options) => {
     flush();
-    const agents = options.agents ? options.agents.filter((agent) => scope.agents.includes(agent)) : scope.agents;
-    return searchIndex(db, query, { agents, limit: options.limit, excludeCwd: scope.excludeCwd });
+    // The config as it is now (the Settings panel may have excluded a folder or switched an
+    // agent off since the index opened): what every other interface hides, search hides too.
+    const now = scopeNow();
+    const agents = (options.agents ?? scope.agents).filter((agent) => scope.agents.includes(agent) && now.agents.includes(agent));
+    const excludeCwd = [...new Set([...scope.excludeCwd, ...now.excludeCwd])];
+    return searchIndex(db, query, { agents, limit: options.limit, excludeCwd });
   };
   /** Writes what is pending, then takes nothing more. */
   const close = (): void => {
@@ -71,10 +76,10 @@ const createFeed = (db: Database.Database, indexer: Indexer, scope: IndexScope, 
 };
 
 /** The search index of a running monitor: fed by the sources as they read, written every 100 ms. */
-export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
+export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger, configNow: () => Config = () => loaded.config): LiveIndex => {
   const scope = scopeOf(loaded);
   const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
-  const feed = createFeed(index.db, index.indexer, scope, scheduler, log);
+  const feed = createFeed(index.db, index.indexer, scope, scheduler, log, () => scopeOf({ config: configNow() }));
   let caughtUp: Promise<void> | undefined;
   let state$: Observable<SessionsState> | undefined;
   let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
@@ -117,10 +122,10 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
  * search box and `GET /api/search` work as they do on real data (PRODUCT.md section 8) while the
  * user's own index is neither read nor written.
  */
-export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger): LiveIndex => {
+export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger, configNow: () => Config = () => loaded.config): LiveIndex => {
   const scope = scopeOf(loaded);
   const db = openMemorySearchDb();
-  const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scope, scheduler, log);
+  const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scope, scheduler, log, () => scopeOf({ config: configNow() }));
   return {
     tap: feed.tap,
     follow: () => undefined,

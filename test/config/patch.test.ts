@@ -68,4 +68,10 @@ describe('restartRequired', () => {
     const after = effective({ claude_dirs: ['/x'], webhooks: [{ name: 'a', url: 'http://x' }], tui: { theme: 'light' }, agents: { pi: true, amp: true } });
     expect(restartRequired(before, after, ['claude', 'amp'])).toEqual(['agents.pi', 'claude_dirs', 'tui.theme', 'webhooks']);
   });
+
+  it('names search when an exclusion is lifted (its messages were never indexed), not when one is added', () => {
+    const before = effective({ exclude_cwd_substrings: ['/secret', '/tmp'] });
+    expect(restartRequired(before, effective({ exclude_cwd_substrings: ['/tmp'] }), ['claude'])).toEqual(['search']);
+    expect(restartRequired(before, effective({ exclude_cwd_substrings: ['/secret', '/tmp', '/x'] }), ['claude'])).toEqual([]);
+  });
 });

@@ -88,7 +88,7 @@ describe('circuit breaker (marbles, virtual time)', () => {
   it('unreachable (connection refused) for 2 minutes: the oldest delivery is the probe, and the queue drains in order', () => {
     const sent: [number, string][] = [];
     rx.run(({ cold }) => {
-      const refused = cold('#', undefined, Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }));
+      const refused = cold<PostResponse>('#', undefined, Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }));
       const up = cold('(r|)', { r: answer(200) });
       queue(6);
       breakerWith((request) => {

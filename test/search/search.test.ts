@@ -214,6 +214,17 @@ describe('GET /api/search in a running monitor', { timeout: 90_000 }, () => {
     expect(found[0]?.session_id).toBe('6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10');
     expect(tookMs).toBeLessThan(1_000);
 
+    // Settings saved while it runs: what the lists hide, search hides at once.
+    const put = (body: unknown): Promise<Response> => fetch(`${base}/api/config`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await put({ exclude_cwd_substrings: ['/home/dev/acme-api'], agents: { opencode: false } })).status).toBe(200);
+    expect((await api('q=zebrafinch')).map((r) => r.session_id)).toEqual([]);
+    expect((await api('q=footer&agent=opencode,kilo')).map((r) => r.agent)).not.toContain('opencode');
+    // Lifted again: the index held them all along (they were excluded after it read them).
+    const lifted = await put({ exclude_cwd_substrings: [], agents: { opencode: true } });
+    expect(lifted.headers.get('agentwatch-restart-required')).toBeNull();
+    expect((await api('q=zebrafinch')).map((r) => r.session_id)).toEqual(['6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10']);
+    expect((await api('q=footer&agent=opencode,kilo')).map((r) => r.agent)).toContain('opencode');
+
     // What the monitor read (and indexed live) is not read again by the next one-shot search.
     await monitor.stop();
     const opens = path.join(t.root, 'opens.json');
