@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
+import { plainTwinOf } from '../internal/compressed.js';
 import type { FamilyKey } from '../internal/file-family.js';
 
 /** `$CODEX_HOME`, else `~/.codex` (Codex itself honours the variable). */
@@ -18,8 +19,9 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /**
  * A rollout's name ends with its thread's id, `rollout-<ts>-<thread>.jsonl`; a thread resumed or
  * reverted by Codex 0.147+ goes on in a new segment file, `rollout-<ts>-<thread>_<segment>.jsonl`.
+ * Codex 0.137+ compresses a rollout idle for a week to the same name plus `.zst`.
  */
-const ROLLOUT_NAME = new RegExp(`(${UUID})(?:_([0-9a-z-]+))?\\.jsonl$`, 'i');
+const ROLLOUT_NAME = new RegExp(`(${UUID})(?:_([0-9a-z-]+))?\\.jsonl(?:\\.zst)?$`, 'i');
 
 /**
  * The provisional session id of a rollout file: its thread's id (the uuid its name ends with, or
@@ -27,9 +29,9 @@ const ROLLOUT_NAME = new RegExp(`(${UUID})(?:_([0-9a-z-]+))?\\.jsonl$`, 'i');
  * the final word.
  */
 export const codexIdFromFile = (file: string): string | undefined => {
-  if (!file.endsWith('.jsonl')) return undefined;
-  const name = path.basename(file);
-  return ROLLOUT_NAME.exec(name)?.[1] ?? path.basename(file, '.jsonl');
+  const plain = plainTwinOf(file);
+  if (!plain.endsWith('.jsonl')) return undefined;
+  return ROLLOUT_NAME.exec(path.basename(file))?.[1] ?? path.basename(plain, '.jsonl');
 };
 
 /** True for a segment file (`..._<segment>.jsonl`): a thread's continuation, not its first file. */

@@ -1,6 +1,7 @@
 import type { AgentKind } from '../../core/agents.js';
 import type { FileStamp } from '../../core/session.js';
 import type { CachedFile } from './cache.js';
+import { isCompressedTranscript } from './compressed.js';
 
 /**
  * Files that feed one session one after another (a Codex thread resumed or reverted into a new
@@ -33,7 +34,9 @@ export const resumableFrom = (cached: CachedFile, info: FileStat, agent: AgentKi
   cached.agent === agent &&
   cached.offset <= info.size &&
   (cached.ino === undefined || cached.ino === info.ino) &&
-  !(cached.size === info.size && cached.mtimeMs !== info.mtimeMs);
+  !(cached.size === info.size && cached.mtimeMs !== info.mtimeMs) &&
+  // A compressed transcript is never appended to: changed at all, it is another file.
+  (!isCompressedTranscript(cached.path) || (cached.size === info.size && cached.mtimeMs === info.mtimeMs));
 
 /** True when `cached` holds the file exactly as it is: nothing to read. */
 export const untouchedSince = (cached: CachedFile, info: FileStat, agent: AgentKind): boolean =>

@@ -6,6 +6,8 @@ import type { CachedFile, DiscoveryCache } from './cache.js';
 import { familyRestorePoint, resumableFrom, stampOf, untouchedSince, type FamilyKey } from './file-family.js';
 import { diagnostic, type FileParser } from './file-parser.js';
 import { isMissing } from './missing.js';
+import { hiddenTwins, isCompressedTranscript, readCompressedLines } from './compressed.js';
+import type { LineItem } from './lines.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 
 interface Tracked {
@@ -205,29 +207,25 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     t.size = size;
     t.mtimeMs = mtimeMs;
     const parser = parserOf(t);
-    const outcome = await readLinesFrom(
-      t.file,
-      t.offset,
-      size,
-      (items, consumed) => {
-        for (const item of items) {
-          if (t.line !== undefined) t.line += 1;
-          if (item.kind === 'line') {
-            for (const event of parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
-          } else {
-            const skimmed = parser.oversized?.(item.head, item.tail) ?? [];
-            for (const event of skimmed) emit(event);
-            const what = skimmed.length > 0 ? 'read from its first and last bytes only (type, time, tool ids)' : 'skipped';
-            const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; ${what}`;
-            emit(located(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: parser.sessionId(), path: t.file }), t));
-          }
+    const onChunk = (items: readonly LineItem[], consumed: number | undefined): void => {
+      for (const item of items) {
+        if (t.line !== undefined) t.line += 1;
+        if (item.kind === 'line') {
+          for (const event of parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
+        } else {
+          const skimmed = parser.oversized?.(item.head, item.tail) ?? [];
+          for (const event of skimmed) emit(event);
+          const what = skimmed.length > 0 ? 'read from its first and last bytes only (type, time, tool ids)' : 'skipped';
+          const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; ${what}`;
+          emit(located(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: parser.sessionId(), path: t.file }), t));
         }
-        t.sessionId = parser.sessionId();
-        t.offset = consumed;
-        emitCheckpoint(t);
-      },
-      readOptions,
-    );
+      }
+      t.sessionId = parser.sessionId();
+      if (consumed === undefined) return;
+      t.offset = consumed;
+      emitCheckpoint(t);
+    };
+    const outcome = isCompressedTranscript(t.file) ? await readCompressedLines(t.file, onChunk, readOptions) : await readLinesFrom(t.file, t.offset, size, onChunk, readOptions);
     t.offset = outcome.consumed;
     // Bytes that arrived during the read were read too; their mtime is newer than `mtimeMs`, so
     // the next stat sees a change and a warm start re-reads from the offset: nothing is lost.
@@ -260,8 +258,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       if (!first) return;
       ({ t, restored } = first);
       opened = true;
-    } else if (info.ino !== t.ino || info.size < t.offset) {
-      // Truncated, or another file renamed over this path: start again from its first byte.
+    } else if (info.ino !== t.ino || info.size < t.offset || (isCompressedTranscript(file) && (info.size !== t.size || info.mtimeMs !== t.mtimeMs))) {
+      // Truncated, or another file renamed over this path (a compressed one is never appended
+      // to: any change makes it another file): start again from its first byte.
       forget(t);
       emit({ type: 'reset', agent, sessionId: t.sessionId });
       t = openFresh(file, classifiedId ?? t.sessionId, info.ino);
@@ -294,7 +293,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
    */
   const syncFamily = async (key: string): Promise<void> => {
     const files = membersOf(key);
-    const infos = files.map((file) => {
+    const stats = files.map((file) => {
       try {
         const info = statSync(file, { throwIfNoEntry: false });
         return info?.isFile() ? info : undefined;
@@ -303,6 +302,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         return undefined;
       }
     });
+    // A compressed twin of a plain file that is there too is not read (compressed.ts); it stays
+    // in the family, to be read once the plain file goes (Codex compressed it meanwhile).
+    const hidden = hiddenTwins(files, (file) => files.includes(file) && stats[files.indexOf(file)] !== undefined);
+    const infos = stats.map((info, i) => (hidden.has(files[i] as string) ? undefined : info));
     let lastRead = -1;
     files.forEach((file, i) => {
       if (tracked.has(file)) lastRead = i;
@@ -325,7 +328,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       return;
     }
     // A file that went was read (and the family folds again below) or never was: either way it leaves.
-    for (const file of files) if (!present.includes(file)) dropFromFamily(file);
+    for (const file of files) if (!present.includes(file) && !hidden.has(file)) dropFromFamily(file);
     if (refold) {
       const sessions = new Set<string>();
       for (const file of files) {
@@ -407,7 +410,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     // Seen before (a directory added while watching): `sync` brings the family up to date.
     if (files.some((file) => tracked.has(file) || primed.has(file)) || running.has(syncKeyOf(head.file))) return false;
     const infoOf = new Map(found.map((f) => [f.file, f.info]));
+    const hidden = hiddenTwins(files, (file) => infoOf.has(file));
     const members = files.flatMap((file) => {
+      if (hidden.has(file)) return [];
       const info = infoOf.get(file);
       return info?.isFile() ? [{ file, info, cached: deps.cache?.get(file) }] : [];
     });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
+import { COMPRESSED_SUFFIX, isCompressedTranscript } from './compressed.js';
 import { createFileTracker } from './file-tracker.js';
 import { nowAndAgainLater } from './again-later.js';
 import { diagnostic, type JsonlAgentSpec, type WatchRoot } from './file-parser.js';
@@ -101,7 +102,16 @@ export const createJsonlSource =
         if (closed) return;
         try {
           if (spec.sideFiles?.matches(file)) await refreshSide(file);
-          else await tracker.sync(file, classify(file), known);
+          else {
+            const sessionId = classify(file);
+            await tracker.sync(file, sessionId, known);
+            // A plain transcript that went may have left a compressed twin (compressed.ts) that
+            // no event announced: it is the transcript now.
+            const twin = `${file}${COMPRESSED_SUFFIX}`;
+            if (sessionId !== undefined && !isCompressedTranscript(file) && !tracker.isTrackedFile(file) && !tracker.isTrackedFile(twin) && existsSync(twin)) {
+              await tracker.sync(twin, classify(twin));
+            }
+          }
         } catch (error) {
           emit(diagnostic(agent, 'E_READ', `cannot read ${file}: ${(error as Error).message}`, { path: file }));
         }

@@ -16,7 +16,7 @@ export interface TreeWatch {
 }
 
 // Names that are certainly files, for the calls chokidar makes before it has stat'ed an entry.
-const FILE_NAME = /\.(jsonl|json|md|txt|log|db|sqlite|db-wal|db-shm)$/i;
+const FILE_NAME = /\.(jsonl|json|md|txt|log|db|sqlite|db-wal|db-shm|zst)$/i;
 
 /**
  * Watches the directories of a tree with chokidar, never its files. ARCHITECTURE.md measured

@@ -1,0 +1,81 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { yieldIfDue } from '../../util/next-turn.js';
+import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
+import type { ReadOptions } from './read-lines.js';
+
+/**
+ * Transcripts an agent compresses once they go cold: Codex 0.137+ rewrites a rollout idle for a
+ * week as `rollout-….jsonl.zst` (zstd) and deletes the plain file; when the thread is resumed, it
+ * writes the plain file back and appends to that. A compressed transcript is never appended to, so
+ * it is read whole, and any change to it is a new file (read again from its first byte).
+ */
+export const COMPRESSED_SUFFIX = '.zst';
+
+export const isCompressedTranscript = (file: string): boolean => file.endsWith(COMPRESSED_SUFFIX);
+
+/** The plain file a compressed one was made from (`x.jsonl.zst` -> `x.jsonl`); the file itself otherwise. */
+export const plainTwinOf = (file: string): string => (isCompressedTranscript(file) ? file.slice(0, -COMPRESSED_SUFFIX.length) : file);
+
+/**
+ * The compressed files among `files` whose plain twin exists too (`exists`): while Codex writes
+ * one from the other, both are there for a moment, and the plain file is the transcript (as
+ * Codex itself reads them).
+ */
+export const hiddenTwins = (files: readonly string[], exists: (file: string) => boolean): ReadonlySet<string> => {
+  const hidden = new Set<string>();
+  for (const file of files) if (isCompressedTranscript(file) && exists(plainTwinOf(file))) hidden.add(file);
+  return hidden;
+};
+
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Decompressed in chunks, a transcript holds only the decoder's window in memory, so the cap is
+ * far above the decoder's default: Codex rollouts of a long thread reach 1-2 GB of text, and a
+ * plain one that size is read too.
+ */
+const MAX_DECOMPRESSED_BYTES = 16 * 1024 ** 3;
+
+/**
+ * `readLinesFrom` for a compressed transcript: its lines, in chunks of the decompressed text as
+ * the decoder produces them. Offsets count compressed bytes (what the file's size and the
+ * checkpoint compare), and no offset but the file's end means anything: every chunk but the last
+ * is handed on with `consumed` undefined (no checkpoint may be taken there), the last with the
+ * file's size. A last line without its newline is a whole line here: nothing will be appended.
+ * Throws a ZstdError for a file that does not decompress (the caller reports it).
+ */
+export const readCompressedLines = async (
+  file: string,
+  onChunk: (items: readonly LineItem[], consumed: number | undefined) => void,
+  options: ReadOptions = {},
+): Promise<{ readonly consumed: number; readonly end: number }> => {
+  const fd = openSync(file, 'r');
+  let input: Buffer;
+  try {
+    const size = fstatSync(fd).size;
+    input = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, input, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    input = input.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+  // Loaded with the first compressed transcript: most machines have none.
+  const { decompressZstdChunks } = await import('../../util/zstd/index.js');
+  const splitter = createLineSplitter(0, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  let endsWithNewline = true;
+  for (const chunk of decompressZstdChunks(input, { maxOutputBytes: MAX_DECOMPRESSED_BYTES })) {
+    if (chunk.length === 0) continue;
+    endsWithNewline = chunk[chunk.length - 1] === 0x0a;
+    // Lines are views into the chunk, handed on before the decoder reuses its window.
+    const items = splitter.push(chunk);
+    if (items.length > 0) onChunk(items, undefined);
+    await yieldIfDue();
+  }
+  onChunk(endsWithNewline ? [] : splitter.push(NEWLINE), input.length);
+  return { consumed: input.length, end: input.length };
+};
