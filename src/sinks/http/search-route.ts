@@ -7,7 +7,12 @@ import { QuerySyntaxError, toJsonResults } from '../../search/query.js';
 const querySchema = z.object({
   q: z.string({ error: 'q (the search query) is required' }).trim().min(1, 'q (the search query) is required').max(1_000, 'q must be at most 1000 characters'),
   agent: z.string().optional(),
-  limit: z.coerce.number({ error: 'limit must be a whole number' }).int('limit must be a whole number').min(1).max(200).optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be from 1 to 200')
+    .max(200, 'limit must be from 1 to 200')
+    .optional(),
 });
 
 /** `GET /api/search?q=&agent=&limit=` (PRODUCT.md 8): the JSON of `agentwatch search --json`. */

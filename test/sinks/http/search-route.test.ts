@@ -1,0 +1,33 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { LiveIndex } from '../../../src/search/live.js';
+import { registerSearchRoute } from '../../../src/sinks/http/search-route.js';
+
+/** An index that answers nothing and records the limits it was asked for. */
+const recordingIndex = (limits: number[]): LiveIndex => ({
+  tap: () => undefined,
+  follow: () => undefined,
+  search: async (_query, options) => {
+    limits.push(options.limit);
+    return [];
+  },
+  close: async () => undefined,
+});
+
+describe('GET /api/search ?limit=', () => {
+  it('takes 1 to 200, and says so for a number outside them; a value that is no whole number says that', async () => {
+    const limits: number[] = [];
+    const app = Fastify();
+    registerSearchRoute(app, recordingIndex(limits));
+    const get = (limit: string) => app.inject({ method: 'GET', url: `/api/search?q=bucket&limit=${limit}` });
+    for (const ok of ['1', '200']) expect((await get(ok)).statusCode).toBe(200);
+    expect(limits).toEqual([1, 200]);
+    for (const outside of ['0', '201', '500']) {
+      const answer = await get(outside);
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toEqual({ error: 'limit must be from 1 to 200' });
+    }
+    for (const notWhole of ['2.5', 'ten']) expect((await get(notWhole)).json()).toEqual({ error: 'limit must be a whole number' });
+    await app.close();
+  });
+});
