@@ -33,12 +33,13 @@ const main = async (argv: readonly string[]): Promise<number> => {
   const rest = command === undefined ? argv : argv.slice(1);
   const end = rest.indexOf('--');
   const flagsPart = end === -1 ? rest : rest.slice(0, end);
-  if (flagsPart.some(isHelp)) {
-    process.stdout.write(entry ? `${entry.usage}\n` : overview(version));
-    return 0;
-  }
-  if (command === undefined && flagsPart.some(isVersion)) {
-    process.stdout.write(`${version}\n`);
+  const help = flagsPart.some(isHelp);
+  const showVersion = command === undefined && flagsPart.some(isVersion);
+  if (help || showVersion) {
+    // Answered without loading the command, but a flag beside them that the command does not take is still a usage error.
+    const others = flagsPart.filter((token) => !isHelp(token) && !(showVersion && isVersion(token)));
+    if (others.some((token) => token.startsWith('-'))) (await import('./cli/command-flags.js')).checkFlags(command, others);
+    process.stdout.write(help ? (entry ? `${entry.usage}\n` : overview(version)) : `${version}\n`);
     return 0;
   }
   if (!entry && !MONITOR) {

@@ -36,6 +36,30 @@ describe('agentwatch CLI frame', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    [['--bogus', '--version'], 'Unknown flag --bogus for agentwatch'],
+    [['--version', '--bogus'], 'Unknown flag --bogus for agentwatch'],
+    [['-v', '--jsn'], 'Unknown flag --jsn for agentwatch'],
+    [['--bogus', '--help'], 'Unknown flag --bogus for agentwatch'],
+    [['sessions', '--bogus', '--help'], 'Unknown flag --bogus for agentwatch sessions'],
+    [['webhooks', 'log', '--timeout', '5', '--help'], 'Unknown flag --timeout for agentwatch webhooks log'],
+  ])('%j: an unknown flag is a usage error (exit 2) even beside --version or --help', async (args, message) => {
+    const result = await runCli(args, { env: temp.env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(`agentwatch: ${message}`);
+  });
+
+  it('--version and --help still answer beside flags the command takes', async () => {
+    expect(await runCli(['--api', '--version'], { env: temp.env })).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    const help = await runCli(['sessions', '--json', '--window', '5', '-h'], { env: temp.env });
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: agentwatch sessions /);
+    const webhooks = await runCli(['webhooks', 'log', '--json', '--help'], { env: temp.env });
+    expect(webhooks).toMatchObject({ code: 0, stderr: '' });
+    expect(webhooks.stdout).toMatch(/^Usage: agentwatch webhooks /);
+  });
+
   it('an unknown command exits 2', async () => {
     const result = await runCli(['frobnicate'], { env: temp.env });
     expect(result.code).toBe(2);

@@ -102,6 +102,14 @@ describe('agentwatch passphrase --show', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/at least 12 characters/);
   });
+
+  it('counts characters, not UTF-16 units: seven emoji are too short', async () => {
+    const h = await home();
+    const result = await runCli(['passphrase', '--show'], { env: { ...h.env, AGENTWATCH_API_PASSPHRASE: '🔑'.repeat(7) } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/at least 12 characters/);
+  });
 });
 
 describe('agentwatch passphrase (set / rotate)', () => {
@@ -124,17 +132,18 @@ describe('agentwatch passphrase (set / rotate)', () => {
     await mkdir(path.dirname(configFile(h)), { recursive: true });
     await writeFile(configFile(h), JSON.stringify({ window_minutes: 45, my_own_key: true, api_salt: 'kept-salt' }));
     const result = await runInPty(['passphrase'], h.env, [
-      { after: /New API passphrase/, send: 'short\r' },
+      // Seven characters in fourteen UTF-16 code units: too short.
+      { after: /New API passphrase/, send: `${'🔑'.repeat(7)}\r` },
       { after: /New API passphrase/, send: 'the first good one\r' },
       { after: /Repeat the passphrase/, send: 'a different one\r' },
       { after: /New API passphrase/, send: 'rotated passphrase 2\r' },
       { after: /Repeat the passphrase/, send: 'rotated passphrase 2\r' },
     ]);
     expect(result.code).toBe(0);
-    expect(result.output).toMatch(/at least 12 characters/);
+    expect(result.output.match(/the passphrase must be at least 12 characters/g)).toHaveLength(1);
     expect(result.output).toMatch(/the two entries differ/);
     // Hidden: nothing typed is echoed.
-    expect(result.output, result.output).not.toMatch(/rotated passphrase 2|the first good one|short\r?\n/);
+    expect(result.output, result.output).not.toMatch(/rotated passphrase 2|the first good one|🔑/u);
     const saved = await readConfig(h);
     expect(saved).toMatchObject({ api_passphrase: 'rotated passphrase 2', api_salt: 'kept-salt', window_minutes: 45, my_own_key: true });
     expect(result.output).toContain(await deriveToken('rotated passphrase 2', 'kept-salt'));

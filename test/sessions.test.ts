@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITIES } from '../src/core/activity.js';
@@ -120,6 +120,18 @@ describe('agentwatch sessions (spawned)', () => {
     expect(onlyApi.map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
   });
 
+  it('--dir through a symlink lists the sessions recorded under its real path, as the current directory does', async () => {
+    // macOS: /tmp is /private/tmp, and agents record the real path.
+    const link = path.join(t.root, 'api-link');
+    await symlink(path.join(work, 'api'), link);
+    const viaLink = parse(await sessions(['--dir', link, '--json'], t.root));
+    expect(viaLink.map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
+    const relative = parse(await sessions(['--dir', 'api-link/sub', '--json'], t.root));
+    expect(relative.map((s) => s.session_id)).toEqual([ids.codex]);
+    // Inside the link, the default scope (process.cwd() is the real path) lists the same.
+    expect(parse(await sessions(['--json'], link)).map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
+  });
+
   it('--all lists every directory and every age; --window keeps the recently active', async () => {
     const all = parse(await sessions(['--all', '--json']));
     expect(all.map((s) => s.agent)).toEqual(['claude', 'codex', 'claude', 'pi']);
@@ -157,6 +169,8 @@ describe('agentwatch sessions (spawned)', () => {
   it.each([
     [['--window', 'abc'], /--window/],
     [['--window', '0'], /--window/],
+    [['--window', '1e3'], /^agentwatch: Invalid value for --window: "1e3" \(expected a whole number from 1 to 10080\)$/],
+    [['--window', '10081'], /--window/],
     [['--all', '--dir', '/tmp'], /--all and --dir/],
     [['--agent', 'nope'], /--agent/],
     [['--bogus'], /Unknown flag --bogus/],

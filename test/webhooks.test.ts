@@ -160,6 +160,49 @@ describe('agentwatch webhooks test', () => {
     expect(await readFile(configFile, 'utf8')).toBe('{ "webhooks": [ }');
   });
 
+  it('a wrongly typed value in an entry makes the config invalid: exit 1 naming the file and the field, nothing sent, file byte-identical', async () => {
+    const text = await writeConfig([
+      { name: 'good', url: receiver.url('/good') },
+      { name: 'typed', url: receiver.url('/typed'), enabled: 'no' },
+    ]);
+    const result = await run();
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
+    expect(result.stderr).toBe(`agentwatch: ${configFile}: invalid configuration: webhooks.1.enabled: Invalid input: expected boolean, received string\n`);
+    expect(result.stdout).toBe('');
+    expect(receiver.received).toHaveLength(0);
+    expect(await readFile(configFile, 'utf8')).toBe(text);
+  });
+
+  it('warns once per unknown config key, with the closest known key, as every command does', async () => {
+    await mkdir(path.dirname(configFile), { recursive: true });
+    await writeFile(configFile, JSON.stringify({ window_minuts: 5, webhooks: [{ name: 'good', url: receiver.url('/good'), secert: 'x' }] }));
+    const result = await run();
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
+    expect(result.stderr).toBe(
+      [
+        `agentwatch: ${configFile}: unknown key "window_minuts" (did you mean "window_minutes"?); it is kept in the file but has no effect`,
+        `agentwatch: ${configFile}: unknown key "webhooks[0].secert" (did you mean "webhooks[0].secret"?); it is kept in the file but has no effect`,
+        '',
+      ].join('\n'),
+    );
+    expect(result.stdout).toMatch(/^ok\s+good\s+HTTP 200 OK/);
+  });
+
+  it.each([
+    [['log', '--timeout', '5'], 'Unknown flag --timeout for agentwatch webhooks log'],
+    [['test', '--limit', '5'], 'Unknown flag --limit for agentwatch webhooks test'],
+    [['replay', '--json', '0b6f7c1e'], 'Unknown flag --json for agentwatch webhooks replay'],
+    [['replay', '0b6f7c1e', '--limit', '5'], 'Unknown flag --limit for agentwatch webhooks replay'],
+    [['log', '--limit', '1e300'], 'Invalid value for --limit: "1e300" (expected a whole number from 1 to 10000)'],
+    [['log', '--limit', '010'], 'Invalid value for --limit: "010" (expected a whole number from 1 to 10000)'],
+    [['test', '--timeout', '1e300'], 'Invalid value for --timeout: "1e300" (expected a number from 1 to 600)'],
+  ])('%j: a flag the subcommand does not take, or a value out of its range, is a usage error (exit 2)', async (args, message) => {
+    const result = await runCli(['webhooks', ...args], { env: home.env, cwd: home.home });
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`agentwatch: ${message}\nRun agentwatch webhooks ${args[0]} --help\n`);
+  });
+
   it('bad arguments are usage errors (exit 2)', async () => {
     const missing = await runCli(['webhooks'], { env: home.env });
     expect(missing.code, `stdout: ${missing.stdout}\nstderr: ${missing.stderr}`).toBe(2);

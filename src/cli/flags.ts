@@ -3,13 +3,18 @@ import { UsageError } from './io.js';
 import { closest } from '../util/closest.js';
 
 /**
- * One flag of a command. `choices` and `integer` are checked here so every command reports bad
- * values the same way: one line, exit 2.
+ * One flag of a command. `choices` and number ranges are checked here so every command reports
+ * bad values the same way: one line, exit 2. A number flag always has a range: what is out of it
+ * would only fail later, further from the flag (SQLite's "datatype mismatch" for `--limit 1e300`).
  */
 export type FlagSpec =
   | { readonly type: 'boolean'; readonly shortFlag?: string; /** true: the flag is on unless `--no-<name>` is given. */ readonly default?: boolean }
   | { readonly type: 'string'; readonly choices?: readonly string[]; readonly shortFlag?: string }
-  | { readonly type: 'number'; readonly integer?: boolean; readonly min?: number; readonly shortFlag?: string };
+  | { readonly type: 'number'; readonly integer?: boolean; readonly min: number; readonly max: number; readonly shortFlag?: string };
+
+// Plain decimal only: no exponent (1e3), hex (0x10), sign or leading zero (010, read as octal elsewhere).
+const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
+const DECIMAL_NUMBER = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
@@ -114,11 +119,11 @@ export const parseFlags = <S extends FlagSpecs>(
       }
       flags[name] = text;
     } else {
-      const number = Number(value);
-      const bad = String(value).trim() === '' || !Number.isFinite(number) || (spec.integer && !Number.isInteger(number)) || (spec.min !== undefined && number < spec.min);
-      if (bad) {
-        const what = `${spec.integer ? 'an integer' : 'a number'}${spec.min !== undefined ? ` >= ${spec.min}` : ''}`;
-        throw new UsageError(`Invalid value for ${flagName}: ${JSON.stringify(String(value))} (expected ${what})`, `Run ${command} --help`);
+      const text = String(value);
+      const number = Number(text);
+      if (!(spec.integer ? WHOLE_NUMBER : DECIMAL_NUMBER).test(text) || number < spec.min || number > spec.max) {
+        const what = `${spec.integer ? 'a whole number' : 'a number'} from ${spec.min} to ${spec.max}`;
+        throw new UsageError(`Invalid value for ${flagName}: ${JSON.stringify(text)} (expected ${what})`, `Run ${command} --help`);
       }
       flags[name] = number;
     }

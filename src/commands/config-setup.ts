@@ -1,5 +1,5 @@
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
-import { loadConfig, type Loaded } from '../config/load.js';
+import { loadConfig, type Loaded, type LoadOptions } from '../config/load.js';
 import { configNotices } from '../config/notices.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
@@ -10,9 +10,13 @@ import type { Logger } from '../core/contracts.js';
  * after it (issue 11: answer within 200 ms of start).
  */
 
-/** Loads (and, first time, writes) the config and prints its notices to stderr. */
-export const loadConfigWithNotices = async (io: CliIo): Promise<Loaded> => {
-  const loaded = await loadConfig(io.env, { write: true });
+/**
+ * Loads (and, first time, writes) the config and prints its notices to stderr: every command that
+ * reads the config says the same about it (unknown keys, fallbacks), and never on stdout.
+ * `write: false` for the commands that only read it (limits, webhooks, passphrase --show).
+ */
+export const loadConfigWithNotices = async (io: CliIo, options: LoadOptions = { write: true }): Promise<Loaded> => {
+  const loaded = await loadConfig(io.env, options);
   for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);
   return loaded;
 };

@@ -1,4 +1,5 @@
 import { filter, firstValueFrom, timeout } from 'rxjs';
+import { DOCTOR_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
 import { toEffective } from '../config/effective.js';
@@ -23,7 +24,6 @@ import { DISCOVERY_WAIT_MS } from './sessions.js';
  * record is skipped unseen) and writes nothing. Exit 0 healthy, 1 when something needs the user.
  */
 const COMMAND = 'agentwatch doctor';
-const FLAGS = { json: { type: 'boolean' } } as const;
 const DATABASE_AGENTS: ReadonlySet<AgentKind> = new Set(['cursor', 'opencode', 'kilo']);
 
 const originOf = (url: string): string => {
@@ -55,7 +55,7 @@ const apiSetup = (io: CliIo, loaded: Loaded): DoctorReport['api'] => {
 };
 
 export const run = async (io: CliIo): Promise<number> => {
-  const { flags, input } = parseFlags(io.argv, FLAGS, COMMAND);
+  const { flags, input } = parseFlags(io.argv, DOCTOR_FLAGS, COMMAND);
   if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0]}" for ${COMMAND}`, `Run ${COMMAND} --help`);
   const { loaded, error } = await readConfig(io);
   const enabled = AGENT_KINDS.filter((agent) => loaded.config.agents[agent]);

@@ -1,10 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Pipeline } from '../app.js';
+import { MONITOR_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
-import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
+import type { AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import type { Ctx, Teardown } from '../core/contracts.js';
 import type { Config } from '../config/effective.js';
@@ -30,17 +31,6 @@ import type { LiveConfig } from '../config/live.js';
  * Only what comes before the API's socket listens is imported statically (the flags, the config);
  * rxjs, the pipeline and the sources load after it (issue 11: the API answers within 200 ms).
  */
-
-export const MONITOR_FLAGS = {
-  tui: { type: 'boolean' },
-  api: { type: 'boolean' },
-  gui: { type: 'boolean' },
-  // `--no-open` (with --gui): serve the dashboard without opening a browser.
-  open: { type: 'boolean', default: true },
-  host: { type: 'string' },
-  agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
-  demo: { type: 'boolean' },
-} as const;
 
 export type Mode = 'tui' | 'api' | 'gui';
 

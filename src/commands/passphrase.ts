@@ -1,7 +1,9 @@
 import { configPath } from '../config/paths.js';
+import { PASSPHRASE_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
 import { canPrompt } from '../cli/prompt.js';
+import { loadConfigWithNotices } from './config-setup.js';
 import { askNewPassphrase, currentToken, saveNewPassphrase } from '../sinks/http/passphrase-flow.js';
 
 /**
@@ -10,11 +12,13 @@ import { askNewPassphrase, currentToken, saveNewPassphrase } from '../sinks/http
  */
 
 export const run = async (io: CliIo): Promise<number> => {
-  const { flags, input } = parseFlags(io.argv, { show: { type: 'boolean' } } as const, 'agentwatch passphrase');
+  const { flags, input } = parseFlags(io.argv, PASSPHRASE_FLAGS, 'agentwatch passphrase');
   if (input.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(input[0])}: the passphrase is read from the terminal, never from arguments`);
 
+  // Read first, for its notices and so a broken config is said before any question.
+  const loaded = await loadConfigWithNotices(io, { write: false });
   if (flags.show) {
-    const { token, fromEnv } = await currentToken(io.env);
+    const { token, fromEnv } = await currentToken(io.env, loaded);
     if (fromEnv) io.stderr.write('agentwatch: token of AGENTWATCH_API_PASSPHRASE (it overrides the config file)\n');
     io.stdout.write(`${token}\n`);
     return 0;

@@ -1,10 +1,13 @@
 import { createColors } from 'picocolors';
+import { SEARCH_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import type { Loaded } from '../config/load.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import { timeOf } from '../core/time.js';
 import { shouldColor } from '../limits/palette.js';
 import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
+import { holdsNoSession } from '../search/index-db.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
 import { renderHits } from '../search/snippet.js';
 import { loadConfigWithNotices, stderrLogger } from './config-setup.js';
@@ -16,12 +19,6 @@ import { loadConfigWithNotices, stderrLogger } from './config-setup.js';
  * with a pipe). Exit 0 (also with no hits), 2 for a malformed query or bad flags.
  */
 const COMMAND = 'agentwatch search';
-const FLAGS = {
-  agent: { type: 'string' },
-  limit: { type: 'number', integer: true, min: 1 },
-  json: { type: 'boolean' },
-  reindex: { type: 'boolean' },
-} as const;
 export const DEFAULT_LIMIT = 10;
 
 const readStdin = async (io: CliIo): Promise<string> => {
@@ -57,8 +54,16 @@ export const renderResults = (results: readonly SearchResult[], color: boolean):
     .join('\n\n');
 };
 
+/** The empty result when no enabled agent had a session to index, with the places looked in. */
+const nothingIndexedLines = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], query: string): Promise<string[]> => {
+  // Loaded only here: it pulls in every source's path module.
+  const { lookedInLines } = await import('./sessions-locations.js');
+  const why = agents.length === 0 ? `every agent is disabled in ${loaded.path}` : `no session of ${agents.join(', ')} was found to search`;
+  return [`No session mentions ${JSON.stringify(query)}: ${why}.`, ...lookedInLines(agents, loaded.config, io.env, io.platform)];
+};
+
 export const run = async (io: CliIo): Promise<number> => {
-  const { flags, input } = parseFlags(io.argv, FLAGS, COMMAND);
+  const { flags, input } = parseFlags(io.argv, SEARCH_FLAGS, COMMAND);
   const fromStdin = input.length === 0 || (input.length === 1 && input[0] === '-');
   if (fromStdin && io.stdin.isTTY) throw new UsageError('search needs a query', `Run ${COMMAND} --help`);
   const query = fromStdin ? await readStdin(io) : input.join(' ').trim();
@@ -72,9 +77,13 @@ export const run = async (io: CliIo): Promise<number> => {
   const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log });
   try {
     const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd });
+    const nothingIndexed = results.length === 0 && holdsNoSession(db);
     if (flags.json) io.stdout.write(`${JSON.stringify(toJsonResults(results), null, 2)}\n`);
-    else if (results.length === 0) io.stdout.write(`No session mentions ${JSON.stringify(query)}.\n`);
-    else io.stdout.write(`${renderResults(results, shouldColor(io.env, io.stdout.isTTY))}\n`);
+    else if (results.length > 0) io.stdout.write(`${renderResults(results, shouldColor(io.env, io.stdout.isTTY))}\n`);
+    else if (!nothingIndexed) io.stdout.write(`No session mentions ${JSON.stringify(query)}.\n`);
+    // Nothing to search at all is not "no hit": say where the sessions were looked for (PRODUCT.md 1),
+    // as `sessions` does; on stderr under --json, whose stdout stays the array.
+    if (nothingIndexed) (flags.json ? io.stderr : io.stdout).write(`${(await nothingIndexedLines(io, loaded, scope.agents, query)).join('\n')}\n`);
     return 0;
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new UsageError(error.message, 'Quote phrases ("..."), end a prefix with *, combine with AND / OR / NOT');

@@ -11,6 +11,12 @@ import { kimiRoot, kimiSessionsDir } from '../sources/kimi/paths.js';
 import { opencodeDbPaths } from '../sources/opencode/paths.js';
 import { piSessionDirs } from '../sources/pi/paths.js';
 
+/** The "Looked in:" lines of an empty result: each place each agent's source reads, one per line. */
+export const lookedInLines = (agents: readonly AgentKind[], config: Config, env: Env, platform: NodeJS.Platform): string[] => {
+  const places = agents.flatMap((agent) => agentLocations(agent, config, env, platform).map((place) => `  ${agent.padEnd(9)}${place}`));
+  return places.length > 0 ? ['Looked in:', ...places] : [];
+};
+
 /**
  * Where each agent's source reads, for the "no sessions" message (PRODUCT.md section 1: with no
  * sessions, every interface says where it looked). Built from the sources' own path functions.

@@ -1,17 +1,19 @@
 import { once } from 'node:events';
 import path from 'node:path';
 import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
+import { SESSIONS_FLAGS } from '../cli/command-flags.js';
 import { parseFlags, type ParsedFlags } from '../cli/flags.js';
 import { UsageError, type CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
 import { loadSessionNames, type SessionNames } from '../config/session-names.js';
-import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
+import type { AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionDetail, SessionState } from '../core/session.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail, toSummary } from '../streams/views.js';
 import { createWorktreeLookup } from '../streams/worktree.js';
+import { dirForms } from '../util/dir-forms.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
 import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
 import { startSourcePipeline } from './pipeline-setup.js';
@@ -22,14 +24,6 @@ import { renderSessionsTable } from './sessions-render.js';
  * a one-shot snapshot. Runs the sources once (no watching) until every enabled one has finished
  * its discovery pass, with a bounded wait, prints the sessions newest first, and exits 0.
  */
-export const SESSIONS_FLAGS = {
-  all: { type: 'boolean' },
-  dir: { type: 'string' },
-  agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
-  window: { type: 'number', integer: true, min: 1 },
-  json: { type: 'boolean' },
-  demo: { type: 'boolean' },
-} as const;
 
 /** How long the first discovery pass may take before we print what we have. */
 export const DISCOVERY_WAIT_MS = 120_000;
@@ -128,7 +122,8 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     windowMinutes: flags.window,
     excludeCwdSubstrings: loaded.config.exclude_cwd_substrings,
     agents: new Set(agents),
-    ...(dir === undefined ? {} : { dir }),
+    // The directory as named and as it really is: a symlinked --dir finds what the agents recorded.
+    ...(dir === undefined ? {} : { dirs: dirForms(dir) }),
   };
   const listed = selectVisible(frame.state.sessions.values(), now, visibility);
   const worktree = createWorktreeLookup();
@@ -148,12 +143,10 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
 
   if (listed.length === 0) {
     // Loaded only here: it pulls in every source's path module.
-    const { agentLocations } = await import('./sessions-locations.js');
-    const where = flags.demo
-      ? ['  (demo sessions)']
-      : agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform).map((place) => `  ${agent.padEnd(9)}${place}`));
+    const { lookedInLines } = await import('./sessions-locations.js');
+    const lookedIn = flags.demo ? ['Looked in:', '  (demo sessions)'] : lookedInLines(agents, loaded.config, io.env, io.platform);
     // Lead somewhere: what exists outside this scope or window, and the command that shows it.
-    const anywhere = countAnyAge(frame.state.sessions.values(), now, { ...visibility, dir: undefined });
+    const anywhere = countAnyAge(frame.state.sessions.values(), now, { ...visibility, dirs: undefined });
     const inScopeAnyAge = countAnyAge(frame.state.sessions.values(), now, visibility);
     const next =
       flags.window !== undefined && inScopeAnyAge > 0
@@ -163,7 +156,7 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
           : flags.demo || anywhere > 0
             ? []
             : ['No agent has written a session here yet. To see what agentwatch shows: agentwatch sessions --demo (or agentwatch --demo)'];
-    const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...next, ...(where.length > 0 ? ['Looked in:', ...where] : [])].join('\n');
+    const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...next, ...lookedIn].join('\n');
     (flags.json ? io.stderr : io.stdout).write(`${message}\n`);
   }
   return 0;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { firstValueFrom } from 'rxjs';
 import { RuntimeError, type CliIo } from '../cli/io.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfigWithNotices } from './config-setup.js';
 import { failureReason } from '../sinks/webhook/breaker.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryRecord, type DeliveryStore } from '../sinks/webhook/delivery-store.js';
 import { requestFor } from '../sinks/webhook/payload.js';
@@ -91,7 +91,7 @@ const attempt = async (post: Post, request: ReturnType<typeof requestFor>, timeo
  * (the monitor sends it); a 4xx marks it refused.
  */
 export const runReplay = async (io: CliIo, idOrPrefix: string, options: { timeoutMs: number; post?: Post }): Promise<number> => {
-  const loaded = await loadConfig(io.env, { write: false });
+  const loaded = await loadConfigWithNotices(io, { write: false });
   const store = openExisting(io, false);
   if (!store) throw new RuntimeError(`no webhook deliveries recorded yet (${webhookQueuePath(io.env)} does not exist)`);
   try {

@@ -1,7 +1,9 @@
 import { createColors } from 'picocolors';
+import { isWebhooksSubcommand, WEBHOOKS_FLAGS, webhooksInput } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
 import { loadConfig } from '../config/load.js';
+import { configNotices } from '../config/notices.js';
 import type { WebhookEntry } from '../config/schema.js';
 import { shouldColor } from '../limits/palette.js';
 import { gotPost } from '../sinks/webhook/post.js';
@@ -10,7 +12,6 @@ import { describeInvalidWebhook } from '../sinks/webhook/report.js';
 import { DEFAULT_LOG_LIMIT, runLog, runReplay } from './webhooks-log.js';
 
 const COMMAND = 'agentwatch webhooks';
-const FLAGS = { timeout: { type: 'number', min: 1 }, limit: { type: 'number', integer: true, min: 1 }, json: { type: 'boolean' } } as const;
 const SUBCOMMANDS = 'test [NAME] | log [NAME] | replay ID';
 const DEFAULT_TIMEOUT_SEC = 10;
 
@@ -49,20 +50,27 @@ const resultLine = (result: ProbeResult, width: number, color: ReturnType<typeof
  * config holds invalid entries.
  */
 export const run = async (io: CliIo): Promise<number> => {
-  const { flags, input } = parseFlags(io.argv, FLAGS, COMMAND);
-  const [subcommand, name, extra] = input;
+  const [subcommand, name, extra] = webhooksInput(io.argv);
   if (subcommand === undefined) throw new UsageError(`Missing subcommand: ${COMMAND} ${SUBCOMMANDS}`, `Run ${COMMAND} --help`);
-  if (subcommand !== 'test' && subcommand !== 'log' && subcommand !== 'replay') {
+  if (!isWebhooksSubcommand(subcommand)) {
     throw new UsageError(`Unknown subcommand "${subcommand}" for ${COMMAND} (expected: test, log or replay)`, `Run ${COMMAND} --help`);
   }
   if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}" for ${COMMAND} ${subcommand}`, `Run ${COMMAND} --help`);
-  if (subcommand === 'log') return runLog(io, name, { limit: flags.limit ?? DEFAULT_LOG_LIMIT, json: flags.json });
+  // Each subcommand takes only its own flags: `log --timeout 5` is a usage error, not ignored.
+  const command = `${COMMAND} ${subcommand}`;
+  if (subcommand === 'log') {
+    const { flags } = parseFlags(io.argv, WEBHOOKS_FLAGS.log, command);
+    return runLog(io, name, { limit: flags.limit ?? DEFAULT_LOG_LIMIT, json: flags.json });
+  }
+  const { flags } = parseFlags(io.argv, WEBHOOKS_FLAGS[subcommand], command);
   if (subcommand === 'replay') {
     if (name === undefined) throw new UsageError(`Missing delivery id: ${COMMAND} replay ID`, `Run ${COMMAND} log to list deliveries`);
     return runReplay(io, name, { timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_SEC) * 1000 });
   }
 
   const loaded = await loadConfig(io.env, { write: false });
+  // The config's notices as every command prints them, but the invalid entries in this command's own words below.
+  for (const line of configNotices(loaded.path, { warnings: loaded.warnings, invalidWebhooks: [] })) io.stderr.write(`${line}\n`);
   const invalidNames = new Map(loaded.invalidWebhooks.map((invalid) => [invalid.name, describeInvalidWebhook(invalid)]));
   if (name === undefined) for (const line of invalidNames.values()) io.stderr.write(`agentwatch: ${line}\n`);
 

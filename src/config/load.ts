@@ -5,7 +5,7 @@ import { ensurePrivateDir, resolveTarget, tightenFileMode, writeFileAtomic } fro
 import { toEffective, type Effective } from './effective.js';
 import { ConfigError, parseJsonFile } from './errors.js';
 import { configDir, configLockPath, configPath, type Env } from './paths.js';
-import { configSchema, MIN_PASSPHRASE_LENGTH, type StoredConfig } from './schema.js';
+import { configSchema, MIN_PASSPHRASE_LENGTH, passphraseLength, type StoredConfig } from './schema.js';
 import { findUnknownKeys, unknownKeyWarning } from './unknown-keys.js';
 
 export interface LoadOptions {
@@ -200,6 +200,6 @@ export const updateConfig = async (
 
 /** Why a passphrase is refused, or undefined when it is acceptable. */
 export const passphraseProblem = (passphrase: string): string | undefined =>
-  passphrase.trim().length < MIN_PASSPHRASE_LENGTH
+  passphraseLength(passphrase) < MIN_PASSPHRASE_LENGTH
     ? `the passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters`
     : undefined;

@@ -11,6 +11,9 @@ import { standardSecretProblem } from '../sinks/webhook/standard-webhooks.js';
 
 export const MIN_PASSPHRASE_LENGTH = 12;
 
+/** A passphrase's length as a person counts it: code points, surrounding whitespace left out (an emoji is one, not two). */
+export const passphraseLength = (passphrase: string): number => [...passphrase.trim()].length;
+
 const agentsSchema = z
   .object(Object.fromEntries(AGENT_KINDS.map((agent) => [agent, z.boolean().default(true)])) as Record<
     (typeof AGENT_KINDS)[number],
@@ -52,6 +55,28 @@ export const webhookEntrySchema = z
 
 export type WebhookEntry = z.infer<typeof webhookEntrySchema>;
 
+/**
+ * The types of a webhook entry's fields, checked with the rest of the file: a wrongly typed value
+ * (`"enabled": "no"`) makes the whole config invalid, as anywhere else. What a correctly typed
+ * value means (an http URL, a known event) is `webhookEntrySchema`'s, checked per entry in
+ * effective.ts, so such a mistake only keeps that entry from running.
+ */
+const webhookFieldTypes = z.object({
+  name: z.string().optional(),
+  url: z.string().optional(),
+  secret: z.string().optional(),
+  events: z.array(z.string()).optional(),
+  agents: z.array(z.string()).optional(),
+  enabled: z.boolean().optional(),
+  signature: z.string().optional(),
+});
+
+/** An entry as the file holds it (never reshaped: a back-fill writes it back as it was), its field types checked. */
+const storedWebhookEntry = z.unknown().superRefine((entry, ctx) => {
+  const checked = webhookFieldTypes.safeParse(entry);
+  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});
+
 export const configSchema = z
   .object({
     window_minutes: z.int().min(1).max(10_080).default(30).describe('Minutes of session visibility.'),
@@ -66,7 +91,7 @@ export const configSchema = z
     api_passphrase: z
       .string()
       .default('')
-      .refine((v) => v === '' || v.trim().length >= MIN_PASSPHRASE_LENGTH, {
+      .refine((v) => v === '' || passphraseLength(v) >= MIN_PASSPHRASE_LENGTH, {
         error: `api_passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters`,
       })
       .describe('Passphrase the API bearer token is derived from.'),
@@ -79,8 +104,8 @@ export const configSchema = z
     card_density: z.unknown().default('live').describe('compact | rich | live; anything else reads "live".'),
     terminal: z.unknown().default('terminal').describe('terminal | kitty; anything else uses the platform default.'),
     detail_width: z.unknown().default(400).describe('300..2000 px; anything else reads 400.'),
-    // Each entry is validated on its own (effective.ts) so one bad webhook never disables the rest.
-    webhooks: z.array(z.unknown()).default([]),
+    // Types here; the meaning of each entry on its own (effective.ts), so one bad webhook never disables the rest.
+    webhooks: z.array(storedWebhookEntry).default([]),
   })
   .loose();
 

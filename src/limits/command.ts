@@ -1,7 +1,8 @@
 import { firstValueFrom } from 'rxjs';
+import { LIMITS_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfigWithNotices } from '../commands/config-setup.js';
 import { LIMIT_AGENTS, type LimitAgent } from '../core/agents.js';
 import { REQUEST_TIMEOUT_MS, userAgentOf, type LimitsCtx } from './context.js';
 import { sqliteCursorTokenRead } from './cursor-db.js';
@@ -15,13 +16,6 @@ import { SAMPLE_NOTE, sampleOutcomes } from './sample.js';
 import { renderTable } from './render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from './rows.js';
 import { packageField } from '../util/package-json.js';
-
-const FLAGS = {
-  agent: { type: 'string', choices: [...LIMIT_AGENTS, 'all'] },
-  detailed: { type: 'boolean' },
-  json: { type: 'boolean' },
-  demo: { type: 'boolean' },
-} as const;
 
 const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
 
@@ -55,11 +49,11 @@ export const widthOf = (io: Pick<CliIo, 'env' | 'stdout'>): number => {
  * out), never writes a file, never retries.
  */
 export const run = async (io: CliIo): Promise<number> => {
-  const { flags, input } = parseFlags(io.argv, FLAGS, 'agentwatch limits');
+  const { flags, input } = parseFlags(io.argv, LIMITS_FLAGS, 'agentwatch limits');
   if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0] ?? ''}" for agentwatch limits`, 'Run agentwatch limits --help');
   const explicit = flags.agent !== undefined && flags.agent !== 'all';
   // Read-only: an invalid config is exit 1 naming the file (ConfigError), and nothing is written.
-  const loaded = await loadConfig(io.env, { write: false });
+  const loaded = await loadConfigWithNotices(io, { write: false });
   const enabled = LIMIT_AGENTS.filter((agent) => loaded.config.agents[agent]);
   if (explicit && !enabled.includes(flags.agent as LimitAgent)) {
     throw new RuntimeError(`${flags.agent ?? ''} is disabled in ${loaded.path} (agents.${flags.agent ?? ''}: false)`);

@@ -114,6 +114,9 @@ export const openSearchDb = (env: Env, log?: Logger, file = searchDbPath(env)): 
   return { db, rebuilt };
 };
 
+/** True when the index holds no session at all: nothing of any agent in scope was found to read. */
+export const holdsNoSession = (db: Database.Database): boolean => db.prepare('SELECT 1 FROM sessions LIMIT 1').get() === undefined;
+
 /** An index in memory, for `--demo`: its generated sessions must not reach the user's index. */
 export const openMemorySearchDb = (): Database.Database => open(':memory:');
 

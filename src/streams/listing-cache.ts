@@ -189,7 +189,7 @@ export const createListingCache = (options: { readonly visibility: () => Visibil
     return order;
   };
 
-  const anyAge = (visibility: VisibilityOptions): VisibilityOptions => ({ ...visibility, windowMinutes: undefined, dir: undefined });
+  const anyAge = (visibility: VisibilityOptions): VisibilityOptions => ({ ...visibility, windowMinutes: undefined, dirs: undefined });
 
   return {
     push: (frame) => {

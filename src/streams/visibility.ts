@@ -10,8 +10,8 @@ export interface VisibilityOptions {
   readonly excludeCwdSubstrings: readonly string[];
   /** Agents shown; the others are hidden. */
   readonly agents: ReadonlySet<AgentKind>;
-  /** Absolute directory: only sessions whose cwd is it or below it. */
-  readonly dir?: string;
+  /** Absolute paths of one directory (as given, real path: util/dir-forms.ts): only sessions whose cwd is it or below it. */
+  readonly dirs?: readonly string[];
 }
 
 /** grok and kimi create a session before the first prompt; an empty one is noise (origin rule). */
@@ -43,7 +43,7 @@ export const isVisible = (s: SessionState, now: number, options: VisibilityOptio
   if (!options.agents.has(s.agent)) return false;
   if (NEEDS_A_PROMPT.has(s.agent) && s.userMessages === 0) return false;
   if (options.excludeCwdSubstrings.some((fragment) => fragment !== '' && s.cwd.includes(fragment))) return false;
-  if (options.dir !== undefined && !isWithinDir(s.cwd, options.dir)) return false;
+  if (options.dirs !== undefined && !options.dirs.some((dir) => isWithinDir(s.cwd, dir))) return false;
   if (options.windowMinutes !== undefined && !(s.lastActivityAt > 0 && s.lastActivityAt > now - options.windowMinutes * 60_000)) return false;
   return true;
 };

@@ -5,7 +5,8 @@ import { UsageError } from '../../src/cli/io.js';
 const specs = {
   agent: { type: 'string', choices: ['claude', 'codex', 'all'] },
   detailed: { type: 'boolean' },
-  window: { type: 'number', integer: true, min: 1 },
+  window: { type: 'number', integer: true, min: 1, max: 10_080 },
+  timeout: { type: 'number', min: 1, max: 600 },
   dir: { type: 'string' },
   open: { type: 'boolean', default: true },
 } as const;
@@ -24,12 +25,12 @@ const usage = (argv: string[]): string => {
 describe('parseFlags', () => {
   it('parses booleans, strings, numbers and positional input', () => {
     const { flags, input } = parse(['--agent', 'codex', '--detailed', '--window=15', 'extra', '--dir', '/tmp/x']);
-    expect(flags).toEqual({ agent: 'codex', detailed: true, window: 15, dir: '/tmp/x', open: true });
+    expect(flags).toEqual({ agent: 'codex', detailed: true, window: 15, timeout: undefined, dir: '/tmp/x', open: true });
     expect(input).toEqual(['extra']);
   });
 
   it('leaves absent flags undefined / false', () => {
-    expect(parse([]).flags).toEqual({ agent: undefined, detailed: false, window: undefined, dir: undefined, open: true });
+    expect(parse([]).flags).toEqual({ agent: undefined, detailed: false, window: undefined, timeout: undefined, dir: undefined, open: true });
   });
 
   it('turns a default-on boolean off with --no-<name>', () => {
@@ -57,9 +58,29 @@ describe('parseFlags', () => {
   });
 
   it('rejects non-integer and too-small numbers', () => {
-    expect(usage(['--window', 'ten'])).toBe('Invalid value for --window: "ten" (expected an integer >= 1)');
-    expect(usage(['--window', '1.5'])).toMatch(/expected an integer/);
-    expect(usage(['--window', '0'])).toMatch(/>= 1/);
+    expect(usage(['--window', 'ten'])).toBe('Invalid value for --window: "ten" (expected a whole number from 1 to 10080)');
+    expect(usage(['--window', '1.5'])).toMatch(/expected a whole number/);
+    expect(usage(['--window', '0'])).toMatch(/from 1 to 10080/);
+  });
+
+  it.each(['1e300', '1e3', '9223372036854775807', '99999999999999999999', '0x10', '010', '+5', ' 5', '5 ', '', '10081', 'Infinity', '1_000'])(
+    'accepts only plain decimal digits within the range: --window %j is a usage error',
+    (value) => {
+      expect(usage(['--window', value])).toBe(`Invalid value for --window: ${JSON.stringify(value)} (expected a whole number from 1 to 10080)`);
+    },
+  );
+
+  it('takes the whole range, ends included', () => {
+    expect(parse(['--window', '1']).flags.window).toBe(1);
+    expect(parse(['--window=10080']).flags.window).toBe(10_080);
+  });
+
+  it('a decimal flag takes a fraction but no exponent, hex or value out of range', () => {
+    expect(parse(['--timeout', '2.5']).flags.timeout).toBe(2.5);
+    expect(parse(['--timeout', '600']).flags.timeout).toBe(600);
+    for (const value of ['1e300', '1e2', '0x10', '010', '.5', '5.', '600.5', '0.5']) {
+      expect(usage(['--timeout', value])).toBe(`Invalid value for --timeout: ${JSON.stringify(value)} (expected a number from 1 to 600)`);
+    }
   });
 
   it('rejects a repeated value flag', () => {
@@ -76,7 +97,7 @@ describe('parseFlags', () => {
   });
 
   it('reports a negative number after a value flag as a bad value, not as an unknown flag', () => {
-    expect(usage(['--window', '-5'])).toBe('Invalid value for --window: "-5" (expected an integer >= 1)');
+    expect(usage(['--window', '-5'])).toBe('Invalid value for --window: "-5" (expected a whole number from 1 to 10080)');
     expect(usage(['-5'])).toBe('Unknown flag -5 for agentwatch test');
   });
 });

@@ -223,6 +223,25 @@ describe('bad input is never repaired silently', () => {
     expect(error.message).toContain(`${dir}: cannot create the config directory`);
     expect(await readFile(dir, 'utf8')).toBe('not a directory');
   });
+  it.each([
+    [{ name: 'a', url: 'http://x/', enabled: 'no' }, 'webhooks.0.enabled: Invalid input: expected boolean'],
+    ['http://x/', 'webhooks.0: Invalid input: expected object'],
+    [{ name: 7, url: 'http://x/' }, 'webhooks.0.name: Invalid input: expected string'],
+    [{ name: 'a', url: { href: 'http://x/' } }, 'webhooks.0.url: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', secret: 5 }, 'webhooks.0.secret: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', events: 'waiting' }, 'webhooks.0.events: Invalid input: expected array'],
+    [{ name: 'a', url: 'http://x/', agents: ['claude', 1] }, 'webhooks.0.agents.1: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', signature: true }, 'webhooks.0.signature: Invalid input: expected string'],
+  ])('a wrongly typed value in a webhook entry (%j) makes the file invalid, naming the path; file byte-identical', async (entry, message) => {
+    // A minimal file: a load that accepted it would back-fill (rewrite) it.
+    const text = JSON.stringify({ webhooks: [entry] });
+    const file = await writeConfig(temp.env, text);
+    const error = (await loadConfig(temp.env, { write: true }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.code).toBe('E_CONFIG_INVALID');
+    expect(error.message).toContain(`${file}: invalid configuration: ${message}`);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
   it('an unknown default_filter is rejected with the valid values', async () => {
     await writeConfig(temp.env, JSON.stringify({ default_filter: 'busy' }));
     await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/default_filter/);
@@ -232,6 +251,16 @@ describe('bad input is never repaired silently', () => {
 describe('api_passphrase', () => {
   it('a passphrase shorter than 12 characters is refused, file untouched', async () => {
     const text = JSON.stringify({ api_passphrase: 'short' });
+    const file = await writeConfig(temp.env, text);
+    await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/at least 12 characters/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+  it('counts characters as code points, not UTF-16 units: seven emoji are too short', async () => {
+    // Each of these is one character but two UTF-16 code units.
+    expect(passphraseProblem('🔑'.repeat(7))).toMatch(/at least 12 characters/);
+    expect(passphraseProblem(` ${'🔑'.repeat(11)} `)).toMatch(/at least 12 characters/);
+    expect(passphraseProblem('🔑'.repeat(12))).toBeUndefined();
+    const text = JSON.stringify({ api_passphrase: '🔑'.repeat(7) });
     const file = await writeConfig(temp.env, text);
     await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/at least 12 characters/);
     expect(await readFile(file, 'utf8')).toBe(text);
@@ -282,6 +311,27 @@ describe('webhook entries', () => {
     expect(loaded.invalidWebhooks[2]?.problems.join()).toMatch(/name/);
     // The invalid entries stay in the file for the user to fix.
     expect(((await readJson(file)).webhooks as unknown[]).length).toBe(5);
+  });
+  it('a correctly typed value with a wrong meaning disables only its entry', async () => {
+    await writeConfig(
+      temp.env,
+      JSON.stringify({
+        webhooks: [
+          { name: 'ok', url: 'http://127.0.0.1:9/a' },
+          { name: 'blank-name', url: 'http://127.0.0.1:9/b' },
+          { name: ' ', url: 'http://127.0.0.1:9/c' },
+          { name: 'agent', url: 'http://127.0.0.1:9/d', agents: ['claud'] },
+          { name: 'mode', url: 'http://127.0.0.1:9/e', signature: 'hmac' },
+          { name: 'std', url: 'http://127.0.0.1:9/f', signature: 'standard-webhooks', secret: 'not-whsec' },
+        ],
+      }),
+    );
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.webhooks.map((w) => w.name)).toEqual(['ok', 'blank-name']);
+    expect(loaded.invalidWebhooks.map((w) => w.name)).toEqual(['#3', 'agent', 'mode', 'std']);
+    expect(loaded.invalidWebhooks[1]?.problems.join()).toMatch(/agents\.0: agents must list agent kinds/);
+    expect(loaded.invalidWebhooks[2]?.problems.join()).toMatch(/signature must be/);
+    expect(loaded.invalidWebhooks[3]?.problems.join()).toMatch(/^secret: /);
   });
 });
 

@@ -81,6 +81,35 @@ describe('agentwatch search', { timeout: 90_000 }, () => {
     expect(none.results).toEqual([]);
   });
 
+  it('with sessions but no hit, says so in one line', async () => {
+    const t = await installAll();
+    const none = await runCli(['search', 'zzyzxnothingmatches'], { env: t.env, timeoutMs: 60_000 });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('No session mentions "zzyzxnothingmatches".\n');
+  });
+
+  it('with no session of any agent, says where it looked (stderr under --json, whose stdout stays [])', async () => {
+    const t = (home = await makeTempHome('agentwatch-search-empty-'));
+    const text = await runCli(['search', 'foo'], { env: t.env, timeoutMs: 60_000 });
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`No session mentions "foo": no session of ${AGENT_KINDS.join(', ')} was found to search.`);
+    expect(lines[1]).toBe('Looked in:');
+    expect(text.stdout).toContain(`  claude   ${path.join(t.home, '.claude', 'projects')}\n`);
+    expect(text.stdout).toContain(`  codex    ${path.join(t.home, '.codex', 'sessions')}\n`);
+    const json = await runCli(['search', 'foo', '--json'], { env: t.env, timeoutMs: 60_000 });
+    expect(json.code).toBe(0);
+    expect(json.stdout).toBe('[]\n');
+    expect(json.stderr).toContain('Looked in:');
+  });
+
+  it.each([['--limit', '1e300'], ['--limit', '0x10'], ['--limit', '10001']])('%s %s is a usage error (exit 2), not a failure later', async (...flag) => {
+    const t = (home = await makeTempHome('agentwatch-search-flags-'));
+    const run = await runCli(['search', 'foo', ...flag], { env: t.env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`agentwatch: Invalid value for --limit: "${flag[1]}" (expected a whole number from 1 to 10000)\nRun agentwatch search --help\n`);
+  });
+
   it('reads the query from stdin', async () => {
     const t = await installAll();
     const run = await runCli(['search', '-', '--json'], { env: t.env, input: 'bucket', timeoutMs: 60_000 });

@@ -53,8 +53,15 @@ describe('isVisible', () => {
   });
 
   it('scopes to a directory, path-segment aware', () => {
-    expect(isVisible(s({ cwd: '/w/app/sub' }), NOW, { ...all, dir: '/w/app' })).toBe(true);
-    expect(isVisible(s({ cwd: '/w/apple' }), NOW, { ...all, dir: '/w/app' })).toBe(false);
+    expect(isVisible(s({ cwd: '/w/app/sub' }), NOW, { ...all, dirs: ['/w/app'] })).toBe(true);
+    expect(isVisible(s({ cwd: '/w/apple' }), NOW, { ...all, dirs: ['/w/app'] })).toBe(false);
+  });
+
+  it('scopes to a directory by any of its paths (as named, real path)', () => {
+    const dirs = ['/tmp/link', '/private/tmp/real'];
+    expect(isVisible(s({ cwd: '/private/tmp/real/sub' }), NOW, { ...all, dirs })).toBe(true);
+    expect(isVisible(s({ cwd: '/tmp/link' }), NOW, { ...all, dirs })).toBe(true);
+    expect(isVisible(s({ cwd: '/tmp/real' }), NOW, { ...all, dirs })).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { loadConfig, passphraseProblem, updateConfig } from '../../config/load.js';
+import { loadConfig, passphraseProblem, updateConfig, type Loaded } from '../../config/load.js';
 import { configPath, type Env } from '../../config/paths.js';
 import { RuntimeError, type CliIo } from '../../cli/io.js';
 import { readHidden } from '../../cli/prompt.js';
@@ -41,9 +41,9 @@ export const saveNewPassphrase = async (io: Pick<CliIo, 'env' | 'stderr'>, passp
   return { token, salt: saved.stored.api_salt };
 };
 
-/** The token of the effective passphrase; RuntimeError when none is configured or it is too short. */
-export const currentToken = async (env: Env): Promise<{ token: string; fromEnv: boolean }> => {
-  let loaded = await loadConfig(env, { write: false });
+/** The token of the effective passphrase of `read` (a read-only load); RuntimeError when none is configured or it is too short. */
+export const currentToken = async (env: Env, read: Loaded): Promise<{ token: string; fromEnv: boolean }> => {
+  let loaded = read;
   const passphrase = loaded.config.api_passphrase;
   const fromEnv = Boolean(env.AGENTWATCH_API_PASSPHRASE?.trim());
   if (passphrase.trim() === '') {

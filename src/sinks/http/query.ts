@@ -26,16 +26,19 @@ const matchesSearch = (session: SessionSummary, needle: string): boolean =>
 
 export const isEmptyQuery = (query: ListQuery): boolean => query.search.trim() === '' && query.filter === '' && query.dir === '';
 
-/** Pure: does one session pass the query? */
-export const matchesQuery = (session: SessionSummary, query: ListQuery): boolean => {
+/**
+ * Pure: does one session pass the query? `dirs` are the paths of `query.dir` to match, as
+ * `agentwatch sessions --dir` matches them (the route passes util/dir-forms.ts's: as given and real).
+ */
+export const matchesQuery = (session: SessionSummary, query: ListQuery, dirs: readonly string[] = [query.dir]): boolean => {
   const needle = query.search.trim().toLowerCase();
   return (
     (needle === '' || matchesSearch(session, needle)) &&
     matchesActivityFilter(query.filter, session.activity) &&
-    (query.dir === '' || isWithinDir(session.cwd, query.dir))
+    (query.dir === '' || dirs.some((dir) => isWithinDir(session.cwd, dir)))
   );
 };
 
 /** Pure: the sessions a list query selects, order kept. */
-export const selectSessions = <S extends SessionSummary>(sessions: readonly S[], query: ListQuery): S[] =>
-  isEmptyQuery(query) ? [...sessions] : sessions.filter((session) => matchesQuery(session, query));
+export const selectSessions = <S extends SessionSummary>(sessions: readonly S[], query: ListQuery, dirs: readonly string[] = [query.dir]): S[] =>
+  isEmptyQuery(query) ? [...sessions] : sessions.filter((session) => matchesQuery(session, query, dirs));

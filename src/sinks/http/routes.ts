@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config/effective.js';
 import { publicConfig } from '../../config/effective.js';
+import { dirForms } from '../../util/dir-forms.js';
 import { isEmptyQuery, listQuerySchema, matchesQuery } from './query.js';
 import type { DeliveryRecord } from '../webhook/delivery-store.js';
 import type { SessionStore } from './store.js';
@@ -70,7 +71,8 @@ export const registerRoutes = (
       void reply.send(snapshot.summariesBytes);
       return;
     }
-    const selected = snapshot.sessions.filter((session) => matchesQuery(session.summary, query.data));
+    const dirs = query.data.dir === '' ? [] : dirForms(query.data.dir);
+    const selected = snapshot.sessions.filter((session) => matchesQuery(session.summary, query.data, dirs));
     void reply.send(`[${selected.map((session) => session.json).join(',')}]`);
   });
 

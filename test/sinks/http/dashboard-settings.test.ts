@@ -55,6 +55,8 @@ describe('PUT /api/config', () => {
     [{ api_passphrase: 'a new one that is long' }, 'api_passphrase is not writable here: use PUT /api/passphrase'],
     [{ api_salt: 'x' }, 'api_salt is not writable'],
     [{ webhooks: [{ name: 'x', url: 'ftp://nope' }] }, 'webhooks[0].url: url must be an http:// or https:// URL'],
+    [{ webhooks: [{ name: 'x', url: 'http://127.0.0.1:9/', enabled: 'no' }] }, 'webhooks[0].enabled: Invalid input: expected boolean'],
+    [{ webhooks: [{ name: 'x', url: 'http://127.0.0.1:9/', events: 'waiting' }] }, 'webhooks[0].events: Invalid input: expected array'],
     [[1, 2], 'expected a JSON object'],
   ])('400 naming the field for %j, file untouched', async (payload, message) => {
     harness = await makeDashboard();
@@ -156,6 +158,10 @@ describe('PUT /api/passphrase', () => {
     const short = await put(harness, { new: 'too short' }, '/api/passphrase');
     expect(short.statusCode).toBe(400);
     expect(short.json().error).toBe('new: the passphrase must be at least 12 characters');
+    // Seven characters, fourteen UTF-16 code units.
+    const emoji = await put(harness, { new: '🔑'.repeat(7) }, '/api/passphrase');
+    expect(emoji.statusCode).toBe(400);
+    expect(emoji.json().error).toBe('new: the passphrase must be at least 12 characters');
     const extra = await put(harness, { new: 'a brand new passphrase', show: true }, '/api/passphrase');
     expect(extra.statusCode).toBe(400);
     expect((await loadConfig(harness.env, { write: false })).config.api_passphrase).toBe(PASSPHRASE);

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionNamesPath } from '../../../src/config/paths.js';
@@ -233,6 +234,22 @@ describe('routes with a valid token', () => {
     expect(await get('filter=waiting')).toEqual(['s-old']);
     expect(await get('filter=active')).toEqual(['s-new']);
     expect(await get('search=APPLICATION')).toEqual(['s-old']);
+  });
+
+  it('GET /api/sessions?dir= through a symlink finds the sessions recorded under the real path', async () => {
+    const real = path.join(temp.root, 'real', 'proj');
+    await mkdir(real, { recursive: true });
+    const link = path.join(temp.root, 'link');
+    await symlink(real, link);
+    const { store } = await makeStore(temp.env, viewsOf([detail({ session_id: 's-real', cwd: path.join(real, 'sub') }), ...sessions]));
+    const linked = await buildServer({ store, token, salt: config.api_salt, config: () => config, allowedHosts: allowedHostsFor('127.0.0.1'), now: () => now });
+    try {
+      const res = await linked.inject({ url: `/api/sessions?dir=${encodeURIComponent(link)}`, headers: auth() });
+      expect(res.json().map((s: { session_id: string }) => s.session_id)).toEqual(['s-real']);
+    } finally {
+      await linked.close();
+      store.close();
+    }
   });
 
   it('GET /api/sessions refuses a relative dir and a bad filter with 400', async () => {

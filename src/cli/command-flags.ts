@@ -1,0 +1,94 @@
+import { AGENT_KINDS, LIMIT_AGENTS } from '../core/agents.js';
+import { parseFlags, type FlagSpec, type FlagSpecs } from './flags.js';
+
+/**
+ * The flags of every command, as data. Each command parses its arguments with its own; `--help`
+ * and `--version`, answered without loading the command, check the flags given beside them with
+ * the same specs, so `agentwatch --bogus --version` is the usage error `agentwatch --bogus` is.
+ * The ranges are the ones the usage texts (registry.ts) and docs name.
+ */
+
+/** `--limit`: more than anyone reads through, and far below what SQLite's LIMIT takes. */
+export const LIMIT_RANGE = { min: 1, max: 10_000 } as const;
+/** `--window`, in minutes: the range of `window_minutes` (a minute to a week). */
+export const WINDOW_RANGE = { min: 1, max: 10_080 } as const;
+/** `--timeout`, in seconds: how long one receiver may take to answer a test or replay. */
+export const TIMEOUT_RANGE = { min: 1, max: 600 } as const;
+
+export const MONITOR_FLAGS = {
+  tui: { type: 'boolean' },
+  api: { type: 'boolean' },
+  gui: { type: 'boolean' },
+  // `--no-open` (with --gui): serve the dashboard without opening a browser.
+  open: { type: 'boolean', default: true },
+  host: { type: 'string' },
+  agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
+  demo: { type: 'boolean' },
+} as const satisfies FlagSpecs;
+
+export const LIMITS_FLAGS = {
+  agent: { type: 'string', choices: [...LIMIT_AGENTS, 'all'] },
+  detailed: { type: 'boolean' },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+} as const satisfies FlagSpecs;
+
+export const SESSIONS_FLAGS = {
+  all: { type: 'boolean' },
+  dir: { type: 'string' },
+  agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
+  window: { type: 'number', integer: true, ...WINDOW_RANGE },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+} as const satisfies FlagSpecs;
+
+export const SEARCH_FLAGS = {
+  agent: { type: 'string' },
+  limit: { type: 'number', integer: true, ...LIMIT_RANGE },
+  json: { type: 'boolean' },
+  reindex: { type: 'boolean' },
+} as const satisfies FlagSpecs;
+
+export const DOCTOR_FLAGS = { json: { type: 'boolean' } } as const satisfies FlagSpecs;
+
+export const PASSPHRASE_FLAGS = { show: { type: 'boolean' } } as const satisfies FlagSpecs;
+
+/** Each `webhooks` subcommand takes its own flags, and only those. */
+export const WEBHOOKS_FLAGS = {
+  test: { timeout: { type: 'number', ...TIMEOUT_RANGE } },
+  log: { limit: { type: 'number', integer: true, ...LIMIT_RANGE }, json: { type: 'boolean' } },
+  replay: { timeout: { type: 'number', ...TIMEOUT_RANGE } },
+} as const satisfies Record<string, FlagSpecs>;
+
+export type WebhooksSubcommand = keyof typeof WEBHOOKS_FLAGS;
+
+export const isWebhooksSubcommand = (word: string | undefined): word is WebhooksSubcommand => word !== undefined && Object.hasOwn(WEBHOOKS_FLAGS, word);
+
+/** Every flag of any subcommand, values taken as text: enough to find the subcommand among the arguments. */
+const ANY_WEBHOOKS_FLAG: FlagSpecs = Object.fromEntries(
+  Object.values(WEBHOOKS_FLAGS).flatMap((specs) =>
+    Object.entries(specs).map(([name, spec]): [string, FlagSpec] => [name, spec.type === 'boolean' ? spec : { type: 'string' }]),
+  ),
+);
+
+/** The positional arguments of `agentwatch webhooks ...` (subcommand first); an unknown flag of every subcommand is a UsageError. */
+export const webhooksInput = (argv: readonly string[]): string[] => parseFlags(argv, ANY_WEBHOOKS_FLAG, 'agentwatch webhooks').input;
+
+const COMMAND_FLAGS: Readonly<Record<string, FlagSpecs>> = {
+  limits: LIMITS_FLAGS,
+  sessions: SESSIONS_FLAGS,
+  search: SEARCH_FLAGS,
+  doctor: DOCTOR_FLAGS,
+  passphrase: PASSPHRASE_FLAGS,
+};
+
+/** Parses `argv` as `command` would (undefined: the monitor), for its UsageError only. */
+export const checkFlags = (command: string | undefined, argv: readonly string[]): void => {
+  if (command === 'webhooks') {
+    const [subcommand] = webhooksInput(argv);
+    if (isWebhooksSubcommand(subcommand)) parseFlags(argv, WEBHOOKS_FLAGS[subcommand], `agentwatch webhooks ${subcommand}`);
+    return;
+  }
+  const specs = command === undefined ? MONITOR_FLAGS : COMMAND_FLAGS[command];
+  if (specs) parseFlags(argv, specs, command === undefined ? 'agentwatch' : `agentwatch ${command}`);
+};
