@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AgentKind } from '../core/agents.js';
+import { holdsNoSession } from './index-db.js';
 
 /**
  * What the index may hold: the enabled agents, minus the sessions under an excluded cwd. It is
@@ -42,7 +43,7 @@ export const reconcileScope = (db: Database.Database, scope: IndexScope): ScopeC
   const stored = db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE key = 'scope'`).get()?.value;
   const previous = parseScope(stored);
   const change = compareScopes(previous, scope);
-  const empty = db.prepare('SELECT 1 FROM sessions LIMIT 1').get() === undefined;
+  const empty = holdsNoSession(db);
   if (change === 'widened' && !empty) return 'widened';
   db.transaction(() => {
     if (change === 'narrowed' && previous) {

@@ -40,5 +40,5 @@ export const matchesQuery = (session: SessionSummary, query: ListQuery, dirs: re
 };
 
 /** Pure: the sessions a list query selects, order kept. */
-export const selectSessions = <S extends SessionSummary>(sessions: readonly S[], query: ListQuery, dirs: readonly string[] = [query.dir]): S[] =>
-  isEmptyQuery(query) ? [...sessions] : sessions.filter((session) => matchesQuery(session, query, dirs));
+export const selectSessions = <S extends SessionSummary>(sessions: readonly S[], query: ListQuery): S[] =>
+  isEmptyQuery(query) ? [...sessions] : sessions.filter((session) => matchesQuery(session, query));

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { yieldIfDue } from '../../util/next-turn.js';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 import type { ReadOptions } from './read-lines.js';
@@ -49,21 +49,7 @@ export const readCompressedLines = async (
   onChunk: (items: readonly LineItem[], consumed: number | undefined) => void,
   options: ReadOptions = {},
 ): Promise<{ readonly consumed: number; readonly end: number }> => {
-  const fd = openSync(file, 'r');
-  let input: Buffer;
-  try {
-    const size = fstatSync(fd).size;
-    input = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, input, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    input = input.subarray(0, read);
-  } finally {
-    closeSync(fd);
-  }
+  const input = readFileSync(file);
   // Loaded with the first compressed transcript: most machines have none.
   const { decompressZstdChunks } = await import('../../util/zstd/index.js');
   const splitter = createLineSplitter(0, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);

@@ -304,7 +304,8 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     });
     // A compressed twin of a plain file that is there too is not read (compressed.ts); it stays
     // in the family, to be read once the plain file goes (Codex compressed it meanwhile).
-    const hidden = hiddenTwins(files, (file) => files.includes(file) && stats[files.indexOf(file)] !== undefined);
+    const existing = new Set(files.filter((_, i) => stats[i] !== undefined));
+    const hidden = hiddenTwins(files, (file) => existing.has(file));
     const infos = stats.map((info, i) => (hidden.has(files[i] as string) ? undefined : info));
     let lastRead = -1;
     files.forEach((file, i) => {
