@@ -125,7 +125,7 @@ describe('discovery cache', () => {
     reopened.close();
   });
 
-  it('restores the detail part (usage per message, recent tools and messages) only when read, and reads a damaged one as empty', () => {
+  it('restores the detail part (usage per message, recent tools and messages) only when read, and reads a damaged or missing one as empty', () => {
     const full: SessionState = {
       ...stateAt('d', '/t/d.jsonl', 9),
       usageByMessage: { m1: { input: 1, output: 2, cacheCreation: 0, cacheRead: 3 } },
@@ -133,10 +133,11 @@ describe('discovery cache', () => {
       recentMessages: [{ role: 'user', text: 'hello', at: 4 }],
     };
     const cache = openDiscoveryCache(home.env, log);
-    cache.write([cachedFileOf(full), cachedFileOf(stateAt('e', '/t/e.jsonl', 2))], []);
+    cache.write([cachedFileOf(full), cachedFileOf(stateAt('e', '/t/e.jsonl', 2)), cachedFileOf({ ...stateAt('f', '/t/f.jsonl', 9), usageByMessage: full.usageByMessage, recentTools: full.recentTools, recentMessages: full.recentMessages })], []);
     cache.close();
     const db = new Database(discoveryCachePath(home.env));
-    db.prepare('UPDATE files SET detail = ? WHERE path = ?').run(Buffer.from('{"recentTools": "not a list"'), '/t/e.jsonl');
+    db.prepare('UPDATE details SET detail = ? WHERE path = ?').run(Buffer.from('{"recentTools": "not a list"'), '/t/e.jsonl');
+    db.prepare('DELETE FROM details WHERE path = ?').run('/t/f.jsonl');
     db.close();
     const reopened = openDiscoveryCache(home.env, log);
     const restored = reopened.get('/t/d.jsonl')!.state;
@@ -147,6 +148,9 @@ describe('discovery cache', () => {
     const damaged = reopened.get('/t/e.jsonl')!.state;
     expect(damaged.userMessages).toBe(2);
     expect([damaged.recentTools, damaged.recentMessages, damaged.usageByMessage]).toEqual([[], [], {}]);
+    const detailless = reopened.get('/t/f.jsonl')!.state;
+    expect(detailless.userMessages).toBe(9);
+    expect([detailless.recentTools, detailless.recentMessages, detailless.usageByMessage]).toEqual([[], [], {}]);
     reopened.close();
   });
 
