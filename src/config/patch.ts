@@ -17,7 +17,8 @@ export const NOT_WRITABLE = ['api_passphrase', 'api_salt'] as const;
 
 const agentSwitches = z.strictObject(
   Object.fromEntries(AGENT_KINDS.map((agent) => [agent, z.boolean({ error: `agents.${agent} must be true or false` })])) as Record<AgentKind, z.ZodBoolean>,
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown agent ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (known: ${AGENT_KINDS.join(', ')})` : 'agents must be an object of agent: true|false') },
+  // Unknown agent names are reported before the schema runs (NESTED_KEYS in parseConfigPatch).
+  { error: 'agents must be an object of agent: true|false' },
 );
 
 /** A webhook entry as the dashboard sends it back: `has_secret` (from GET /api/config) is accepted and dropped. */
@@ -47,6 +48,12 @@ export type ConfigPatch = Partial<{ -readonly [K in keyof typeof fields]: z.infe
 
 const patchSchema = z.object(fields).partial();
 
+/** The keys the object-valued fields know. */
+const NESTED_KEYS: readonly (readonly [block: 'tui' | 'agents', known: readonly string[]])[] = [
+  ['tui', ['theme']],
+  ['agents', AGENT_KINDS],
+];
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const pathOf = (path: readonly PropertyKey[]): string =>
@@ -62,6 +69,17 @@ export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { erro
     } else if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
       const guess = closestKey(key, CONFIG_KEYS);
       problems.push(`unknown key ${JSON.stringify(key)}${guess ? ` (did you mean "${guess}"?)` : ''}`);
+    }
+  }
+  // Keys inside `tui` and `agents` are named with their path and the closest known key, as the
+  // config file's own warnings name them (PRODUCT.md 2), not with zod's "unrecognized key".
+  for (const [block, known] of NESTED_KEYS) {
+    const value = body[block];
+    if (!isObject(value)) continue;
+    for (const key of Object.keys(value)) {
+      if (known.includes(key)) continue;
+      const guess = closestKey(key, known);
+      problems.push(`unknown key "${block}.${key}"${guess ? ` (did you mean "${block}.${guess}"?)` : ` (known: ${known.join(', ')})`}`);
     }
   }
   if (problems.length > 0) return { error: problems.join('; ') };
