@@ -3,15 +3,21 @@ import { z } from 'zod';
 import { parseAgentList, DEFAULT_LIMIT } from '../../commands/search.js';
 import type { LiveIndex } from '../../search/live.js';
 import { QuerySyntaxError, toJsonResults } from '../../search/query.js';
+import { LIMIT_RANGE } from '../../cli/command-flags.js';
+
+const LIMIT_NOT_WHOLE = 'limit must be a whole number';
+const LIMIT_OUTSIDE = `limit must be from ${LIMIT_RANGE.min} to ${LIMIT_RANGE.max}`;
 
 const querySchema = z.object({
   q: z.string({ error: 'q (the search query) is required' }).trim().min(1, 'q (the search query) is required').max(1_000, 'q must be at most 1000 characters'),
   agent: z.string().optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be from 1 to 200')
-    .max(200, 'limit must be from 1 to 200')
+  // The range and the plain decimal digits of `search --limit` (command-flags.ts): the route answers
+  // what the command prints for the same query.
+  limit: z
+    .string({ error: LIMIT_NOT_WHOLE })
+    .regex(/^[0-9]+$/, LIMIT_NOT_WHOLE)
+    .transform(Number)
+    .pipe(z.number().min(LIMIT_RANGE.min, LIMIT_OUTSIDE).max(LIMIT_RANGE.max, LIMIT_OUTSIDE))
     .optional(),
 });
 

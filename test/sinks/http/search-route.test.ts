@@ -15,19 +15,23 @@ const recordingIndex = (limits: number[]): LiveIndex => ({
 });
 
 describe('GET /api/search ?limit=', () => {
-  it('takes 1 to 200, and says so for a number outside them; a value that is no whole number says that', async () => {
+  it('takes 1 to 10000 as `search --limit` does, and says so for a number outside them; a value that is no whole number says that', async () => {
     const limits: number[] = [];
     const app = Fastify();
     registerSearchRoute(app, recordingIndex(limits));
     const get = (limit: string) => app.inject({ method: 'GET', url: `/api/search?q=bucket&limit=${limit}` });
-    for (const ok of ['1', '200']) expect((await get(ok)).statusCode).toBe(200);
-    expect(limits).toEqual([1, 200]);
-    for (const outside of ['0', '201', '500']) {
+    for (const ok of ['1', '200', '500', '10000']) expect((await get(ok)).statusCode).toBe(200);
+    expect(limits).toEqual([1, 200, 500, 10000]);
+    for (const outside of ['0', '10001']) {
       const answer = await get(outside);
       expect(answer.statusCode).toBe(400);
-      expect(answer.json()).toEqual({ error: 'limit must be from 1 to 200' });
+      expect(answer.json()).toEqual({ error: 'limit must be from 1 to 10000' });
     }
-    for (const notWhole of ['2.5', 'ten']) expect((await get(notWhole)).json()).toEqual({ error: 'limit must be a whole number' });
+    for (const notWhole of ['2.5', 'ten', '1e3', '0x10', '-1', '']) {
+      const answer = await get(notWhole);
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toEqual({ error: 'limit must be a whole number' });
+    }
     await app.close();
   });
 });
