@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.js';
 import { configNotices } from '../config/notices.js';
 import type { WebhookEntry } from '../config/schema.js';
 import { shouldColor } from '../limits/palette.js';
+import { MIN_ID_PREFIX } from '../sinks/webhook/delivery-store.js';
 import { gotPost } from '../sinks/webhook/post.js';
 import { probeWebhook, type ProbeResult } from '../sinks/webhook/probe.js';
 import { describeInvalidWebhook } from '../sinks/webhook/report.js';
@@ -65,6 +66,8 @@ export const run = async (io: CliIo): Promise<number> => {
   const { flags } = parseFlags(io.argv, WEBHOOKS_FLAGS[subcommand], command);
   if (subcommand === 'replay') {
     if (name === undefined) throw new UsageError(`Missing delivery id: ${COMMAND} replay ID`, `Run ${COMMAND} log to list deliveries`);
+    // A bad value, not a delivery that is missing: the store never matches a prefix this short.
+    if (name.length < MIN_ID_PREFIX) throw new UsageError(`Delivery id "${name}" is too short: give the id, or at least its first ${MIN_ID_PREFIX} characters`, `Run ${COMMAND} log to list deliveries`);
     return runReplay(io, name, { timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_SEC) * 1000 });
   }
 

@@ -465,6 +465,9 @@ describe('agentwatch webhooks replay ID', () => {
       expect(unknown.stderr).toMatch(/no delivery "ffffffff-nope" in .*webhooks\.db \(agentwatch webhooks log lists them\)/);
       const missing = await runCli(['webhooks', 'replay'], { env: temp.env });
       expect(missing.code).toBe(2);
+      const short = await runCli(['webhooks', 'replay', '0b6f7c'], { env: temp.env });
+      expect(short.code).toBe(2);
+      expect(short.stderr).toContain('Delivery id "0b6f7c" is too short: give the id, or at least its first 8 characters');
     } finally {
       await receiver.close();
       await temp.cleanup();

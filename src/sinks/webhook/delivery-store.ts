@@ -4,6 +4,9 @@ import Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { boundPageCache } from '../../util/sqlite-memory.js';
 
+/** The shortest prefix of a delivery id (a UUID) that `find` matches: shorter ones match too much to name one. */
+export const MIN_ID_PREFIX = 8;
+
 /**
  * The durable delivery queue and log: `$XDG_CACHE_HOME/agentwatch/webhooks.db` (0600), beside
  * the discovery cache. Every delivery is a row from the moment its transition is accepted until
@@ -73,7 +76,7 @@ export interface DeliveryStore {
   /** Deliveries of `webhook` waiting (kept in memory: cheap enough to call per delivery). */
   readonly queued: (webhook: string) => number;
   readonly recent: (query: { webhook?: string | undefined; limit: number }) => DeliveryRecord[];
-  /** A delivery by id, or by a unique prefix of at least 8 characters. */
+  /** A delivery by id, or by a unique prefix of at least `MIN_ID_PREFIX` characters. */
   readonly find: (idOrPrefix: string) => DeliveryRecord | undefined | 'ambiguous';
   /** Puts a finished delivery back in the queue (replay), attempts kept, for any run to adopt. */
   readonly requeue: (id: string) => boolean;
@@ -324,7 +327,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}): Del
     find: (idOrPrefix) => {
       const exact = db.prepare('SELECT * FROM deliveries WHERE id = ?').get(idOrPrefix) as Row | undefined;
       if (exact) return toRecord(exact);
-      if (idOrPrefix.length < 8) return undefined;
+      if (idOrPrefix.length < MIN_ID_PREFIX) return undefined;
       const rows = byPrefix.all(idOrPrefix, `${idOrPrefix}\uffff`) as Row[];
       if (rows.length > 1) return 'ambiguous';
       return rows[0] ? toRecord(rows[0]) : undefined;
