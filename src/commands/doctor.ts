@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { filter, firstValueFrom, timeout } from 'rxjs';
 import { DOCTOR_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
@@ -10,7 +12,7 @@ import { configSchema } from '../config/schema.js';
 import { findUnknownKeys } from '../config/unknown-keys.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import type { DiagnosticEvent } from '../core/session.js';
-import { checkLocation } from '../doctor/locations.js';
+import { checkLocation, type LocationCheck } from '../doctor/locations.js';
 import { renderDoctor } from '../doctor/render.js';
 import { agentReport, problemsOf, type DoctorReport } from '../doctor/report.js';
 import { agentLocations } from './sessions-locations.js';
@@ -25,6 +27,17 @@ import { DISCOVERY_WAIT_MS } from './sessions.js';
  */
 const COMMAND = 'agentwatch doctor';
 const DATABASE_AGENTS: ReadonlySet<AgentKind> = new Set(['cursor', 'opencode', 'kilo']);
+
+/**
+ * The `projects/` folder of a `claude_dirs` entry (when any is set, they replace `~/.claude`):
+ * each entry must hold one (spec 2.1), so one without it is the config's mistake, said with the entry.
+ */
+const fromClaudeDirs = (check: LocationCheck): LocationCheck => {
+  const entry = path.dirname(check.path);
+  if (check.state !== 'missing') return { ...check, config_entry: `claude_dirs: ${entry}` };
+  const detail = existsSync(path.dirname(check.path)) ? `the claude_dirs entry ${entry} has no projects/ folder; each entry must contain one` : `the claude_dirs entry ${entry} does not exist`;
+  return { ...check, detail, config_entry: `claude_dirs: ${entry}` };
+};
 
 const originOf = (url: string): string => {
   try {
@@ -76,7 +89,9 @@ export const run = async (io: CliIo): Promise<number> => {
   const agents = await Promise.all(
     AGENT_KINDS.map(async (agent) => {
       const expect = DATABASE_AGENTS.has(agent) ? 'file' : 'directory';
-      const locations = await Promise.all(agentLocations(agent, loaded.config, io.env, io.platform).map((place) => checkLocation(place, expect)));
+      const checked = await Promise.all(agentLocations(agent, loaded.config, io.env, io.platform).map((place) => checkLocation(place, expect)));
+      const configured = agent === 'claude' && loaded.config.claude_dirs.some((dir) => dir.trim() !== '');
+      const locations = configured ? checked.map(fromClaudeDirs) : checked;
       return agentReport(agent, enabled.includes(agent), locations, sessions, diagnostics);
     }),
   );

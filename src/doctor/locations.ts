@@ -6,6 +6,11 @@ export interface LocationCheck {
   /** found: readable; missing: nothing there (the agent is not installed, or has no sessions yet). */
   readonly state: 'found' | 'missing' | 'unreadable' | 'wrong type';
   readonly detail?: string;
+  /**
+   * The config entry this place comes from, when the user named it (a `claude_dirs` entry): then
+   * nothing there is a mistake in the config, not an agent that is not installed.
+   */
+  readonly config_entry?: string;
 }
 
 /**

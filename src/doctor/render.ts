@@ -17,7 +17,11 @@ export const renderDoctor = (report: DoctorReport): string => {
     const versions = a.versions.length > 0 ? `, versions ${a.versions.join(', ')}` : '';
     const subagents = a.subagent_sessions > 0 ? ` (+${a.subagent_sessions} sub-agent)` : '';
     out.push(`${a.agent}: ${a.sessions} session${a.sessions === 1 ? '' : 's'}${subagents} in ${a.files} file${a.files === 1 ? '' : 's'}${versions}`);
-    for (const l of a.locations) out.push(`  looked in ${l.path}: ${STATE_WORD[l.state]}${l.detail && l.state !== 'missing' ? ` (${l.detail})` : ''}`);
+    for (const l of a.locations) {
+      // A place the user configured: nothing there is their config's mistake, not a missing agent.
+      const word = l.state === 'missing' && l.config_entry !== undefined ? 'NOT FOUND' : STATE_WORD[l.state];
+      out.push(`  looked in ${l.path}: ${word}${l.detail && (l.state !== 'missing' || l.config_entry !== undefined) ? ` (${l.detail})` : ''}`);
+    }
     const counts = Object.entries(a.diagnostic_counts);
     if (counts.length > 0) out.push(`  diagnostics: ${counts.map(([name, n]) => `${n} ${name}`).join(', ')}`);
     for (const [version, perName] of Object.entries(a.diagnostic_counts_by_version)) {

@@ -106,6 +106,7 @@ export const problemsOf = (report: Omit<DoctorReport, 'healthy' | 'problems'>): 
     a.enabled
       ? [
           ...a.locations.filter((l) => l.state === 'unreadable' || l.state === 'wrong type').map((l) => `${a.agent}: ${l.path}: ${l.state}${l.detail ? ` (${l.detail})` : ''}`),
+          ...a.locations.filter((l) => l.state === 'missing' && l.config_entry !== undefined).map((l) => `config: ${l.detail ?? `${l.config_entry}: ${l.path} not found`}`),
           ...[...new Set(a.diagnostics.filter((d) => d.severity === 'attention').map((d) => `${a.agent}: ${d.message}`))],
         ]
       : [],

@@ -140,6 +140,32 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     expect(await import('node:fs/promises').then((fs) => fs.readFile(file, 'utf8'))).toBe(text);
   });
 
+  it('a claude_dirs entry without projects/ (or that does not exist) is a config problem, not an agent that is not installed', async () => {
+    const t = await fresh();
+    const file = path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json');
+    const good = path.join(t.home, 'work-claude');
+    const bare = path.join(t.home, 'bare-claude');
+    const gone = path.join(t.home, 'no-such-dir');
+    await mkdir(path.join(good, 'projects'), { recursive: true });
+    await mkdir(bare, { recursive: true });
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ claude_dirs: [good, bare, gone] }));
+    const { code, report } = await doctorJson(t);
+    expect(code).toBe(1);
+    expect(report.agents.find((a) => a.agent === 'claude')?.locations).toEqual([
+      { path: path.join(good, 'projects'), state: 'found', config_entry: `claude_dirs: ${good}` },
+      { path: path.join(bare, 'projects'), state: 'missing', detail: `the claude_dirs entry ${bare} has no projects/ folder; each entry must contain one`, config_entry: `claude_dirs: ${bare}` },
+      { path: path.join(gone, 'projects'), state: 'missing', detail: `the claude_dirs entry ${gone} does not exist`, config_entry: `claude_dirs: ${gone}` },
+    ]);
+    expect(report.problems).toEqual([
+      `config: the claude_dirs entry ${bare} has no projects/ folder; each entry must contain one`,
+      `config: the claude_dirs entry ${gone} does not exist`,
+    ]);
+    const human = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toContain(`looked in ${path.join(bare, 'projects')}: NOT FOUND (the claude_dirs entry ${bare} has no projects/ folder; each entry must contain one)`);
+  });
+
   it('transcripts of other agent versions: unknown records counted per agent version with file and line, not a problem', async () => {
     const t = await fresh();
     const project = path.join(t.home, '.claude', 'projects', '-home-dev-uploader');
