@@ -53,6 +53,23 @@ describe('isLoopbackHost', () => {
     ['::', false],
     ['10.0.0.1', false],
     ['127.example.com', false],
+    // Every form the resolver (inet_aton) binds to 127.x.x.x, and IPv6 spellings of loopback.
+    ['127.1', true],
+    ['127.0.1', true],
+    ['2130706433', true],
+    ['0x7f.1', true],
+    ['0177.0.0.1', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['::ffff:127.0.0.1', true],
+    ['[::ffff:7f00:1]', true],
+    ['10.1', false],
+    ['167772161', false],
+    ['127.256.0.1', false],
+    ['127.0.0.1.5', false],
+    ['4294967296', false],
+    ['::ffff:10.0.0.1', false],
+    ['0x7f.example', false],
+    ['', false],
   ])('%s -> %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
   });
