@@ -15,6 +15,7 @@ import type { DiagnosticEvent } from '../core/session.js';
 import { checkLocation, type LocationCheck } from '../doctor/locations.js';
 import { renderDoctor } from '../doctor/render.js';
 import { agentReport, problemsOf, type DoctorReport } from '../doctor/report.js';
+import { codexArchivedDir } from '../sources/codex/paths.js';
 import { agentLocations } from './sessions-locations.js';
 import { startSourcePipeline } from './pipeline-setup.js';
 import { DISCOVERY_WAIT_MS } from './sessions.js';
@@ -35,7 +36,7 @@ const DATABASE_AGENTS: ReadonlySet<AgentKind> = new Set(['cursor', 'opencode', '
 const fromClaudeDirs = (check: LocationCheck): LocationCheck => {
   const entry = path.dirname(check.path);
   if (check.state !== 'missing') return { ...check, config_entry: `claude_dirs: ${entry}` };
-  const detail = existsSync(path.dirname(check.path)) ? `the claude_dirs entry ${entry} has no projects/ folder; each entry must contain one` : `the claude_dirs entry ${entry} does not exist`;
+  const detail = existsSync(entry) ? `the claude_dirs entry ${entry} has no projects/ folder; each entry must contain one` : `the claude_dirs entry ${entry} does not exist`;
   return { ...check, detail, config_entry: `claude_dirs: ${entry}` };
 };
 
@@ -89,7 +90,10 @@ export const run = async (io: CliIo): Promise<number> => {
   const agents = await Promise.all(
     AGENT_KINDS.map(async (agent) => {
       const expect = DATABASE_AGENTS.has(agent) ? 'file' : 'directory';
-      const checked = await Promise.all(agentLocations(agent, loaded.config, io.env, io.platform).map((place) => checkLocation(place, expect)));
+      const places = agentLocations(agent, loaded.config, io.env, io.platform);
+      // Archived Codex threads are read too, but most people never archive one: named only when there.
+      if (agent === 'codex' && existsSync(codexArchivedDir(io.env))) places.push(codexArchivedDir(io.env));
+      const checked = await Promise.all(places.map((place) => checkLocation(place, expect)));
       const configured = agent === 'claude' && loaded.config.claude_dirs.some((dir) => dir.trim() !== '');
       const locations = configured ? checked.map(fromClaudeDirs) : checked;
       return agentReport(agent, enabled.includes(agent), locations, sessions, diagnostics);

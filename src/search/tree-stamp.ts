@@ -6,7 +6,7 @@ import type { Env } from '../config/paths.js';
 import type { AgentKind } from '../core/agents.js';
 import { ampDataDir } from '../sources/amp/paths.js';
 import { claudeDesktopDir, claudeProjectsDirs } from '../sources/claude/paths.js';
-import { codexSessionIndexPath, codexSessionsDir } from '../sources/codex/paths.js';
+import { codexArchivedDir, codexSessionIndexPath, codexSessionsDir } from '../sources/codex/paths.js';
 import { grokSessionsDir } from '../sources/grok/paths.js';
 import { kimiIndexFile, kimiRoot, kimiSessionsDir } from '../sources/kimi/paths.js';
 import { piSessionDirs } from '../sources/pi/paths.js';
@@ -27,7 +27,7 @@ export const fileAgentRoots = (agent: AgentKind, config: Config, env: Env, platf
       return [...claudeProjectsDirs(config, env), ...(desktop ? [desktop] : [])];
     }
     case 'codex':
-      return [codexSessionsDir(env), codexSessionIndexPath(env)];
+      return [codexSessionsDir(env), codexArchivedDir(env), codexSessionIndexPath(env)];
     case 'grok':
       return [grokSessionsDir(env)];
     case 'kimi':

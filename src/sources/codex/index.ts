@@ -1,17 +1,23 @@
 import { createJsonlSource } from '../internal/jsonl-source.js';
 import { createCodexParser } from './parse.js';
-import { CODEX_TREE_DEPTH, codexFamilyOf, codexHome, codexIdFromFile, codexSessionIndexPath, codexSessionsDir } from './paths.js';
+import { CODEX_TREE_DEPTH, codexArchivedDir, codexFamilyOf, codexHome, codexIdFromFile, codexSessionIndexPath, codexSessionsDir, codexTwinRank } from './paths.js';
 import { codexThreadNames } from './thread-names.js';
 
 /**
- * Codex CLI: rollouts under `$CODEX_HOME/sessions/**` (a resumed thread's segment files read in
- * order, as one session) and thread names from `session_index.jsonl`.
+ * Codex CLI: rollouts under `$CODEX_HOME/sessions/**` and of archived threads under
+ * `$CODEX_HOME/archived_sessions/` (their spend happened: ccusage and CodexBar count them too; a
+ * rollout moved between the two stays one session), a resumed thread's segment files read in
+ * order, as one session, and thread names from `session_index.jsonl`.
  */
 export const codex = createJsonlSource((ctx) => ({
   agent: 'codex',
-  roots: [{ dir: codexSessionsDir(ctx.env), depth: CODEX_TREE_DEPTH }],
+  roots: [
+    { dir: codexSessionsDir(ctx.env), depth: CODEX_TREE_DEPTH },
+    { dir: codexArchivedDir(ctx.env), depth: CODEX_TREE_DEPTH },
+  ],
   classify: (_root, file) => codexIdFromFile(file),
   createParser: createCodexParser,
   familyOf: codexFamilyOf,
+  twinRank: codexTwinRank(codexArchivedDir(ctx.env)),
   sideFiles: codexThreadNames(codexSessionIndexPath(ctx.env), codexHome(ctx.env)),
 }));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
-import { plainTwinOf } from '../internal/compressed.js';
+import { plainFirst, plainTwinOf, type TwinRank } from '../internal/compressed.js';
 import type { FamilyKey } from '../internal/file-family.js';
 
 /** `$CODEX_HOME`, else `~/.codex` (Codex itself honours the variable). */
@@ -11,6 +11,11 @@ export const codexHome = (env: Env): string => {
 
 export const codexSessionsDir = (env: Env): string => path.join(codexHome(env), 'sessions');
 export const codexSessionIndexPath = (env: Env): string => path.join(codexHome(env), 'session_index.jsonl');
+/**
+ * Where Codex moves an archived thread's rollout (`/archive`, `codex archive`): flat, the same
+ * file name; unarchiving moves it back under `sessions/`.
+ */
+export const codexArchivedDir = (env: Env): string => path.join(codexHome(env), 'archived_sessions');
 
 /** Rollouts are nested `YYYY/MM/DD`, but any nesting is accepted (AGENT-FORMATS.md 2.1). */
 export const CODEX_TREE_DEPTH = 8;
@@ -47,3 +52,13 @@ export const codexFamilyOf = (file: string): FamilyKey | undefined => {
   const thread = ROLLOUT_NAME.exec(name)?.[1];
   return thread === undefined ? undefined : { key: thread.toLowerCase(), order: name };
 };
+
+/**
+ * Of a rollout's twins, the one read while both exist: a live one before an archived one (a copy
+ * left behind by a move that is not a rename), and, in either folder, the plain file before its
+ * compressed twin.
+ */
+export const codexTwinRank =
+  (archivedDir: string): TwinRank =>
+  (file) =>
+    (file.startsWith(archivedDir + path.sep) ? 2 : 0) + plainFirst(file);

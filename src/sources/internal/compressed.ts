@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { yieldIfDue } from '../../util/next-turn.js';
 import { createLineSplitter, DEFAULT_MAX_LINE_BYTES, type LineItem } from './lines.js';
 import type { ReadOptions } from './read-lines.js';
@@ -17,13 +18,29 @@ export const isCompressedTranscript = (file: string): boolean => file.endsWith(C
 export const plainTwinOf = (file: string): string => (isCompressedTranscript(file) ? file.slice(0, -COMPRESSED_SUFFIX.length) : file);
 
 /**
- * The compressed files among `files` whose plain twin exists too (`exists`): while Codex writes
- * one from the other, both are there for a moment, and the plain file is the transcript (as
- * Codex itself reads them).
+ * Which of a transcript's twins (files of one name, one compressed or in another folder) is the
+ * transcript: the lowest rank. By default the plain file: while Codex writes one from the other,
+ * both are there for a moment, and the plain file is what Codex itself reads.
  */
-export const hiddenTwins = (files: readonly string[], exists: (file: string) => boolean): ReadonlySet<string> => {
+export type TwinRank = (file: string) => number;
+export const plainFirst: TwinRank = (file) => (isCompressedTranscript(file) ? 1 : 0);
+
+/**
+ * The files among `files` (one session's, `exists` among them) that a twin of a lower rank
+ * hides: twins share their plain file name (`x.jsonl`, `x.jsonl.zst`, `archived/x.jsonl`).
+ * Of twins of the same rank the first in `files` is read.
+ */
+export const hiddenTwins = (files: readonly string[], exists: (file: string) => boolean, rank: TwinRank = plainFirst): ReadonlySet<string> => {
+  const readOf = new Map<string, { readonly file: string; readonly rank: number }>();
+  for (const file of files) {
+    if (!exists(file)) continue;
+    const name = path.basename(plainTwinOf(file));
+    const current = readOf.get(name);
+    const r = rank(file);
+    if (current === undefined || r < current.rank) readOf.set(name, { file, rank: r });
+  }
   const hidden = new Set<string>();
-  for (const file of files) if (isCompressedTranscript(file) && exists(plainTwinOf(file))) hidden.add(file);
+  for (const file of files) if (exists(file) && readOf.get(path.basename(plainTwinOf(file)))?.file !== file) hidden.add(file);
   return hidden;
 };
 

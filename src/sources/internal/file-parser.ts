@@ -1,6 +1,7 @@
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FamilyKey } from './file-family.js';
+import type { TwinRank } from './compressed.js';
 
 /**
  * The per-agent half of a JSONL source: turns the lines of one transcript into events. One parser
@@ -54,6 +55,11 @@ export interface JsonlAgentSpec {
    * belongs to. The engine reads a family's files in order, as one transcript (file-family.ts).
    */
   readonly familyOf?: (file: string) => FamilyKey | undefined;
+  /**
+   * Of a family's twins (files of one name: compressed, or moved to another root such as Codex's
+   * `archived_sessions/`), which one is read while both exist: the lowest rank (compressed.ts).
+   */
+  readonly twinRank?: TwinRank;
 }
 
 /** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */

@@ -6,7 +6,7 @@ import type { CachedFile, DiscoveryCache } from './cache.js';
 import { familyRestorePoint, resumableFrom, stampOf, untouchedSince, type FamilyKey } from './file-family.js';
 import { diagnostic, type FileParser } from './file-parser.js';
 import { isMissing } from './missing.js';
-import { hiddenTwins, isCompressedTranscript, readCompressedLines } from './compressed.js';
+import { hiddenTwins, isCompressedTranscript, readCompressedLines, type TwinRank } from './compressed.js';
 import type { LineItem } from './lines.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 
@@ -45,6 +45,8 @@ export interface FileTrackerDeps {
   readonly read?: ReadOptions;
   /** Files that continue one session one after another (file-family.ts); read in their order. */
   readonly familyOf?: (file: string) => FamilyKey | undefined;
+  /** Which of a family's twins is read while both exist (file-parser.ts `twinRank`). */
+  readonly twinRank?: TwinRank;
 }
 
 export interface FileTracker {
@@ -302,10 +304,11 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         return undefined;
       }
     });
-    // A compressed twin of a plain file that is there too is not read (compressed.ts); it stays
-    // in the family, to be read once the plain file goes (Codex compressed it meanwhile).
+    // A twin of a file that is read instead (the compressed one of a plain file, an archived one of
+    // a live one: compressed.ts) is not read; it stays in the family, to be read once the other
+    // goes (Codex compressed or archived it meanwhile).
     const existing = new Set(files.filter((_, i) => stats[i] !== undefined));
-    const hidden = hiddenTwins(files, (file) => existing.has(file));
+    const hidden = hiddenTwins(files, (file) => existing.has(file), deps.twinRank);
     const infos = stats.map((info, i) => (hidden.has(files[i] as string) ? undefined : info));
     let lastRead = -1;
     files.forEach((file, i) => {
@@ -411,7 +414,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     // Seen before (a directory added while watching): `sync` brings the family up to date.
     if (files.some((file) => tracked.has(file) || primed.has(file)) || running.has(syncKeyOf(head.file))) return false;
     const infoOf = new Map(found.map((f) => [f.file, f.info]));
-    const hidden = hiddenTwins(files, (file) => infoOf.has(file));
+    const hidden = hiddenTwins(files, (file) => infoOf.has(file), deps.twinRank);
     const members = files.flatMap((file) => {
       if (hidden.has(file)) return [];
       const info = infoOf.get(file);

@@ -73,6 +73,7 @@ export const createJsonlSource =
         sideMeta: side.metaFor,
         read: options.read,
         familyOf: spec.familyOf,
+        twinRank: spec.twinRank,
       });
       const timers = new Map<string, Subscription>();
       let parking: Subscription | undefined;
