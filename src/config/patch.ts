@@ -3,7 +3,7 @@ import { ACTIVITY_FILTERS } from '../core/activity.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import { CARD_DENSITIES, DETAIL_WIDTH, TERMINALS, type Config } from './effective.js';
 import { CONFIG_KEYS, webhookEntrySchema, type StoredConfig } from './schema.js';
-import { closestKey } from './unknown-keys.js';
+import { closestKey, NESTED_CONFIG_KEYS } from './unknown-keys.js';
 
 /**
  * `PUT /api/config`: a partial config, checked strictly (the lenient fallbacks of effective.ts are
@@ -17,7 +17,7 @@ export const NOT_WRITABLE = ['api_passphrase', 'api_salt'] as const;
 
 const agentSwitches = z.strictObject(
   Object.fromEntries(AGENT_KINDS.map((agent) => [agent, z.boolean({ error: `agents.${agent} must be true or false` })])) as Record<AgentKind, z.ZodBoolean>,
-  // Unknown agent names are reported before the schema runs (NESTED_KEYS in parseConfigPatch).
+  // Unknown agent names are reported before the schema runs (NESTED_CONFIG_KEYS in parseConfigPatch).
   { error: 'agents must be an object of agent: true|false' },
 );
 
@@ -48,12 +48,6 @@ export type ConfigPatch = Partial<{ -readonly [K in keyof typeof fields]: z.infe
 
 const patchSchema = z.object(fields).partial();
 
-/** The keys the object-valued fields know. */
-const NESTED_KEYS: readonly (readonly [block: 'tui' | 'agents', known: readonly string[]])[] = [
-  ['tui', ['theme']],
-  ['agents', AGENT_KINDS],
-];
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const pathOf = (path: readonly PropertyKey[]): string =>
@@ -73,7 +67,7 @@ export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { erro
   }
   // Keys inside `tui` and `agents` are named with their path and the closest known key, as the
   // config file's own warnings name them (PRODUCT.md 2), not with zod's "unrecognized key".
-  for (const [block, known] of NESTED_KEYS) {
+  for (const [block, known] of Object.entries(NESTED_CONFIG_KEYS)) {
     const value = body[block];
     if (!isObject(value)) continue;
     for (const key of Object.keys(value)) {

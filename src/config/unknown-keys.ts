@@ -19,7 +19,8 @@ export interface UnknownKey {
 }
 
 const WEBHOOK_KEYS = Object.keys(webhookEntrySchema.shape);
-const NESTED: Readonly<Record<string, readonly string[]>> = { agents: AGENT_KINDS, tui: ['theme'] };
+/** The keys of the object-valued settings (`agents`, `tui`), by setting. */
+export const NESTED_CONFIG_KEYS: Readonly<Record<'agents' | 'tui', readonly string[]>> = { agents: AGENT_KINDS, tui: ['theme'] };
 
 /** The closest of `known` to `key` when it is close enough to be a typo (case-insensitive). */
 export const closestKey = (key: string, known: readonly string[]): string | undefined => closest(key, known);
@@ -58,8 +59,8 @@ const unknownIn = (object: Record<string, unknown>, keys: readonly string[], pre
 
 export const findUnknownKeys = (raw: unknown): UnknownKey[] => {
   if (!isObject(raw)) return [];
-  const found = unknownIn(raw, CONFIG_KEYS, '', knownOf(CONFIG_KEYS, NESTED));
-  for (const [section, known] of Object.entries(NESTED)) {
+  const found = unknownIn(raw, CONFIG_KEYS, '', knownOf(CONFIG_KEYS, NESTED_CONFIG_KEYS));
+  for (const [section, known] of Object.entries(NESTED_CONFIG_KEYS)) {
     const value = raw[section];
     if (isObject(value)) found.push(...unknownIn(value, known, `${section}.`));
   }
