@@ -92,7 +92,8 @@ export const run = async (io: CliIo): Promise<number> => {
       const expect = DATABASE_AGENTS.has(agent) ? 'file' : 'directory';
       const places = agentLocations(agent, loaded.config, io.env, io.platform);
       // Archived Codex threads are read too, but most people never archive one: named only when there.
-      if (agent === 'codex' && existsSync(codexArchivedDir(io.env))) places.push(codexArchivedDir(io.env));
+      const archived = codexArchivedDir(io.env);
+      if (agent === 'codex' && existsSync(archived)) places.push(archived);
       const checked = await Promise.all(places.map((place) => checkLocation(place, expect)));
       const configured = agent === 'claude' && loaded.config.claude_dirs.some((dir) => dir.trim() !== '');
       const locations = configured ? checked.map(fromClaudeDirs) : checked;

@@ -1,12 +1,12 @@
-import { copyFile, mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SessionState } from '../../../src/core/session.js';
 import { codex } from '../../../src/sources/codex/index.js';
 import { codexArchivedDir, codexTwinRank } from '../../../src/sources/codex/paths.js';
 import { hiddenTwins } from '../../../src/sources/internal/compressed.js';
 import { useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 import type { TempHome } from '../../helpers/temp-home.js';
+import { copyRollout, shown } from './rollout-files.js';
 
 // Codex moves an archived thread's rollout (`/archive`, `codex archive`) from the dated tree
 // `sessions/YYYY/MM/DD/` to the flat `archived_sessions/`, under the same name; unarchiving moves
@@ -15,26 +15,12 @@ import type { TempHome } from '../../helpers/temp-home.js';
 const THREAD = '019f3a10-1111-7aaa-8bbb-00000000c0de';
 const FIRST = `rollout-2026-11-20T10-00-00-${THREAD}.jsonl`;
 const SECOND = `rollout-2026-11-21T09-00-00-${THREAD}_019f3b22-2222-7ccc-8ddd-00000000d1ff.jsonl`;
-const PLAIN = path.resolve('fixtures/codex/segments');
-const COMPRESSED = path.resolve('fixtures/codex/compressed');
 const DAY_OF: Record<string, string> = { [FIRST]: '2026/11/20', [SECOND]: '2026/11/21' };
 const FIRST_TOKENS = { input: 6000, output: 1500, cacheCreation: 0, cacheRead: 14000 };
 
 const liveOf = (home: TempHome, name: string): string => path.join(home.home, '.codex', 'sessions', DAY_OF[name] ?? '', name);
 const archivedOf = (home: TempHome, name: string): string => path.join(codexArchivedDir(home.env), name);
-const install = async (to: string, name: string, form: 'plain' | 'compressed' = 'plain'): Promise<string> => {
-  const file = form === 'compressed' ? `${to}.zst` : to;
-  await mkdir(path.dirname(file), { recursive: true });
-  await copyFile(form === 'compressed' ? path.join(COMPRESSED, `${name}.zst`) : path.join(PLAIN, name), file);
-  return file;
-};
-
-/** What the session shows, without where it was read from. */
-const shown = (state: SessionState | undefined): Omit<SessionState, 'checkpoint' | 'path'> | undefined => {
-  if (!state) return undefined;
-  const { checkpoint: _checkpoint, path: _path, ...rest } = state;
-  return rest;
-};
+const install = copyRollout;
 
 describe('codex rollouts of archived threads (archived_sessions/)', () => {
   const fixture = useFixtureHome('agentwatch-codex-archived-');

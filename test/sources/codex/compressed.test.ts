@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, SessionState } from '../../../src/core/session.js';
+import type { SessionEvent } from '../../../src/core/session.js';
 import { codex } from '../../../src/sources/codex/index.js';
 import { codexFamilyOf, codexIdFromFile } from '../../../src/sources/codex/paths.js';
 import { createCodexParser } from '../../../src/sources/codex/parse.js';
@@ -10,6 +10,7 @@ import { createFileTracker } from '../../../src/sources/internal/file-tracker.js
 import type { LineItem } from '../../../src/sources/internal/lines.js';
 import { foldById, makeCtx, passWithCache, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 import type { TempHome } from '../../helpers/temp-home.js';
+import { COMPRESSED_ROLLOUTS as COMPRESSED, copyRollout, PLAIN_ROLLOUTS as PLAIN, shown } from './rollout-files.js';
 
 // Codex 0.137+ compresses a rollout idle for a week to `<name>.jsonl.zst` and deletes the plain
 // file; resuming the thread writes the plain file back. fixtures/codex/compressed holds the first
@@ -19,25 +20,11 @@ const FIRST = `rollout-2026-11-20T10-00-00-${THREAD}.jsonl`;
 const SECOND = `rollout-2026-11-21T09-00-00-${THREAD}_019f3b22-2222-7ccc-8ddd-00000000d1ff.jsonl`;
 const BIG_THREAD = '019f5e55-5555-7aaa-8bbb-00000000b16b';
 const BIG = `rollout-2026-11-12T08-00-00-${BIG_THREAD}.jsonl`;
-const PLAIN = path.resolve('fixtures/codex/segments');
-const COMPRESSED = path.resolve('fixtures/codex/compressed');
 const DAY_OF: Record<string, string> = { [FIRST]: '2026/11/20', [SECOND]: '2026/11/21', [BIG]: '2026/11/12' };
 
 const placeOf = (home: TempHome, name: string): string => path.join(home.home, '.codex', 'sessions', DAY_OF[name] ?? '', name);
 /** Installs `name` (a plain rollout) as it is, or compressed (`.zst`). */
-const install = async (home: TempHome, name: string, form: 'plain' | 'compressed'): Promise<string> => {
-  const to = placeOf(home, name) + (form === 'compressed' ? '.zst' : '');
-  await mkdir(path.dirname(to), { recursive: true });
-  await copyFile(form === 'compressed' ? path.join(COMPRESSED, `${name}.zst`) : path.join(PLAIN, name), to);
-  return to;
-};
-
-/** What the session shows, without where it was read from. */
-const shown = (state: SessionState | undefined): Omit<SessionState, 'checkpoint' | 'path'> | undefined => {
-  if (!state) return undefined;
-  const { checkpoint: _checkpoint, path: _path, ...rest } = state;
-  return rest;
-};
+const install = (home: TempHome, name: string, form: 'plain' | 'compressed'): Promise<string> => copyRollout(placeOf(home, name), name, form);
 const ofThread = (events: readonly SessionEvent[], id = THREAD): SessionEvent[] => events.filter((e) => 'sessionId' in e && e.sessionId === id && e.type !== 'diagnostic');
 
 describe('codex rollouts compressed with zstd (.jsonl.zst)', () => {
