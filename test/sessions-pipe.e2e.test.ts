@@ -48,6 +48,19 @@ describe('sessions --json through a pipe', () => {
     expect(new Set(listed.map((s) => s.session_id)).size).toBe(SESSIONS);
   });
 
+  it('a warm start lists the same details, read back from the discovery cache (in one pass: all of them are asked for)', async () => {
+    const details = (stdout: string): unknown[] =>
+      (JSON.parse(stdout) as { session_id: string; recent_messages: unknown; user_messages: number }[]).map((s) => [s.session_id, s.recent_messages, s.user_messages]);
+    const env = { ...t.env, XDG_CACHE_HOME: path.join(t.root, 'cache-of-warm-start') };
+    const cold = await runCli(['sessions', '--all', '--json'], { env, timeoutMs: 60_000 });
+    const warm = await runCli(['sessions', '--all', '--json'], { env, timeoutMs: 60_000 });
+    expect(warm.code).toBe(0);
+    const listed = details(warm.stdout);
+    expect(listed).toHaveLength(SESSIONS);
+    expect(listed).toEqual(details(cold.stdout));
+    expect(JSON.stringify(listed)).toContain('A long answer about the rate limiter.');
+  });
+
   it('ends quietly with exit 0 when the reader stops after the first bytes (| head), no EPIPE trace', async () => {
     const child = spawn(process.execPath, [CLI_PATH, 'sessions', '--all', '--json'], { env: t.env, cwd: t.home, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -27,6 +27,8 @@ export interface SourcePipeline {
    * at rest (SourceCtx.restorable$). The number of sessions swapped.
    */
   readonly releaseDetails: () => number;
+  /** About to read the details of `states` (restored ones from the discovery cache in one pass, if many: DiscoveryCache.prefetchDetails). */
+  readonly prefetchDetails: (states: Iterable<SessionState>) => void;
 }
 
 export interface SourcePipelineOptions {
@@ -100,5 +102,6 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
     if (twins.length > 0) restorable.next(twins.map((twin) => twin.to));
     return twins.length;
   };
-  return { ctx: base, pipeline, begin, stop, releaseDetails };
+  const prefetchDetails = (states: Iterable<SessionState>): void => cache?.prefetchDetails(states);
+  return { ctx: base, pipeline, begin, stop, releaseDetails, prefetchDetails };
 };

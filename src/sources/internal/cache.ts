@@ -8,7 +8,7 @@ import type { FileCheckpoint, SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
 import { decodeCore, encodeCore, type CoreRow } from './core-codec.js';
-import { lazyState, restoredBy } from './lazy-detail.js';
+import { lazyState, restoredBy, unreadDetailKey } from './lazy-detail.js';
 import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
 import type { ListingCache } from './walk.js';
 
@@ -90,6 +90,13 @@ export interface DiscoveryCache extends ListingCache {
   readonly lazyTwin: (state: SessionState, checkpoint: FileCheckpoint) => SessionState | undefined;
   /** Gives back the pages a burst of reads left in the connection's cache (after many `lazyTwin`s). */
   readonly releasePages: () => void;
+  /**
+   * Reads the stored details of those of `states` this cache restored and nothing has read yet in
+   * one pass over the table, when they are enough of its rows for a pass to beat a lookup each
+   * (a one-shot listing of every session's detail: 7,000 random lookups took 110 ms, one pass
+   * 20-40). Each is handed out once, when its state's detail is first read.
+   */
+  readonly prefetchDetails: (states: Iterable<SessionState>) => void;
   /** Deletes the rows of `agent` that `keep` rejects (sessions deleted while nobody watched). */
   readonly prune: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /**
@@ -266,6 +273,23 @@ const splitState = (state: SessionState, row: CoreRow): { core: string; detail: 
   return { core: encodeCore(state, row), detail: Buffer.from(JSON.stringify({ usageByMessage, recentTools, recentMessages })) };
 };
 
+/** A stored detail with the checkpoint of its row. */
+interface StoredDetail {
+  readonly offset: number;
+  readonly mtimeMs: number;
+  readonly detail: Buffer;
+}
+
+/** Every stored detail (of `wanted` rows only, when given), by path: one pass over the table. */
+const everyDetail = (db: Database.Database, wanted?: ReadonlySet<string>): Map<string, StoredDetail> => {
+  const found = new Map<string, StoredDetail>();
+  const every = db.prepare('SELECT f.path, f.offset, f.mtime_ms, d.detail FROM files f JOIN details d ON d.path = f.path').raw();
+  for (const [p, offset, mtimeMs, detail] of every.iterate() as Iterable<[string, number, number, Buffer]>) {
+    if (wanted === undefined || wanted.has(p)) found.set(p, { offset, mtimeMs, detail });
+  }
+  return found;
+};
+
 /** The detail of the row `path` at `offset`/`mtimeMs` (a row rewritten since, by another process, is not it). */
 type DetailLoader = (path: string, offset: number, mtimeMs: number) => unknown;
 
@@ -275,7 +299,7 @@ const rowToEntry = (file: string, row: Row, loadDetail: DetailLoader, owner: obj
   const core = decodeCore(stateText, { path: file, offset, size, mtimeMs });
   if (core === undefined || core.sessionId !== sessionId || core.agent !== agent) return undefined;
   const ino = core.checkpoint?.ino;
-  const state = lazyState(core, () => loadDetail(file, offset, mtimeMs), owner);
+  const state = lazyState(core, () => loadDetail(file, offset, mtimeMs), owner, file);
   return ino === undefined ? { path: file, agent, sessionId, offset, size, mtimeMs, state } : { path: file, agent, sessionId, offset, size, mtimeMs, ino, state };
 };
 
@@ -310,9 +334,11 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   // After a good preload only paths written since can have a row outside `rows`, so a cold start
   // asks the database nothing per transcript (a row another process adds meanwhile costs a re-read).
   let preloaded = true;
+  let storedRows = 0;
   try {
     const all = db.prepare(`SELECT ${COLUMNS} FROM files`).raw().all() as Row[];
     rows = new Map(all.map((row) => [row[0], row]));
+    storedRows = rows.size;
     releasePageCache(db);
   } catch (error) {
     log?.warn(`discovery cache read failed: ${(error as Error).message}`);
@@ -360,27 +386,27 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   // The detail of the row at that checkpoint: its core's row says which checkpoint the detail is of.
   const selectDetail = db.prepare('SELECT d.detail FROM files f JOIN details d ON d.path = f.path WHERE f.path = ? AND f.offset = ? AND f.mtime_ms = ?').pluck();
   const hasRow = db.prepare('SELECT 1 FROM files WHERE path = ? AND offset = ? AND mtime_ms = ?').pluck();
-  // Details of restored states read after `close` (a one-shot command prints details after
-  // stopping): loaded in one read of the file, once, when the first of them is needed.
-  let detailsAfterClose: Map<string, { offset: number; mtimeMs: number; detail: Buffer }> | undefined;
+  // Details read in one pass (prefetchDetails, or the first detail read after `close`: a one-shot
+  // command prints details after stopping), each handed out once.
+  let readAhead: Map<string, StoredDetail> | undefined;
+  let readAllAfterClose = false;
   const loadDetail: DetailLoader = (p, offset, mtimeMs) => {
     try {
-      if (db.open) return selectDetail.get(p, offset, mtimeMs);
-      if (where === ':memory:') return undefined;
-      if (!detailsAfterClose) {
-        detailsAfterClose = new Map();
+      if (!db.open && !readAllAfterClose && where !== ':memory:') {
+        readAllAfterClose = true;
         const again = new Database(where, { readonly: true, fileMustExist: true });
         try {
-          const every = again.prepare('SELECT f.path, f.offset, f.mtime_ms, d.detail FROM files f JOIN details d ON d.path = f.path').raw();
-          for (const [path, off, mtime, detail] of every.iterate() as Iterable<[string, number, number, Buffer]>) {
-            detailsAfterClose.set(path, { offset: off, mtimeMs: mtime, detail });
-          }
+          readAhead = everyDetail(again);
         } finally {
           again.close();
         }
       }
-      const found = detailsAfterClose.get(p);
-      return found && found.offset === offset && found.mtimeMs === mtimeMs ? found.detail : undefined;
+      const early = readAhead?.get(p);
+      if (early) {
+        readAhead?.delete(p);
+        if (early.offset === offset && early.mtimeMs === mtimeMs) return early.detail;
+      }
+      return db.open ? selectDetail.get(p, offset, mtimeMs) : undefined;
     } catch (error) {
       failed('read', error);
       return undefined;
@@ -468,6 +494,22 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     releasePages: () => {
       if (db.open) releasePageCache(db);
     },
+    prefetchDetails: (states) => {
+      const wanted = new Set<string>();
+      for (const state of states) {
+        const key = unreadDetailKey(state, owner);
+        if (key !== undefined) wanted.add(key);
+      }
+      // A pass reads every row (~4x a lookup's time per row, measured): it pays from a quarter of them.
+      if (!db.open || wanted.size === 0 || wanted.size * 4 < storedRows) return;
+      try {
+        readAhead = everyDetail(db, wanted);
+      } catch (error) {
+        failed('read', error);
+      } finally {
+        releasePageCache(db);
+      }
+    },
     lazyTwin: (state, checkpoint) => {
       try {
         if (!db.open || hasRow.get(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs) === undefined) return undefined;
@@ -478,7 +520,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       // Through the stored text, as a warm start restores it: the same values and V8 hidden classes.
       const row = { path: checkpoint.path, offset: checkpoint.offset, size: checkpoint.size, mtimeMs: checkpoint.mtimeMs };
       const core = decodeCore(encodeCore(state, row), row);
-      return core === undefined ? undefined : lazyState(core, () => loadDetail(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs), owner);
+      return core === undefined ? undefined : lazyState(core, () => loadDetail(checkpoint.path, checkpoint.offset, checkpoint.mtimeMs), owner, checkpoint.path);
     },
     prune: (agent, keep) => pruneAmong(agent, keep, () => storedPaths(agent)),
     // After a good preload, the rows nothing asked for are still in `rows`.

@@ -15,6 +15,8 @@ interface Slot {
   parsed: Detail | undefined;
   /** Who restored the state (the discovery cache that handed it out), as `restoredBy` tells. */
   readonly owner: unknown;
+  /** What the owner knows the stored detail by (the cache's row), for a read of many at once. */
+  readonly key: string | undefined;
 }
 
 const SLOT = Symbol('detail');
@@ -68,10 +70,16 @@ const ACCESSORS: PropertyDescriptorMap = {
  * NOTE: built on the parsed object itself, not on a copy: properties added to the copy a spread
  * makes gave every one of 10,000 states its own V8 hidden class (about 1.5 KiB each, measured).
  */
-export const lazyState = (core: Core, load: () => unknown, owner?: unknown): SessionState => {
-  Object.defineProperty(core, SLOT, { value: { load, parsed: undefined, owner } satisfies Slot });
+export const lazyState = (core: Core, load: () => unknown, owner?: unknown, key?: string): SessionState => {
+  Object.defineProperty(core, SLOT, { value: { load, parsed: undefined, owner, key } satisfies Slot });
   return Object.defineProperties(core, ACCESSORS) as SessionState;
 };
 
 /** The `owner` a lazy state was made with; undefined for any other state (a spread of one included). */
 export const restoredBy = (state: SessionState): unknown => (state as Partial<Lazy>)[SLOT]?.owner;
+
+/** The key of a state `owner` restored whose detail nothing has read yet; undefined for any other state. */
+export const unreadDetailKey = (state: SessionState, owner: unknown): string | undefined => {
+  const slot = (state as Partial<Lazy>)[SLOT];
+  return slot !== undefined && slot.owner === owner && slot.parsed === undefined ? slot.key : undefined;
+};

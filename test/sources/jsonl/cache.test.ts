@@ -166,6 +166,30 @@ describe('discovery cache', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('prefetchDetails reads the unread details of many restored states in one pass (a quarter of the rows or more), and leaves a few to their own lookup', () => {
+    const withMessage = (id: string): SessionState => ({ ...stateAt(id, `/t/${id}.jsonl`, 3), recentMessages: [{ role: 'user', text: `prompt of ${id}`, at: 2 }] });
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const cache = openDiscoveryCache(home.env, log);
+    cache.write(ids.map((id) => cachedFileOf(withMessage(id))), []);
+    cache.close();
+    const reopened = openDiscoveryCache(home.env, log);
+    const states = ids.map((id) => reopened.get(`/t/${id}.jsonl`)!.state);
+    // A detail read before the pass is not read again; a state the cache did not restore is ignored.
+    expect(states[0]!.recentMessages).toEqual(withMessage('a').recentMessages);
+    // One of eight: below a quarter, so no pass (the details removed below then read as empty).
+    reopened.prefetchDetails([states[1]!]);
+    reopened.prefetchDetails([states[2]!, states[3]!, withMessage('x')]);
+    const other = new Database(discoveryCachePath(home.env));
+    other.prepare('DELETE FROM details').run();
+    other.close();
+    expect(states[1]!.recentMessages).toEqual([]);
+    expect(states[2]!.recentMessages).toEqual(withMessage('c').recentMessages);
+    expect(states[3]!.recentMessages).toEqual(withMessage('d').recentMessages);
+    expect(states[4]!.recentMessages).toEqual([]);
+    reopened.close();
+    expect(warnings).toEqual([]);
+  });
+
   it('keeps the record of a database read: signature and session stamps, replaced and forgotten', () => {
     const cache = openDiscoveryCache(home.env, log);
     expect(cache.getDatabase('/d/kilo.db')).toBeUndefined();
