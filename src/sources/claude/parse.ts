@@ -18,6 +18,7 @@ import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { createBackgroundForkCheck, createContinuationCheck } from './continuation.js';
+import { readEarlierLines } from './earlier-lines.js';
 import { isClaudeRecord } from './guard.js';
 import type { ClaudeFileKind } from './paths.js';
 import { claudeRecordSchema, type ClaudeBlock, type ClaudeRecord } from './schema.js';
@@ -226,10 +227,27 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   const pendingSummaries = new Map<string, string>();
   // 32-bit hashes, not the strings: a few bytes per message of every watched transcript.
   const seenUuids = new Set<number>();
+  const addHash = (hash: number): void => {
+    seenUuids.add(hash);
+    if (seenUuids.size > SEEN_UUIDS_MAX) for (const old of seenUuids) { seenUuids.delete(old); break; }
+  };
+  // Resumed past the file's start: its earlier lines are read once, when a title or summary first
+  // needs them (earlier-lines.ts), as if this parser had read them itself.
+  let earlierRead = !resumed;
+  const readEarlier = (): void => {
+    if (earlierRead) return;
+    earlierRead = true;
+    const earlier = readEarlierLines(file, restored?.checkpoint?.offset ?? 0);
+    if (!earlier) return;
+    if (earlier.renamed) sawCustomTitle = true;
+    const since = [...seenUuids];
+    seenUuids.clear();
+    for (const uuid of earlier.uuids) addHash(fnv1a(uuid));
+    for (const hash of since) addHash(hash);
+  };
   const rememberUuid = (uuid: string | undefined): SessionEvent[] => {
     if (!uuid) return [];
-    seenUuids.add(fnv1a(uuid));
-    if (seenUuids.size > SEEN_UUIDS_MAX) for (const old of seenUuids) { seenUuids.delete(old); break; }
+    addHash(fnv1a(uuid));
     const summary = pendingSummaries.get(uuid);
     if (summary === undefined) return [];
     pendingSummaries.delete(uuid);
@@ -355,12 +373,14 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
       case 'ai-title':
         // The generated title of 2.1.x (rewritten as the session goes on; summaries are no longer
         // written there). A user's rename wins.
+        if (record.aiTitle) readEarlier();
         return record.aiTitle && !sawCustomTitle ? [{ type: 'meta', ...ref, patch: { agentName: record.aiTitle } }] : [];
       case 'summary': {
         // A title for /resume, but Claude Code also writes summaries of OTHER sessions into a file:
         // it names this one only when its leaf is a message of this file. A user's rename wins.
-        if (!record.summary || sawCustomTitle) return [];
-        if (!record.leafUuid) return [];
+        if (!record.summary || !record.leafUuid) return [];
+        readEarlier();
+        if (sawCustomTitle) return [];
         if (seenUuids.has(fnv1a(record.leafUuid))) return [{ type: 'meta', ...ref, patch: { agentName: record.summary } }];
         pendingSummaries.set(record.leafUuid, record.summary);
         return [];
