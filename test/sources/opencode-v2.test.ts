@@ -66,11 +66,14 @@ describe('an OpenCode 2.x database (a fresh install: no 1.x tables)', () => {
       'Rename loadConfig to readConfig everywhere',
       'Renamed loadConfig to readConfig in src/config.ts and its two callers.',
     ]);
-    // The answer text comes after the tool finished: its time is not before the result.
+    // The answer text comes after the tool finished, and it is given when the message completes
+    // (the text has no time of its own in 2.x): the waiting grace and the idle timer run from then.
     const answer = ofType(forSession(events, 'ses_rename'), 'turn').at(-1);
-    expect(answer?.at).toBe(1790000009000);
-    expect(activityAt(events, 'ses_rename', 1790000009000 + 30_000)).toBe('waiting');
-    expect(activityAt(events, 'ses_rename', 1790000009000 + 5 * 60_000)).toBe('idle');
+    expect(answer?.at).toBe(1790000015000);
+    expect(activityAt(events, 'ses_rename', 1790000015000 + 5_000)).toBe('thinking');
+    expect(activityAt(events, 'ses_rename', 1790000015000 + 30_000)).toBe('waiting');
+    expect(activityAt(events, 'ses_rename', 1790000015000 + 110_000)).toBe('waiting');
+    expect(activityAt(events, 'ses_rename', 1790000015000 + 5 * 60_000)).toBe('idle');
   });
 
   it('reasoning alone reads thinking; a running bash call reads running; a model switch names the model', () => {

@@ -21,6 +21,9 @@ export const turnEvent = (ref: Ref, at: number, role: 'user' | 'assistant', text
   counts,
 });
 
+/** The model at work with no answer yet (reasoning, or an answer still being written). */
+export const thinkingEvent = (ref: Ref, at: number): SessionEvent => ({ agent: ref.agent, sessionId: ref.sessionId, type: 'thinking', at });
+
 export const toolCallEvent = (ref: Ref, at: number, name: string, callId: string, filePath: string | undefined): SessionEvent => ({
   agent: ref.agent,
   sessionId: ref.sessionId,

@@ -5,7 +5,7 @@
 // (`session_v2` beside the frozen 1.x tables; `location-switched` and `idle` rows).
 import type { z } from 'zod';
 import type { SessionEvent } from '../../../core/session.js';
-import { compactionEvent, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
+import { compactionEvent, thinkingEvent, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue } from '../values.js';
 import {
   v2AssistantSchema,
@@ -101,6 +101,7 @@ const assistantEvents = (ref: Ref, row: FamilyV2MessageRow, data: V2Assistant, a
   let cursor = at;
   let counted = false;
   let endsOnAnswer = false;
+  let lastAnswer = -1;
   for (const [index, raw] of (data.content ?? []).entries()) {
     const parsed = v2ContentSchema.safeParse(raw);
     if (!parsed.success) {
@@ -111,12 +112,13 @@ const assistantEvents = (ref: Ref, row: FamilyV2MessageRow, data: V2Assistant, a
     if (item.type === 'text') {
       const text = item.synthetic || item.ignored ? undefined : textOf(item.text);
       if (text === undefined) continue;
+      lastAnswer = out.length;
       out.push(turnEvent(ref, cursor, 'assistant', text, counted ? false : undefined));
       counted = true;
       endsOnAnswer = true;
     } else if (item.type === 'reasoning') {
       if (textOf(item.text) === undefined) continue;
-      out.push({ agent: ref.agent, sessionId: ref.sessionId, type: 'thinking', at: cursor });
+      out.push(thinkingEvent(ref, cursor));
       endsOnAnswer = false;
     } else if (item.type === 'tool') {
       const name = item.name || 'unknown';
@@ -137,8 +139,15 @@ const assistantEvents = (ref: Ref, row: FamilyV2MessageRow, data: V2Assistant, a
       report.unknown(`content:${item.type}`, `assistant content type "${item.type}"`);
     }
   }
-  out.push(...messageUsage(ref, at, row.id, data.tokens, data.cost));
   const completedAt = data.time?.completed;
+  if (endsOnAnswer) {
+    // The answer it ends on was given when the message completed (a long one streams for
+    // minutes); until then the model is still writing it.
+    const answer = out[lastAnswer];
+    if (completedAt !== undefined && answer?.type === 'turn' && completedAt > answer.at) out[lastAnswer] = { ...answer, at: completedAt };
+    else if (completedAt === undefined && data.finish === undefined) out.push(thinkingEvent(ref, Math.max(cursor, numberOf(row.time_updated) ?? cursor)));
+  }
+  out.push(...messageUsage(ref, at, row.id, data.tokens, data.cost));
   if (completedAt !== undefined && data.finish !== 'tool-calls' && !endsOnAnswer) out.push(turnEvent(ref, completedAt, 'assistant', errorText(data.error), false));
   return out;
 };

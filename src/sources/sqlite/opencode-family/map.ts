@@ -6,7 +6,7 @@
 // `session_message` store is read by map-v2.ts.
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
 import { createUnknownRecords } from '../../internal/unknown-records.js';
-import { compactionEvent, recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, type Ref } from '../events.js';
+import { compactionEvent, recordDiagnostic, thinkingEvent, toolCallEvent, toolResultEvent, turnEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
 import { writtenFile } from './tools.js';
@@ -209,13 +209,18 @@ const userEvents = (ref: Ref, at: number, parts: readonly Part[]): SessionEvent[
 const assistantEvents = (ref: Ref, messageId: string, at: number, data: MessageData, parts: readonly Part[]): SessionEvent[] => {
   const out: SessionEvent[] = [];
   const isSummary = data.summary === true;
+  const completedAt = data.time?.completed;
   let counted = false;
   let endsOnAnswer = false;
   for (const { row, data: part } of parts) {
     const partAt = part.time?.start ?? numberOf(row.time_created) ?? at;
     const text = textOf(part);
     if (text !== undefined) {
-      out.push(turnEvent(ref, partAt, 'assistant', text, counted || isSummary ? false : undefined));
+      // An answer is given when its text ends (a long one streams for minutes): the waiting grace
+      // and the 2 minutes to idle run from then. A text still streaming is the model at work.
+      const endedAt = part.time?.end ?? completedAt;
+      out.push(turnEvent(ref, endedAt ?? partAt, 'assistant', text, counted || isSummary ? false : undefined));
+      if (endedAt === undefined && data.finish === undefined) out.push(thinkingEvent(ref, Math.max(partAt, numberOf(row.time_updated) ?? partAt)));
       counted = true;
       endsOnAnswer = true;
     } else if (part.type === 'tool') {
@@ -233,7 +238,6 @@ const assistantEvents = (ref: Ref, messageId: string, at: number, data: MessageD
     }
   }
   out.push(...messageUsage(ref, at, messageId, data.tokens, data.cost));
-  const completedAt = data.time?.completed;
   // A finished message that stopped for any reason but more tool calls (an error, an abort, a
   // tool-only answer) hands the turn back to the user: mark it so the session reads as waiting.
   if (completedAt && data.finish !== 'tool-calls' && !endsOnAnswer) {
