@@ -74,7 +74,7 @@ describe('opencode/kilo: when an answer is given', () => {
 
   it('a finished text is an answer when it ended (the waiting grace and the 2 minutes run from there), not when it started', () => {
     const events = answerSession({ start: 3_000, end: 180_000 }, { time: { created: 2_000, completed: 180_500 }, finish: 'stop' }, 180_000);
-    expect(events.filter((e) => e.type === 'turn' && e.role === 'assistant').map((e) => e.at)).toEqual([180_000]);
+    expect(events.flatMap((e) => (e.type === 'turn' && e.role === 'assistant' ? [e.at] : []))).toEqual([180_000]);
     expect(activityAt(events, 's1', 180_000 + 60_000)).toBe('waiting');
     expect(activityAt(events, 's1', 180_000 + 119_000)).toBe('waiting');
     expect(activityAt(events, 's1', 180_000 + 121_000)).toBe('idle');
@@ -82,7 +82,7 @@ describe('opencode/kilo: when an answer is given', () => {
 
   it('a text without an end of its own is given when its message completed', () => {
     const events = answerSession({ start: 3_000 }, { time: { created: 2_000, completed: 90_000 }, finish: 'stop' }, 90_000);
-    expect(events.filter((e) => e.type === 'turn' && e.role === 'assistant').map((e) => e.at)).toEqual([90_000]);
+    expect(events.flatMap((e) => (e.type === 'turn' && e.role === 'assistant' ? [e.at] : []))).toEqual([90_000]);
     expect(activityAt(events, 's1', 90_000 + 60_000)).toBe('waiting');
   });
 
@@ -105,7 +105,7 @@ describe('opencode 2.x: when an answer is given', () => {
 
   it('the answer a message ends on is given when the message completed', () => {
     const events = v2({ finish: 'stop', time: { created: 2_000, completed: 95_000 } }, 95_000);
-    expect(events.filter((e) => e.type === 'turn' && e.role === 'assistant').map((e) => e.at)).toEqual([95_000]);
+    expect(events.flatMap((e) => (e.type === 'turn' && e.role === 'assistant' ? [e.at] : []))).toEqual([95_000]);
     expect(activityAt(events, 's1', 95_000 + 100_000)).toBe('waiting');
   });
 
