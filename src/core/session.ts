@@ -46,6 +46,11 @@ export interface SessionMetaPatch {
   readonly path?: string;
   /** Session creation time when the agent records it. */
   readonly createdAt?: number;
+  /**
+   * A last activity the agent records apart from its records' own times (a Cursor composer's
+   * `lastUpdatedAt`): the session's last activity is the newest of this and its records'.
+   */
+  readonly lastActivityAt?: number;
 }
 
 /** True when a `meta` event with `patch` would leave `state` as it is (every field it sets already holds its value). */

@@ -157,6 +157,7 @@ const applyMeta = (s: Mutable<SessionState>, e: Extract<DraftEvent, { type: 'met
   s.path = p.path ?? s.path;
   // The earliest sighting: a session read from several files (a resumed Codex thread) began with the first.
   if (p.createdAt !== undefined && (s.createdAt === 0 || p.createdAt < s.createdAt)) s.createdAt = p.createdAt;
+  if (p.lastActivityAt !== undefined) s.lastActivityAt = later(s.lastActivityAt, p.lastActivityAt);
 };
 
 const applyTurn = (d: SessionDraft, e: Extract<DraftEvent, { type: 'turn' }>): void => {

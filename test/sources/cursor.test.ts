@@ -125,6 +125,24 @@ describe('mapCursorComposer (records in, events out)', () => {
     expect(activityAt(out, 'c2', Date.parse('2026-03-10T10:00:03.000Z') + 2_000)).toBe('searching');
   });
 
+  it("the last activity is the newest of the composer's last update and its bubbles' times; the bubbles still decide the activity", () => {
+    const answeredAt = Date.parse('2026-03-10T10:00:00.000Z');
+    const out = mapCursorComposer({ dbPath: '/db' }, 'c3', { status: 'completed', createdAt: answeredAt - 3 * 3_600_000, lastUpdatedAt: answeredAt + 70_000 }, [
+      record('a', { type: 1, text: 'why is it slow', timingInfo: { clientStartTime: answeredAt - 30_000 } }),
+      record('b', { type: 2, text: 'The index is missing.', timingInfo: { clientStartTime: answeredAt - 20_000, clientEndTime: answeredAt } }),
+    ]);
+    const state = foldSession(out, 'c3');
+    expect(state?.lastActivityAt).toBe(answeredAt + 70_000);
+    expect(state?.lastTurnAt).toBe(answeredAt);
+    expect(activityAt(out, 'c3', answeredAt + 100_000)).toBe('waiting');
+    expect(activityAt(out, 'c3', answeredAt + 130_000)).toBe('idle');
+  });
+
+  it('is never the creation time: a composer with no time but its creation has no known activity (not listed)', () => {
+    const out = mapCursorComposer({ dbPath: '/db' }, 'c4', { createdAt: 1_773_136_000_000 }, [record('a', { type: 1, text: 'hello' }), record('b', { type: 2, text: 'hi' })]);
+    expect(foldSession(out, 'c4')).toMatchObject({ lastActivityAt: 0, createdAt: 1_773_136_000_000, userMessages: 1, assistantMessages: 1 });
+  });
+
   it('reads the older format with bubbles inline in the composer', () => {
     const out = mapCursorComposer({ dbPath: '/db' }, 'c1', {
       conversation: [

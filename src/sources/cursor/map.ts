@@ -95,9 +95,10 @@ export const mapCursorComposer = (
   const cwd = firstWorkspace(bubbles) ?? header?.cwd ?? commonDirectory(records.map((r) => r.raw).join('\n'));
 
   const timeline: SessionEvent[] = [];
-  let at = composer.createdAt ?? 0;
-  // Bubbles without a time of their own take the previous one; those after the last timed bubble
-  // (a prompt just sent) happened at the composer's last update, never at its creation.
+  // Never the composer's creation time (PRODUCT.md 6): bubbles without a time of their own take
+  // the previous one, and those after the last timed bubble (a prompt just sent) happened at the
+  // composer's last update. A composer with no time at all has no known activity.
+  let at = 0;
   const lastTimed = bubbles.findLastIndex((bubble) => bubbleTime(bubble) !== undefined);
   for (const [index, bubble] of bubbles.entries()) {
     const own = bubbleTime(bubble);
@@ -134,6 +135,8 @@ export const mapCursorComposer = (
     agentName: composer.name ?? undefined,
     model: composer.modelConfig?.modelName ?? undefined,
     createdAt: composer.createdAt ?? undefined,
+    // The last activity is the newest of the composer's last update and its bubbles' times.
+    lastActivityAt: composer.lastUpdatedAt ?? undefined,
     version,
     path: spec.dbPath,
     resumeCommand: `cursor-agent --resume="${composerId}"`,

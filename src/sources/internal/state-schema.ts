@@ -75,7 +75,7 @@ export const sessionStateSchema = z.object({ ...sessionCoreSchema.shape, ...sess
 
 const ref = { agent, sessionId: z.string().min(1) };
 
-const metaPatch = z.object(metaFields).partial().strict();
+const metaPatch = z.object({ ...metaFields, lastActivityAt: time }).partial().strict();
 
 export const sessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('meta'), ...ref, at: time.optional(), patch: metaPatch }).strict(),
