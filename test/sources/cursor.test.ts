@@ -128,9 +128,11 @@ describe('mapCursorComposer (records in, events out)', () => {
   it("the last activity is the newest of the composer's last update and its bubbles' times; the bubbles still decide the activity", () => {
     const answeredAt = Date.parse('2026-03-10T10:00:00.000Z');
     const out = mapCursorComposer({ dbPath: '/db' }, 'c3', { status: 'completed', createdAt: answeredAt - 3 * 3_600_000, lastUpdatedAt: answeredAt + 70_000 }, [
-      record('a', { type: 1, text: 'why is it slow', timingInfo: { clientStartTime: answeredAt - 30_000 } }),
+      record('a', { type: 1, text: 'why is it slow' }),
       record('b', { type: 2, text: 'The index is missing.', timingInfo: { clientStartTime: answeredAt - 20_000, clientEndTime: answeredAt } }),
     ]);
+    // A first bubble without a time of its own is dated by the composer's creation, as a floor.
+    expect(ofType(out, 'turn').map((e) => e.at)).toEqual([answeredAt - 3 * 3_600_000, answeredAt]);
     const state = foldSession(out, 'c3');
     expect(state?.lastActivityAt).toBe(answeredAt + 70_000);
     expect(state?.lastTurnAt).toBe(answeredAt);

@@ -95,11 +95,12 @@ export const mapCursorComposer = (
   const cwd = firstWorkspace(bubbles) ?? header?.cwd ?? commonDirectory(records.map((r) => r.raw).join('\n'));
 
   const timeline: SessionEvent[] = [];
-  // Never the composer's creation time (PRODUCT.md 6): bubbles without a time of their own take
-  // the previous one, and those after the last timed bubble (a prompt just sent) happened at the
-  // composer's last update. A composer with no time at all has no known activity.
-  let at = 0;
+  // Bubbles without a time of their own take the previous one (the first ones, the composer's
+  // creation), and those after the last timed bubble (a prompt just sent) happened at the
+  // composer's last update. The creation is never the last activity (PRODUCT.md 6): a composer
+  // with no other time has no known activity.
   const lastTimed = bubbles.findLastIndex((bubble) => bubbleTime(bubble) !== undefined);
+  let at = lastTimed === -1 && (composer.lastUpdatedAt ?? undefined) === undefined ? 0 : (composer.createdAt ?? 0);
   for (const [index, bubble] of bubbles.entries()) {
     const own = bubbleTime(bubble);
     at = own !== undefined ? Math.max(at, own) : index > lastTimed ? Math.max(at, composer.lastUpdatedAt ?? 0) : at;
