@@ -30,8 +30,8 @@ const isRename = (line: Buffer): boolean => {
   return record?.type === 'custom-title' && typeof record.customTitle === 'string' && record.customTitle !== '';
 };
 
-/** Adds the uuids in `bytes` (whole lines, or a long line's part) and, unless one was found already, looks for a rename among its lines. */
-const scan = (bytes: Buffer, uuids: Set<string>, found: { renamed: boolean }): void => {
+/** Adds the uuids of the raw `"uuid":"…"` keys in `bytes` (whole lines, or part of a long one). */
+const addUuids = (bytes: Buffer, uuids: Set<string>): void => {
   for (let at = bytes.indexOf(UUID_KEY); at !== -1; at = bytes.indexOf(UUID_KEY, at + 1)) {
     let quote = at + UUID_KEY.length;
     while (bytes[quote] === 0x20 || bytes[quote] === 0x09) quote += 1;
@@ -41,19 +41,22 @@ const scan = (bytes: Buffer, uuids: Set<string>, found: { renamed: boolean }): v
     if (stop === -1) break;
     if (stop - start <= 64) uuids.add(bytes.toString('latin1', start, stop));
   }
-  if (found.renamed) return;
-  for (let at = bytes.indexOf(CUSTOM_TITLE); at !== -1 && !found.renamed; at = bytes.indexOf(CUSTOM_TITLE, at + 1)) {
-    const lineStart = bytes.lastIndexOf(NEWLINE, at) + 1;
+};
+
+/** True when one of the whole lines in `bytes` is a rename. */
+const holdsRename = (bytes: Buffer): boolean => {
+  for (let at = bytes.indexOf(CUSTOM_TITLE); at !== -1; at = bytes.indexOf(CUSTOM_TITLE, at + 1)) {
     const lineEnd = bytes.indexOf(NEWLINE, at);
-    if (lineEnd !== -1) found.renamed = isRename(bytes.subarray(lineStart, lineEnd));
+    if (lineEnd !== -1 && isRename(bytes.subarray(bytes.lastIndexOf(NEWLINE, at) + 1, lineEnd))) return true;
   }
+  return false;
 };
 
 /** The earlier lines' facts, or undefined when the file cannot be read now (nothing is assumed then). */
 export const readEarlierLines = (file: string, end: number): EarlierLines | undefined => {
   // A Set keeps first-insertion order and drops the repeats a carried tail brings.
   const uuids = new Set<string>();
-  const found = { renamed: false };
+  let renamed = false;
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -66,16 +69,18 @@ export const readEarlierLines = (file: string, end: number): EarlierLines | unde
       const bytes = carried.length === 0 ? chunk.subarray(0, n) : Buffer.concat([carried, chunk.subarray(0, n)]);
       // Only whole lines are judged for a rename: the partial last one waits for the next chunk.
       const lastLine = bytes.lastIndexOf(NEWLINE) + 1;
-      scan(position >= end ? bytes : bytes.subarray(0, lastLine), uuids, found);
+      const whole = position >= end ? bytes : bytes.subarray(0, lastLine);
+      addUuids(whole, uuids);
+      renamed ||= holdsRename(whole);
       const rest = bytes.subarray(lastLine);
       if (rest.length <= SHORT_LINE_BYTES) carried = Buffer.from(rest);
       else {
         // A long line (a tool's output) is no rename: its uuids now, and a tail for one the chunk cut.
-        scan(rest, uuids, { renamed: true });
+        addUuids(rest, uuids);
         carried = Buffer.from(rest.subarray(rest.length - UUID_TAIL_BYTES));
       }
     }
-    return { renamed: found.renamed, uuids: [...uuids] };
+    return { renamed, uuids: [...uuids] };
   } catch {
     return undefined;
   } finally {
