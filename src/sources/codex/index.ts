@@ -1,6 +1,6 @@
 import { createJsonlSource } from '../internal/jsonl-source.js';
 import { createCodexParser } from './parse.js';
-import { CODEX_TREE_DEPTH, codexArchivedDir, codexFamilyOf, codexHome, codexIdFromFile, codexSessionIndexPath, codexSessionsDir, codexTwinRank } from './paths.js';
+import { CODEX_TREE_DEPTH, codexArchivedDir, codexFamilyOf, codexHome, codexIdFromFile, codexSessionIndexPath, codexSessionsDir, codexTwinRank, codexTwinsOf } from './paths.js';
 import { codexThreadNames } from './thread-names.js';
 
 /**
@@ -19,5 +19,6 @@ export const codex = createJsonlSource((ctx) => ({
   createParser: createCodexParser,
   familyOf: codexFamilyOf,
   twinRank: codexTwinRank(codexArchivedDir(ctx.env)),
+  twinsOf: codexTwinsOf(codexSessionsDir(ctx.env), codexArchivedDir(ctx.env)),
   sideFiles: codexThreadNames(codexSessionIndexPath(ctx.env), codexHome(ctx.env)),
 }));

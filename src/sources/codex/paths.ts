@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
-import { plainFirst, plainTwinOf, type TwinRank } from '../internal/compressed.js';
+import { COMPRESSED_SUFFIX, plainFirst, plainTwinOf, type TwinRank } from '../internal/compressed.js';
 import type { FamilyKey } from '../internal/file-family.js';
 
 /** `$CODEX_HOME`, else `~/.codex` (Codex itself honours the variable). */
@@ -62,3 +62,20 @@ export const codexTwinRank =
   (archivedDir: string): TwinRank =>
   (file) =>
     (file.startsWith(archivedDir + path.sep) ? 2 : 0) + plainFirst(file);
+
+const DAY_OF_NAME = /^rollout-(\d{4})-(\d{2})-(\d{2})T/;
+
+/**
+ * Where a rollout's twins would be: its plain or compressed form beside it, and the same name in
+ * the other root (`archived_sessions/`, or `sessions/YYYY/MM/DD/` of the day its name begins
+ * with, where Codex files it and unarchiving puts it back).
+ */
+export const codexTwinsOf =
+  (sessionsDir: string, archivedDir: string) =>
+  (file: string): string[] => {
+    const name = path.basename(plainTwinOf(file));
+    const day = DAY_OF_NAME.exec(name);
+    const dirs = new Set([path.dirname(file), archivedDir]);
+    if (day) dirs.add(path.join(sessionsDir, day[1] as string, day[2] as string, day[3] as string));
+    return [...dirs].flatMap((dir) => [path.join(dir, name), path.join(dir, name + COMPRESSED_SUFFIX)]).filter((twin) => twin !== file);
+  };

@@ -60,6 +60,11 @@ export interface JsonlAgentSpec {
    * `archived_sessions/`), which one is read while both exist: the lowest rank (compressed.ts).
    */
   readonly twinRank?: TwinRank;
+  /**
+   * The paths where a twin of `file` would be (its compressed or plain form, the same name in the
+   * other root). When a file that was read goes, a twin already there takes its place at once.
+   */
+  readonly twinsOf?: (file: string) => readonly string[];
 }
 
 /** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */

@@ -47,6 +47,8 @@ export interface FileTrackerDeps {
   readonly familyOf?: (file: string) => FamilyKey | undefined;
   /** Which of a family's twins is read while both exist (file-parser.ts `twinRank`). */
   readonly twinRank?: TwinRank;
+  /** Where a twin of a file would be (file-parser.ts `twinsOf`): looked at when a read file goes. */
+  readonly twinsOf?: (file: string) => readonly string[];
 }
 
 export interface FileTracker {
@@ -83,6 +85,14 @@ export interface FileTracker {
    */
   readonly park: (state: SessionState) => boolean;
 }
+
+const isFileOnDisk = (file: string): boolean => {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+};
 
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
@@ -136,6 +146,24 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       if (earlier) stamps.push(stampOf(file, earlier));
     }
     return stamps.length > 0 ? stamps : undefined;
+  };
+
+  /**
+   * Adopts into `file`'s family the twins of it that are on disk and not yet known (file-parser.ts
+   * `twinsOf`); true when one was. Codex writes a twin before it deletes the file, but the watcher
+   * can report the deletion first: without this the session would be removed, then added back.
+   */
+  const adoptTwins = (file: string, sessionId: string): boolean => {
+    const family = familyOf(file);
+    if (family === undefined || deps.twinsOf === undefined) return false;
+    let adopted = false;
+    for (const twin of deps.twinsOf(file)) {
+      if (twin === file || tracked.has(twin) || families.get(family.key)?.has(twin) || familyOf(twin)?.key !== family.key) continue;
+      if (!isFileOnDisk(twin)) continue;
+      remember(familyOf(twin) as FamilyKey, twin, sessionId);
+      adopted = true;
+    }
+    return adopted;
   };
 
   const scratch = createScratch();
@@ -241,6 +269,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     } catch (error) {
       const t = tracked.get(file);
       if (isMissing(error)) {
+        const family = familyOf(file);
+        // Compressed or moved while we looked the other way: read again from the twin, not removed.
+        if (t !== undefined && family !== undefined && adoptTwins(file, t.sessionId)) return syncFamily(family.key);
         dropFromFamily(file);
         if (t) {
           forget(t);
@@ -294,16 +325,28 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
    * in order, so nothing is counted twice or out of order.
    */
   const syncFamily = async (key: string): Promise<void> => {
-    const files = membersOf(key);
-    const stats = files.map((file) => {
-      try {
-        const info = statSync(file, { throwIfNoEntry: false });
-        return info?.isFile() ? info : undefined;
-      } catch (error) {
-        emit(diagnostic(agent, 'E_READ', `cannot stat ${file}: ${(error as Error).message}`, { path: file }));
-        return undefined;
-      }
+    const statMembers = (files: readonly string[]): (Stats | undefined)[] =>
+      files.map((file) => {
+        try {
+          const info = statSync(file, { throwIfNoEntry: false });
+          return info?.isFile() ? info : undefined;
+        } catch (error) {
+          emit(diagnostic(agent, 'E_READ', `cannot stat ${file}: ${(error as Error).message}`, { path: file }));
+          return undefined;
+        }
+      });
+    let files = membersOf(key);
+    let stats = statMembers(files);
+    // A read file that went may have a twin on disk the watcher has not reported yet.
+    let adopted = false;
+    files.forEach((file, i) => {
+      const t = tracked.get(file);
+      if (stats[i] === undefined && t !== undefined) adopted = adoptTwins(file, t.sessionId) || adopted;
     });
+    if (adopted) {
+      files = membersOf(key);
+      stats = statMembers(files);
+    }
     // A twin of a file that is read instead (the compressed one of a plain file, an archived one of
     // a live one: compressed.ts) is not read; it stays in the family, to be read once the other
     // goes (Codex compressed or archived it meanwhile).

@@ -74,6 +74,7 @@ export const createJsonlSource =
         read: options.read,
         familyOf: spec.familyOf,
         twinRank: spec.twinRank,
+        twinsOf: spec.twinsOf,
       });
       const timers = new Map<string, Subscription>();
       let parking: Subscription | undefined;

@@ -109,5 +109,6 @@ describe('codex rollouts of archived threads (archived_sessions/)', () => {
     await waitFor('the thread back in sessions/', () => run.sessions().get(THREAD)?.path === live);
     expect(shown(run.sessions().get(THREAD))).toEqual(before);
     expect(run.diagnostics()).toEqual([]);
+    expect(run.events.filter((e) => e.type === 'removed')).toEqual([]);
   });
 });
