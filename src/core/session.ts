@@ -94,7 +94,11 @@ export type SessionEvent =
       readonly mode?: 'add' | 'total';
       /** Cost the agent itself recorded, in USD (claude costUSD, pi, opencode/kilo). */
       readonly costUsd?: number;
+      /** Spent by a sub-agent whose turns this transcript holds inline (claude 1.0.x): also counted in `inlineSubagents`. */
+      readonly subagent?: boolean;
     })
+  /** A sub-agent run began inline in this transcript (claude 1.0.x: a sidechain's first prompt). */
+  | (SessionRef & { readonly type: 'subagent_run'; readonly at: number })
   /**
    * The model is working but has not answered yet (a claude line holding only a thinking block):
    * activity that shows "thinking" and moves the last activity, not a message.
@@ -225,6 +229,12 @@ export interface SessionState {
    * own states: the user paid for it in this session, so views add it to the totals and show it.
    */
   readonly subagents: SubagentUsage;
+  /**
+   * The part of `tokens` (and `recordedCostUsd`) that sub-agents spent in turns written inline in
+   * this transcript (claude 1.0.x sidechain lines), and how many such runs began: already in the
+   * totals, shown with `subagents` as what came from sub-agents.
+   */
+  readonly inlineSubagents: SubagentUsage;
   /** Tool calls still waiting for their result, oldest first. */
   readonly pendingTools: readonly ToolUse[];
   /** Last 20 tool calls, newest last. */

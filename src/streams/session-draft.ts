@@ -110,17 +110,17 @@ const applyUsage = (d: SessionDraft, e: Extract<DraftEvent, { type: 'usage' }>):
     s.recordedCostUsd = e.costUsd ?? s.recordedCostUsd;
     return;
   }
-  if (e.messageId === undefined) {
-    s.tokens = addTokens(s.tokens, e.tokens);
-    s.recordedCostUsd += e.costUsd ?? 0;
-    return;
-  }
   // NOTE: one response written over several lines repeats its usage; the later line replaces the
   // earlier counts. Its recorded cost is counted once, from the first line that carries it.
-  const previous = d.usage ? d.usage.get(e.messageId) : s.usageByMessage[e.messageId];
+  const previous = e.messageId === undefined ? undefined : d.usage ? d.usage.get(e.messageId) : s.usageByMessage[e.messageId];
+  const cost = previous === undefined ? (e.costUsd ?? 0) : 0;
   s.tokens = addTokens(addTokens(s.tokens, previous ?? ZERO_TOKENS, -1), e.tokens);
-  if (previous === undefined) s.recordedCostUsd += e.costUsd ?? 0;
-  rememberUsage(d, e.messageId, e.tokens);
+  s.recordedCostUsd += cost;
+  if (e.subagent === true) {
+    const inline = s.inlineSubagents;
+    s.inlineSubagents = { sessions: inline.sessions, tokens: addTokens(addTokens(inline.tokens, previous ?? ZERO_TOKENS, -1), e.tokens), costUsd: inline.costUsd + cost };
+  }
+  if (e.messageId !== undefined) rememberUsage(d, e.messageId, e.tokens);
 };
 
 const applyToolResult = (d: SessionDraft, e: Extract<DraftEvent, { type: 'tool_result' }>): void => {
@@ -217,6 +217,11 @@ export const applyToDraft = (d: SessionDraft, e: Exclude<DraftEvent, { type: 're
       return applyToolResult(d, e);
     case 'usage':
       return applyUsage(d, e);
+    case 'subagent_run': {
+      const inline = d.state.inlineSubagents;
+      d.state.inlineSubagents = { ...inline, sessions: inline.sessions + 1 };
+      return;
+    }
     case 'thinking':
       d.state.lastTurn = 'thinking';
       d.state.lastTurnAt = e.at;

@@ -29,6 +29,7 @@ export const emptySession = (agent: AgentKind, sessionId: string): SessionState 
   usageByMessage: {},
   recordedCostUsd: 0,
   subagents: NO_SUBAGENTS,
+  inlineSubagents: NO_SUBAGENTS,
   pendingTools: [],
   recentTools: [],
   recentMessages: [],

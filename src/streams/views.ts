@@ -2,7 +2,7 @@ import path from 'node:path';
 import { rfc3339 } from '../core/time.js';
 import { isActiveActivity, type Activity } from '../core/activity.js';
 import type { AgentKind } from '../core/agents.js';
-import type { SessionDetail, SessionState, SessionSummary } from '../core/session.js';
+import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
 import { resolveActivity } from './activity.js';
 import { sessionCost } from './cost.js';
@@ -72,7 +72,9 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
 export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail => {
   const worktree = options.worktree ?? NOT_A_WORKTREE;
   const resolved = resolveActivity(s, options.now);
+  // From sub-agents: their own transcripts' usage (not in `tokens`) and turns written inline (in it).
   const sub = s.subagents;
+  const inline = s.inlineSubagents;
   // NOTE: the detail fields are added to the summary object, not spread with it into a new
   // literal: V8 built the 30-field spread copy in dictionary mode, 27 µs a detail instead of 7
   // (100 ms of a 3,750-session `sessions --json`), and JSON.stringify of it was slower as well.
@@ -94,12 +96,12 @@ export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail =
     recent_messages: s.recentMessages.map((m) => ({ role: m.role, text: m.text, timestamp: rfc3339(m.at) })),
     resume_command: resumeCommand(s),
     subagents: {
-      sessions: sub.sessions,
-      input_tokens: sub.tokens.input,
-      output_tokens: sub.tokens.output,
-      cache_creation_tokens: sub.tokens.cacheCreation,
-      cache_read_tokens: sub.tokens.cacheRead,
-      cost_usd: roundUsd(sub.costUsd),
+      sessions: sub.sessions + inline.sessions,
+      input_tokens: sub.tokens.input + inline.tokens.input,
+      output_tokens: sub.tokens.output + inline.tokens.output,
+      cache_creation_tokens: sub.tokens.cacheCreation + inline.tokens.cacheCreation,
+      cache_read_tokens: sub.tokens.cacheRead + inline.tokens.cacheRead,
+      cost_usd: roundUsd(sub.costUsd + (inline === NO_SUBAGENTS ? 0 : sessionCost(s.model, inline.tokens, inline.costUsd))),
     },
   });
 };

@@ -80,6 +80,21 @@ describe('reduceSession', () => {
     expect(s.recordedCostUsd).toBe(0.5);
   });
 
+  it('keeps apart what inline sub-agent turns spent (part of the totals), each response once, and counts their runs', () => {
+    const s = must(fold([
+      { ...ref, type: 'usage', messageId: 'msg_main', tokens: tokens(10, 5) },
+      { ...ref, type: 'subagent_run', at: 1000 },
+      { ...ref, type: 'usage', messageId: 'msg_sub', tokens: tokens(4, 2), costUsd: 0.25, subagent: true },
+      { ...ref, type: 'usage', messageId: 'msg_sub', tokens: tokens(4, 6), costUsd: 0.25, subagent: true },
+      { ...ref, type: 'subagent_run', at: 2000 },
+      { ...ref, type: 'usage', tokens: tokens(1, 1), subagent: true },
+    ]));
+    expect(s.tokens).toEqual(tokens(15, 12));
+    expect(s.recordedCostUsd).toBe(0.25);
+    expect(s.inlineSubagents).toEqual({ sessions: 2, tokens: tokens(5, 7), costUsd: 0.25 });
+    expect(s.subagents.sessions).toBe(0);
+  });
+
   it('remembers the newest message ids only, newest last, and still dedupes a recent one', () => {
     const events: SessionScopedEvent[] = Array.from({ length: 12 }, (_, i) => ({ ...ref, type: 'usage', messageId: `m${i}`, tokens: tokens(1, 1) }));
     events.push({ ...ref, type: 'usage', messageId: 'm10', tokens: tokens(2, 2) });

@@ -190,7 +190,7 @@ const isCopied = (record: ClaudeRecord): boolean => typeof record.forkedFrom ===
  * and its messages are the original session's, counted there.
  */
 const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
-  events.flatMap((event): SessionEvent[] => (event.type === 'usage' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
+  events.flatMap((event): SessionEvent[] => (event.type === 'usage' || event.type === 'subagent_run' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
 
 /**
  * The line parser of one Claude Code transcript (AGENT-FORMATS.md 1.2), with the corrections
@@ -338,9 +338,15 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     return events;
   };
 
-  /** An inline sub-agent line of a main transcript: only its usage counts (the user paid for it). */
-  const inlineSidechainEvents = (record: ClaudeRecord, at: number): SessionEvent[] =>
-    record.type === 'assistant' ? assistantEvents(record, at).filter((event) => event.type === 'usage') : [];
+  /**
+   * An inline sub-agent line of a main transcript: only its usage counts (the user paid for it),
+   * marked as the sub-agent's, and the prompt a run begins with (no parent) counts the run.
+   */
+  const inlineSidechainEvents = (record: ClaudeRecord, at: number): SessionEvent[] => {
+    if (record.type === 'user') return record.parentUuid === null ? [{ type: 'subagent_run', ...ref, at }] : [];
+    if (record.type !== 'assistant') return [];
+    return assistantEvents(record, at).flatMap((event): SessionEvent[] => (event.type === 'usage' ? [{ ...event, subagent: true }] : []));
+  };
 
   const recordEvents = (record: ClaudeRecord): SessionEvent[] => {
     const named = rememberUuid(record.uuid);

@@ -68,6 +68,8 @@ export const claudeRecordSchema = z.object({
   /** `summary` records: the message the summary ends at (often in another session's file). */
   leafUuid: optionalString,
   uuid: optionalString,
+  /** The message this one follows; null on a conversation's first, and on an inline sub-agent run's first prompt (1.0.x). */
+  parentUuid: z.string().nullable().optional().catch(undefined),
   message: claudeMessageSchema.optional(),
 });
 

@@ -40,8 +40,11 @@ import type { ListingCache } from './walk.js';
  *    folded segments in any order are read again.
  * 9: details in a table of their own (`details`): the warm start's SELECT of every core no longer
  *    reads the pages of every detail too.
+ * 10: cores hold the usage of sub-agent turns written inline (claude 1.0.x), and states read by
+ *    rules that changed (Claude titles of resumed files, OpenCode/Kilo answer times, Cursor last
+ *    activity) are read again.
  */
-export const CACHE_SCHEMA_VERSION = 9;
+export const CACHE_SCHEMA_VERSION = 10;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {

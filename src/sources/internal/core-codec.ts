@@ -1,6 +1,6 @@
 import { isAgentKind } from '../../core/agents.js';
 import { intern } from '../../core/intern.js';
-import type { FileCheckpoint, FileStamp, LastTurn, ToolUse } from '../../core/session.js';
+import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type FileCheckpoint, type FileStamp, type LastTurn, type SubagentUsage, type ToolUse } from '../../core/session.js';
 import type { Core } from './lazy-detail.js';
 import { parseJson } from './skim.js';
 
@@ -43,7 +43,7 @@ const encodeCheckpoint = (cp: FileCheckpoint | null, row: CoreRow): unknown => {
 
 /** The stored text of `state`'s core, for the row `row`. */
 export const encodeCore = (state: Core, row: CoreRow): string => {
-  const { tokens: t, subagents: s } = state;
+  const { tokens: t, subagents: s, inlineSubagents: i } = state;
   return JSON.stringify([
     state.agent,
     state.sessionId,
@@ -72,10 +72,13 @@ export const encodeCore = (state: Core, row: CoreRow): string => {
     state.compactionStartedAt,
     state.compactionEndedAt,
     encodeCheckpoint(state.checkpoint, row),
+    // Only claude 1.0.x transcripts hold sub-agent turns inline: null for every other session.
+    i === NO_SUBAGENTS || (i.sessions === 0 && i.costUsd === 0 && sameTokens(i.tokens, ZERO_TOKENS)) ? null : [i.sessions, i.tokens.input, i.tokens.output, i.tokens.cacheCreation, i.tokens.cacheRead, i.costUsd],
   ]);
 };
 
-const FIELDS = 27;
+const FIELDS = 28;
+
 
 /** Thrown inside `decodeCore` only, at the first position of the wrong type. */
 class Mismatch extends Error {}
@@ -96,6 +99,12 @@ const bool = (value: unknown): boolean => {
 const list = (value: unknown, length?: number): unknown[] => {
   if (!Array.isArray(value) || (length !== undefined && value.length !== length)) throw MISMATCH;
   return value;
+};
+
+/** A stored sub-agent usage (`[sessions, input, output, cacheCreation, cacheRead, costUsd]`). */
+const decodeSubagents = (value: unknown): SubagentUsage => {
+  const u = list(value, 6);
+  return { sessions: num(u[0]), tokens: { input: num(u[1]), output: num(u[2]), cacheCreation: num(u[3]), cacheRead: num(u[4]) }, costUsd: num(u[5]) };
 };
 
 const decodeTool = (value: unknown): ToolUse => {
@@ -138,7 +147,6 @@ export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
     if (!isAgentKind(agent) || (source !== 'cli' && source !== 'desktop') || !LAST_TURNS.has(lastTurn)) return undefined;
     const path = fields[11] === null ? row.path : str(fields[11]);
     const tokens = list(fields[18], 4);
-    const subagents = list(fields[20], 6);
     return {
       agent: intern(agent) as typeof agent,
       sessionId: str(fields[1]),
@@ -160,11 +168,8 @@ export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
       assistantMessages: num(fields[17]),
       tokens: { input: num(tokens[0]), output: num(tokens[1]), cacheCreation: num(tokens[2]), cacheRead: num(tokens[3]) },
       recordedCostUsd: num(fields[19]),
-      subagents: {
-        sessions: num(subagents[0]),
-        tokens: { input: num(subagents[1]), output: num(subagents[2]), cacheCreation: num(subagents[3]), cacheRead: num(subagents[4]) },
-        costUsd: num(subagents[5]),
-      },
+      subagents: decodeSubagents(fields[20]),
+      inlineSubagents: fields[27] === null ? NO_SUBAGENTS : decodeSubagents(fields[27]),
       pendingTools: list(fields[21]).map(decodeTool),
       lastFileWrite: str(fields[22]),
       lastFileWriteAt: num(fields[23]),

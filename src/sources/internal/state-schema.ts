@@ -63,6 +63,7 @@ export const sessionCoreSchema = z.object({
   tokens: tokenCountsSchema,
   recordedCostUsd: count,
   subagents: z.object({ sessions: count, tokens: tokenCountsSchema, costUsd: count }),
+  inlineSubagents: z.object({ sessions: count, tokens: tokenCountsSchema, costUsd: count }),
   pendingTools: z.array(toolUse),
   lastFileWrite: z.string(),
   lastFileWriteAt: time,
@@ -102,8 +103,10 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
       messageId: z.string().optional(),
       mode: z.enum(['add', 'total']).optional(),
       costUsd: count.optional(),
+      subagent: z.boolean().optional(),
     })
     .strict(),
+  z.object({ type: z.literal('subagent_run'), ...ref, at: time }).strict(),
   z.object({ type: z.literal('thinking'), ...ref, at: time }).strict(),
   z.object({ type: z.literal('compaction'), ...ref, at: time, phase: z.enum(['start', 'end']) }).strict(),
   z.object({ type: z.literal('reset'), ...ref }).strict(),

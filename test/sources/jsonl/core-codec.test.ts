@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionState } from '../../../src/core/session.js';
+import { NO_SUBAGENTS, type SessionState } from '../../../src/core/session.js';
 import { decodeCore, encodeCore, type CoreRow } from '../../../src/sources/internal/core-codec.js';
 import type { Core } from '../../../src/sources/internal/lazy-detail.js';
 import { emptySession } from '../../../src/streams/session-reducer.js';
@@ -33,6 +33,7 @@ const full: Core = coreOf({
   tokens: { input: 16, output: 17, cacheCreation: 18, cacheRead: 19 },
   recordedCostUsd: 0.25,
   subagents: { sessions: 2, tokens: { input: 20, output: 21, cacheCreation: 22, cacheRead: 23 }, costUsd: 0.5 },
+  inlineSubagents: { sessions: 3, tokens: { input: 29, output: 30, cacheCreation: 31, cacheRead: 32 }, costUsd: 0.75 },
   pendingTools: [
     { name: 'Bash', at: 24, callId: 'toolu_1', done: false },
     { name: 'Read', at: 25, done: true },
@@ -61,6 +62,8 @@ describe('core codec (how the discovery cache stores a state core)', () => {
       { ...full, checkpoint: { path: 'db#s1', offset: 0, size: 0, mtimeMs: 0, ino: 7 } },
       { ...full, checkpoint: { path: row.path, offset: 1, size: 2, mtimeMs: 3 } },
       { ...full, checkpoint: null },
+      // Every session but a claude 1.0.x one with inline sub-agent turns.
+      { ...full, inlineSubagents: NO_SUBAGENTS },
       // A session read from several files (codex segments): the earlier files, as they were read.
       {
         ...full,

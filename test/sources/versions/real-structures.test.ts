@@ -63,6 +63,16 @@ describe('Claude Code 1.0.98: sub-agent turns written inline with isSidechain', 
     // msg_01A counted once (its last line), the two sidechain responses, msg_01B.
     expect(at('2025-09-01T10:01:11Z')).toMatchObject({ input_tokens: 4 + 3 + 3 + 5, output_tokens: 60 + 40 + 25 + 30 });
   });
+
+  it('says how much of the totals the inline sub-agent spent: one run, its two responses', () => {
+    const { state, at } = claudeSession('1.0.98-inline-sidechain.jsonl');
+    const { subagents, cost_usd } = at('2025-09-01T10:01:11Z');
+    expect(subagents).toMatchObject({ sessions: 1, input_tokens: 3 + 3, output_tokens: 40 + 25 });
+    expect(subagents.cost_usd).toBeGreaterThan(0);
+    expect(subagents.cost_usd).toBeLessThan(cost_usd);
+    // Part of the totals, not added to them again.
+    expect(state.tokens.output).toBe(60 + 40 + 25 + 30);
+  });
 });
 
 describe('Claude Code 2.0.14: summary records', () => {
