@@ -1,4 +1,4 @@
-import { ZERO_TOKENS, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
+import type { SessionEvent, SessionState, TokenCounts, ToolUse } from '../core/session.js';
 import { detach } from '../core/detach.js';
 import { intern } from '../core/intern.js';
 import { MESSAGE_TEXT_MAX, PENDING_TOOLS_MAX, RECENT_MESSAGES_MAX, RECENT_TOOLS_MAX, USAGE_IDS_MAX } from './constants.js';
@@ -113,12 +113,13 @@ const applyUsage = (d: SessionDraft, e: Extract<DraftEvent, { type: 'usage' }>):
   // NOTE: one response written over several lines repeats its usage; the later line replaces the
   // earlier counts. Its recorded cost is counted once, from the first line that carries it.
   const previous = e.messageId === undefined ? undefined : d.usage ? d.usage.get(e.messageId) : s.usageByMessage[e.messageId];
+  const added = previous === undefined ? e.tokens : addTokens(e.tokens, previous, -1);
   const cost = previous === undefined ? (e.costUsd ?? 0) : 0;
-  s.tokens = addTokens(addTokens(s.tokens, previous ?? ZERO_TOKENS, -1), e.tokens);
+  s.tokens = addTokens(s.tokens, added);
   s.recordedCostUsd += cost;
   if (e.subagent === true) {
     const inline = s.inlineSubagents;
-    s.inlineSubagents = { sessions: inline.sessions, tokens: addTokens(addTokens(inline.tokens, previous ?? ZERO_TOKENS, -1), e.tokens), costUsd: inline.costUsd + cost };
+    s.inlineSubagents = { sessions: inline.sessions, tokens: addTokens(inline.tokens, added), costUsd: inline.costUsd + cost };
   }
   if (e.messageId !== undefined) rememberUsage(d, e.messageId, e.tokens);
 };

@@ -41,6 +41,9 @@ const encodeCheckpoint = (cp: FileCheckpoint | null, row: CoreRow): unknown => {
   return cp.ino ?? ROW_CHECKPOINT_WITHOUT_INO;
 };
 
+/** A sub-agent usage as stored: `[sessions, input, output, cacheCreation, cacheRead, costUsd]` (`decodeSubagents`). */
+const encodeSubagents = (u: SubagentUsage): number[] => [u.sessions, u.tokens.input, u.tokens.output, u.tokens.cacheCreation, u.tokens.cacheRead, u.costUsd];
+
 /** The stored text of `state`'s core, for the row `row`. */
 export const encodeCore = (state: Core, row: CoreRow): string => {
   const { tokens: t, subagents: s, inlineSubagents: i } = state;
@@ -65,7 +68,7 @@ export const encodeCore = (state: Core, row: CoreRow): string => {
     state.assistantMessages,
     [t.input, t.output, t.cacheCreation, t.cacheRead],
     state.recordedCostUsd,
-    [s.sessions, s.tokens.input, s.tokens.output, s.tokens.cacheCreation, s.tokens.cacheRead, s.costUsd],
+    encodeSubagents(s),
     state.pendingTools.map((tool) => (tool.callId === undefined ? [tool.name, tool.at, tool.done] : [tool.name, tool.at, tool.done, tool.callId])),
     state.lastFileWrite,
     state.lastFileWriteAt,
@@ -73,12 +76,11 @@ export const encodeCore = (state: Core, row: CoreRow): string => {
     state.compactionEndedAt,
     encodeCheckpoint(state.checkpoint, row),
     // Only claude 1.0.x transcripts hold sub-agent turns inline: null for every other session.
-    i === NO_SUBAGENTS || (i.sessions === 0 && i.costUsd === 0 && sameTokens(i.tokens, ZERO_TOKENS)) ? null : [i.sessions, i.tokens.input, i.tokens.output, i.tokens.cacheCreation, i.tokens.cacheRead, i.costUsd],
+    i === NO_SUBAGENTS || (i.sessions === 0 && i.costUsd === 0 && sameTokens(i.tokens, ZERO_TOKENS)) ? null : encodeSubagents(i),
   ]);
 };
 
 const FIELDS = 28;
-
 
 /** Thrown inside `decodeCore` only, at the first position of the wrong type. */
 class Mismatch extends Error {}
@@ -101,7 +103,7 @@ const list = (value: unknown, length?: number): unknown[] => {
   return value;
 };
 
-/** A stored sub-agent usage (`[sessions, input, output, cacheCreation, cacheRead, costUsd]`). */
+/** A stored sub-agent usage (`encodeSubagents`). */
 const decodeSubagents = (value: unknown): SubagentUsage => {
   const u = list(value, 6);
   return { sessions: num(u[0]), tokens: { input: num(u[1]), output: num(u[2]), cacheCreation: num(u[3]), cacheRead: num(u[4]) }, costUsd: num(u[5]) };

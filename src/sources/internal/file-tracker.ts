@@ -158,9 +158,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     if (family === undefined || deps.twinsOf === undefined) return false;
     let adopted = false;
     for (const twin of deps.twinsOf(file)) {
-      if (twin === file || tracked.has(twin) || families.get(family.key)?.has(twin) || familyOf(twin)?.key !== family.key) continue;
+      const twinFamily = familyOf(twin);
+      if (twin === file || twinFamily === undefined || twinFamily.key !== family.key || tracked.has(twin) || families.get(family.key)?.has(twin)) continue;
       if (!isFileOnDisk(twin)) continue;
-      remember(familyOf(twin) as FamilyKey, twin, sessionId);
+      remember(twinFamily, twin, sessionId);
       adopted = true;
     }
     return adopted;
