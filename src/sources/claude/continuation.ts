@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findInHead } from '../internal/read-lines.js';
 import { jsonKey, parseJson } from '../internal/skim.js';
@@ -123,5 +123,115 @@ export const createBackgroundForkCheck = (file: string, resumed: boolean): ((lin
       phase = 'copying';
     }
     return originals.every((uuids) => uuids.has(uuid)) ? true : stop();
+  };
+};
+
+/**
+ * How much later than its first message a transcript must have been created to be taken for a
+ * copy, and how much earlier than the copy its original must have been: margins for the time
+ * between a message and its line reaching the file. Files laid down together (a backup restored,
+ * a folder synced, a test's fixtures) are never told apart by this: they all count, as before.
+ */
+export const COPIED_LATER_MS = 60_000;
+
+/** When `file` was created, or 0 when the file system does not say (or the file is gone). */
+const bornOf = (file: string): number => {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.birthtimeMs ?? 0;
+  } catch {
+    return 0;
+  }
+};
+
+/** A transcript of a folder as `folderOf` lists it: when it was created, and its first message's uuid once asked. */
+interface Sibling {
+  readonly born: number;
+  first?: string | null;
+}
+
+/** A folder's transcripts, and when they were listed. */
+interface Folder {
+  readonly listedAt: number;
+  readonly files: ReadonlyMap<string, Sibling>;
+}
+
+// Listings kept for the next copy in the same folder: a first pass over a restored tree finds
+// every transcript a candidate, and each folder is listed once, not once per transcript in it.
+const FOLDERS_KEPT = 64;
+const folders = new Map<string, Folder>();
+
+/** The transcripts of `dir`, listed no earlier than `bornBy` (a file created before then is in it). */
+const folderOf = (dir: string, bornBy: number): ReadonlyMap<string, Sibling> | undefined => {
+  const kept = folders.get(dir);
+  if (kept !== undefined && kept.listedAt >= bornBy) return kept.files;
+  const listedAt = Date.now();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const files = new Map<string, Sibling>();
+  for (const name of names) {
+    if (!name.endsWith('.jsonl')) continue;
+    const other = path.join(dir, name);
+    files.set(other, { born: bornOf(other) });
+  }
+  folders.delete(dir);
+  folders.set(dir, { listedAt, files });
+  if (folders.size > FOLDERS_KEPT) folders.delete(folders.keys().next().value as string);
+  return files;
+};
+
+const firstUuidOf = (file: string, sibling: Sibling): string | null => {
+  if (sibling.first === undefined) sibling.first = firstMessageOf(file)?.uuid ?? null;
+  return sibling.first;
+};
+
+/** What an unmarked copy's check needs of a line. */
+export interface CopyLine extends ForkLine {
+  /** The line's own timestamp (epoch ms; 0 when it has none). */
+  readonly at: number;
+}
+
+/**
+ * Claude Code writes an interactive fork (`claude --resume <id> --fork-session`) to a new
+ * transcript that starts with copies of the conversation so far: the copies keep their uuids,
+ * message ids, usage and timestamps, get the new session's id, and carry no marker. Tools that copy
+ * a transcript under a new session id do the same. The spend and messages of those copies are
+ * counted in the transcript they were copied from.
+ *
+ * Such a transcript was created long after its first message was written (`born`, from its
+ * stat). Its original is a transcript beside it whose first message has the same uuid and that was
+ * created clearly earlier; the copies are the lines at its start that an original holds (any of
+ * them: a fork of a fork holds the lines of both). Where the times do not tell the two apart (no
+ * creation time, files laid down together), nothing is trimmed and every line counts here, as
+ * does a transcript whose original is gone. A background session (`bg`) has its own check.
+ */
+export const createForkCopyCheck = (file: string, resumed: boolean, born?: number): ((line: CopyLine) => boolean) => {
+  let phase: 'first' | 'copying' | 'done' = resumed ? 'done' : 'first';
+  let originals: Set<string>[] = [];
+  const stop = (): false => {
+    phase = 'done';
+    originals = [];
+    return false;
+  };
+  return ({ uuid, sessionKind, at }) => {
+    if (phase === 'done' || !uuid) return false;
+    if (phase === 'first') {
+      if (sessionKind === 'bg') return stop();
+      const created = born ?? bornOf(file);
+      if (!(created > 0 && at > 0 && created - at > COPIED_LATER_MS)) return stop();
+      const siblings = folderOf(path.dirname(file), created);
+      if (siblings === undefined) return stop();
+      for (const [other, sibling] of siblings) {
+        if (other === file || !(sibling.born > 0 && created - sibling.born > COPIED_LATER_MS) || firstUuidOf(other, sibling) !== uuid) continue;
+        const uuids = uuidsIn(other);
+        if (uuids) originals.push(uuids);
+      }
+      if (originals.length === 0) return stop();
+      phase = 'copying';
+    }
+    return originals.some((uuids) => uuids.has(uuid)) ? true : stop();
   };
 };

@@ -25,7 +25,7 @@ export const claude = createJsonlSource((ctx) => {
     roots: projectsDirs.map((dir) => ({ dir, depth: CLAUDE_TREE_DEPTH })),
     classify: (root, file) => classifyClaudeFile(root, file)?.sessionId,
     skipDir: claudeSkipDir,
-    createParser: (file, sessionId, resumed, restored) => createClaudeParser(file, kindOf(file) ?? { kind: 'main', sessionId }, resumed, restored),
+    createParser: (file, sessionId, resumed, restored, born) => createClaudeParser(file, kindOf(file) ?? { kind: 'main', sessionId }, resumed, restored, born),
     ...(desktop ? { sideFiles: desktopSideFiles(desktop) } : {}),
   };
 });

@@ -17,7 +17,7 @@ import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
-import { createBackgroundForkCheck, createContinuationCheck } from './continuation.js';
+import { createBackgroundForkCheck, createContinuationCheck, createForkCopyCheck } from './continuation.js';
 import { readEarlierLines } from './earlier-lines.js';
 import { isClaudeRecord } from './guard.js';
 import type { ClaudeFileKind } from './paths.js';
@@ -198,7 +198,7 @@ const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
  * `custom-title` names the session, split responses count once (message id), tool results are
  * matched by id, injected context does not count as a user message.
  */
-export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: boolean, restored?: SessionState): FileParser => {
+export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: boolean, restored?: SessionState, born?: number): FileParser => {
   const { sessionId } = kind;
   const ref = { agent, sessionId } as const;
   const where = { sessionId, path: file };
@@ -216,6 +216,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   const continued = kind.kind === 'main' ? createContinuationCheck(file, sessionId, resumed) : undefined;
   // A background session's copies of the foreground one (2.1.x; continuation.ts).
   const backgrounded = kind.kind === 'main' ? createBackgroundForkCheck(file, resumed) : undefined;
+  // An interactive fork's copies of the session it forked (`--fork-session`; continuation.ts).
+  const forked = kind.kind === 'main' ? createForkCopyCheck(file, resumed, born) : undefined;
   // A file is a sub-agent transcript by its path, or when its FIRST message line is a sidechain.
   // Claude Code 1.0.x also wrote sub-agent turns inline in the main transcript (isSidechain on
   // those lines): they never make the file a sub-agent, and they do not decide its activity.
@@ -348,11 +350,20 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     return assistantEvents(record, at).flatMap((event): SessionEvent[] => (event.type === 'usage' ? [{ ...event, subagent: true }] : []));
   };
 
+  /** A message line another transcript beside this one holds (continuation.ts). Every check sees every message line: each follows the file from its start. */
+  const copiedHere = (record: ClaudeRecord, at: number): boolean => {
+    const ofContinued = continued?.(record.sessionId, record.uuid) === true;
+    const ofForeground = backgrounded?.(record) === true;
+    const ofForked = forked?.({ uuid: record.uuid, sessionKind: record.sessionKind, at }) === true;
+    return ofContinued || ofForeground || ofForked;
+  };
+
   const recordEvents = (record: ClaudeRecord): SessionEvent[] => {
     const named = rememberUuid(record.uuid);
-    const typed = typedEvents(record, epochMs(record.timestamp));
+    const at = epochMs(record.timestamp);
+    const typed = typedEvents(record, at);
     const message = record.type === 'user' || record.type === 'assistant';
-    const copy = isCopied(record) || (message && (continued?.(record.sessionId, record.uuid) === true || backgrounded?.(record) === true));
+    const copy = isCopied(record) || (message && copiedHere(record, at));
     const events = copy ? asCopied(typed) : typed;
     return named.length > 0 ? [...named, ...events] : events;
   };

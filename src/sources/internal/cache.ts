@@ -43,8 +43,10 @@ import type { ListingCache } from './walk.js';
  * 10: cores hold the usage of sub-agent turns written inline (claude 1.0.x), and states read by
  *    rules that changed (Claude titles of resumed files, OpenCode/Kilo answer times, Cursor last
  *    activity) are read again.
+ * 11: Claude transcripts an interactive fork (`--fork-session`) started with unmarked copies are
+ *    read again, their copies counted in the original only.
  */
-export const CACHE_SCHEMA_VERSION = 10;
+export const CACHE_SCHEMA_VERSION = 11;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {

@@ -46,9 +46,10 @@ export interface JsonlAgentSpec {
   readonly skipDir?: (name: string) => boolean;
   /**
    * `resumed`: the parser starts mid-file after a warm-start restore; `restored` is the state it
-   * resumes from (to seed first-wins fields the earlier lines decided).
+   * resumes from (to seed first-wins fields the earlier lines decided); `born`, when the file was
+   * created, where the file system says (a transcript copied into a new file tells itself by it).
    */
-  readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState) => FileParser;
+  readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState, born?: number) => FileParser;
   readonly sideFiles?: SideFileSpec;
   /**
    * For agents that continue a session in a new file (Codex resume segments): the family `file`

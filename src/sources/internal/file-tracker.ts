@@ -35,9 +35,18 @@ interface Tracked {
   known: SessionState | undefined;
 }
 
+/** What opening a file needs of its stat. */
+interface FileIdentity {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly birthtimeMs?: number;
+}
+
 export interface FileTrackerDeps {
   readonly agent: AgentKind;
-  readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState) => FileParser;
+  /** `born`: when the file was created, where the file system says (a copy made later tells itself by it). */
+  readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState, born?: number) => FileParser;
   readonly emit: (event: SessionEvent) => void;
   readonly cache?: DiscoveryCache;
   /** Names from side files (thread index, Desktop sidecars), applied whenever a file is (re)opened. */
@@ -195,9 +204,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     if (fileOfSession.get(t.sessionId) === t.file) fileOfSession.delete(t.sessionId);
   };
 
-  const openFresh = (file: string, sessionId: string, ino: number): Tracked => {
-    const parser = deps.createParser(file, sessionId, false);
-    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino, size: 0, mtimeMs: 0, line: 0, known: undefined };
+  const openFresh = (file: string, sessionId: string, info: FileIdentity): Tracked => {
+    const parser = deps.createParser(file, sessionId, false, undefined, info.birthtimeMs);
+    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino: info.ino, size: 0, mtimeMs: 0, line: 0, known: undefined };
     for (const event of parser.start()) emit(event);
     return t;
   };
@@ -222,7 +231,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     known: undefined,
   });
 
-  const open = (file: string, classifiedId: string | undefined, info: { ino: number; size: number; mtimeMs: number }): { t: Tracked; restored: boolean } | undefined => {
+  const open = (file: string, classifiedId: string | undefined, info: FileIdentity): { t: Tracked; restored: boolean } | undefined => {
     const { ino } = info;
     const cached = cachedEntry(file);
     if (cached && resumableFrom(cached, info, agent)) {
@@ -230,7 +239,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     }
     // The file shrank or was replaced while nobody watched: whatever the cache said about it is void.
     if (cached) emit({ type: 'reset', agent, sessionId: cached.sessionId });
-    return classifiedId === undefined ? undefined : { t: openFresh(file, classifiedId, ino), restored: false };
+    return classifiedId === undefined ? undefined : { t: openFresh(file, classifiedId, info), restored: false };
   };
 
   const readNew = async (t: Tracked, size: number, mtimeMs: number): Promise<void> => {
@@ -297,7 +306,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       // to: any change makes it another file): start again from its first byte.
       forget(t);
       emit({ type: 'reset', agent, sessionId: t.sessionId });
-      t = openFresh(file, classifiedId ?? t.sessionId, info.ino);
+      t = openFresh(file, classifiedId ?? t.sessionId, info);
       opened = true;
     }
     tracked.set(file, t);

@@ -1,8 +1,9 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../../src/core/session.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
+import { createFileTracker } from '../../../src/sources/internal/file-tracker.js';
 import { runCli } from '../../helpers/cli.js';
 import { FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
@@ -98,5 +99,76 @@ describe('a backgrounded Claude session (2.1.x: sessionKind "bg", copies of the 
     // The foreground session itself: the background one holds all of its lines.
     const only = await arrange('pair', API, [FG, BG]);
     expect((await parse(path.join(only, `${FG}.jsonl`), FG))?.assistantMessages).toBe(2);
+  });
+});
+
+// Claude Code 2.1.x: an interactive fork (`--resume <id> --fork-session`) starts with unmarked
+// copies of the conversation so far (fixtures/claude/forked/README.md). A checkout creates every
+// file at once; a real fork's file is created later, which each test gives it.
+const ORIGINAL = '3e8a1f40-6b2c-4d7e-9f15-2a4c6e8b0d13';
+const FORK = '8b7c6d5e-4f3a-4b2c-9d1e-0f2a3b4c5d6e';
+const FORK_OF_FORK = 'c1d2e3f4-a5b6-4c7d-8e9f-a0b1c2d3e4f5';
+const WEB = path.join(FIXTURES, 'claude', 'forked', '-home-dev-web');
+const MINUTE = 60_000;
+
+/** `sessionId`'s transcript in `folder`, parsed as if its file had been created `later` ms after now. */
+const parseCreated = async (folder: string, sessionId: string, later: number) => {
+  const file = path.join(folder, `${sessionId}.jsonl`);
+  return foldById(await parseFile(createClaudeParser(file, { kind: 'main', sessionId }, false, undefined, Date.now() + later), file)).get(sessionId);
+};
+
+describe('an interactive fork of a Claude session (2.1.x --fork-session: unmarked copies first)', () => {
+  it('counts only its own messages and spend; the copies keep its history; the original is unchanged', async () => {
+    const folder = await arrange('fork', WEB, [ORIGINAL, FORK]);
+    const fork = await parseCreated(folder, FORK, 2 * MINUTE);
+    expect(fork?.tokens).toEqual({ input: 5, output: 350, cacheCreation: 800, cacheRead: 5600 });
+    expect(fork).toMatchObject({ userMessages: 1, assistantMessages: 1, lastTurn: 'assistant' });
+    expect(fork?.recentMessages.map((m) => m.text)).toEqual(['use a cookie instead', 'Switched to a `theme` cookie.']);
+    expect(fork?.createdAt).toBe(Date.parse('2026-11-25T14:00:00.000Z'));
+
+    // The original, created first, counts all of its own lines, those the fork copied included.
+    const original = await parseCreated(folder, ORIGINAL, 0);
+    expect(original?.tokens).toEqual({ input: 18, output: 750, cacheCreation: 6300, cacheRead: 10600 });
+    expect(original).toMatchObject({ userMessages: 3, assistantMessages: 3 });
+  });
+
+  it('a fork of a fork counts only its own lines: the copies of both earlier sessions are theirs', async () => {
+    const folder = await arrange('chain', WEB, [ORIGINAL, FORK, FORK_OF_FORK]);
+    const last = await parseCreated(folder, FORK_OF_FORK, 4 * MINUTE);
+    expect(last?.tokens).toEqual({ input: 3, output: 120, cacheCreation: 400, cacheRead: 6400 });
+    expect(last).toMatchObject({ userMessages: 1, assistantMessages: 1 });
+  });
+
+  it('counts everything when the original is gone, or was created at the same time (fails open)', async () => {
+    const alone = await arrange('alone', WEB, [FORK]);
+    expect((await parseCreated(alone, FORK, 2 * MINUTE))?.tokens).toEqual({ input: 17, output: 850, cacheCreation: 6400, cacheRead: 10600 });
+
+    // Laid down together (a checkout, a restored backup): nothing tells the copy from its original.
+    const together = await arrange('together', WEB, [ORIGINAL, FORK]);
+    expect((await parseCreated(together, FORK, 0))?.assistantMessages).toBe(3);
+    // Not older than the lines it starts with: a transcript written as they were, not a copy.
+    const fresh = await arrange('fresh', WEB, [ORIGINAL, FORK]);
+    const firstLineAt = Date.parse('2026-11-25T14:00:00.000Z');
+    const file = path.join(fresh, `${FORK}.jsonl`);
+    const asWritten = foldById(await parseFile(createClaudeParser(file, { kind: 'main', sessionId: FORK }, false, undefined, firstLineAt + 5_000), file)).get(FORK);
+    expect(asWritten?.assistantMessages).toBe(3);
+  });
+
+  it('the file tracker hands each parser the creation time of its file', async () => {
+    const folder = await arrange('tracked', WEB, [FORK]);
+    const file = path.join(folder, `${FORK}.jsonl`);
+    const born: (number | undefined)[] = [];
+    const tracker = createFileTracker({
+      agent: 'claude',
+      createParser: (at, sessionId, resumed, restored, created) => {
+        born.push(created);
+        return createClaudeParser(at, { kind: 'main', sessionId }, resumed, restored, created);
+      },
+      emit: () => undefined,
+      sideMeta: () => undefined,
+    });
+    await tracker.sync(file, FORK);
+    expect(born).toEqual([(await stat(file)).birthtimeMs]);
+    expect(born[0]).toBeGreaterThan(0);
   });
 });
