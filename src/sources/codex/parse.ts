@@ -12,7 +12,7 @@ import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
-import { forkBase, isForkRollout, minusUsage, rawUsageOf, rawUsageOfTokens, tokensOf, ZERO_USAGE, type RawUsage } from './fork.js';
+import { forkBase, isForkRollout, isOwnTurn, minusUsage, rawUsageOf, rawUsageOfTokens, tokensOf, ZERO_USAGE, type RawUsage } from './fork.js';
 import { isCodexSegment } from './paths.js';
 import {
   codexEnvelopeSchema,
@@ -96,6 +96,11 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
   // warm start, from the file's first line. The base is found at the first total read.
   let forked = resumed && !isCodexSegment(file) && isForkRollout(file);
   let forkedBase: RawUsage | undefined;
+  // A fork's copy of its parent's rollout, after its own session_meta (fork.ts): `copying` from the
+  // parent's session_meta until the fork's first turn of its own. `forkedAt`: the fork's session_meta time.
+  let copying = false;
+  let ownTurnSeen = resumed;
+  let forkedAt = 0;
   const counted = resumed && restored ? rawUsageOfTokens(restored.tokens) : ZERO_USAGE;
   let sawMeta = resumed;
   let started = resumed;
@@ -142,11 +147,16 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     const meta = codexSessionMetaSchema.safeParse(payload);
     if (!meta.success) return [];
     const m = meta.data;
-    // Forked rollouts repeat their parent's session_meta later on: the first one is this file's.
-    if (sawMeta) return [];
+    // Forked rollouts repeat their parent's session_meta: the first one is this file's. Before a
+    // turn of the fork's own, another thread's session_meta begins the copy of the parent's rollout.
+    if (sawMeta) {
+      if (forked && !ownTurnSeen && m.id !== sessionId) copying = true;
+      return [];
+    }
     sawMeta = true;
     version = m.cli_version;
     forked = typeof m.forked_from_id === 'string' && m.forked_from_id !== '' && m.forked_from_id !== m.id && !isCodexSegment(file);
+    forkedAt = at || epochMs(m.timestamp);
     if (!started) sessionId = m.id;
     const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source) || (m.thread_source !== undefined && m.thread_source !== null && BACKGROUND_THREAD_SOURCES.has(m.thread_source));
     const parentId = sidechain ? parentThreadOf(m.source) : undefined;
@@ -213,7 +223,8 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
       return isRepeat(text, 'event') ? [] : [{ type: 'turn', ...ref(), at, role: 'user', text: text }];
     }
     const info = parsed.data.info;
-    if (parsed.data.type !== 'token_count' || !info?.total_token_usage) return [];
+    // A copied total is the parent's: the fork's base is found at its own first total.
+    if (parsed.data.type !== 'token_count' || !info?.total_token_usage || copying) return [];
     // Cached input is part of input_tokens and reasoning part of output_tokens: count each once.
     let total = rawUsageOf(info.total_token_usage);
     if (forked) {
@@ -223,7 +234,16 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     return [{ type: 'usage', ...ref(), at, tokens: tokensOf(total), mode: 'total' }];
   };
 
+  /** What a fork's copy of its parent's turns says: their history, not their spend or messages (counted in the parent). */
+  const asCopied = (events: SessionEvent[]): SessionEvent[] =>
+    events.flatMap((event): SessionEvent[] => (event.type === 'usage' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
+
   const line = (bytes: Buffer): SessionEvent[] => {
+    const events = lineEvents(bytes);
+    return copying ? asCopied(events) : events;
+  };
+
+  const lineEvents = (bytes: Buffer): SessionEvent[] => {
     const top = skimType(bytes);
     if (top?.value === 'compacted') {
       // The replacement history can be megabytes: the timestamp is all we need.
@@ -246,7 +266,11 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         return sessionMeta(payload, at);
       case 'turn_context': {
         const ctx = codexTurnContextSchema.safeParse(payload);
-        return ctx.success ? startEvents(contextPatch(ctx.data.cwd, ctx.data.model, ctx.data.git?.branch), at) : [];
+        if (!ctx.success) return [];
+        if (!copying) ownTurnSeen = true;
+        else if (isOwnTurn(ctx.data.turn_id, at, forkedAt)) copying = false;
+        // The parent's turns (copied) name its model and folder; the fork's own name the fork's.
+        return copying ? startEvents() : startEvents(contextPatch(ctx.data.cwd, ctx.data.model, ctx.data.git?.branch), at);
       }
       case 'response_item':
         return [...startEvents(), ...responseItem(payload, at)];
@@ -283,5 +307,5 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     return [];
   };
 
-  return { sessionId: () => sessionId, start: () => [], line, oversized };
+  return { sessionId: () => sessionId, start: () => [], line, oversized: (head) => (copying ? asCopied(oversized(head)) : oversized(head)) };
 };

@@ -28,6 +28,8 @@ export const codexSessionMetaSchema = z.object({
 });
 
 export const codexTurnContextSchema = z.object({
+  /** The turn's id (a UUIDv7 in current builds: it tells when the turn began). */
+  turn_id: optionalString,
   cwd: optionalString,
   model: optionalString,
   git: z.object({ branch: optionalString }).nullish(),
@@ -60,6 +62,8 @@ export const codexInterAgentSchema = z.object({
 export const codexTokenUsageSchema = z.object({
   input_tokens: count,
   cached_input_tokens: count,
+  /** 0.145+: input written to the prompt cache, part of input_tokens as cached input is. */
+  cache_write_input_tokens: count,
   output_tokens: count,
   reasoning_output_tokens: count,
 });
