@@ -43,8 +43,8 @@ import type { ListingCache } from './walk.js';
  * 10: cores hold the usage of sub-agent turns written inline (claude 1.0.x), and states read by
  *    rules that changed (Claude titles of resumed files, OpenCode/Kilo answer times, Cursor last
  *    activity) are read again.
- * 11: Claude transcripts an interactive fork (`--fork-session`) started with unmarked copies are
- *    read again, their copies counted in the original only.
+ * 11: sessions that start with copies of another (Claude `--fork-session` forks, Codex forks that
+ *    copy their parent's rollout, pi forks) and Codex cache writes are read by new rules.
  */
 export const CACHE_SCHEMA_VERSION = 11;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
