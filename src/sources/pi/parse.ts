@@ -9,8 +9,9 @@ import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
+import { asCopied, parentIdsOf } from './fork.js';
 import { piResumeCommand, type PiFileKind } from './paths.js';
-import { piEntrySchema, piMessageSchema, type PiBlock, type PiUsage } from './schema.js';
+import { piEntrySchema, piMessageSchema, type PiBlock, type PiEntry, type PiUsage } from './schema.js';
 
 const agent = 'pi';
 const TOOL_RESULT_ROLE = Buffer.from('"role":"toolResult"');
@@ -50,7 +51,9 @@ const textOf = (content: string | readonly PiBlock[] | undefined): string =>
  * The line parser of one pi session file (AGENT-FORMATS.md 4.2): header cwd, model changes, user /
  * assistant / toolResult messages (tool calls matched by id), usage with pi's own recorded cost
  * (of answers, and since pi 0.8x of compaction and branch summaries and of tools that ran a model),
- * `compaction` entries and `session_info` names.
+ * `compaction` entries and `session_info` names. The entries a fork copied from the session its
+ * header names (`parentSession`) keep their history here but count their usage and messages
+ * there (fork.ts).
  */
 export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean): FileParser => {
   const { sessionId } = kind;
@@ -60,6 +63,9 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
   // pi records no app version; the header's session format version (absent in format 1) is what
   // tells writers apart, so unknown kinds are counted with it.
   let format: string | undefined;
+  // The ids of the session this file was forked from (fork.ts), read once from the header; a
+  // warm start resumes past the header, and the state it restores already left the copies out.
+  let parentIds: ReadonlySet<string> | undefined;
   const unknown = createUnknownRecords(agent, 'pi');
   const unknownKind = (key: string, what: string): SessionEvent[] => unknown.once(key, what, { sessionId, path: file, ...(format ? { version: format } : {}) });
   const unknownBlocks = (content: unknown): SessionEvent[] =>
@@ -103,6 +109,29 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
     }
   };
 
+  /** The events of one decoded entry (a fork's copies are trimmed by the caller). */
+  const entryEvents = (entry: PiEntry, at: number, created: SessionMetaPatch): SessionEvent[] => {
+    switch (entry.type) {
+      case 'session':
+        format = `session format ${entry.version ?? 1}`;
+        if (!resumed && parentIds === undefined) parentIds = parentIdsOf(file, entry.parentSession);
+        return meta({ ...(entry.cwd ? { cwd: entry.cwd } : {}), ...created }, at);
+      case 'model_change':
+        if (!entry.modelId || entry.modelId === model) return meta(created, at);
+        return meta({ model: (model = entry.modelId), ...created }, at);
+      case 'message':
+        return [...meta(created, at), ...unknownBlocks((entry.message as { content?: unknown } | undefined)?.content), ...message(entry.message, at, entry.id)];
+      case 'compaction':
+        return [...meta(created, at), { type: 'compaction', ...ref, at, phase: 'start' }, ...usageEvents(entry.usage, at, entry.id)];
+      case 'branch_summary':
+        return [...meta(created, at), ...usageEvents(entry.usage, at, entry.id)];
+      case 'session_info':
+        return entry.name ? meta({ agentName: entry.name, ...created }, at) : meta(created, at);
+      default:
+        return unknownKind(`type:${entry.type}`, `entry type "${entry.type}"`);
+    }
+  };
+
   return {
     sessionId: () => sessionId,
     start: () => [
@@ -129,24 +158,8 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
       const entry = decoded.value;
       const at = epochMs(entry.timestamp);
       const created = !sawCreated && at > 0 ? ((sawCreated = true), { createdAt: at }) : {};
-      switch (entry.type) {
-        case 'session':
-          format = `session format ${entry.version ?? 1}`;
-          return meta({ ...(entry.cwd ? { cwd: entry.cwd } : {}), ...created }, at);
-        case 'model_change':
-          if (!entry.modelId || entry.modelId === model) return meta(created, at);
-          return meta({ model: (model = entry.modelId), ...created }, at);
-        case 'message':
-          return [...meta(created, at), ...unknownBlocks((entry.message as { content?: unknown } | undefined)?.content), ...message(entry.message, at, entry.id)];
-        case 'compaction':
-          return [...meta(created, at), { type: 'compaction', ...ref, at, phase: 'start' }, ...usageEvents(entry.usage, at, entry.id)];
-        case 'branch_summary':
-          return [...meta(created, at), ...usageEvents(entry.usage, at, entry.id)];
-        case 'session_info':
-          return entry.name ? meta({ agentName: entry.name, ...created }, at) : meta(created, at);
-        default:
-          return unknownKind(`type:${entry.type}`, `entry type "${entry.type}"`);
-      }
+      const events = entryEvents(entry, at, created);
+      return entry.id !== undefined && parentIds?.has(entry.id) === true ? asCopied(events) : events;
     },
   };
 };

@@ -47,5 +47,6 @@ export const piEntrySchema = z.object({
   usage: piUsageSchema.optional().catch(undefined),
 });
 
+export type PiEntry = z.infer<typeof piEntrySchema>;
 export type PiBlock = z.infer<typeof piBlockSchema>;
 export type PiUsage = z.infer<typeof piUsageSchema>;
