@@ -24,6 +24,8 @@ import { writtenFile } from './tools.js';
 export interface FamilyV2MessageRow {
   readonly id: string;
   readonly type: unknown;
+  /** Its place in the session (NULL where the table has no `seq`). */
+  readonly seq?: unknown;
   readonly time_created: unknown;
   readonly time_updated: unknown;
   readonly data: unknown;
@@ -216,14 +218,59 @@ const v2Chunk = (ref: Ref, row: FamilyV2MessageRow, report: ReplayReport): Messa
 };
 
 /**
- * Pure: the `session_message` rows of one OpenCode 2.x session, in `seq` order -> one chunk per
- * message that carries something. Bad rows are reported and skipped; the rest is still read.
+ * Where a fork's copy of its parent stops, as OpenCode 2.x records it in `session_v2.fork_boundary`
+ * (JSON such as {"type":"before","messageID":"msg_..."}): the parent's message it names, and
+ * whether that message was copied too (every type but "before" names the last message copied).
  */
-export const v2Chunks = (ref: Ref, rows: readonly FamilyV2MessageRow[], report: ReplayReport): MessageChunk[] => {
+export interface ForkBoundary {
+  readonly messageId: string;
+  readonly inclusive: boolean;
+}
+
+/** The boundary of a fork, or undefined when there is none or it is not of that shape. */
+export const parseForkBoundary = (raw: unknown): ForkBoundary | undefined => {
+  const json = parseJsonValue(raw);
+  if (!json.ok || typeof json.value !== 'object' || json.value === null) return undefined;
+  const value = json.value as { type?: unknown; messageID?: unknown };
+  if (typeof value.messageID !== 'string' || value.messageID === '') return undefined;
+  return { messageId: value.messageID, inclusive: value.type !== 'before' };
+};
+
+/**
+ * Which messages of a fork are its copies of the parent's, as resolved from the database: those
+ * before the boundary's `seq` (the `seq` of the parent's message it names; copies keep the
+ * parent's `seq`), and the boundary's own when `inclusive`; or, where the boundary could not be
+ * resolved, those of the listed `seq`s (the ones identical to the parent's message at that `seq`).
+ */
+export type ForkCopies = { readonly boundarySeq: number; readonly inclusive: boolean } | { readonly seqs: ReadonlySet<number> };
+
+/** Whether a row of a fork is one of its copies. A row without a `seq` never is. */
+export const isForkCopy = (copies: ForkCopies, row: FamilyV2MessageRow): boolean => {
+  const seq = numberOf(row.seq);
+  if (seq === undefined) return false;
+  if ('seqs' in copies) return copies.seqs.has(seq);
+  return seq < copies.boundarySeq || (copies.inclusive && seq === copies.boundarySeq);
+};
+
+/**
+ * A copied message's events: its history stays (times, tools, thinking: the fork's activity reads
+ * right), but it adds no usage and no message count, both already counted in the parent (as the
+ * Claude Code reader treats copied transcript lines, claude/parse.ts `asCopied`).
+ */
+const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
+  events.flatMap((event): SessionEvent[] => (event.type === 'usage' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
+
+/**
+ * Pure: the `session_message` rows of one OpenCode 2.x session, in `seq` order -> one chunk per
+ * message that carries something. Bad rows are reported and skipped; the rest is still read. In a
+ * fork, the rows `copies` names are read as copies (`asCopied`).
+ */
+export const v2Chunks = (ref: Ref, rows: readonly FamilyV2MessageRow[], report: ReplayReport, copies?: ForkCopies): MessageChunk[] => {
   const chunks: MessageChunk[] = [];
   for (const row of rows) {
     const chunk = v2Chunk(ref, row, report);
-    if (chunk) chunks.push(chunk);
+    if (!chunk) continue;
+    chunks.push(copies && isForkCopy(copies, row) ? { ...chunk, events: asCopied(chunk.events) } : chunk);
   }
   return chunks;
 };

@@ -10,7 +10,7 @@ import { compactionEvent, recordDiagnostic, thinkingEvent, toolCallEvent, toolRe
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
 import { messageDataSchema, partDataSchema, sessionModelSchema, type MessageData, type PartData } from './schema.js';
 import { writtenFile } from './tools.js';
-import { messageData, messageUsage, v2Chunks, type FamilyV2MessageRow, type MessageChunk, type ReplayReport } from './map-v2.js';
+import { messageData, messageUsage, v2Chunks, type FamilyV2MessageRow, type ForkCopies, type MessageChunk, type ReplayReport } from './map-v2.js';
 
 /** A `session` row as the reader selects it (missing optional columns read as NULL). */
 export interface FamilySessionRow {
@@ -177,10 +177,19 @@ export interface V1Messages {
  * twice), while late 1.x releases and Kilo write some messages to one store and some to the other
  * (read one, and the rest are lost). Where both stores hold messages of the session, they are
  * merged in the order they were written.
+ *
+ * `copies`, for a fork of OpenCode 2.x, names its `session_message` rows that are copies of the
+ * parent's (new ids, so the id does not tell): read as history, not counted again (map-v2.ts).
  */
-export const mapFamilySessionStores = (spec: FamilySpec, session: FamilySessionRow, v1: V1Messages | undefined, v2: readonly FamilyV2MessageRow[]): SessionEvent[] =>
+export const mapFamilySessionStores = (
+  spec: FamilySpec,
+  session: FamilySessionRow,
+  v1: V1Messages | undefined,
+  v2: readonly FamilyV2MessageRow[],
+  copies?: ForkCopies,
+): SessionEvent[] =>
   replaySession(spec, session, (ref, report) => {
-    const fromV2 = v2.length > 0 ? v2Chunks(ref, v2, report) : [];
+    const fromV2 = v2.length > 0 ? v2Chunks(ref, v2, report, copies) : [];
     if (!v1 || v1.messages.length === 0) return fromV2;
     const copied = new Set(v2.map((row) => row.id));
     const messages = copied.size === 0 ? v1.messages : v1.messages.filter((row) => !copied.has(row.id));
@@ -194,9 +203,9 @@ export const mapFamilySessionStores = (spec: FamilySpec, session: FamilySessionR
 export const mapFamilySession = (spec: FamilySpec, session: FamilySessionRow, messages: readonly FamilyMessageRow[], parts: readonly FamilyPartRow[]): SessionEvent[] =>
   mapFamilySessionStores(spec, session, { messages, parts }, []);
 
-/** One 2.x session: its row, its `session_message` rows in `seq` order. */
-export const mapFamilyV2Session = (spec: FamilySpec, session: FamilySessionRow, rows: readonly FamilyV2MessageRow[]): SessionEvent[] =>
-  mapFamilySessionStores(spec, session, undefined, rows);
+/** One 2.x session: its row, its `session_message` rows in `seq` order (and, for a fork, which are copies). */
+export const mapFamilyV2Session = (spec: FamilySpec, session: FamilySessionRow, rows: readonly FamilyV2MessageRow[], copies?: ForkCopies): SessionEvent[] =>
+  mapFamilySessionStores(spec, session, undefined, rows, copies);
 
 /** A user message; one carrying a `compaction` part is the compaction request, not a prompt. */
 const userEvents = (ref: Ref, at: number, parts: readonly Part[]): SessionEvent[] => {

@@ -2,12 +2,22 @@ import type { Database, Statement } from 'better-sqlite3';
 import { selectList, tableColumns } from '../columns.js';
 import { DbSchemaError } from '../errors.js';
 import type { DbReader, SessionListing } from '../reader.js';
+import { numberOf, stringOf } from '../values.js';
 import { mapFamilySessionStores, type FamilyMessageRow, type FamilyPartRow, type FamilySessionRow, type FamilySpec } from './map.js';
-import type { FamilyV2MessageRow } from './map-v2.js';
+import { parseForkBoundary, type FamilyV2MessageRow, type ForkBoundary, type ForkCopies } from './map-v2.js';
 
 type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown; readonly v2_count: unknown; readonly v2_updated: unknown };
 
 const SESSION_OPTIONAL = ['parent_id', 'directory', 'title', 'version', 'time_created', 'time_updated', 'time_compacting', 'model'] as const;
+
+/**
+ * A fork of OpenCode 2.x (`session_v2`; older 2.0 betas and 1.x have neither column): the session
+ * it was forked from and where its copy of that session's messages stops. Written once, when the
+ * fork is made: read when a session is loaded, not in its listing stamp.
+ */
+const FORK_COLUMNS = ['fork_session_id', 'fork_boundary'] as const;
+
+type LoadedRow = FamilySessionRow & { readonly fork_session_id: unknown; readonly fork_boundary: unknown };
 
 /**
  * Where sessions live, newest generation first: OpenCode 2.x writes `session_v2` (2.0 releases)
@@ -35,7 +45,46 @@ interface V1Store {
 interface V2Store {
   readonly stamps: (recent: string) => string;
   readonly messages: Statement;
+  /** A fork's copies of its parent's messages (`forkCopiesSql`); none without `seq`, which copies keep. */
+  readonly forkCopies: Statement | undefined;
 }
+
+/**
+ * One query per fork loaded, two answers in one: the `seq` of the parent's message the boundary
+ * names (a primary-key look-up), or, only when that finds nothing (no boundary, or one naming a
+ * message the parent no longer has), the `seq`s of the fork's messages identical to the parent's
+ * message at the same `seq` (type and data: a copy is the parent's message with a new id), through
+ * the (session_id, seq) index (the CROSS JOIN keeps it from scanning the fork at all when the
+ * boundary was found). A parent that is gone answers neither.
+ */
+const forkCopiesSql = `WITH boundary AS (
+    SELECT seq FROM session_message WHERE id = @message AND session_id = @parent AND seq IS NOT NULL LIMIT 1
+  )
+  SELECT 'boundary' AS kind, seq FROM boundary
+  UNION ALL
+  SELECT 'same' AS kind, f.seq AS seq
+    FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM boundary)) AS unresolved
+    CROSS JOIN session_message f
+    JOIN session_message p ON p.session_id = @parent AND p.seq = f.seq AND p.type = f.type AND p.data = f.data
+    WHERE f.session_id = @fork AND f.seq IS NOT NULL`;
+
+/**
+ * Which of a fork's messages are copies (map-v2.ts `ForkCopies`): by its boundary when the
+ * database resolves it, else by identity with the parent's messages; undefined, every message
+ * counted as before, when neither resolves anything: real usage is never dropped on a guess.
+ */
+const resolveForkCopies = (statement: Statement, fork: string, parent: string, boundary: ForkBoundary | undefined): ForkCopies | undefined => {
+  const rows = statement.all({ fork, parent, message: boundary?.messageId ?? null }) as { kind: unknown; seq: unknown }[];
+  const at = rows.find((row) => row.kind === 'boundary');
+  const boundarySeq = at && numberOf(at.seq);
+  if (boundary && boundarySeq !== undefined) return { boundarySeq, inclusive: boundary.inclusive };
+  const seqs = new Set<number>();
+  for (const row of rows) {
+    const seq = row.kind === 'same' ? numberOf(row.seq) : undefined;
+    if (seq !== undefined) seqs.add(seq);
+  }
+  return seqs.size > 0 ? { seqs } : undefined;
+};
 
 const v1Store = (db: Database): V1Store | undefined => {
   if (tableColumns(db, 'message').size === 0) return undefined;
@@ -80,6 +129,7 @@ const v2Store = (db: Database): V2Store | undefined => {
         CASE WHEN ${isRecent} THEN (SELECT ${has('time_updated') ? 'total(sm.time_updated)' : `''`} FROM session_message sm WHERE sm.session_id = s.id) END AS v2_updated`;
     },
     messages: db.prepare(`SELECT ${message.sql} FROM session_message WHERE session_id = ?${numbered} ORDER BY ${order}`),
+    forkCopies: has('seq') ? db.prepare(forkCopiesSql) : undefined,
   };
 };
 
@@ -109,7 +159,7 @@ export const openFamilyReader =
       const listStatement = db.prepare(listSql);
       return {
         list: (since: number): ListedRow[] => (usesSince ? listStatement.all({ since }) : listStatement.all()) as ListedRow[],
-        get: db.prepare(`SELECT ${session.sql} FROM ${table} s WHERE s.id = ?`),
+        get: db.prepare(`SELECT ${selectList(db, table, ['id'], [...SESSION_OPTIONAL, ...FORK_COLUMNS], 's').sql} FROM ${table} s WHERE s.id = ?`),
       };
     });
 
@@ -127,17 +177,24 @@ export const openFamilyReader =
     };
 
     const load = (sessionId: string) => {
-      let row: FamilySessionRow | undefined;
+      let loaded: LoadedRow | undefined;
       for (const source of sources) {
-        row = source.get.get(sessionId) as FamilySessionRow | undefined;
-        if (row) break;
+        loaded = source.get.get(sessionId) as LoadedRow | undefined;
+        if (loaded) break;
       }
-      if (!row) return [];
+      if (!loaded) return [];
+      const { fork_session_id, fork_boundary, ...row } = loaded;
       const v2Rows = v2 ? (v2.messages.all(sessionId) as FamilyV2MessageRow[]) : [];
       const messages = v1 ? (v1.messages.all(sessionId) as FamilyMessageRow[]) : [];
       // Parts only where there are messages to own them (a session of 2.x has none).
       const parts = v1 && messages.length > 0 ? (v1.parts.all(sessionId) as FamilyPartRow[]) : [];
-      return mapFamilySessionStores(full, row, { messages, parts }, v2Rows);
+      // A fork of 2.x holds copies of its parent's messages under new ids: resolved once per load.
+      const parent = stringOf(fork_session_id);
+      const copies =
+        parent !== undefined && parent !== sessionId && v2?.forkCopies && v2Rows.length > 0
+          ? resolveForkCopies(v2.forkCopies, sessionId, parent, parseForkBoundary(fork_boundary))
+          : undefined;
+      return mapFamilySessionStores(full, row, { messages, parts }, v2Rows, copies);
     };
 
     return { list, load };
