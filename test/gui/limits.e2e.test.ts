@@ -77,6 +77,26 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
 
       await dialog.getByRole('tab', { name: 'Detailed' }).click();
       await until(() => dialog.getByRole('tabpanel').textContent()).toMatch(/Elapsed[\s\S]*Resets[\s\S]*Pace/);
+      // Spec rule 4: the Used bar by used percent alone (green <= 50, blue <= 75, orange <= 90,
+      // red above), whatever the pace; the Elapsed bar neutral.
+      const bars = await dialog.locator('.window').evaluateAll((windows) =>
+        windows.map((window) => {
+          const used = window.querySelector('.bar.wide:not(.elapsed)');
+          const elapsed = window.querySelector('.bar.elapsed .fill');
+          const fill = (el: Element | null | undefined): string => (el ? getComputedStyle(el).backgroundColor : '');
+          return {
+            percent: Number.parseFloat(used?.nextElementSibling?.textContent ?? 'NaN'),
+            tone: [...(used?.classList ?? [])].find((name) => name.startsWith('tone-')),
+            usedColor: fill(used?.querySelector('.fill')),
+            elapsedColor: fill(elapsed),
+          };
+        }),
+      );
+      expect(bars.length).toBeGreaterThan(0);
+      const toneOf = (percent: number): string => (percent <= 50 ? 'tone-green' : percent <= 75 ? 'tone-blue' : percent <= 90 ? 'tone-orange' : 'tone-red');
+      for (const bar of bars) expect(bar.tone).toBe(toneOf(bar.percent));
+      expect(new Set(bars.map((bar) => bar.elapsedColor)).size).toBe(1);
+      for (const bar of bars) expect(bar.usedColor).not.toBe(bar.elapsedColor);
 
       // Refresh and r re-read.
       await dialog.getByRole('button', { name: 'Refresh' }).click();

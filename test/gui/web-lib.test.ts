@@ -5,7 +5,7 @@ import { faviconFor, faviconSvg, titleFor } from '../../web/src/lib/badge.js';
 import { age, ago, cost, displayName, localTime, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
 import { detailWidth, dragTo, EDGE, fitInside, initialRect, MIN_DIALOG, resizeBy } from '../../web/src/lib/geometry.js';
 import { keyAction } from '../../web/src/lib/keys.js';
-import { paceText, resetsText, splitRows, windowSeverity } from '../../web/src/lib/limits-view.js';
+import { paceText, resetsText, splitRows, usedTone, windowSeverity } from '../../web/src/lib/limits-view.js';
 import { isShown, matchesSearch, moveSelection, newestFirst, nextFilter, stepWindow, waitingCount } from '../../web/src/lib/listing.js';
 import { linesOf, numberOrRaw } from '../../web/src/lib/settings.js';
 import { snippetParts } from '../../web/src/lib/snippet.js';
@@ -285,6 +285,8 @@ describe('limits view', () => {
     expect(windowSeverity(w({ used_percent: 95 }))).toBe('danger');
     expect(windowSeverity(w({ used_percent: 80, elapsed_percent: 78 }))).toBe('warn');
     expect(windowSeverity(w({ used_percent: 10, pace: 'underutilizing' }))).toBe('ok');
+    // The Detailed view's Used bar: by used percent alone, as the CLI's --detailed.
+    expect([38, 50, 51, 71, 75, 90, 91].map((used_percent) => usedTone(w({ used_percent, pace: 'overutilizing' })))).toEqual(['green', 'green', 'blue', 'blue', 'blue', 'orange', 'red']);
     expect(resetsText(w({}), Date.parse('2026-11-24T09:30:00.000Z'))).toBe('in 2h 30m');
     expect(resetsText(w({ resets_at: null }), 0)).toBe('not started');
     const split = splitRows({

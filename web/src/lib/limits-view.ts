@@ -1,4 +1,4 @@
-import { severityOf, type Severity } from '../../../src/limits/pace.js';
+import { severityOf, usedBarTone, type BarTone, type Severity } from '../../../src/limits/pace.js';
 import { absoluteTime, relativeTime } from '../../../src/limits/time-format.js';
 import type { LimitsJson } from './wire.js';
 
@@ -17,6 +17,9 @@ export const windowSeverity = (w: LimitsWindow): Severity =>
     ratio: w.pace === null ? null : w.elapsed_percent > 0 ? w.used_percent / w.elapsed_percent : null,
     pace: w.pace,
   });
+
+/** The Detailed view's Used bar color, by used percent alone (spec rule 4, as the CLI's `--detailed`). */
+export const usedTone = (w: LimitsWindow): BarTone => usedBarTone(w.used_percent);
 
 export const resetsText = (w: LimitsWindow, now: number): string =>
   w.resets_at === null ? 'not started' : relativeTime(Date.parse(w.resets_at), now);
