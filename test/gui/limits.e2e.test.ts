@@ -6,6 +6,9 @@ import { fixture, startClaudeVendor, type Vendor } from '../sinks/tui/vendor.js'
 import { prompt, reply, text, writeClaudeSession, type ClaudeSession } from './fixture.js';
 import { CHROMIUM, launchBrowser, makeHome, openDashboard, serve, until, type Home, type Served } from './harness.js';
 
+// The page's own function, called inside evaluateAll (the tests' types have no DOM).
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
+
 /**
  * Spec rule 4 in the browser: the detached dashboard's floating limits dialog and the panel
  * view's limits page, against a local stand-in for the Claude usage endpoint
@@ -83,7 +86,7 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
         windows.map((window) => {
           const used = window.querySelector('.bar.wide:not(.elapsed)');
           const elapsed = window.querySelector('.bar.elapsed .fill');
-          const fill = (el: Element | null | undefined): string => (el ? getComputedStyle(el).backgroundColor : '');
+          const fill = (el: unknown): string => (el ? getComputedStyle(el).backgroundColor : '');
           return {
             percent: Number.parseFloat(used?.nextElementSibling?.textContent ?? 'NaN'),
             tone: [...(used?.classList ?? [])].find((name) => name.startsWith('tone-')),
