@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { rawValuesIn } from '../internal/copies.js';
 import { findInHead } from '../internal/read-lines.js';
 import { jsonKey, parseJson } from '../internal/skim.js';
 
@@ -21,23 +22,7 @@ const UUID_KEY = jsonKey('uuid');
 const SESSION_ID = /^[\w-]{1,128}$/;
 
 /** The uuids a transcript's lines carry (every raw `"uuid":"…"`), or undefined when it cannot be read. */
-const uuidsIn = (file: string): Set<string> | undefined => {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  const uuids = new Set<string>();
-  for (let at = bytes.indexOf(UUID_KEY); at !== -1; at = bytes.indexOf(UUID_KEY, at)) {
-    const start = at + UUID_KEY.length;
-    const end = bytes.indexOf(0x22, start);
-    if (end === -1) break;
-    if (end - start <= 64) uuids.add(bytes.toString('latin1', start, end));
-    at = end;
-  }
-  return uuids;
-};
+const uuidsIn = (file: string): Set<string> | undefined => rawValuesIn(file, UUID_KEY);
 
 /**
  * The check for the lines of the main transcript `file` of session `sessionId`. The copies come
@@ -83,6 +68,37 @@ const firstMessageOf = (file: string): ForkLine | undefined =>
   });
 
 /**
+ * The check of a transcript that may start with copies of others' lines: at its first message
+ * line, `originalsOf` gives the uuids of each transcript it would have been copied from (none:
+ * nothing is a copy); the copies are the leading lines `held` says those hold, and the first
+ * line that is not ends them. A warm start resumed past the file's start (`resumed`) checks
+ * nothing: the restored state already left the copies out.
+ */
+const leadingCopies = <L extends ForkLine>(
+  resumed: boolean,
+  originalsOf: (first: L, uuid: string) => Set<string>[],
+  held: (originals: readonly Set<string>[], uuid: string) => boolean,
+): ((line: L) => boolean) => {
+  let phase: 'first' | 'copying' | 'done' = resumed ? 'done' : 'first';
+  let originals: Set<string>[] = [];
+  const stop = (): false => {
+    phase = 'done';
+    originals = [];
+    return false;
+  };
+  return (line) => {
+    const { uuid } = line;
+    if (phase === 'done' || !uuid) return false;
+    if (phase === 'first') {
+      originals = originalsOf(line, uuid);
+      if (originals.length === 0) return stop();
+      phase = 'copying';
+    }
+    return held(originals, uuid) ? true : stop();
+  };
+};
+
+/**
  * Claude Code 2.1.x backgrounds a session (`/background`, Ctrl+B, the agent view) by starting a
  * new one, `sessionKind: "bg"` on every line it writes, that first copies the conversation so far:
  * the copies keep their uuids, message ids, usage and timestamps, with the new session's id. The
@@ -94,36 +110,28 @@ const firstMessageOf = (file: string): ForkLine | undefined =>
  * background session's own, and nothing after it is a copy. Where nothing matches, or a warm start
  * resumes the file past its start (`resumed`), every line counts here, as before.
  */
-export const createBackgroundForkCheck = (file: string, resumed: boolean): ((line: ForkLine) => boolean) => {
-  let phase: 'first' | 'copying' | 'done' = resumed ? 'done' : 'first';
-  let originals: Set<string>[] = [];
-  const stop = (): false => {
-    phase = 'done';
-    originals = [];
-    return false;
-  };
-  return ({ uuid, sessionKind }) => {
-    if (phase === 'done' || !uuid) return false;
-    if (phase === 'first') {
-      if (sessionKind !== 'bg') return stop();
-      const dir = path.dirname(file);
-      let names: string[];
-      try {
-        names = readdirSync(dir).filter((name) => name.endsWith('.jsonl') && path.join(dir, name) !== file);
-      } catch {
-        return stop();
-      }
-      originals = names.flatMap((name) => {
-        const other = path.join(dir, name);
-        const first = firstMessageOf(other);
-        const uuids = first?.uuid === uuid && first.sessionKind !== 'bg' ? uuidsIn(other) : undefined;
-        return uuids ? [uuids] : [];
-      });
-      if (originals.length === 0) return stop();
-      phase = 'copying';
-    }
-    return originals.every((uuids) => uuids.has(uuid)) ? true : stop();
-  };
+export const createBackgroundForkCheck = (file: string, resumed: boolean): ((line: ForkLine) => boolean) =>
+  leadingCopies<ForkLine>(
+    resumed,
+    ({ sessionKind }, uuid) => (sessionKind === 'bg' ? foregroundsOf(file, uuid) : []),
+    (originals, uuid) => originals.every((uuids) => uuids.has(uuid)),
+  );
+
+/** The uuids of the transcripts beside `file` whose first message is `uuid` and that are not background ones. */
+const foregroundsOf = (file: string, uuid: string): Set<string>[] => {
+  const dir = path.dirname(file);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.jsonl') && path.join(dir, name) !== file);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const other = path.join(dir, name);
+    const first = firstMessageOf(other);
+    const uuids = first?.uuid === uuid && first.sessionKind !== 'bg' ? uuidsIn(other) : undefined;
+    return uuids ? [uuids] : [];
+  });
 };
 
 /**
@@ -208,30 +216,25 @@ export interface CopyLine extends ForkLine {
  * creation time, files laid down together), nothing is trimmed and every line counts here, as
  * does a transcript whose original is gone. A background session (`bg`) has its own check.
  */
-export const createForkCopyCheck = (file: string, resumed: boolean, born?: number): ((line: CopyLine) => boolean) => {
-  let phase: 'first' | 'copying' | 'done' = resumed ? 'done' : 'first';
-  let originals: Set<string>[] = [];
-  const stop = (): false => {
-    phase = 'done';
-    originals = [];
-    return false;
-  };
-  return ({ uuid, sessionKind, at }) => {
-    if (phase === 'done' || !uuid) return false;
-    if (phase === 'first') {
-      if (sessionKind === 'bg') return stop();
+export const createForkCopyCheck = (file: string, resumed: boolean, born?: number): ((line: CopyLine) => boolean) =>
+  leadingCopies<CopyLine>(
+    resumed,
+    ({ sessionKind, at }, uuid) => {
+      if (sessionKind === 'bg') return [];
       const created = born ?? bornOf(file);
-      if (!(created > 0 && at > 0 && created - at > COPIED_LATER_MS)) return stop();
-      const siblings = folderOf(path.dirname(file), created);
-      if (siblings === undefined) return stop();
-      for (const [other, sibling] of siblings) {
-        if (other === file || !(sibling.born > 0 && created - sibling.born > COPIED_LATER_MS) || firstUuidOf(other, sibling) !== uuid) continue;
-        const uuids = uuidsIn(other);
-        if (uuids) originals.push(uuids);
-      }
-      if (originals.length === 0) return stop();
-      phase = 'copying';
-    }
-    return originals.some((uuids) => uuids.has(uuid)) ? true : stop();
-  };
+      return created > 0 && at > 0 && created - at > COPIED_LATER_MS ? olderOriginalsOf(file, created, uuid) : [];
+    },
+    (originals, uuid) => originals.some((uuids) => uuids.has(uuid)),
+  );
+
+/** The uuids of the transcripts beside `file` created clearly before it (`created`) whose first message is `uuid`. */
+const olderOriginalsOf = (file: string, created: number, uuid: string): Set<string>[] => {
+  const siblings = folderOf(path.dirname(file), created);
+  const originals: Set<string>[] = [];
+  for (const [other, sibling] of siblings ?? []) {
+    if (other === file || !(sibling.born > 0 && created - sibling.born > COPIED_LATER_MS) || firstUuidOf(other, sibling) !== uuid) continue;
+    const uuids = uuidsIn(other);
+    if (uuids) originals.push(uuids);
+  }
+  return originals;
 };

@@ -16,6 +16,7 @@ import type { SessionEvent, SessionMetaPatch, SessionState, TokenCounts } from '
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
+import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { createBackgroundForkCheck, createContinuationCheck, createForkCopyCheck } from './continuation.js';
 import { readEarlierLines } from './earlier-lines.js';
@@ -184,13 +185,6 @@ const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
 
 /** A line a branch copied from the session it branched from (`forkedFrom`, schema.ts). A continuation's copies: continuation.ts. */
 const isCopied = (record: ClaudeRecord): boolean => typeof record.forkedFrom === 'object' && record.forkedFrom !== null;
-
-/**
- * The events of a copied line: its history is the branch's (state, tools, times), but its spend
- * and its messages are the original session's, counted there.
- */
-const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
-  events.flatMap((event): SessionEvent[] => (event.type === 'usage' || event.type === 'subagent_run' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
 
 /**
  * The line parser of one Claude Code transcript (AGENT-FORMATS.md 1.2), with the corrections

@@ -11,6 +11,7 @@ import { patchTarget } from '../internal/apply-patch.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType, valueKey } from '../internal/skim.js';
+import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { forkBase, isForkRollout, isOwnTurn, minusUsage, rawUsageOf, rawUsageOfTokens, tokensOf, ZERO_USAGE, type RawUsage } from './fork.js';
 import { isCodexSegment } from './paths.js';
@@ -234,10 +235,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     return [{ type: 'usage', ...ref(), at, tokens: tokensOf(total), mode: 'total' }];
   };
 
-  /** What a fork's copy of its parent's turns says: their history, not their spend or messages (counted in the parent). */
-  const asCopied = (events: SessionEvent[]): SessionEvent[] =>
-    events.flatMap((event): SessionEvent[] => (event.type === 'usage' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
-
+  // A fork's copy of its parent's turns: their history, not their spend or messages (counted in the parent).
   const line = (bytes: Buffer): SessionEvent[] => {
     const events = lineEvents(bytes);
     return copying ? asCopied(events) : events;

@@ -8,8 +8,9 @@ import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
+import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
-import { asCopied, parentIdsOf } from './fork.js';
+import { parentIdsOf } from './fork.js';
 import { piResumeCommand, type PiFileKind } from './paths.js';
 import { piEntrySchema, piMessageSchema, type PiBlock, type PiEntry, type PiUsage } from './schema.js';
 

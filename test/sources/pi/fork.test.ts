@@ -2,7 +2,8 @@ import { appendFile, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/pr
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionState } from '../../../src/core/session.js';
-import { idsInPiFile } from '../../../src/sources/pi/fork.js';
+import { rawValuesIn } from '../../../src/sources/internal/copies.js';
+import { jsonKey } from '../../../src/sources/internal/skim.js';
 import { pi } from '../../../src/sources/pi/index.js';
 import { createPiParser } from '../../../src/sources/pi/parse.js';
 import { diagnosticsOf, FIXTURES, foldById, makeCtx, parseFile, passWithCache } from '../../helpers/source-harness.js';
@@ -152,7 +153,7 @@ describe('pi forks through the source', () => {
   }, 30_000);
 });
 
-describe('idsInPiFile', () => {
+describe('rawValuesIn (a pi parent\'s ids)', () => {
   let home: TempHome;
   beforeEach(async () => {
     home = await makeTempHome('agentwatch-pi-ids-');
@@ -170,8 +171,8 @@ describe('idsInPiFile', () => {
       const pad = prefix + 'x'.repeat(keyAt - 18 - line('aaaa0001').length - prefix.length - suffix.length) + suffix;
       const file = path.join(home.root, `ids-${cut}.jsonl`);
       await writeFile(file, line('aaaa0001') + pad + line('bbbb0002') + line('cccc0003'));
-      expect(idsInPiFile(file), `cut ${cut}`).toEqual(new Set(['aaaa0001', 'bbbb0002', 'cccc0003']));
+      expect(rawValuesIn(file, jsonKey('id')), `cut ${cut}`).toEqual(new Set(['aaaa0001', 'bbbb0002', 'cccc0003']));
     }
-    expect(idsInPiFile(path.join(home.root, 'missing.jsonl'))).toBeUndefined();
+    expect(rawValuesIn(path.join(home.root, 'missing.jsonl'), jsonKey('id'))).toBeUndefined();
   });
 });

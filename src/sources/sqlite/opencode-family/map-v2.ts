@@ -5,6 +5,7 @@
 // (`session_v2` beside the frozen 1.x tables; `location-switched` and `idle` rows).
 import type { z } from 'zod';
 import type { SessionEvent } from '../../../core/session.js';
+import { asCopied } from '../../internal/copies.js';
 import { compactionEvent, thinkingEvent, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue } from '../values.js';
 import {
@@ -253,17 +254,10 @@ export const isForkCopy = (copies: ForkCopies, row: FamilyV2MessageRow): boolean
 };
 
 /**
- * A copied message's events: its history stays (times, tools, thinking: the fork's activity reads
- * right), but it adds no usage and no message count, both already counted in the parent (as the
- * Claude Code reader treats copied transcript lines, claude/parse.ts `asCopied`).
- */
-const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
-  events.flatMap((event): SessionEvent[] => (event.type === 'usage' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
-
-/**
  * Pure: the `session_message` rows of one OpenCode 2.x session, in `seq` order -> one chunk per
  * message that carries something. Bad rows are reported and skipped; the rest is still read. In a
- * fork, the rows `copies` names are read as copies (`asCopied`).
+ * fork, the rows `copies` names are read as copies (`asCopied`: their history stays, so the fork's
+ * activity reads right, but they add no usage and no message count, already counted in the parent).
  */
 export const v2Chunks = (ref: Ref, rows: readonly FamilyV2MessageRow[], report: ReplayReport, copies?: ForkCopies): MessageChunk[] => {
   const chunks: MessageChunk[] = [];

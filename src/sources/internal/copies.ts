@@ -1,0 +1,65 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { SessionEvent } from '../../core/session.js';
+import { READ_CHUNK_BYTES } from './read-lines.js';
+
+/**
+ * Sessions that start with copies of another session's records (a fork, a continuation, a
+ * background session): what every source does with the copies, and how it finds what the other
+ * session holds.
+ */
+
+/**
+ * The events of a copied record: its history is this session's (state, tools, times), but its
+ * spend, its messages and its sub-agent runs are the other session's, counted there.
+ */
+export const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
+  events.flatMap((event): SessionEvent[] => (event.type === 'usage' || event.type === 'subagent_run' ? [] : event.type === 'turn' ? [{ ...event, counts: false }] : [event]));
+
+/** Longer values are no record ids (uuids, pi's 8 hex digits). */
+const MAX_VALUE_CHARS = 64;
+
+/**
+ * Every raw string value of `key` (a `jsonKey`: `"uuid":"`) in `file`, up to 64 characters, or
+ * undefined when the file cannot be read. Read in chunks: memory stays at one chunk plus the
+ * values however long the file; each byte is looked at once.
+ */
+export const rawValuesIn = (file: string, key: Buffer): Set<string> | undefined => {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const values = new Set<string>();
+  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let carry = Buffer.alloc(0);
+  try {
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      // What is kept for the next chunk: the start of a key cut at the chunk's edge, or a key
+      // whose value ends in the next chunk (an overlong one is dropped: it is no id).
+      let at = 0;
+      let keepFrom: number | undefined;
+      for (let found = bytes.indexOf(key, at); found !== -1; found = bytes.indexOf(key, at)) {
+        const start = found + key.length;
+        const end = bytes.indexOf(0x22, start);
+        if (end === -1) {
+          keepFrom = bytes.length - start <= MAX_VALUE_CHARS ? found : bytes.length;
+          break;
+        }
+        if (end - start <= MAX_VALUE_CHARS) values.add(bytes.toString('latin1', start, end));
+        at = end + 1;
+      }
+      keepFrom ??= Math.max(at, bytes.length - (key.length - 1));
+      // A copy: `bytes` may be a view of `chunk`, which the next read overwrites.
+      carry = Buffer.from(bytes.subarray(keepFrom));
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+  return values;
+};
