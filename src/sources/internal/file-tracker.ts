@@ -158,9 +158,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
 
   /**
-   * Adopts into `file`'s family the twins of it that are on disk and not yet known (file-parser.ts
-   * `twinsOf`); true when one was. Codex writes a twin before it deletes the file, but the watcher
-   * can report the deletion first: without this the session would be removed, then added back.
+   * True when a twin of `file` (file-parser.ts `twinsOf`) is on disk to read in its place; one not
+   * yet known joins `file`'s family. Codex writes a twin before it deletes the file, but the
+   * watcher can report the deletion first, or report the twin while the deletion is being synced:
+   * without this the session would be removed, then added back.
    */
   const adoptTwins = (file: string, sessionId: string): boolean => {
     const family = familyOf(file);
@@ -168,9 +169,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     let adopted = false;
     for (const twin of deps.twinsOf(file)) {
       const twinFamily = familyOf(twin);
-      if (twin === file || twinFamily === undefined || twinFamily.key !== family.key || tracked.has(twin) || families.get(family.key)?.has(twin)) continue;
-      if (!isFileOnDisk(twin)) continue;
-      remember(twinFamily, twin, sessionId);
+      if (twin === file || twinFamily === undefined || twinFamily.key !== family.key || !isFileOnDisk(twin)) continue;
+      // A twin already in the family (the watcher reported it while this deletion was being
+      // looked at) takes the file's place too: the session goes on from it, never removed.
+      if (!tracked.has(twin) && !families.get(family.key)?.has(twin)) remember(twinFamily, twin, sessionId);
       adopted = true;
     }
     return adopted;

@@ -67,6 +67,23 @@ describe('codex: a twin on disk takes the place of a rollout whose deletion is r
     expect(events).toEqual([]);
   });
 
+  it('compression: the .zst reported while the deletion is being synced is read in its place, never removed', async () => {
+    const plain = await copyRollout(liveOf(fixture.home), FIRST);
+    const { tracker, events } = trackerIn(fixture.home);
+    await tracker.sync(plain, THREAD);
+    const compressed = await copyRollout(liveOf(fixture.home), FIRST, 'compressed');
+    await rm(plain);
+    events.length = 0;
+    // The deletion's sync looks at the file (asynchronously) while the watcher reports the .zst:
+    // the .zst joins the thread's family before the deletion is seen.
+    const deletion = tracker.sync(plain, THREAD);
+    const addition = tracker.sync(compressed, THREAD);
+    await Promise.all([deletion, addition]);
+    expect(kinds(events)).toEqual(['reset']);
+    expect(tracker.trackedFiles()).toEqual([compressed]);
+    expect(foldById(events).get(THREAD)?.userMessages).toBe(2);
+  });
+
   it('resume: the .zst gone, the plain file written back (with a new turn) is read, never removed', async () => {
     const compressed = await copyRollout(liveOf(fixture.home), FIRST, 'compressed');
     const { tracker, events } = trackerIn(fixture.home);
