@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { rawValuesIn } from '../internal/copies.js';
+import { epochMs } from '../internal/line-helpers.js';
 import { findInHead } from '../internal/read-lines.js';
 import { jsonKey, parseJson } from '../internal/skim.js';
 
@@ -198,8 +199,8 @@ const firstUuidOf = (file: string, sibling: Sibling): string | null => {
 
 /** What an unmarked copy's check needs of a line. */
 export interface CopyLine extends ForkLine {
-  /** The line's own timestamp (epoch ms; 0 when it has none). */
-  readonly at: number;
+  /** The line's own timestamp (ISO 8601; read on the first message line only). */
+  readonly timestamp?: string | undefined;
 }
 
 /**
@@ -219,8 +220,9 @@ export interface CopyLine extends ForkLine {
 export const createForkCopyCheck = (file: string, resumed: boolean, born?: number): ((line: CopyLine) => boolean) =>
   leadingCopies<CopyLine>(
     resumed,
-    ({ sessionKind, at }, uuid) => {
+    ({ sessionKind, timestamp }, uuid) => {
       if (sessionKind === 'bg') return [];
+      const at = epochMs(timestamp);
       const created = born ?? bornOf(file);
       return created > 0 && at > 0 && created - at > COPIED_LATER_MS ? olderOriginalsOf(file, created, uuid) : [];
     },

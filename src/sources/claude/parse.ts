@@ -345,10 +345,10 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   };
 
   /** A message line another transcript beside this one holds (continuation.ts). Every check sees every message line: each follows the file from its start. */
-  const copiedHere = (record: ClaudeRecord, at: number): boolean => {
+  const copiedHere = (record: ClaudeRecord): boolean => {
     const ofContinued = continued?.(record.sessionId, record.uuid) === true;
     const ofForeground = backgrounded?.(record) === true;
-    const ofForked = forked?.({ uuid: record.uuid, sessionKind: record.sessionKind, at }) === true;
+    const ofForked = forked?.(record) === true;
     return ofContinued || ofForeground || ofForked;
   };
 
@@ -357,7 +357,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     const at = epochMs(record.timestamp);
     const typed = typedEvents(record, at);
     const message = record.type === 'user' || record.type === 'assistant';
-    const copy = isCopied(record) || (message && copiedHere(record, at));
+    const copy = isCopied(record) || (message && copiedHere(record));
     const events = copy ? asCopied(typed) : typed;
     return named.length > 0 ? [...named, ...events] : events;
   };
