@@ -8,6 +8,21 @@ import type { DiagnosticCode, DiagnosticEvent } from './session.js';
  */
 export type DiagnosticSeverity = 'attention' | 'info';
 
+// Every code once: the compiler says when a code is added to the type and not here.
+const EVERY_CODE: Readonly<Record<DiagnosticCode, true>> = {
+  E_JUNK_LINE: true,
+  E_SCHEMA: true,
+  E_OVERSIZED_LINE: true,
+  E_READ: true,
+  E_DB_LOCKED: true,
+  E_DB_SCHEMA: true,
+  E_DB_CORRUPT: true,
+  E_WATCH: true,
+  E_CACHE: true,
+  E_UNKNOWN_RECORD: true,
+};
+export const DIAGNOSTIC_CODES = Object.keys(EVERY_CODE) as readonly DiagnosticCode[];
+
 const ATTENTION: ReadonlySet<DiagnosticCode> = new Set(['E_READ', 'E_DB_LOCKED', 'E_DB_SCHEMA', 'E_DB_CORRUPT', 'E_WATCH']);
 
 export const severityOf = (code: DiagnosticCode): DiagnosticSeverity => (ATTENTION.has(code) ? 'attention' : 'info');

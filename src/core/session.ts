@@ -132,6 +132,11 @@ export type SessionEvent =
       readonly line?: number;
       /** The agent version that wrote the record, when known (unknown records are counted per version). */
       readonly version?: string;
+      /**
+       * How many diagnostics of `code` this event stands for (1 when absent): a warm start that
+       * restores a file without reading it again restores the counts its earlier read found.
+       */
+      readonly count?: number;
     };
 
 export type DiagnosticEvent = Extract<SessionEvent, { readonly type: 'diagnostic' }>;
@@ -170,7 +175,15 @@ export interface FileCheckpoint {
    * restore it only when it finds them as they were.
    */
   readonly before?: readonly FileStamp[];
+  /**
+   * Diagnostics found in the records read up to `offset` (this file and `before`'s), by code:
+   * restored with the state, so a warm start counts what a cold start of the same files counts.
+   */
+  readonly diagnostics?: DiagnosticCounts;
 }
+
+/** Diagnostics by code (codes with none are left out). */
+export type DiagnosticCounts = Readonly<Partial<Record<DiagnosticCode, number>>>;
 
 export type SessionEventType = SessionEvent['type'];
 

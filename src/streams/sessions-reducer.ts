@@ -62,7 +62,7 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     if (event.type === 'diagnostic') {
       diagnostics ??= { ...state.diagnostics };
       const key = `${event.agent}:${event.code}`;
-      diagnostics[key] = (diagnostics[key] ?? 0) + 1;
+      diagnostics[key] = (diagnostics[key] ?? 0) + (event.count ?? 1);
       continue;
     }
     const scoped: SessionScopedEvent = event;

@@ -45,8 +45,9 @@ import type { ListingCache } from './walk.js';
  *    activity) are read again.
  * 11: sessions that start with copies of another (Claude `--fork-session` forks, Codex forks that
  *    copy their parent's rollout, pi forks) and Codex cache writes are read by new rules.
+ * 12: checkpoints hold the diagnostics of the records read (a warm start counts them again).
  */
-export const CACHE_SCHEMA_VERSION = 11;
+export const CACHE_SCHEMA_VERSION = 12;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {

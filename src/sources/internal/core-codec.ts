@@ -1,6 +1,7 @@
 import { isAgentKind } from '../../core/agents.js';
+import { DIAGNOSTIC_CODES } from '../../core/diagnostics.js';
 import { intern } from '../../core/intern.js';
-import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type FileCheckpoint, type FileStamp, type LastTurn, type SubagentUsage, type ToolUse } from '../../core/session.js';
+import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type DiagnosticCode, type DiagnosticCounts, type FileCheckpoint, type FileStamp, type LastTurn, type SubagentUsage, type ToolUse } from '../../core/session.js';
 import type { Core } from './lazy-detail.js';
 import { parseJson } from './skim.js';
 
@@ -24,6 +25,7 @@ export interface CoreRow {
   readonly mtimeMs: number;
 }
 
+const DIAGNOSTIC_CODE_SET: ReadonlySet<string> = new Set(DIAGNOSTIC_CODES);
 const LAST_TURNS: ReadonlySet<string> = new Set<LastTurn>(['none', 'user', 'assistant', 'tool_call', 'tool_result', 'thinking']);
 /** A checkpoint other than the row's, and its lack, in the checkpoint's position. */
 const NO_CHECKPOINT = -1;
@@ -31,12 +33,19 @@ const ROW_CHECKPOINT_WITHOUT_INO = -2;
 
 const matchesRow = (cp: FileCheckpoint, row: CoreRow): boolean => cp.path === row.path && cp.offset === row.offset && cp.size === row.size && cp.mtimeMs === row.mtimeMs;
 
+/** Diagnostic counts as stored: `[[code, n], ...]`, or undefined for none. */
+const encodeDiagnostics = (counts: DiagnosticCounts | undefined): [string, number][] | undefined => {
+  const pairs = counts === undefined ? [] : (Object.entries(counts) as [string, number][]);
+  return pairs.length > 0 ? pairs : undefined;
+};
+
 const encodeCheckpoint = (cp: FileCheckpoint | null, row: CoreRow): unknown => {
   if (cp === null) return NO_CHECKPOINT;
-  // The earlier files of a session read from several (rare): the long form, with their stamps last.
-  if (cp.before !== undefined && cp.before.length > 0) {
-    return [cp.path, cp.offset, cp.size, cp.mtimeMs, cp.ino ?? null, cp.before.map((b) => [b.path, b.size, b.mtimeMs, b.ino ?? null])];
-  }
+  const diagnostics = encodeDiagnostics(cp.diagnostics);
+  const before = cp.before !== undefined && cp.before.length > 0 ? cp.before.map((b) => [b.path, b.size, b.mtimeMs, b.ino ?? null]) : undefined;
+  // Rare parts (the earlier files of a session read from several, diagnostics): the long form, with them last.
+  if (diagnostics !== undefined) return [cp.path, cp.offset, cp.size, cp.mtimeMs, cp.ino ?? null, before ?? null, diagnostics];
+  if (before !== undefined) return [cp.path, cp.offset, cp.size, cp.mtimeMs, cp.ino ?? null, before];
   if (!matchesRow(cp, row)) return [cp.path, cp.offset, cp.size, cp.mtimeMs, cp.ino ?? null];
   return cp.ino ?? ROW_CHECKPOINT_WITHOUT_INO;
 };
@@ -123,16 +132,28 @@ const decodeStamp = (value: unknown): FileStamp => {
   return ino === null ? base : { ...base, ino: num(ino) };
 };
 
+const decodeDiagnostics = (value: unknown): DiagnosticCounts => {
+  const counts: Partial<Record<DiagnosticCode, number>> = {};
+  for (const pair of list(value)) {
+    const [code, n] = list(pair, 2);
+    const count = num(n);
+    if (!DIAGNOSTIC_CODE_SET.has(str(code)) || !Number.isInteger(count) || count < 1) throw MISMATCH;
+    counts[code as DiagnosticCode] = count;
+  }
+  return counts;
+};
+
 const decodeCheckpoint = (value: unknown, row: CoreRow): FileCheckpoint | null => {
   if (value === NO_CHECKPOINT) return null;
   if (value === ROW_CHECKPOINT_WITHOUT_INO) return { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs };
   if (typeof value === 'number') return { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs, ino: value };
   const fields = list(value);
-  if (fields.length !== 5 && fields.length !== 6) throw MISMATCH;
-  const [path, offset, size, mtimeMs, ino, before] = fields;
+  if (fields.length < 5 || fields.length > 7) throw MISMATCH;
+  const [path, offset, size, mtimeMs, ino, before, diagnostics] = fields;
   const base = { path: str(path), offset: num(offset), size: num(size), mtimeMs: num(mtimeMs) };
   const withIno = ino === null ? base : { ...base, ino: num(ino) };
-  return fields.length === 5 ? withIno : { ...withIno, before: list(before).map(decodeStamp) };
+  const withBefore = fields.length === 5 || before === null ? withIno : { ...withIno, before: list(before).map(decodeStamp) };
+  return fields.length === 7 ? { ...withBefore, diagnostics: decodeDiagnostics(diagnostics) } : withBefore;
 };
 
 /**

@@ -73,5 +73,5 @@ export const diagnostic = (
   agent: AgentKind,
   code: Extract<SessionEvent, { type: 'diagnostic' }>['code'],
   message: string,
-  extra: { readonly sessionId?: string; readonly path?: string } = {},
+  extra: { readonly sessionId?: string; readonly path?: string; readonly count?: number } = {},
 ): SessionEvent => ({ type: 'diagnostic', agent, code, message, ...extra });

@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import type { AgentKind } from '../../core/agents.js';
-import { changesNothing, type FileCheckpoint, type FileStamp, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
+import { changesNothing, type DiagnosticCounts, type FileCheckpoint, type FileStamp, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
 import { statSync, type Stats } from 'node:fs';
 import type { CachedFile, DiscoveryCache } from './cache.js';
 import { familyRestorePoint, resumableFrom, stampOf, untouchedSince, type FamilyKey } from './file-family.js';
 import { diagnostic, type FileParser } from './file-parser.js';
+import { addCounts, restoredDiagnostics, withDiagnosticsOf } from './kept-diagnostics.js';
 import { isMissing } from './missing.js';
 import { hiddenTwins, isCompressedTranscript, readCompressedLines, type TwinRank } from './compressed.js';
 import type { LineItem } from './lines.js';
@@ -33,6 +34,8 @@ interface Tracked {
    * on every warm start).
    */
   known: SessionState | undefined;
+  /** Diagnostics of the records read so far (restored with the state: the cache keeps them in its checkpoint). */
+  diagnostics: DiagnosticCounts | undefined;
 }
 
 /** What opening a file needs of its stat. */
@@ -184,7 +187,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const checkpointOf = (t: Tracked): FileCheckpoint => {
     const cp = { path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino };
     const before = earlierStamps(t);
-    return before ? { ...cp, before } : cp;
+    const diagnostics = diagnosticsOf(t);
+    const withBefore = before ? { ...cp, before } : cp;
+    return diagnostics ? { ...withBefore, diagnostics } : withBefore;
   };
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
 
@@ -197,9 +202,35 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
   const applySideMeta = (t: Tracked): boolean => sendMeta(t, deps.sideMeta(t.sessionId));
 
-  /** A parser's diagnostic names the file and, when known, the line (doctor shows both). */
-  const located = (event: SessionEvent, t: Tracked): SessionEvent =>
-    event.type !== 'diagnostic' ? event : { ...event, path: event.path ?? t.file, ...(t.line !== undefined && event.line === undefined ? { line: t.line } : {}) };
+  /**
+   * A diagnostic of `t`'s records: counted for its checkpoint, and named by the file and, when
+   * known, the line (doctor shows both).
+   */
+  const located = (event: SessionEvent, t: Tracked): SessionEvent => {
+    if (event.type !== 'diagnostic') return event;
+    t.diagnostics = withDiagnosticsOf([event], t.diagnostics);
+    return { ...event, path: event.path ?? t.file, ...(t.line !== undefined && event.line === undefined ? { line: t.line } : {}) };
+  };
+
+  /** The diagnostics a state read from `t` holds: those of the family's files read before it, and its own. */
+  const diagnosticsOf = (t: Tracked): DiagnosticCounts | undefined => {
+    const family = familyOf(t.file);
+    if (!family || (families.get(family.key)?.size ?? 0) < 2) return t.diagnostics;
+    let sum: DiagnosticCounts | undefined;
+    for (const file of membersOf(family.key)) {
+      const counts = tracked.get(file)?.diagnostics;
+      if (counts) sum = sum === undefined ? counts : addCounts(sum, counts);
+      if (file === t.file) break;
+    }
+    return sum;
+  };
+
+  /** A restored state's diagnostics: counted again, without reading its records. */
+  const restoreDiagnostics = (t: Tracked, counts: DiagnosticCounts | undefined): void => {
+    if (counts === undefined) return;
+    t.diagnostics = counts;
+    for (const event of restoredDiagnostics(agent, counts, { sessionId: t.sessionId, path: t.file })) emit(event);
+  };
 
   const forget = (t: Tracked): void => {
     tracked.delete(t.file);
@@ -208,7 +239,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
 
   const openFresh = (file: string, sessionId: string, info: FileIdentity): Tracked => {
     const parser = deps.createParser(file, sessionId, false, undefined, info.birthtimeMs);
-    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino: info.ino, size: 0, mtimeMs: 0, line: 0, known: undefined };
+    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino: info.ino, size: 0, mtimeMs: 0, line: 0, known: undefined, diagnostics: undefined };
     for (const event of parser.start()) emit(event);
     return t;
   };
@@ -216,7 +247,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const restoreFrom = (file: string, cached: CachedFile, ino: number): Tracked => {
     emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
     const makeParser = (): FileParser => deps.createParser(file, cached.sessionId, true, cached.state);
-    return { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state };
+    const t: Tracked = { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state, diagnostics: undefined };
+    restoreDiagnostics(t, cached.state.checkpoint?.diagnostics);
+    return t;
   };
 
   /** A file of a family read before the one restored: held as read to its end, nothing emitted. */
@@ -231,6 +264,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     mtimeMs: info.mtimeMs,
     line: undefined,
     known: undefined,
+    diagnostics: undefined,
   });
 
   const open = (file: string, classifiedId: string | undefined, info: FileIdentity): { t: Tracked; restored: boolean } | undefined => {

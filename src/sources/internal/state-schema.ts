@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGENT_KINDS } from '../../core/agents.js';
+import { DIAGNOSTIC_CODES } from '../../core/diagnostics.js';
 import type { FileCheckpoint, SessionEvent, SessionState } from '../../core/session.js';
 
 /**
@@ -14,6 +15,8 @@ const time = z.number().finite();
 
 export const tokenCountsSchema = z.object({ input: count, output: count, cacheCreation: count, cacheRead: count });
 
+const diagnosticCode = z.enum(DIAGNOSTIC_CODES);
+
 const fileStampSchema = z.object({ path: z.string().min(1), size: count, mtimeMs: time, ino: count.optional() });
 
 export const fileCheckpointSchema = z.object({
@@ -23,6 +26,7 @@ export const fileCheckpointSchema = z.object({
   mtimeMs: time,
   ino: count.optional(),
   before: z.array(fileStampSchema).readonly().optional(),
+  diagnostics: z.partialRecord(diagnosticCode, z.number().int().positive()).readonly().optional(),
 });
 
 const toolUse = z.object({ name: z.string(), at: time, callId: z.string().optional(), done: z.boolean() });
@@ -119,11 +123,12 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
       type: z.literal('diagnostic'),
       agent,
       sessionId: z.string().optional(),
-      code: z.enum(['E_JUNK_LINE', 'E_SCHEMA', 'E_OVERSIZED_LINE', 'E_READ', 'E_DB_LOCKED', 'E_DB_SCHEMA', 'E_DB_CORRUPT', 'E_WATCH', 'E_CACHE', 'E_UNKNOWN_RECORD']),
+      code: diagnosticCode,
       message: z.string().min(1),
       path: z.string().optional(),
       line: z.number().int().positive().optional(),
       version: z.string().optional(),
+      count: z.number().int().positive().optional(),
     })
     .strict(),
 ]);

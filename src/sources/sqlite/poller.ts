@@ -10,6 +10,7 @@ import { boundPageCache } from '../../util/sqlite-memory.js';
 import { classifyDbError, failureEvent } from './errors.js';
 import type { DbReader, OpenReader } from './reader.js';
 import { databaseSignature, sessionCacheKey, stampHash } from './signature.js';
+import { restoredDiagnostics, withDiagnosticsOf } from '../internal/kept-diagnostics.js';
 
 export interface PollerOptions {
   readonly agent: AgentKind;
@@ -153,7 +154,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     for (const [sessionId, stamp] of record.stamps) {
       const entry = cache.get(sessionCacheKey(dbPath, sessionId));
       if (!entry || entry.agent !== agent || entry.sessionId !== sessionId || entry.state.checkpoint?.ino !== stampHash(stamp)) return 'none';
-      restores.push({ type: 'restore', agent, sessionId, state: entry.state });
+      restores.push({ type: 'restore', agent, sessionId, state: entry.state }, ...restoredDiagnostics(agent, entry.state.checkpoint?.diagnostics, { sessionId, path: dbPath }));
     }
     for (const event of restores) out.push(event);
     stamps = record.stamps;
@@ -196,8 +197,13 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
         const stamp = listing.stamps.get(sessionId) ?? '';
         out.push({ type: 'reset', agent, sessionId });
         for (const event of events) if (isNewDiagnostic(event)) out.push(event);
-        // The state is now exactly "this session at this stamp": the cache may persist it.
-        if (cache) out.push({ type: 'checkpoint', agent, sessionId, checkpoint: { path: sessionCacheKey(dbPath, sessionId), offset: 0, size: 0, mtimeMs: 0, ino: stampHash(stamp) } });
+        // The state is now exactly "this session at this stamp": the cache may persist it, with
+        // the diagnostics of its records (a warm start that restores it counts them again).
+        if (cache) {
+          const diagnostics = withDiagnosticsOf(events);
+          const checkpoint = { path: sessionCacheKey(dbPath, sessionId), offset: 0, size: 0, mtimeMs: 0, ino: stampHash(stamp) };
+          out.push({ type: 'checkpoint', agent, sessionId, checkpoint: diagnostics ? { ...checkpoint, diagnostics } : checkpoint });
+        }
         next.set(sessionId, stamp);
       }
       stamps = next;

@@ -96,6 +96,20 @@ describe('codex segment files: one thread read from several files, in order', ()
     }
   });
 
+  it('a warm start counts the diagnostics of every file of the thread, as the cold read did', async () => {
+    await appendFile(await install(fixture.home, FIRST), 'not json: a junk line in the first file\n');
+    await appendFile(await install(fixture.home, SECOND), '{"type":"event_msg","payload":\n');
+    const ctx = makeCtx(fixture.home.env);
+    const junkOf = (events: readonly SessionEvent[]): number =>
+      events.reduce((n, e) => n + (e.type === 'diagnostic' && e.code === 'E_JUNK_LINE' ? (e.count ?? 1) : 0), 0);
+    expect(junkOf(await passWithCache(codex, ctx))).toBe(2);
+    for (let start = 0; start < 3; start += 1) expect(junkOf(await passWithCache(codex, ctx))).toBe(2);
+    // A new segment is read from its first byte; the earlier files' counts stay with the thread.
+    await install(fixture.home, THIRD);
+    expect(junkOf(await passWithCache(codex, ctx))).toBe(2);
+    expect(junkOf(await passWithCache(codex, ctx))).toBe(2);
+  });
+
   it('a warm start reads only what was appended to the newest file, and a new segment from its first byte', async () => {
     await install(fixture.home, FIRST);
     const second = await install(fixture.home, SECOND);

@@ -6,6 +6,9 @@ import { emptySession } from '../../../src/streams/session-reducer.js';
 
 const row: CoreRow = { path: '/h/.claude/projects/-w/s1.jsonl', offset: 900, size: 912, mtimeMs: 1_700_000_000_123.5 };
 
+/** Where the codec stores the checkpoint (core-codec.ts). */
+const CHECKPOINT_AT = 26;
+
 const coreOf = (state: SessionState): Core => {
   const { usageByMessage: _u, recentTools: _t, recentMessages: _m, ...core } = state;
   return core;
@@ -79,16 +82,36 @@ describe('core codec (how the discovery cache stores a state core)', () => {
           ],
         },
       },
+      // The diagnostics of the records read, alone and with earlier files.
+      { ...full, checkpoint: { path: row.path, offset: row.offset, size: row.size, mtimeMs: row.mtimeMs, ino: 4242, diagnostics: { E_JUNK_LINE: 3, E_UNKNOWN_RECORD: 1 } } },
+      { ...full, checkpoint: { path: 'db#s1', offset: 0, size: 0, mtimeMs: 0, diagnostics: { E_SCHEMA: 2 } } },
+      {
+        ...full,
+        checkpoint: { ...row, ino: 4242, before: [{ path: '/h/a.jsonl', size: 10, mtimeMs: 1.5 }], diagnostics: { E_OVERSIZED_LINE: 1 } },
+      },
     ];
     for (const core of cases) expect(decodeCore(encodeCore(core, row), row)).toEqual(core);
+  });
+
+  it('drops a checkpoint whose diagnostics do not decode', () => {
+    const withDiagnostics: Core = { ...full, checkpoint: { ...row, diagnostics: { E_JUNK_LINE: 2 } } };
+    const fields = JSON.parse(encodeCore(withDiagnostics, row)) as unknown[];
+    const checkpoint = fields[CHECKPOINT_AT] as unknown[];
+    expect(checkpoint).toHaveLength(7);
+    for (const bad of [[['E_NOPE', 2]], [['E_JUNK_LINE', 0]], [['E_JUNK_LINE', 1.5]], [['E_JUNK_LINE']], 'x', [[5, 1]]]) {
+      const edited = fields.map((v, j) => (j === CHECKPOINT_AT ? [...checkpoint.slice(0, 6), bad] : v));
+      expect(decodeCore(JSON.stringify(edited), row), JSON.stringify(bad)).toBeUndefined();
+    }
   });
 
   it('drops a checkpoint whose earlier files do not decode', () => {
     const withBefore: Core = { ...full, checkpoint: { ...row, before: [{ path: '/h/a.jsonl', size: 10, mtimeMs: 1 }] } };
     const fields = JSON.parse(encodeCore(withBefore, row)) as unknown[];
-    const checkpoint = fields.at(-1) as unknown[];
+    const checkpoint = fields[CHECKPOINT_AT] as unknown[];
+    expect(checkpoint).toHaveLength(6);
+    expect(decodeCore(JSON.stringify(fields.map((v, j) => (j === CHECKPOINT_AT ? [...checkpoint.slice(0, 5), checkpoint[5]] : v))), row)).toEqual(withBefore);
     for (const bad of [[['/h/a.jsonl', 10, 1]], [['/h/a.jsonl', '10', 1, null]], 'x', [[5, 10, 1, null]]]) {
-      const edited = [...fields.slice(0, -1), [...checkpoint.slice(0, 5), bad]];
+      const edited = fields.map((v, j) => (j === CHECKPOINT_AT ? [...checkpoint.slice(0, 5), bad] : v));
       expect(decodeCore(JSON.stringify(edited), row), JSON.stringify(bad)).toBeUndefined();
     }
   });

@@ -34,6 +34,13 @@ const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEve
   return events;
 };
 
+/** Diagnostics by session and code, as the fold counts them (an event may stand for several). */
+const countsOf = (events: readonly SessionEvent[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const e of events) if (e.type === 'diagnostic') counts[`${e.sessionId}:${e.code}`] = (counts[`${e.sessionId}:${e.code}`] ?? 0) + (e.count ?? 1);
+  return counts;
+};
+
 const typesOf = (events: readonly SessionEvent[]): string[] => [...new Set(events.map((e) => e.type))].sort();
 const withoutCheckpoints = (states: Map<string, unknown>): Map<string, unknown> =>
   new Map([...states].map(([id, s]) => [id, { ...(s as object), checkpoint: null }]));
@@ -55,10 +62,23 @@ describe('SQLite warm start from the discovery cache (opencode, real database fi
     expect(cold.filter((e) => e.type === 'reset')).toHaveLength(5);
 
     const warm = await passWithCache(opencode, ctx);
-    // Only restores and the ready: no listing, no replay.
-    expect(typesOf(warm)).toEqual(['ready', 'restore']);
+    // Only restores (with their diagnostics' counts) and the ready: no listing, no replay.
+    expect(typesOf(warm)).toEqual(['diagnostic', 'ready', 'restore']);
     expect(warm.filter((e) => e.type === 'restore')).toHaveLength(5);
     expect(foldById(warm)).toEqual(foldById(cold));
+  });
+
+  it('a warm start counts the diagnostics of the sessions it restores, as the cold start did, without a query', async () => {
+    const ctx = makeCtx(home.env);
+    const cold = await passWithCache(opencode, ctx);
+    // The fixture's junk session: parts that are not JSON or not of the schema.
+    expect(countsOf(cold)['ses_junk:E_SCHEMA']).toBeGreaterThan(1);
+
+    const warm = await passWithCache(opencode, ctx);
+    expect(typesOf(warm)).toEqual(['diagnostic', 'ready', 'restore']);
+    expect(countsOf(warm)).toEqual(countsOf(cold));
+    // And once more: a restore keeps the counts in the cache.
+    expect(countsOf(await passWithCache(opencode, ctx))).toEqual(countsOf(cold));
   });
 
   it('a database written while nobody watched: the sessions are restored and only the changed one is replayed', async () => {
@@ -74,11 +94,13 @@ describe('SQLite warm start from the discovery cache (opencode, real database fi
     expect(warm.filter((e) => e.type === 'reset').map((e) => 'sessionId' in e && e.sessionId)).toEqual(['ses_footer']);
     const full = await passWithCache(opencode, makeCtx({ ...home.env, XDG_CACHE_HOME: path.join(home.root, 'other-cache') }));
     expect(withoutCheckpoints(foldById(warm))).toEqual(withoutCheckpoints(foldById(full)));
+    expect(countsOf(warm)).toEqual(countsOf(full));
     expect(foldById(warm).get('ses_footer')?.recentMessages).not.toEqual(foldById(cold).get('ses_footer')?.recentMessages);
 
     // And the read was recorded: the next start restores everything again without a query.
     const third = await passWithCache(opencode, ctx);
-    expect(typesOf(third)).toEqual(['ready', 'restore']);
+    expect(typesOf(third)).toEqual(['diagnostic', 'ready', 'restore']);
+    expect(countsOf(third)).toEqual(countsOf(full));
   });
 
   it('a session deleted while nobody watched is removed, and its cache row with it', async () => {
