@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ListenAddress } from './address.js';
+import { corsHeaders } from './cors.js';
 import { HOST_REFUSED, isAllowedHost } from './host-check.js';
 import { listenOn, listenOnFirstFree } from './listen.js';
 import { JSON_TYPE, NO_STORE, NOSNIFF } from './private-headers.js';
@@ -60,7 +61,7 @@ export const earlyAnswer = (
 };
 
 /** Sends a JSON answer with the headers the app's answers carry (private-headers.ts). */
-const sendJson = (response: ServerResponse, answer: EarlyAnswer, extra: Record<string, string> = {}): void => {
+const sendJson = (response: ServerResponse, answer: EarlyAnswer, extra: Readonly<Record<string, string>> = {}): void => {
   const bytes = Buffer.from(JSON.stringify(answer.body));
   response.writeHead(answer.status, {
     'content-type': JSON_TYPE,
@@ -111,7 +112,8 @@ export const openFrontDoor = async (options: FrontDoorOptions): Promise<FrontDoo
       return;
     }
     const early = earlyAnswer({ method: request.method, url: request.url, host: request.headers.host }, options.allowedHosts, options.auth);
-    if (early) sendJson(response, early);
+    // The salt, as the app answers it: with lazyagent's CORS headers (cors.ts); a refusal without.
+    if (early) sendJson(response, early, early.status === 200 ? corsHeaders('/api/auth', 'GET') : undefined);
     else if (held.length >= maxHeld) sendJson(response, { status: 503, body: { error: 'agentwatch is starting; retry in a moment' } }, { 'retry-after': '1' });
     else held.push([request, response]);
   };

@@ -16,16 +16,11 @@ export class BodyError extends Error {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * JSON bodies: bytes that are not UTF-8 are refused (400) rather than stored as replacement
- * characters, and `__proto__` / `constructor.prototype` keys are removed (they can only be an
- * attack on the parsed object, and removing them lets the rest of a body be answered normally
- * instead of a misleading "Body is not valid JSON").
- */
-export const installJsonParser = (app: FastifyInstance): void => {
+type Parser = Parameters<FastifyInstance['addContentTypeParser']>[2];
+
+const strictJsonParser = (app: FastifyInstance): Parser => {
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  return (request, body, done) => {
     let text: string;
     try {
       text = strictUtf8.decode(body as Buffer);
@@ -34,5 +29,26 @@ export const installJsonParser = (app: FastifyInstance): void => {
       return;
     }
     parseJson(request, text, done);
-  });
+  };
+};
+
+/**
+ * JSON bodies: bytes that are not UTF-8 are refused (400) rather than stored as replacement
+ * characters, and `__proto__` / `constructor.prototype` keys are removed (they can only be an
+ * attack on the parsed object, and removing them lets the rest of a body be answered normally
+ * instead of a misleading "Body is not valid JSON").
+ */
+export const installJsonParser = (app: FastifyInstance): void => {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJsonParser(app));
+};
+
+/**
+ * In `scope` (an encapsulated plugin), every body is read as JSON, whatever its Content-Type or
+ * without one, as lazyagent reads a rename: its clients send `text/plain` (a browser's `fetch`
+ * with a string body) or no type at all, and got a 200 there, not a 415.
+ */
+export const installJsonForAnyType = (scope: FastifyInstance): void => {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, strictJsonParser(scope));
 };

@@ -6,6 +6,7 @@ import { dirForms } from '../../util/dir-forms.js';
 import { isEmptyQuery, listQuerySchema, matchesQuery } from './query.js';
 import type { DeliveryRecord } from '../webhook/delivery-store.js';
 import type { SessionStore } from './store.js';
+import { installJsonForAnyType } from './json-body.js';
 import { JSON_TYPE, PRIVATE } from './private-headers.js';
 import { authInfo } from './token.js';
 
@@ -13,12 +14,14 @@ import { authInfo } from './token.js';
 
 const MAX_NAME_LENGTH = 200;
 
+// `null` clears the name, as "" does (lazyagent reads null as ""); a body without `name` is a mistake.
 const renameBodySchema = z.object(
   {
     name: z
       .string({ error: 'name must be a string' })
       .max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`)
-      .refine((name) => !/\p{Cc}/u.test(name), { error: 'name must not contain control characters' }),
+      .refine((name) => !/\p{Cc}/u.test(name), { error: 'name must not contain control characters' })
+      .nullable(),
   },
   { error: 'expected a JSON object { "name": "..." }' },
 );
@@ -29,6 +32,9 @@ const deliveriesQuerySchema = z.object({
 });
 
 const idParamsSchema = z.object({ id: z.string().min(1, 'session id must not be empty').max(512, 'session id must be at most 512 characters') });
+
+// Names are kept for ids not known yet: `__proto__` is the one key the names object cannot hold.
+const nameParamsSchema = idParamsSchema.refine((params) => params.id !== '__proto__', { error: 'session id "__proto__" cannot be named' });
 
 const badRequest = (reply: FastifyReply, error: z.ZodError): FastifyReply =>
   reply.code(400).send({ error: error.issues.map((issue) => issue.message).join('; ') });
@@ -83,24 +89,26 @@ export const registerRoutes = (
     return session ?? notFound(reply, params.data.id);
   });
 
-  const rename = async (reply: FastifyReply, id: string, name: string | undefined): Promise<FastifyReply | object> => {
-    const session = await deps.store.rename(id, name);
-    return session ? { session_id: session.session_id, custom_name: session.custom_name } : notFound(reply, id);
-  };
+  // As lazyagent: a name is kept for any session id, known yet or not (a client may rename a session
+  // it listed before a restart, while the first discovery still runs), and the body is JSON
+  // whatever its Content-Type says (json-body.ts).
+  void app.register(async (scope) => {
+    installJsonForAnyType(scope);
 
-  app.put('/api/sessions/:id/name', async (request, reply) => {
-    const params = idParamsSchema.safeParse(request.params);
-    if (!params.success) return badRequest(reply, params.error);
-    const body = renameBodySchema.safeParse(request.body);
-    if (!body.success) return badRequest(reply, body.error);
-    // An empty name resets, as DELETE does (clients that clear the field send "").
-    return rename(reply, params.data.id, body.data.name);
-  });
+    scope.put('/api/sessions/:id/name', async (request, reply) => {
+      const params = nameParamsSchema.safeParse(request.params);
+      if (!params.success) return badRequest(reply, params.error);
+      const body = renameBodySchema.safeParse(request.body);
+      if (!body.success) return badRequest(reply, body.error);
+      // An empty name resets, as DELETE does (clients that clear the field send "" or null).
+      return deps.store.rename(params.data.id, body.data.name ?? undefined);
+    });
 
-  app.delete('/api/sessions/:id/name', async (request, reply) => {
-    const params = idParamsSchema.safeParse(request.params);
-    if (!params.success) return badRequest(reply, params.error);
-    return rename(reply, params.data.id, undefined);
+    scope.delete('/api/sessions/:id/name', async (request, reply) => {
+      const params = nameParamsSchema.safeParse(request.params);
+      if (!params.success) return badRequest(reply, params.error);
+      return deps.store.rename(params.data.id, undefined);
+    });
   });
 
   app.get('/api/stats', async () => deps.store.current().stats);

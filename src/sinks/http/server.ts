@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { Config } from '../../config/effective.js';
 import { installAuth } from './auth.js';
+import { installCors } from './cors.js';
 import { createFailureLimiter, DEFAULT_FAILURE_LIMIT } from './auth-throttle.js';
 import { HOST_REFUSED, isAllowedHost } from './host-check.js';
 import { NO_STORE, NOSNIFF } from './private-headers.js';
@@ -57,7 +58,8 @@ export interface ServerDeps {
 
 /**
  * The API server, built without listening so tests drive it with `inject`. Every error leaves as
- * `{ "error": "..." }`; no CORS headers are ever sent (the playground and dashboard are same-origin).
+ * `{ "error": "..." }`. CORS headers only on lazyagent's routes, as lazyagent sends them (cors.ts);
+ * the playground, the dashboard and the routes added beyond lazyagent are same-origin.
  */
 export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> => {
   const scheduler = deps.scheduler ?? asyncScheduler;
@@ -103,6 +105,9 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
     reply.header('x-content-type-options', NOSNIFF);
     done(null, payload);
   });
+
+  // After the Host check, before auth: a 401 to a page of another origin is readable by it.
+  installCors(app);
 
   const limiter = createFailureLimiter({ ...DEFAULT_FAILURE_LIMIT, ...deps.authLimit, now: deps.now ?? (() => scheduler.now()) });
   await installAuth(app, { token: deps.token, limiter });

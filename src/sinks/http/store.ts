@@ -53,8 +53,11 @@ export interface SessionStore {
   /** The latest snapshot on subscription, then one per change (events, a deadline, a rename). */
   readonly snapshot$: Observable<SessionsSnapshot>;
   readonly trackChanges: () => ChangeTracker;
-  /** Persist a custom name ("" or undefined resets it); resolves to the renamed session, or undefined when unknown. */
-  readonly rename: (sessionId: string, name: string | undefined) => Promise<SessionDetail | undefined>;
+  /**
+   * Persist a custom name ("" or undefined resets it) for any session id, known yet or not (it
+   * shows once the session does); resolves to the name as now stored ("" when none).
+   */
+  readonly rename: (sessionId: string, name: string | undefined) => Promise<{ readonly session_id: string; readonly custom_name: string }>;
   /**
    * Brings the listing up to date now and drops what was built from older states (the ordered
    * list, the last snapshot): after states were replaced by equal ones (Pipeline.swapStates),
@@ -319,9 +322,9 @@ export const createSessionStore = (
       };
     },
     rename: async (sessionId, name) => {
-      if (!current().find(sessionId)) return undefined;
-      names$.next(await deps.saveName(sessionId, name));
-      return current().find(sessionId);
+      const names = await deps.saveName(sessionId, name);
+      names$.next(names);
+      return { session_id: sessionId, custom_name: Object.hasOwn(names, sessionId) ? (names[sessionId] as string) : '' };
     },
     close: () => {
       followNames?.unsubscribe();

@@ -29,7 +29,16 @@ export type BreakerEvent =
       readonly body: string;
       readonly attempts: number;
     }
-  | { readonly kind: 'failed'; readonly webhook: string; readonly id: string; readonly reason: string; readonly attempts: number }
+  | {
+      readonly kind: 'failed';
+      readonly webhook: string;
+      readonly id: string;
+      readonly reason: string;
+      /** The attempts PRODUCT.md section 5 counts (made while the receiver was otherwise up): `maxAttempts`. */
+      readonly attempts: number;
+      /** Present when more were made in all (the store's count: those while the receiver was down too). */
+      readonly allAttempts?: number;
+    }
   | { readonly kind: 'opened'; readonly webhook: string; readonly id: string; readonly reason: string; readonly retryInMs: number }
   | { readonly kind: 'retrying'; readonly webhook: string; readonly id: string; readonly reason: string; readonly attempts: number; readonly retryInMs: number }
   | { readonly kind: 'closed'; readonly webhook: string; readonly downForMs: number; readonly queued: number };
@@ -168,7 +177,14 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
       if (healthyFailures >= deps.maxAttempts) {
         suspects.delete(delivery.id);
         deps.store.markFailed(delivery.id, { at, status, error: reason, latencyMs });
-        deps.onEvent({ kind: 'failed', webhook: deps.webhook, id: delivery.id, reason, attempts });
+        deps.onEvent({
+          kind: 'failed',
+          webhook: deps.webhook,
+          id: delivery.id,
+          reason,
+          attempts: healthyFailures,
+          ...(attempts > healthyFailures ? { allAttempts: attempts } : {}),
+        });
       } else if (!open) {
         // A 5xx may be this body's alone (the receiver choking on it): the probes try others
         // first. No answer at all (refused, reset, timed out) says the receiver is down, not that

@@ -82,7 +82,10 @@ export const createSinkLog = (log: Logger, scheduler: SchedulerLike): SinkLog =>
           return;
         }
         case 'failed':
-          log.warn(`${who}: delivery ${event.id} given up after ${event.attempts} attempts (${event.reason}) while the receiver accepted other deliveries`);
+          log.warn(
+            `${who}: delivery ${event.id} given up after ${event.attempts} attempts (${event.reason}) while the receiver accepted other deliveries` +
+              (event.allAttempts === undefined ? '' : ` (${event.allAttempts} in all; those made while it was down do not count)`),
+          );
           return;
         case 'opened':
           log.warn(`${who}: receiver unavailable (${event.reason}); holding its deliveries and retrying the oldest in ${duration(event.retryInMs)}`);

@@ -80,7 +80,7 @@ describe('openFrontDoor', () => {
       store.close();
       await temp.cleanup();
     });
-    const same = ['content-type', 'content-length', 'cache-control', 'x-content-type-options'];
+    const same = ['content-type', 'content-length', 'cache-control', 'x-content-type-options', 'access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers'];
     for (const [path, host] of [
       ['/api/auth', '127.0.0.1'],
       ['/api/sessions', 'evil.example'],
@@ -90,6 +90,8 @@ describe('openFrontDoor', () => {
       expect(early.status).toBe(fromApp.statusCode);
       expect(early.body).toBe(fromApp.body);
       for (const name of same) expect([name, early.headers[name]]).toEqual([name, fromApp.headers[name]]);
+      // The salt is readable by a lazyagent client of another origin from the first moment (cors.ts).
+      expect(early.headers['access-control-allow-origin']).toBe(path === '/api/auth' ? '*' : undefined);
     }
   });
 

@@ -15,6 +15,7 @@ const config = defaultConfig({
 let token: string;
 let temp: Awaited<ReturnType<typeof makeTempEnv>>;
 let app: FastifyInstance;
+let views$: Awaited<ReturnType<typeof makeStore>>['views$'];
 let now = 0;
 
 const sessions = [
@@ -29,7 +30,9 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   temp = await makeTempEnv();
-  const { store } = await makeStore(temp.env, viewsOf(sessions, [hidden]));
+  const made = await makeStore(temp.env, viewsOf(sessions, [hidden]));
+  const { store } = made;
+  views$ = made.views$;
   now = 0;
   app = await buildServer({ store, token, salt: config.api_salt, config: () => config, allowedHosts: allowedHostsFor('127.0.0.1'), now: () => now });
   return async () => {
@@ -57,6 +60,58 @@ describe('public routes', () => {
     expect(res.body).toContain('crypto.subtle');
     expect(res.headers['content-security-policy']).toMatch(/script-src 'sha256-/);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+// lazyagent answers every origin on its routes (Access-Control-Allow-Origin: *, preflight 204
+// without the token); agentwatch does so on those routes only, after the Host check.
+describe('CORS on lazyagent routes', () => {
+  const origin = 'https://client.example';
+  const cors = (methods: string) => ({
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': methods,
+    'access-control-allow-headers': 'Authorization, Content-Type',
+  });
+  const corsOf = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('access-control-')));
+
+  it.each([
+    ['/api/auth', 'GET, OPTIONS'],
+    ['/api/sessions', 'GET, OPTIONS'],
+    ['/api/sessions/s-new', 'GET, OPTIONS'],
+    ['/api/sessions/s-new/name', 'PUT, DELETE, OPTIONS'],
+    ['/api/stats', 'GET, OPTIONS'],
+    ['/api/config', 'GET, OPTIONS'],
+    ['/api/events', 'GET, OPTIONS'],
+  ])('OPTIONS %s: 204 without a token, allowing %s', async (url, methods) => {
+    const res = await app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect(corsOf(res.headers)).toEqual(cors(methods));
+  });
+
+  it('answers carry the headers: the list (sent as bytes), a detail, a rename, the salt, and a 401', async () => {
+    expect(corsOf((await app.inject({ url: '/api/sessions', headers: { ...auth(), origin } })).headers)).toEqual(cors('GET, OPTIONS'));
+    expect(corsOf((await app.inject({ url: '/api/sessions?filter=waiting', headers: { ...auth(), origin } })).headers)).toEqual(cors('GET, OPTIONS'));
+    expect(corsOf((await app.inject({ url: '/api/sessions/s-new', headers: { ...auth(), origin } })).headers)).toEqual(cors('GET, OPTIONS'));
+    const put = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: { ...auth(), origin }, payload: { name: 'x' } });
+    expect(corsOf(put.headers)).toEqual(cors('PUT, DELETE, OPTIONS'));
+    expect(corsOf((await app.inject({ url: '/api/auth', headers: { origin } })).headers)).toEqual(cors('GET, OPTIONS'));
+    // The page has to read the 401 to ask for the passphrase; the token is still required.
+    const missing = await app.inject({ url: '/api/stats', headers: { origin } });
+    expect(missing.statusCode).toBe(401);
+    expect(corsOf(missing.headers)).toEqual(cors('GET, OPTIONS'));
+  });
+
+  it('none on a foreign Host (refused first), the playground, or the routes beyond lazyagent (no preflight for them)', async () => {
+    const foreign = await app.inject({ method: 'OPTIONS', url: '/api/sessions', headers: { host: 'evil.example:7421', origin } });
+    expect(foreign.statusCode).toBe(403);
+    expect(corsOf(foreign.headers)).toEqual({});
+    expect(corsOf((await app.inject({ url: '/api', headers: { origin } })).headers)).toEqual({});
+    for (const url of ['/api/limits', '/api/search', '/api/webhooks/deliveries', '/api/sessions/s-new/actions/resume', '/metrics']) {
+      const preflight = await app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': 'POST' } });
+      expect([url, preflight.statusCode, corsOf(preflight.headers)]).toEqual([url, url.startsWith('/api') ? 401 : 404, {}]);
+    }
+    expect(corsOf((await app.inject({ url: '/api/webhooks/deliveries', headers: { ...auth(), origin } })).headers)).toEqual({});
   });
 });
 
@@ -282,16 +337,62 @@ describe('routes with a valid token', () => {
     expect(JSON.parse(await readFile(sessionNamesPath(temp.env), 'utf8'))).toEqual({});
   });
 
-  it('PUT name: 404 for an unknown session (nothing written), 400 for a bad body', async () => {
-    const unknown = await app.inject({ method: 'PUT', url: '/api/sessions/nope/name', headers: auth(), payload: { name: 'x' } });
-    expect(unknown.statusCode).toBe(404);
-    await expect(readFile(sessionNamesPath(temp.env), 'utf8')).rejects.toThrow(/ENOENT/);
+  it('PUT name: 400 for a bad body (no name, not JSON, a __proto__ id)', async () => {
     const noName = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: auth(), payload: { title: 'x' } });
     expect(noName.statusCode).toBe(400);
     expect(noName.json()).toEqual({ error: 'name must be a string' });
     const notJson = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: { ...auth(), 'content-type': 'application/json' }, payload: '{nope' });
     expect(notJson.statusCode).toBe(400);
     expect(Object.keys(notJson.json())).toEqual(['error']);
+    const notJsonAsText = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: { ...auth(), 'content-type': 'text/plain' }, payload: 'Billing fix' });
+    expect(notJsonAsText.statusCode).toBe(400);
+    expect(Object.keys(notJsonAsText.json())).toEqual(['error']);
+    const noBody = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: auth() });
+    expect(noBody.statusCode).toBe(400);
+    const proto = await app.inject({ method: 'PUT', url: '/api/sessions/__proto__/name', headers: auth(), payload: { name: 'x' } });
+    expect(proto.statusCode).toBe(400);
+    expect(proto.json()).toEqual({ error: 'session id "__proto__" cannot be named' });
+    await expect(readFile(sessionNamesPath(temp.env), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  // lazyagent decodes the body as JSON whatever its Content-Type: a browser's fetch with a string
+  // body sends text/plain, curl -d sends a form type, a script may send none.
+  it.each([
+    ['text/plain;charset=UTF-8', 'From a browser'],
+    ['application/x-www-form-urlencoded', 'From curl -d'],
+    [undefined, 'Without a type'],
+  ])('PUT name reads a JSON body sent as %s', async (type, name) => {
+    const res = await app.inject({
+      method: 'PUT',
+      url: '/api/sessions/s-old/name',
+      headers: { ...auth(), ...(type ? { 'content-type': type } : {}) },
+      body: Buffer.from(JSON.stringify({ name })),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ session_id: 's-old', custom_name: name });
+    expect(JSON.parse(await readFile(sessionNamesPath(temp.env), 'utf8'))).toEqual({ 's-old': name });
+  });
+
+  it('PUT name with null clears the name, as "" and DELETE do', async () => {
+    await app.inject({ method: 'PUT', url: '/api/sessions/s-old/name', headers: auth(), payload: { name: 'Billing fix' } });
+    const cleared = await app.inject({ method: 'PUT', url: '/api/sessions/s-old/name', headers: auth(), payload: { name: null } });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toEqual({ session_id: 's-old', custom_name: '' });
+    expect(JSON.parse(await readFile(sessionNamesPath(temp.env), 'utf8'))).toEqual({});
+    expect((await app.inject({ url: '/api/sessions/s-old', headers: auth() })).json().custom_name).toBe('');
+  });
+
+  it('PUT and DELETE name accept a session not known (yet), as lazyagent does; the name shows once it is', async () => {
+    const put = await app.inject({ method: 'PUT', url: '/api/sessions/s-later/name', headers: auth(), payload: { name: ' Later ' } });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toEqual({ session_id: 's-later', custom_name: 'Later' });
+    expect(JSON.parse(await readFile(sessionNamesPath(temp.env), 'utf8'))).toEqual({ 's-later': 'Later' });
+    views$.next(viewsOf([...sessions, detail({ session_id: 's-later' })], [hidden]));
+    expect((await app.inject({ url: '/api/sessions/s-later', headers: auth() })).json().custom_name).toBe('Later');
+
+    const del = await app.inject({ method: 'DELETE', url: '/api/sessions/s-gone/name', headers: auth() });
+    expect(del.statusCode).toBe(200);
+    expect(del.json()).toEqual({ session_id: 's-gone', custom_name: '' });
   });
 
   it('GET /api/stats counts visible and active sessions', async () => {

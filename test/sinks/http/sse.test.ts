@@ -101,6 +101,17 @@ describe('GET /api/events over a real socket', () => {
     expect(renamed.sessions[0]?.session_id).toBe('s1');
   });
 
+  it('the stream carries lazyagent\'s CORS headers for a client of another origin (Authorization header)', async () => {
+    const { base } = await start();
+    const abort = new AbortController();
+    cleanups.push(() => abort.abort());
+    const res = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${token}`, origin: 'https://client.example' }, signal: abort.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+  });
+
   it('answers 401 JSON to a wrong ?token= and never opens the stream', async () => {
     const { base } = await start();
     const res = await fetch(`${base}/api/events?token=nope`);

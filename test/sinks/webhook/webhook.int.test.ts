@@ -1,11 +1,13 @@
-import { Subject } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Transition } from '../../../src/core/session.js';
+import { openDeliveryStore } from '../../../src/sinks/webhook/delivery-store.js';
 import { startWebhooks } from '../../../src/sinks/webhook/index.js';
+import { gotPost, type Post } from '../../../src/sinks/webhook/post.js';
 import { testCtx } from './ctx.js';
 import { startReceiver, type Receiver } from './receiver.js';
-import { transition } from './transitions.js';
+import { counterIds, transition } from './transitions.js';
 
 // Real HTTP over loopback through got; only the backoff delays are shortened (the real 1/5/30 s
 // schedule is proven in deliver.marble.test.ts).
@@ -116,6 +118,73 @@ describe('webhooks against a real receiver', () => {
       'warn webhook "down": receiver unavailable (HTTP 500 Internal Server Error); holding its deliveries and retrying the oldest in 20 ms',
       expect.stringMatching(/^warn webhooks: 1 delivery still queued at shutdown \(down: 1\); kept in .*webhooks\.db for the next start$/),
     ]);
+  });
+
+  // PRODUCT.md section 5's "4 attempts" are those made while the receiver is up (docs/webhooks.md):
+  // an attempt during an outage is made and stored, but does not count towards them.
+  it('gives up a delivery the receiver keeps failing after 4 counted attempts, and says 4 when one more was made during an outage', async () => {
+    // One request at a time, so the receiver's answers go in this order: b is the delivery it
+    // chokes on (500), g1..g3 are others it takes (200); the 503 is the receiver down for a moment.
+    receiver.on('/picky', { status: 500 }, { status: 503 }, { status: 200 }, { status: 500 }, { status: 200 }, { status: 500 }, { status: 200 }, { status: 500 });
+    const scheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    const advance = (ms: number): void => {
+      const target = scheduler.frame + ms;
+      scheduler.maxFrames = target;
+      scheduler.flush();
+      scheduler.frame = target;
+    };
+    // Resolves once the sink has handled `count` answers (the breaker settles inside `next`).
+    let answered = 0;
+    const waiters: { count: number; resolve: () => void }[] = [];
+    const handled = (): void => {
+      answered += 1;
+      for (const waiter of waiters.filter((w) => answered >= w.count)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    };
+    const answers = (count: number): Promise<void> =>
+      answered >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
+    const post: Post = (request) =>
+      new Observable((subscriber) => {
+        const inner = gotPost(request).subscribe({
+          next: (response) => {
+            subscriber.next(response);
+            handled();
+          },
+          error: (error: unknown) => {
+            subscriber.error(error);
+            handled();
+          },
+          complete: () => subscriber.complete(),
+        });
+        return () => inner.unsubscribe();
+      });
+    const store = openDeliveryStore(':memory:');
+    const { ctx, lines } = testCtx({ webhooks: [{ name: 'picky', url: receiver.url('/picky') }] }, scheduler);
+    const stop = startWebhooks(transitions$, ctx, { post, store, concurrency: 1, makeId: counterIds(), version: '9.8.7' });
+
+    transitions$.next(transition({ sessionId: 'b' })); // d1: 500 while the receiver is up (1)
+    await answers(1);
+    advance(1_000); // the retry: d1 alone waits, the receiver is down (503): not counted
+    await answers(2);
+    transitions$.next(transition({ sessionId: 'g1' })); // d2
+    advance(5_000); // d2 goes through, then d1: 500 (2)
+    await answers(4);
+    transitions$.next(transition({ sessionId: 'g2' })); // d3
+    advance(1_000); // d3, then d1: 500 (3)
+    await answers(6);
+    transitions$.next(transition({ sessionId: 'g3' })); // d4
+    advance(1_000); // d4, then d1: 500 (4): given up
+    await answers(8);
+    await stop();
+
+    expect(receiver.received.map((r) => `${(r.json as { session_id: string }).session_id}`)).toEqual(['b', 'b', 'g1', 'b', 'g2', 'b', 'g3', 'b']);
+    expect(store.find('d1')).toMatchObject({ state: 'failed', attempts: 5, status: 500 });
+    expect(lines.filter((line) => line.includes('given up'))).toEqual([
+      'warn webhook "picky": delivery d1 given up after 4 attempts (HTTP 500 Internal Server Error) while the receiver accepted other deliveries (5 in all; those made while it was down do not count)',
+    ]);
+    store.close();
   });
 
   it('does not retry a 4xx and logs the status with a body snippet', async () => {
