@@ -162,6 +162,17 @@ describe('codex and pi on real files', () => {
     expect(run.sessions().get(id)?.checkpoint).not.toBeNull();
   });
 
+  it('codex: session_index.jsonl rewritten to a temp file and renamed over (as Codex does when a thread is deleted) is read again', async () => {
+    await installFixture('codex', fx.home.home);
+    const id = '0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a';
+    const run = await fx.ready(codex);
+    expect(run.sessions().get(id)?.agentName).toBe('JPY rounding bug');
+    const index = path.join(fx.home.home, '.codex/session_index.jsonl');
+    await writeFile(`${index}.tmp`, line({ id, thread_name: 'Rounding, rewritten', updated_at: '2026-03-10T11:00:00Z' }));
+    await rename(`${index}.tmp`, index);
+    await waitFor('rewritten index', () => run.sessions().get(id)?.agentName === 'Rounding, rewritten');
+  });
+
   it('codex: a sessions tree created after start is found; CODEX_HOME is honoured', async () => {
     const codexHome = path.join(fx.home.root, 'codex-home');
     await mkdir(codexHome);
