@@ -20,8 +20,9 @@ export const MONITOR_FLAGS = {
   api: { type: 'boolean' },
   gui: { type: 'boolean' },
   // `--no-open` (with --gui): serve the dashboard without opening a browser.
-  open: { type: 'boolean', default: true },
-  host: { type: 'string' },
+  open: { type: 'boolean', default: true, requires: ['gui'] },
+  // The address the server of --api or --gui listens on: the terminal UI alone serves nothing.
+  host: { type: 'string', requires: ['api', 'gui'] },
   agent: { type: 'string', choices: ['all', ...AGENT_KINDS] },
   demo: { type: 'boolean' },
 } as const satisfies FlagSpecs;
@@ -71,8 +72,31 @@ const ANY_WEBHOOKS_FLAG: FlagSpecs = Object.fromEntries(
   ),
 );
 
-/** The positional arguments of `agentwatch webhooks ...` (subcommand first); an unknown flag of every subcommand is a UsageError. */
-export const webhooksInput = (argv: readonly string[]): string[] => parseFlags(argv, ANY_WEBHOOKS_FLAG, 'agentwatch webhooks').input;
+const WEBHOOKS_VALUE_FLAGS: ReadonlySet<string> = new Set(Object.entries(ANY_WEBHOOKS_FLAG).filter(([, spec]) => spec.type !== 'boolean').map(([name]) => `--${name}`));
+
+/** Where the subcommand stands: the first word that is neither a flag nor the value of one. */
+const webhooksSubcommandOf = (argv: readonly string[]): string | undefined => {
+  for (let index = 0; index < argv.length; index += 1) {
+    const token = argv[index] ?? '';
+    if (token === '--') return argv[index + 1];
+    if (!token.startsWith('-') || token === '-') return token;
+    if (WEBHOOKS_VALUE_FLAGS.has(token)) index += 1;
+  }
+  return undefined;
+};
+
+/**
+ * The positional arguments of `agentwatch webhooks ...` (subcommand first). A flag the subcommand
+ * does not take is a UsageError naming the subcommand, with the nearest of its own flags
+ * (`webhooks test --jsno` suggests nothing: only `log` takes --json); without a known subcommand,
+ * a flag no subcommand takes.
+ */
+export const webhooksInput = (argv: readonly string[]): string[] => {
+  const subcommand = webhooksSubcommandOf(argv);
+  return isWebhooksSubcommand(subcommand)
+    ? parseFlags(argv, WEBHOOKS_FLAGS[subcommand], `agentwatch webhooks ${subcommand}`).input
+    : parseFlags(argv, ANY_WEBHOOKS_FLAG, 'agentwatch webhooks').input;
+};
 
 const COMMAND_FLAGS: Readonly<Record<string, FlagSpecs>> = {
   limits: LIMITS_FLAGS,
@@ -85,10 +109,10 @@ const COMMAND_FLAGS: Readonly<Record<string, FlagSpecs>> = {
 /** Parses `argv` as `command` would (undefined: the monitor), for its UsageError only. */
 export const checkFlags = (command: string | undefined, argv: readonly string[]): void => {
   if (command === 'webhooks') {
-    const [subcommand] = webhooksInput(argv);
-    if (isWebhooksSubcommand(subcommand)) parseFlags(argv, WEBHOOKS_FLAGS[subcommand], `agentwatch webhooks ${subcommand}`);
+    webhooksInput(argv);
     return;
   }
   const specs = command === undefined ? MONITOR_FLAGS : COMMAND_FLAGS[command];
-  if (specs) parseFlags(argv, specs, command === undefined ? 'agentwatch' : `agentwatch ${command}`);
+  // Flags the command takes, even in a combination it refuses (`--host` without a mode): --help still answers.
+  if (specs) parseFlags(argv, specs, command === undefined ? 'agentwatch' : `agentwatch ${command}`, { combinations: false });
 };

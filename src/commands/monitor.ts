@@ -157,8 +157,8 @@ export const run = async (io: CliIo): Promise<number> => {
     const guess = closest(word, Object.keys(COMMANDS));
     throw new UsageError(`unknown command "${word}"${guess ? ` (did you mean "agentwatch ${guess}"?)` : ''}`);
   }
+  // `--no-open` and `--host` without the mode they go with were refused by parseFlags (`requires`).
   const modes = selectModes(flags);
-  if (!flags.open && !modes.includes('gui')) throw new UsageError('--no-open goes with --gui', 'Run agentwatch --help');
   // --gui serves the API as well: one server for `--gui --api`.
   const runners = modes.filter((mode) => !(mode === 'api' && modes.includes('gui'))).map((mode) => {
     const make = MODES[mode];

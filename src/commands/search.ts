@@ -3,6 +3,7 @@ import { SEARCH_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
+import { loadSessionNames } from '../config/session-names.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import { timeOf } from '../core/time.js';
 import { shouldColor } from '../limits/palette.js';
@@ -54,11 +55,15 @@ export const renderResults = (results: readonly SearchResult[], color: boolean):
     .join('\n\n');
 };
 
-/** The empty result when no enabled agent had a session to index, with the places looked in. */
-const nothingIndexedLines = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], query: string): Promise<string[]> => {
+/**
+ * The empty result when none of the agents searched had a session to index, with the places
+ * looked in: of those agents only (`--agent LIST`), as `sessions --agent` says.
+ */
+const nothingIndexedLines = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], asked: boolean, query: string): Promise<string[]> => {
   // Loaded only here: it pulls in every source's path module.
   const { lookedInLines } = await import('./sessions-locations.js');
-  const why = agents.length === 0 ? `every agent is disabled in ${loaded.path}` : `no session of ${agents.join(', ')} was found to search`;
+  const why =
+    agents.length > 0 ? `no session of ${agents.join(', ')} was found to search` : asked ? 'no enabled agent to search' : `every agent is disabled in ${loaded.path}`;
   return [`No session mentions ${JSON.stringify(query)}: ${why}.`, ...lookedInLines(agents, loaded.config, io.env, io.platform)];
 };
 
@@ -72,18 +77,25 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const loaded = await loadConfigWithNotices(io);
   const scope = scopeOf(loaded);
+  // An agent asked for and disabled in the config is said to be (as `sessions --agent` says it), not searched as one without hits.
+  for (const agent of asked?.filter((name) => !scope.agents.includes(name)) ?? []) {
+    io.stderr.write(`agentwatch: ${agent} is disabled in ${loaded.path} (agents.${agent}: false); not searched\n`);
+  }
   const agents = asked ? asked.filter((agent) => scope.agents.includes(agent)) : scope.agents;
+  // The user's names, as `sessions` shows them: a renamed session's title is its name.
+  const names = await loadSessionNames(io.env);
+  if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
   const log = stderrLogger(io, { info: false });
   const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log });
   try {
-    const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd });
-    const nothingIndexed = results.length === 0 && holdsNoSession(db);
+    const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd, customNames: names.names });
+    const nothingIndexed = results.length === 0 && holdsNoSession(db, agents);
     if (flags.json) io.stdout.write(`${JSON.stringify(toJsonResults(results), null, 2)}\n`);
     else if (results.length > 0) io.stdout.write(`${renderResults(results, shouldColor(io.env, io.stdout.isTTY))}\n`);
     else if (!nothingIndexed) io.stdout.write(`No session mentions ${JSON.stringify(query)}.\n`);
     // Nothing to search at all is not "no hit": say where the sessions were looked for (PRODUCT.md 1),
     // as `sessions` does; on stderr under --json, whose stdout stays the array.
-    if (nothingIndexed) (flags.json ? io.stderr : io.stdout).write(`${(await nothingIndexedLines(io, loaded, scope.agents, query)).join('\n')}\n`);
+    if (nothingIndexed) (flags.json ? io.stderr : io.stdout).write(`${(await nothingIndexedLines(io, loaded, agents, asked !== undefined, query)).join('\n')}\n`);
     return 0;
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new UsageError(error.message, 'Quote phrases ("..."), end a prefix with *, combine with AND / OR / NOT');

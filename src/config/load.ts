@@ -142,8 +142,10 @@ export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded
   const first = plan(file, await readText(file));
   if (!options.write) return result(env, file, first.read, false);
   if (!first.write) {
-    // Tightening is best effort: a file owned by someone else stays as it is.
+    // The file and its directory, as a write tightens them (0600 in 0700). Best effort: what
+    // someone else owns stays as it is.
     await tightenFileMode(file).catch(() => undefined);
+    await ensurePrivateDir(configDir(env)).catch(() => undefined);
     return result(env, file, first.stored, false);
   }
   const target = await resolveTarget(file);

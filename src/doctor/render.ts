@@ -33,7 +33,8 @@ export const renderDoctor = (report: DoctorReport): string => {
     }
     const listed = a.diagnostics.length;
     const total = counts.reduce((sum, [, n]) => sum + n, 0);
-    if (total > listed) out.push(`    ... and ${total - listed} more (agentwatch doctor --json lists the first ${listed})`);
+    // The counts above hold every one; the list (here and in --json alike) stops at LISTED_PER_AGENT.
+    if (total > listed) out.push(`    ... and ${total - listed} more, counted above (the first ${listed} are listed, here as in --json)`);
   }
   out.push('');
   out.push(`API: passphrase ${report.api.passphrase}; ${report.api.note}`);

@@ -85,7 +85,9 @@ export const catchUp = async (
       beforeCacheWrite: () => void (indexed += indexer.flush()),
     });
     try {
-      await firstValueFrom(pipeline.frame$.pipe(filter((frame) => frame.state.ready), timeout({ first: CATCH_UP_WAIT_MS })));
+      const { state } = await firstValueFrom(pipeline.frame$.pipe(filter((frame) => frame.state.ready), timeout({ first: CATCH_UP_WAIT_MS })));
+      // The sessions as the fold has them (what `agentwatch sessions` lists): their last activity.
+      for (const session of state.sessions.values()) indexer.observe(session);
     } finally {
       await stop();
     }

@@ -114,8 +114,11 @@ export const openSearchDb = (env: Env, log?: Logger, file = searchDbPath(env)): 
   return { db, rebuilt };
 };
 
-/** True when the index holds no session at all: nothing of any agent in scope was found to read. */
-export const holdsNoSession = (db: Database.Database): boolean => db.prepare('SELECT 1 FROM sessions LIMIT 1').get() === undefined;
+/** True when the index holds no session (of `agents`, when given): nothing of them was found to read. */
+export const holdsNoSession = (db: Database.Database, agents?: readonly string[]): boolean =>
+  agents === undefined
+    ? db.prepare('SELECT 1 FROM sessions LIMIT 1').get() === undefined
+    : agents.length === 0 || db.prepare(`SELECT 1 FROM sessions WHERE agent IN (${agents.map(() => '?').join(', ')}) LIMIT 1`).get(...agents) === undefined;
 
 /** An index in memory, for `--demo`: its generated sessions must not reach the user's index. */
 export const openMemorySearchDb = (): Database.Database => open(':memory:');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { AgentKind } from '../core/agents.js';
-import type { SessionEvent, SessionKey } from '../core/session.js';
+import type { SessionEvent, SessionKey, SessionState } from '../core/session.js';
 import { resumeCommand } from '../streams/views.js';
 import { emptySession } from '../streams/session-reducer.js';
 import { identifierParts, segment } from './segment.js';
@@ -11,6 +11,10 @@ import { identifierParts, segment } from './segment.js';
  * never reach `turn.text`) under its session, and the session's facts (cwd, title, resume command,
  * last activity) for the results. A sub-agent's messages are indexed under its parent session.
  * A message seen before (a re-read, a database replay) is skipped by its hash.
+ *
+ * The last activity of a session is the one the sessions' fold gives it (`observe`), which
+ * `agentwatch sessions` shows: its newest record of any kind (a tool result after the last
+ * message, a Cursor composer's lastUpdatedAt), not only its newest message.
  *
  * Facts survive across runs in the `sessions` table: a run that resumes a transcript from an
  * offset (and so never sees its cwd again) still knows where it lives and whose sub-agent it is.
@@ -30,6 +34,8 @@ interface SessionFacts {
 
 export interface Indexer {
   readonly add: (event: SessionEvent) => void;
+  /** Takes a session's facts as the sessions' fold has them (its state after the events given to `add`). */
+  readonly observe: (state: SessionState) => void;
   /** Writes what was added since the last flush, in one transaction; returns the messages written. */
   readonly flush: () => number;
   /** Messages added and not yet flushed. */
@@ -87,6 +93,19 @@ export const createIndexer = (db: Database.Database, options: { readonly exclude
     f.dirty = true;
   };
 
+  const observe = (s: SessionState): void => {
+    const f = factsOf(s.agent, s.sessionId);
+    if (s.cwd) set(f, 'cwd', s.cwd);
+    if (s.agentName) set(f, 'title', s.agentName);
+    if (s.resumeCommand) set(f, 'resume', s.resumeCommand);
+    set(f, 'sidechain', s.isSidechain);
+    if (s.parentId) set(f, 'parent', `${s.agent}:${s.parentId}`);
+    if (s.lastActivityAt > f.lastActivity) {
+      f.lastActivity = s.lastActivityAt;
+      f.dirty = true;
+    }
+  };
+
   const add = (event: SessionEvent): void => {
     switch (event.type) {
       case 'meta': {
@@ -99,19 +118,13 @@ export const createIndexer = (db: Database.Database, options: { readonly exclude
         if (p.parentId) set(f, 'parent', `${event.agent}:${p.parentId}`);
         return;
       }
-      case 'restore': {
+      case 'restore':
         // A warm start: the facts as the discovery cache kept them.
-        const f = factsOf(event.agent, event.sessionId);
-        const s = event.state;
-        if (s.cwd) set(f, 'cwd', s.cwd);
-        if (s.agentName) set(f, 'title', s.agentName);
-        if (s.resumeCommand) set(f, 'resume', s.resumeCommand);
-        set(f, 'sidechain', s.isSidechain);
-        if (s.parentId) set(f, 'parent', `${event.agent}:${s.parentId}`);
+        observe(event.state);
         return;
-      }
       case 'turn': {
         const f = factsOf(event.agent, event.sessionId);
+        // Until the fold's own value is observed: at least the newest message's time.
         if (event.at > f.lastActivity) {
           f.lastActivity = event.at;
           f.dirty = true;
@@ -149,5 +162,5 @@ export const createIndexer = (db: Database.Database, options: { readonly exclude
     return written;
   });
 
-  return { add, flush: () => flush(), pending: () => rows.length };
+  return { add, observe, flush: () => flush(), pending: () => rows.length };
 };

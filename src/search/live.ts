@@ -3,6 +3,7 @@ import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { CliIo } from '../cli/io.js';
 import type { Config } from '../config/effective.js';
 import type { Loaded } from '../config/load.js';
+import { loadSessionNames, type SessionNames } from '../config/session-names.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
@@ -21,7 +22,8 @@ export interface LiveIndex {
   readonly tap: (event: SessionEvent) => void;
   /**
    * The monitor's folded state, whose offsets become the index's once it has caught up: what the
-   * monitor read (and the tap indexed) is not read again by the next `agentwatch search`.
+   * monitor read (and the tap indexed) is not read again by the next `agentwatch search`. Its
+   * sessions' facts are the results' (the last activity its lists show).
    */
   readonly follow: (state$: Observable<SessionsState>) => void;
   /**
@@ -36,13 +38,30 @@ export interface LiveIndex {
 /**
  * What both indexes share: the tap that takes user/assistant messages and names as the sources
  * read them, the write of what it took, at most LIVE_FLUSH_MS after a message, and the search of
- * the config's scope, which writes what is pending first. A write burst (a cold start indexes
- * every message) leaves pages in the connection's cache that nothing reads again: given back after
- * each write that wrote, as the discovery cache does.
+ * the config's scope, which writes what is pending first, with the sessions' facts as the
+ * monitor's fold has them and the user's names (the title and last activity its lists show). A
+ * write burst (a cold start indexes every message) leaves pages in the connection's cache that
+ * nothing reads again: given back after each write that wrote, as the discovery cache does.
  */
-const createFeed = (db: Database.Database, indexer: Indexer, scope: IndexScope, scheduler: SchedulerLike, log: Logger, scopeNow: () => IndexScope = () => scope) => {
+const createFeed = (
+  db: Database.Database,
+  indexer: Indexer,
+  scope: IndexScope,
+  scheduler: SchedulerLike,
+  log: Logger,
+  scopeNow: () => IndexScope = () => scope,
+  namesNow: () => Promise<SessionNames> = () => Promise.resolve({}),
+) => {
   let pending: Subscription | undefined;
   let closed = false;
+  let latest: SessionsState | undefined;
+  let following: Subscription | undefined;
+  const follow = (state$: Observable<SessionsState>): void => {
+    following?.unsubscribe();
+    following = state$.subscribe((state) => {
+      latest = state;
+    });
+  };
   const flush = (): void => {
     pending?.unsubscribe();
     pending = undefined;
@@ -59,27 +78,31 @@ const createFeed = (db: Database.Database, indexer: Indexer, scope: IndexScope, 
     if (event.type === 'turn') pending ??= scheduler.schedule(flush, LIVE_FLUSH_MS);
   };
   const search: LiveIndex['search'] = async (query, options) => {
+    const customNames = await namesNow();
+    if (latest && !closed) for (const session of latest.sessions.values()) indexer.observe(session);
     flush();
     // The config as it is now (the Settings panel may have excluded a folder or switched an
     // agent off since the index opened): what every other interface hides, search hides too.
     const now = scopeNow();
     const agents = (options.agents ?? scope.agents).filter((agent) => scope.agents.includes(agent) && now.agents.includes(agent));
     const excludeCwd = [...new Set([...scope.excludeCwd, ...now.excludeCwd])];
-    return searchIndex(db, query, { agents, limit: options.limit, excludeCwd });
+    return searchIndex(db, query, { agents, limit: options.limit, excludeCwd, customNames });
   };
   /** Writes what is pending, then takes nothing more. */
   const close = (): void => {
+    following?.unsubscribe();
     flush();
     closed = true;
   };
-  return { tap, flush, search, close, isClosed: () => closed };
+  return { tap, follow, flush, search, close, isClosed: () => closed };
 };
 
 /** The search index of a running monitor: fed by the sources as they read, written every 100 ms. */
 export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger, configNow: () => Config = () => loaded.config): LiveIndex => {
   const scope = scopeOf(loaded);
   const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
-  const feed = createFeed(index.db, index.indexer, scope, scheduler, log, () => scopeOf({ config: configNow() }));
+  const names = async (): Promise<SessionNames> => (await loadSessionNames(io.env)).names;
+  const feed = createFeed(index.db, index.indexer, scope, scheduler, log, () => scopeOf({ config: configNow() }), names);
   let caughtUp: Promise<void> | undefined;
   let state$: Observable<SessionsState> | undefined;
   let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
@@ -97,6 +120,7 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
     tap: feed.tap,
     follow: (states) => {
       state$ = states;
+      feed.follow(states);
     },
     search: async (query, options) => {
       // A failed catch-up (a read that timed out) is said and tried again by the next search.
@@ -128,7 +152,7 @@ export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: L
   const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scope, scheduler, log, () => scopeOf({ config: configNow() }));
   return {
     tap: feed.tap,
-    follow: () => undefined,
+    follow: feed.follow,
     search: feed.search,
     close: async () => {
       feed.close();

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { SessionNames } from '../config/session-names.js';
 import type { AgentKind } from '../core/agents.js';
 import { rfc3339 } from '../core/time.js';
 import { prepareQuery, type PreparedQuery } from './query-syntax.js';
@@ -10,6 +11,7 @@ export interface SearchResult {
   readonly session_id: string;
   readonly agent: AgentKind;
   readonly cwd: string;
+  /** The user's name for the session (session-names.json), else the agent's own title: the NAME `agentwatch sessions` shows. */
   readonly title: string;
   /** RFC 3339 UTC, "" when unknown. */
   readonly last_activity: string;
@@ -31,6 +33,8 @@ export interface SearchOptions {
   readonly limit: number;
   /** `exclude_cwd_substrings`: sessions under them are never returned. */
   readonly excludeCwd: readonly string[];
+  /** session-names.json: a renamed session's title is its name, as everywhere. */
+  readonly customNames?: SessionNames;
 }
 
 /** A query FTS5 cannot parse: the command exits 2 with this message, the API answers 400. */
@@ -131,7 +135,7 @@ export const searchIndex = (db: Database.Database, query: string, options: Searc
     session_id: s.session_id,
     agent: s.agent,
     cwd: s.cwd,
-    title: s.title,
+    title: options.customNames?.[s.session_id] || s.title,
     last_activity: rfc3339(s.last_activity),
     resume_command: s.resume,
     // bm25 is negative, lower is better: reported as a positive relevance.

@@ -12,6 +12,7 @@ import { OPENCODE_SPEC } from '../sources/opencode/index.js';
 import { opencodeDbPaths } from '../sources/opencode/paths.js';
 import { openFamilyReader } from '../sources/sqlite/opencode-family/reader.js';
 import type { OpenReader } from '../sources/sqlite/reader.js';
+import { initialFoldState, reduceSessions } from '../streams/sessions-reducer.js';
 import type { Indexer } from './indexer.js';
 
 /**
@@ -98,10 +99,11 @@ export const catchUpDatabase = async (index: Database.Database, indexer: Indexer
     let events = 0;
     for (const [sessionId, sessionStamp] of listing.stamps) {
       if (marks.get(sessionId) === sessionStamp) continue;
-      for (const event of reader.load(sessionId)) {
-        indexer.add(event);
-        events += 1;
-      }
+      const replayed = reader.load(sessionId);
+      for (const event of replayed) indexer.add(event);
+      // Folded as the monitor and `agentwatch sessions` fold them: the facts they show (last activity).
+      for (const session of reduceSessions(initialFoldState([]), replayed).state.sessions.values()) indexer.observe(session);
+      events += replayed.length;
       moved.set(sessionId, sessionStamp);
       if (events >= EVENTS_PER_SLICE) {
         events = 0;

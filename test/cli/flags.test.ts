@@ -42,6 +42,40 @@ describe('parseFlags', () => {
     expect(usage(['--no-agent'])).toBe('Unknown flag --no-agent for agentwatch test');
   });
 
+  it('takes only the documented form of a boolean: --name, or --no-name for one on by default', () => {
+    expect(usage(['--no-detailed'])).toBe('Unknown flag --no-detailed for agentwatch test (--detailed is off unless given)');
+    expect(usage(['--open'])).toBe('Unknown flag --open for agentwatch test (--open is the default; --no-open turns it off)');
+    expect(usage(['--open=1'])).toBe('Unknown flag --open for agentwatch test (--open is the default; --no-open turns it off)');
+    expect(parse(['--detailed', '--no-open']).flags).toMatchObject({ detailed: true, open: false });
+  });
+
+  it('suggests the nearest documented flag of the command, --help and (for agentwatch) --version included', () => {
+    expect(usage(['--agnet', 'claude'])).toBe('Unknown flag --agnet for agentwatch test (did you mean --agent?)');
+    expect(usage(['--no-opne'])).toBe('Unknown flag --no-opne for agentwatch test (did you mean --no-open?)');
+    expect(usage(['--hlep'])).toBe('Unknown flag --hlep for agentwatch test (did you mean --help?)');
+    expect(usage(['--verison'])).toBe('Unknown flag --verison for agentwatch test');
+    expect(() => parseFlags(['--verison'], specs, 'agentwatch')).toThrow('Unknown flag --verison for agentwatch (did you mean --version?)');
+  });
+
+  it('a flag that goes with others is a usage error without any of them, unless combinations are not checked', () => {
+    const modes = { api: { type: 'boolean' }, gui: { type: 'boolean' }, host: { type: 'string', requires: ['api', 'gui'] }, open: { type: 'boolean', default: true, requires: ['gui'] } } as const;
+    const refused = (argv: string[]): string => {
+      try {
+        parseFlags(argv, modes, 'agentwatch');
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error('expected a UsageError');
+    };
+    expect(refused(['--host', '127.0.0.1:7500'])).toBe('--host goes with --api or --gui');
+    expect(refused(['--no-open'])).toBe('--no-open goes with --gui');
+    expect(refused(['--api', '--no-open'])).toBe('--no-open goes with --gui');
+    expect(parseFlags(['--api', '--host', '127.0.0.1:7500'], modes, 'agentwatch').flags.host).toBe('127.0.0.1:7500');
+    expect(parseFlags(['--gui', '--no-open', '--host=::1'], modes, 'agentwatch').flags).toMatchObject({ gui: true, open: false, host: '::1' });
+    expect(parseFlags(['--host', '127.0.0.1:7500'], modes, 'agentwatch', { combinations: false }).flags.host).toBe('127.0.0.1:7500');
+  });
+
   it('rejects unknown flags, long and short', () => {
     expect(usage(['--bogus'])).toBe('Unknown flag --bogus for agentwatch test');
     expect(usage(['-x'])).toBe('Unknown flag -x for agentwatch test');

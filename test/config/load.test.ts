@@ -127,6 +127,22 @@ describe('back-fill', () => {
     await loadConfig(temp.env, { write: true });
     expect(await mode(file)).toBe(0o600);
   });
+
+  it('tightens the directory too when nothing needs writing, as the file (never a stricter one, never without write)', async () => {
+    await loadConfig(temp.env, { write: true });
+    const file = configPath(temp.env);
+    const before = await readFile(file, 'utf8');
+    await chmod(configDir(temp.env), 0o755);
+    await loadConfig(temp.env, { write: true });
+    expect(await mode(configDir(temp.env))).toBe(0o700);
+    expect(await readFile(file, 'utf8')).toBe(before);
+    await chmod(configDir(temp.env), 0o500);
+    await loadConfig(temp.env, { write: true });
+    expect(await mode(configDir(temp.env))).toBe(0o500);
+    await chmod(configDir(temp.env), 0o755);
+    await loadConfig(temp.env, { write: false });
+    expect(await mode(configDir(temp.env))).toBe(0o755);
+  });
 });
 
 describe('theme rules', () => {
