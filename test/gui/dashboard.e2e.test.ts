@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendClaudeRecords, prompt, reply, text, toolUse, writeClaudeSession, type ClaudeSession } from './fixture.js';
 import { CHROMIUM, eventually, launchBrowser, makeHome, openDashboard, PASSPHRASE, readJson, serve, until, type Home, type Served } from './harness.js';
@@ -6,10 +6,13 @@ import { CHROMIUM, eventually, launchBrowser, makeHome, openDashboard, PASSPHRAS
 // Browser globals of the page.evaluate / init-script callbacks below: they run in Chromium, not in
 // Node, so the test program (lib ES2023, no DOM) declares just what they touch.
 declare const sessionStorage: { getItem(key: string): string | null };
-declare const document: { body: unknown; hasFocus: () => boolean };
+declare const document: { body: unknown; hasFocus: () => boolean; elementFromPoint(x: number, y: number): unknown };
 declare const window: object;
 declare const navigator: { clipboard: { readText(): Promise<string> } };
-declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string; userSelect: string };
+declare const innerWidth: number;
+declare const innerHeight: number;
+declare const getSelection: () => { toString(): string } | null;
 
 /**
  * The dashboard in headless Chromium against the real server (`agentwatch --gui --no-open` on a
@@ -173,7 +176,11 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       await page.mouse.move(box.x + box.width / 2, box.y + 200);
       await page.mouse.down();
       await page.mouse.move(box.x + box.width / 2 - 120, box.y + 200, { steps: 4 });
+      // Across the cards, and nothing on the page is selected on the way.
+      expect(await page.evaluate(() => getComputedStyle(document.body).userSelect)).toBe('none');
+      expect(await page.evaluate(() => getSelection()?.toString())).toBe('');
       await page.mouse.up();
+      expect(await page.evaluate(() => getComputedStyle(document.body).userSelect)).not.toBe('none');
       await until(async () => Math.round((await panel.boundingBox())?.width ?? 0)).toBe(520);
       await eventually(() => readJson(home.configFile), (config) => config.detail_width === 520, 'detail_width saved');
       // Copy resume command and Copy path put exactly those on the clipboard.
@@ -232,6 +239,102 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       expect(await overlay.textContent()).toContain('Widen / narrow the time window');
       await page.keyboard.press('Escape');
       await until(() => overlay.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('steps the window from the last value asked: quick presses are saved in order and the last one wins; a refused save falls back with a toast', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    // The PUTs of the config are held until the presses are done, then answered newest first:
+    // saves that could overtake one another would land out of order.
+    const sent: unknown[] = [];
+    const held: Route[] = [];
+    let holding = true;
+    await page.route('**/api/config', async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      sent.push((route.request().postDataJSON() as { window_minutes?: unknown }).window_minutes);
+      if (holding) held.push(route);
+      else await route.continue();
+    });
+    try {
+      const label = page.locator('.window-label');
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      await until(() => label.textContent()).toBe('30m');
+      for (let press = 0; press < 12; press += 1) await page.keyboard.press('+');
+      // Each press steps from the value asked before it, shown at once: 30m + 12 x 10m.
+      await until(() => label.textContent()).toBe('2h 30m');
+      holding = false;
+      for (const route of held.reverse()) await route.continue();
+      await eventually(() => readJson(home.configFile), (config) => config.window_minutes === 150, 'the last window asked saved');
+      // One save in flight at a time: the first press's, then the latest value asked.
+      expect(sent).toEqual([40, 150]);
+      // The server applied it: the stream's stats (the status bar) follow, the label stays.
+      await until(() => page.locator('footer[aria-label="Status"]').textContent()).toContain('in 2h 30m');
+      expect(await label.textContent()).toBe('2h 30m');
+
+      // A refused save: the error toast, and the window the server holds.
+      await page.unroute('**/api/config');
+      await page.route('**/api/config', (route) =>
+        route.request().method() === 'PUT'
+          ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'the config file is read-only' }) })
+          : route.continue(),
+      );
+      await page.keyboard.press('+');
+      await until(() => page.getByRole('status').textContent()).toContain('Could not change the window: the config file is read-only');
+      await until(() => label.textContent()).toBe('2h 30m');
+      expect((await readJson(home.configFile)).window_minutes).toBe(150);
+      // Stepping goes on from the server's window.
+      await page.unroute('**/api/config');
+      await page.keyboard.press('-');
+      await eventually(() => readJson(home.configFile), (config) => config.window_minutes === 140, 'window narrowed from the saved one');
+    } finally {
+      await context.close();
+      const back = await fetch(`${served.base}/api/config`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ window_minutes: 30 }),
+      });
+      expect(back.status).toBe(200);
+    }
+  });
+
+  it('keeps every header control visible and clickable from 1400 px down to 360 px wide (the header wraps, nothing is cut off)', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      // Every control of the header: inside the window, and what a click at its middle reaches.
+      const hidden = () =>
+        page.locator('header.header').evaluate((header) =>
+          [...header.querySelectorAll('button, select, input')].flatMap((control) => {
+            const r = control.getBoundingClientRect();
+            const name: string = control.getAttribute('aria-label') ?? control.textContent?.trim() ?? control.tagName;
+            if (r.width < 8 || r.height < 8 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return [`${name} outside the window`];
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return control === hit || control.contains(hit) ? [] : [`${name} is covered or cut off`];
+          }),
+        );
+      const count = await page.locator('header.header').locator('button, select, input').count();
+      expect(count).toBeGreaterThanOrEqual(10);
+      for (const width of [1400, 900, 760, 700, 380, 360]) {
+        await page.setViewportSize({ width, height: 640 });
+        await until(async () => ({ width, hidden: await hidden() })).toEqual({ width, hidden: [] });
+      }
+      // At 360 px the header takes three rows; the limits dialog opens below them, not over them.
+      await page.keyboard.press('l');
+      const dialog = page.getByRole('dialog', { name: 'Limits' });
+      await dialog.waitFor();
+      const header = await page.locator('header.header').boundingBox();
+      const opened = await dialog.boundingBox();
+      expect(header && opened && opened.y >= header.y + header.height).toBe(true);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      // Clickable where the audit found them cut off (760 px and 700 px wide).
+      await page.setViewportSize({ width: 700, height: 640 });
+      await page.getByRole('button', { name: 'Rich', exact: true }).click();
+      await until(() => page.locator(`[data-session-id="${WAITING.id}"]`).getAttribute('class')).toContain('rich');
+      await page.getByRole('button', { name: 'Live', exact: true }).click();
+      await until(() => page.locator(`[data-session-id="${WAITING.id}"]`).getAttribute('class')).toContain('live');
+      await eventually(() => readJson(home.configFile), (config) => config.card_density === 'live', 'card_density saved');
     } finally {
       await context.close();
     }

@@ -6,7 +6,7 @@ import { CHROMIUM, launchBrowser, makeHome, openDashboard, serve, until, type Ho
 /**
  * An empty dashboard leads somewhere (issue 14): with only a session older than the window it
  * counts it and names what reaches it, and lists where the sources looked (GET /api/scope); the
- * panel view says the same in a line.
+ * panel view says the same, its list of places included.
  */
 
 const OLD: ClaudeSession = { id: '77777777-aaaa-4000-8000-000000000007', cwd: '/home/dev/archive' };
@@ -55,6 +55,14 @@ describe.skipIf(!CHROMIUM)('empty dashboard (spawned agentwatch --gui)', () => {
     const panel = await openDashboard(browser, served, { query: '?view=panel', viewport: { width: 380, height: 640 } });
     try {
       await until(() => panel.page.locator('[data-scope="older"]').textContent()).toContain('1 older session is outside the window');
+      // Where it looked, as the full dashboard lists it.
+      const list = panel.page.getByRole('list', { name: 'Sessions' });
+      await list.getByText(/Where agentwatch looked \(1\)/).click();
+      await until(() => list.locator('.looked li').allTextContents()).toEqual([`claude ${home.home}/.claude/projects`]);
+      // The path fits the narrow window: its end stays in view (an ellipsis takes its start when too long).
+      const path = await list.locator('.looked code').boundingBox();
+      expect(path && path.x >= 0 && path.x + path.width <= 380).toBe(true);
+      expect(panel.problems).toEqual([]);
     } finally {
       await panel.context.close();
     }

@@ -6,8 +6,11 @@ import { fixture, startClaudeVendor, type Vendor } from '../sinks/tui/vendor.js'
 import { prompt, reply, text, writeClaudeSession, type ClaudeSession } from './fixture.js';
 import { CHROMIUM, launchBrowser, makeHome, openDashboard, serve, until, type Home, type Served } from './harness.js';
 
-// The page's own function, called inside evaluateAll (the tests' types have no DOM).
-declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
+// The page's own globals, used inside evaluate callbacks (the tests' types have no DOM).
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string; userSelect: string };
+declare const getSelection: () => { toString(): string; removeAllRanges(): void } | null;
+declare const document: { body: unknown };
+declare const innerWidth: number;
 
 /**
  * Spec rule 4 in the browser: the detached dashboard's floating limits dialog and the panel
@@ -165,6 +168,86 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await dialog.getByRole('button', { name: 'Close' }).click();
       await until(() => dialog.count()).toBe(0);
       expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('selects no page text while the dialog is dragged or resized, pinned or not; text in its body still selects', async () => {
+    const { page, context } = await openDashboard(browser, served, { viewport: { width: 1280, height: 800 } });
+    try {
+      await page.locator(`[data-session-id="${SESSION.id}"]`).waitFor();
+      await page.keyboard.press('l');
+      const dialog = page.getByRole('dialog', { name: 'Limits' });
+      await until(() => dialog.textContent()).toContain('Claude');
+      const selected = () => page.evaluate(() => getSelection()?.toString() ?? '');
+      const pageSelect = () => page.evaluate(() => getComputedStyle(document.body).userSelect);
+      /** Presses on `target` and moves over the cards: what is selected, and whether the page could be, on the way and after. */
+      const across = async (target: Locator, dx: number, dy: number, at: { x: number; y: number }) => {
+        await page.evaluate(() => getSelection()?.removeAllRanges());
+        const b = await box(target);
+        const x = b.x + b.width * at.x;
+        const y = b.y + b.height * at.y;
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        await page.mouse.move(x + dx, y + dy, { steps: 6 });
+        const during = { selected: await selected(), userSelect: await pageSelect() };
+        await page.mouse.up();
+        return { during, after: { selected: await selected(), userSelect: await pageSelect() } };
+      };
+      const titlebar = dialog.locator('.titlebar');
+      // Moved by its title bar, across the cards to the left and down.
+      expect(await across(titlebar, -700, 250, { x: 0.1, y: 0.5 })).toEqual({ during: { selected: '', userSelect: 'none' }, after: { selected: '', userSelect: 'auto' } });
+      // Resized by its grip, back over the page.
+      expect(await across(dialog.locator('[data-resize-grip]'), 200, 150, { x: 0.5, y: 0.5 })).toEqual({ during: { selected: '', userSelect: 'none' }, after: { selected: '', userSelect: 'auto' } });
+      // Pinned, the bar does not move the dialog, and a press-and-drag on it selects nothing either.
+      await dialog.getByRole('button', { name: 'Pin' }).click();
+      expect((await across(titlebar, 600, 200, { x: 0.1, y: 0.5 })).after.selected).toBe('');
+      expect((await across(dialog.locator('h2'), -500, 250, { x: 0.5, y: 0.5 })).after.selected).toBe('');
+      // The dialog's body is text: a drag across it selects it, as anywhere outside a drag.
+      const content = dialog.getByRole('tabpanel');
+      const inBody = await across(content, 260, 60, { x: 0.03, y: 0.1 });
+      expect(inBody.after.selected).toMatch(/hour[\s\S]*%/);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('panel view: the limits page fits a 380 px and a 360 px window; what does not fit in height scrolls', async () => {
+    // As with --demo: the answer marked sample data, the widest the tabs' row gets.
+    const { page, context } = await openDashboard(browser, served, { query: '?view=panel', viewport: { width: 380, height: 360 } });
+    await page.route('**/api/limits', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...((await response.json()) as object), sample: true } });
+    });
+    try {
+      await page.locator(`[data-session-id="${SESSION.id}"]`).waitFor();
+      await page.keyboard.press('l');
+      const limits = page.getByRole('dialog', { name: 'Limits' });
+      await until(() => limits.textContent()).toContain('sample data');
+      await until(() => limits.textContent()).toContain('read at');
+      // Every piece of the page inside the window's width (what is taller scrolls in its tab panel).
+      const cut = () =>
+        limits.evaluate((root) =>
+          [root, ...root.querySelectorAll('*')].flatMap((el) => {
+            const r = el.getBoundingClientRect();
+            return r.width > 0 && (r.left < -0.5 || r.right > innerWidth + 0.5) ? [`${el.className}: ${el.textContent?.trim().slice(0, 40)}`] : [];
+          }),
+        );
+      for (const width of [380, 360]) {
+        await page.setViewportSize({ width, height: 360 });
+        for (const tab of ['Summary', 'Detailed']) {
+          await limits.getByRole('tab', { name: tab }).click();
+          await until(async () => ({ width, tab, cut: await cut() })).toEqual({ width, tab, cut: [] });
+          // The last line of the tab is reached by scrolling the panel.
+          const last = limits.getByRole('tabpanel').locator('tr, dd').last();
+          await last.scrollIntoViewIfNeeded();
+          const b = await box(last);
+          expect(b.y + b.height).toBeLessThanOrEqual(360);
+          expect(b.y).toBeGreaterThanOrEqual(0);
+        }
+      }
     } finally {
       await context.close();
     }

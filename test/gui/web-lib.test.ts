@@ -5,6 +5,7 @@ import { faviconFor, faviconSvg, titleFor } from '../../web/src/lib/badge.js';
 import { age, ago, cost, displayName, localTime, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
 import { detailWidth, dragTo, EDGE, fitInside, initialRect, MIN_DIALOG, resizeBy } from '../../web/src/lib/geometry.js';
 import { keyAction } from '../../web/src/lib/keys.js';
+import { latestOnly } from '../../web/src/lib/latest.js';
 import { paceText, resetsText, splitRows, usedTone, windowSeverity } from '../../web/src/lib/limits-view.js';
 import { isShown, matchesSearch, moveSelection, newestFirst, nextFilter, stepWindow, waitingCount } from '../../web/src/lib/listing.js';
 import { linesOf, numberOrRaw } from '../../web/src/lib/settings.js';
@@ -327,5 +328,57 @@ describe('browser notifications: waiting episodes', () => {
     expect(r.due).toEqual([]);
     r = step(r.state, [{ id: 'old', waiting: true, lastActivity: 0 }, { id: 'new', waiting: true, lastActivity: Number.NaN }], 630_000);
     expect(r.due).toEqual(['new']);
+  });
+});
+
+describe('saves of one setting, in order (latestOnly)', () => {
+  /** A save whose answers the test gives by hand, in the order it chooses. */
+  const manual = () => {
+    const calls: { value: number; answer: (ok: boolean) => void }[] = [];
+    const save = (value: number): Promise<number> =>
+      new Promise((resolve, reject) => calls.push({ value, answer: (ok) => (ok ? resolve(value) : reject(new Error(`refused ${value}`))) }));
+    return { calls, save };
+  };
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('sends one save at a time; values asked meanwhile coalesce into the latest, sent once the first is answered', async () => {
+    const { calls, save } = manual();
+    const settled: number[] = [];
+    const saves = latestOnly(save, { settled: (answer) => settled.push(answer), failed: () => settled.push(-1) });
+    // Twelve quick steps from 30: the first goes out, the rest wait; only the last of them is kept.
+    for (let minutes = 40; minutes <= 150; minutes += 10) saves.ask(minutes);
+    expect(calls.map((call) => call.value)).toEqual([40]);
+    expect(saves.busy()).toBe(true);
+    calls[0]?.answer(true);
+    await flush();
+    expect(calls.map((call) => call.value)).toEqual([40, 150]);
+    expect(settled).toEqual([]);
+    calls[1]?.answer(true);
+    await flush();
+    // The last value asked is the last one saved, and only then is it settled.
+    expect(settled).toEqual([150]);
+    expect(saves.busy()).toBe(false);
+    // Idle again: the next value goes out at once.
+    saves.ask(160);
+    expect(calls.map((call) => call.value)).toEqual([40, 150, 160]);
+  });
+
+  it('a failed save drops the waiting value and reports the error; the next value is sent afresh', async () => {
+    const { calls, save } = manual();
+    const failed: string[] = [];
+    const settled: number[] = [];
+    const saves = latestOnly(save, { settled: (answer) => settled.push(answer), failed: (error) => failed.push((error as Error).message) });
+    saves.ask(40);
+    saves.ask(50);
+    calls[0]?.answer(false);
+    await flush();
+    expect(failed).toEqual(['refused 40']);
+    expect(calls.map((call) => call.value)).toEqual([40]);
+    expect(saves.busy()).toBe(false);
+    saves.ask(60);
+    calls[1]?.answer(true);
+    await flush();
+    expect(calls.map((call) => call.value)).toEqual([40, 60]);
+    expect(settled).toEqual([60]);
   });
 });

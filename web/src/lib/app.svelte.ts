@@ -6,8 +6,9 @@ import { displayName } from './format.js';
 import { NO_WAITING, trackWaiting, type WaitState } from './waiting.js';
 import { createDetailLoader, type DetailLoader } from './details.js';
 import { followEvents, type StreamState } from './events.js';
+import { latestOnly } from './latest.js';
 import { SessionsState } from './sessions.svelte.js';
-import type { ActivityFilter, AuthParameters, CardDensity, LimitsJson, PublicConfig } from './wire.js';
+import type { ActivityFilter, ApiStats, AuthParameters, CardDensity, LimitsJson, PublicConfig } from './wire.js';
 
 /** The passphrase route of the GUI server: PUT `{ "new": "...", "current"?: "..." }`. */
 export const PASSPHRASE_ROUTE = 'api/passphrase';
@@ -37,6 +38,18 @@ export const actionMessage = (kind: 'resume' | 'editor', answer: ActionAnswer | 
  */
 
 export type ConfigPatch = Partial<Omit<PublicConfig, 'webhooks'>>;
+
+/**
+ * The window asked with + / -: shown and stepped from at once, while its saves follow in order.
+ * Once the last save is answered it stays until the stream's next stats (which carry the applied
+ * window), so the label does not flick back to the old value in between.
+ */
+interface WindowAsked {
+  readonly minutes: number;
+  readonly settled: boolean;
+  /** The stats when the last save was answered (undefined: none had arrived yet). */
+  readonly statsThen: ApiStats | undefined;
+}
 
 export interface Toast {
   readonly id: number;
@@ -82,6 +95,16 @@ export class AppState {
   #stop: (() => void)[] = [];
   #toastId = 0;
   #limitsRead = 0;
+
+  #windowAsked: WindowAsked | undefined = $state.raw(undefined);
+  readonly #windowSaves = latestOnly((minutes: number) => this.saveConfig({ window_minutes: minutes }), {
+    settled: (config) => (this.#windowAsked = { minutes: config.window_minutes, settled: true, statsThen: this.sessions.stats }),
+    failed: (error) => {
+      // Back to the server's window: the user sees what is applied, and why the change was not.
+      this.#windowAsked = undefined;
+      this.toast(`Could not change the window: ${(error as Error).message}`, 'error');
+    },
+  });
 
   readonly token: string;
 
@@ -157,10 +180,26 @@ export class AppState {
     this.persist({ card_density: density }, 'the card density');
   }
 
+  /** The window the server applies: its stats (live), else the config read. */
+  get serverWindow(): number {
+    return this.sessions.stats?.window_minutes ?? this.config?.window_minutes ?? 30;
+  }
+
+  /** The window shown in the header and stepped by + / -: the last one asked, else the server's. */
+  get windowMinutes(): number {
+    const asked = this.#windowAsked;
+    if (asked && !(asked.settled && this.sessions.stats !== asked.statsThen)) return asked.minutes;
+    return this.serverWindow;
+  }
+
+  /**
+   * A new window, shown at once; saved through PUT /api/config in order, quick changes coalesced
+   * (the last value asked is the one saved). A refused save says why and shows the server's window.
+   */
   setWindow(minutes: number): void {
-    const current = this.sessions.stats?.window_minutes ?? this.config?.window_minutes;
-    if (minutes === current) return;
-    this.saveConfig({ window_minutes: minutes }).catch((error: unknown) => this.toast(`Could not change the window: ${(error as Error).message}`, 'error'));
+    if (minutes === this.windowMinutes) return;
+    this.#windowAsked = { minutes, settled: false, statsThen: undefined };
+    this.#windowSaves.ask(minutes);
   }
 
   async readLimits(): Promise<void> {
