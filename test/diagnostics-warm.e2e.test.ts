@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deriveToken } from '../src/sinks/http/token.js';
-import { CLI_PATH } from './helpers/cli.js';
+import { startMonitor, until } from './helpers/monitor-process.js';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';
 
 /**
@@ -27,33 +26,17 @@ interface Stats {
 
 /** Runs `agentwatch --api` until its first discovery is done, and returns its stats then. */
 const statsOfOneRun = async (home: TempHome, token: string): Promise<Stats> => {
-  const child = spawn(process.execPath, [CLI_PATH, '--api', '--host', '127.0.0.1:0', '--agent', 'claude'], {
-    env: { ...home.env, AGENTWATCH_API_PASSPHRASE: PASSPHRASE },
-    cwd: home.home,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  let stderr = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /API listening on (http:\/\/\S+) /.exec(stderr);
-      if (match?.[1]) resolve(match[1]);
-    });
-    void exited.then((code) => reject(new Error(`agentwatch exited (${code}) before listening: ${stderr}`)));
-  });
-  let stats: Stats;
-  for (let tries = 0; !(stats = (await (await fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${token}` } })).json()) as Stats).ready; tries += 1) {
-    if (tries > 400) throw new Error('discovery never became ready');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const monitor = await startMonitor(['--api', '--host', '127.0.0.1:0', '--agent', 'claude'], { ...home.env, AGENTWATCH_API_PASSPHRASE: PASSPHRASE }, cleanups, { cwd: home.home });
+  const stats = await until(
+    'the first discovery',
+    async () => {
+      const answer = (await (await fetch(`${monitor.base}/api/stats`, { headers: { authorization: `Bearer ${token}` } })).json()) as Stats;
+      return answer.ready && answer;
+    },
+    { context: monitor.stderr },
+  );
   // SIGTERM: the monitor writes the discovery cache as it stops.
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
+  await monitor.stop();
   return stats;
 };
 

@@ -26,15 +26,27 @@ const box = async (locator: Locator): Promise<{ x: number; y: number; width: num
   return found;
 };
 
-/** Presses at the middle of `target` and moves by (dx, dy) in a few steps. */
-const drag = async (page: Page, target: Locator, dx: number, dy: number, at: { x: number; y: number } = { x: 0.5, y: 0.5 }): Promise<void> => {
+/**
+ * Presses at `at` of `target` (its middle by default), moves by (dx, dy) in a few steps, calls
+ * `meanwhile` before letting go, and gives back what it returned.
+ */
+const drag = async <T = void>(
+  page: Page,
+  target: Locator,
+  dx: number,
+  dy: number,
+  at: { x: number; y: number } = { x: 0.5, y: 0.5 },
+  meanwhile: () => Promise<T> = async () => undefined as T,
+): Promise<T> => {
   const b = await box(target);
   const x = b.x + b.width * at.x;
   const y = b.y + b.height * at.y;
   await page.mouse.move(x, y);
   await page.mouse.down();
   await page.mouse.move(x + dx, y + dy, { steps: 5 });
+  const seen = await meanwhile();
   await page.mouse.up();
+  return seen;
 };
 
 describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rule 4)', () => {
@@ -185,14 +197,7 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       /** Presses on `target` and moves over the cards: what is selected, and whether the page could be, on the way and after. */
       const across = async (target: Locator, dx: number, dy: number, at: { x: number; y: number }) => {
         await page.evaluate(() => getSelection()?.removeAllRanges());
-        const b = await box(target);
-        const x = b.x + b.width * at.x;
-        const y = b.y + b.height * at.y;
-        await page.mouse.move(x, y);
-        await page.mouse.down();
-        await page.mouse.move(x + dx, y + dy, { steps: 6 });
-        const during = { selected: await selected(), userSelect: await pageSelect() };
-        await page.mouse.up();
+        const during = await drag(page, target, dx, dy, at, async () => ({ selected: await selected(), userSelect: await pageSelect() }));
         return { during, after: { selected: await selected(), userSelect: await pageSelect() } };
       };
       const titlebar = dialog.locator('.titlebar');
