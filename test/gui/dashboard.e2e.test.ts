@@ -340,6 +340,28 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     }
   });
 
+  it('keeps every part of the status bar inside the window down to 360 px wide (it wraps, "live" is never cut off)', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      const cut = () =>
+        page.locator('footer.status').evaluate((status) =>
+          [...status.children].flatMap((part) => {
+            const r = part.getBoundingClientRect();
+            if (r.width === 0 || part.classList.contains('spacer')) return [];
+            return r.left < 0 || r.right > Math.min(innerWidth, status.getBoundingClientRect().right) + 0.5 ? [part.textContent?.trim() ?? ''] : [];
+          }),
+        );
+      for (const width of [1400, 700, 380, 360]) {
+        await page.setViewportSize({ width, height: 640 });
+        await until(async () => ({ width, cut: await cut() })).toEqual({ width, cut: [] });
+      }
+      await expect(page.locator('footer.status [data-state]').textContent()).resolves.toContain('live');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('searches what was said (GET /api/search, "In messages") beside the name and path filter', async () => {
     const { page, context } = await openDashboard(browser, served);
     try {
