@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { AgentKind } from '../../core/agents.js';
-import { changesNothing, type DiagnosticCounts, type FileCheckpoint, type FileStamp, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
+import { changesNothing, type DiagnosticCounts, type FileCheckpoint, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
 import { statSync, type Stats } from 'node:fs';
 import type { CachedFile, DiscoveryCache } from './cache.js';
 import { familyRestorePoint, resumableFrom, stampOf, untouchedSince, type FamilyKey } from './file-family.js';
@@ -147,17 +147,17 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     if (!members) return [];
     return [...members].sort(([, a], [, b]) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0)).map(([file]) => file);
   };
-  /** The files of `t`'s family read before it, as they were read (none outside a family). */
-  const earlierStamps = (t: Tracked): FileStamp[] | undefined => {
+  /** The files of `t`'s family read before it, in order (none outside a family). */
+  const readBefore = (t: Tracked): Tracked[] => {
     const family = familyOf(t.file);
-    if (!family || (families.get(family.key)?.size ?? 0) < 2) return undefined;
-    const stamps: FileStamp[] = [];
+    if (!family || (families.get(family.key)?.size ?? 0) < 2) return [];
+    const earlier: Tracked[] = [];
     for (const file of membersOf(family.key)) {
       if (file === t.file) break;
-      const earlier = tracked.get(file);
-      if (earlier) stamps.push(stampOf(file, earlier));
+      const read = tracked.get(file);
+      if (read) earlier.push(read);
     }
-    return stamps.length > 0 ? stamps : undefined;
+    return earlier;
   };
 
   /**
@@ -184,11 +184,16 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const scratch = createScratch();
   const readOptions: ReadOptions = { ...deps.read, scratch };
   const parserOf = (t: Tracked): FileParser => (t.parser ??= t.makeParser());
+  /**
+   * What the state read from `t` is at: its offset in `t`, the family's files read before it as they
+   * were read, and the diagnostics of all their records.
+   */
   const checkpointOf = (t: Tracked): FileCheckpoint => {
     const cp = { path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino };
-    const before = earlierStamps(t);
-    const diagnostics = diagnosticsOf(t);
-    const withBefore = before ? { ...cp, before } : cp;
+    const earlier = readBefore(t);
+    let diagnostics = t.diagnostics;
+    for (const read of earlier) if (read.diagnostics) diagnostics = diagnostics ? addCounts(read.diagnostics, diagnostics) : read.diagnostics;
+    const withBefore = earlier.length > 0 ? { ...cp, before: earlier.map((read) => stampOf(read.file, read)) } : cp;
     return diagnostics ? { ...withBefore, diagnostics } : withBefore;
   };
   const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
@@ -210,19 +215,6 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     if (event.type !== 'diagnostic') return event;
     t.diagnostics = withDiagnosticsOf([event], t.diagnostics);
     return { ...event, path: event.path ?? t.file, ...(t.line !== undefined && event.line === undefined ? { line: t.line } : {}) };
-  };
-
-  /** The diagnostics a state read from `t` holds: those of the family's files read before it, and its own. */
-  const diagnosticsOf = (t: Tracked): DiagnosticCounts | undefined => {
-    const family = familyOf(t.file);
-    if (!family || (families.get(family.key)?.size ?? 0) < 2) return t.diagnostics;
-    let sum: DiagnosticCounts | undefined;
-    for (const file of membersOf(family.key)) {
-      const counts = tracked.get(file)?.diagnostics;
-      if (counts) sum = sum === undefined ? counts : addCounts(sum, counts);
-      if (file === t.file) break;
-    }
-    return sum;
   };
 
   /** A restored state's diagnostics: counted again, without reading its records. */
