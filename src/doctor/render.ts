@@ -31,10 +31,6 @@ export const renderDoctor = (report: DoctorReport): string => {
       const where = d.path ? `${d.path}${d.line !== undefined ? `:${d.line}` : ''}: ` : '';
       out.push(`    ${d.severity === 'attention' ? '!' : '-'} ${d.name}: ${where}${d.message}`);
     }
-    const listed = a.diagnostics.length;
-    const total = counts.reduce((sum, [, n]) => sum + n, 0);
-    // The counts above hold every one; the list (here and in --json alike) stops at LISTED_PER_AGENT.
-    if (total > listed) out.push(`    ... and ${total - listed} more, counted above (the first ${listed} are listed, here as in --json)`);
   }
   out.push('');
   out.push(`API: passphrase ${report.api.passphrase}; ${report.api.note}`);

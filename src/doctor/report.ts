@@ -33,7 +33,7 @@ export interface AgentReport {
   /** Agent versions that wrote the sessions, newest-looking last. */
   readonly versions: readonly string[];
   readonly diagnostics: readonly DoctorDiagnostic[];
-  /** Counts per diagnostic name, including those beyond the listed ones. */
+  /** Counts per diagnostic name. */
   readonly diagnostic_counts: Readonly<Record<string, number>>;
   /**
    * The same counts per agent version that wrote the records, for the diagnostics that know it
@@ -51,9 +51,6 @@ export interface DoctorDiagnostic {
   readonly line?: number;
   readonly version?: string;
 }
-
-/** At most this many diagnostics are listed per agent; the counts cover all of them. */
-export const LISTED_PER_AGENT = 50;
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
@@ -84,7 +81,7 @@ export const agentReport = (
     sessions: own.filter((s) => !s.isSidechain).length,
     subagent_sessions: own.filter((s) => s.isSidechain).length,
     versions: [...new Set(own.map((s) => s.version).filter((v) => v !== ''))].sort(compareVersions),
-    diagnostics: mine.slice(0, LISTED_PER_AGENT).map((d) => ({
+    diagnostics: mine.map((d) => ({
       code: d.code,
       name: diagnosticName(d.code),
       severity: severityOf(d.code),

@@ -166,19 +166,22 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     expect(human.stdout).toContain(`looked in ${path.join(bare, 'projects')}: NOT FOUND (the claude_dirs entry ${bare} has no projects/ folder; each entry must contain one)`);
   });
 
-  it('more diagnostics than it lists: all counted, the first 50 listed, and the text says so truly (--json lists the same 50)', async () => {
+  it('every diagnostic is listed with its line, in the text as in --json (53 junk lines: 53 listed, none cut off)', async () => {
     const t = await fresh();
     const project = path.join(t.home, '.claude', 'projects', '-home-dev-noisy');
     await mkdir(project, { recursive: true });
     const first = JSON.stringify({ type: 'user', cwd: '/home/dev/noisy', sessionId: 'a0000000-0000-4000-8000-000000000001', version: '2.0.31', message: { role: 'user', content: 'hello' }, timestamp: '2026-03-10T09:00:00.000Z' });
-    await writeFile(path.join(project, 'a0000000-0000-4000-8000-000000000001.jsonl'), `${first}\n${'not json {\n'.repeat(53)}`);
+    const file = path.join(project, 'a0000000-0000-4000-8000-000000000001.jsonl');
+    await writeFile(file, `${first}\n${'not json {\n'.repeat(53)}`);
     const { report } = await doctorJson(t);
     const claude = report.agents.find((a) => a.agent === 'claude');
+    const junkLines = Array.from({ length: 53 }, (_, i) => i + 2);
     expect(claude?.diagnostic_counts).toEqual({ junk_line: 53 });
-    expect(claude?.diagnostics).toHaveLength(50);
+    expect(claude?.diagnostics.map((d) => [d.name, d.path, d.line])).toEqual(junkLines.map((line) => ['junk_line', file, line]));
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
-    expect(text.stdout).toContain('\n    ... and 3 more, counted above (the first 50 are listed, here as in --json)\n');
-    expect(text.stdout).not.toContain('--json lists');
+    const listed = text.stdout.split('\n').filter((line) => line.startsWith(`    - junk_line: ${file}:`));
+    expect(listed.map((line) => Number(line.slice(`    - junk_line: ${file}:`.length).split(':')[0]))).toEqual(junkLines);
+    expect(text.stdout).not.toContain('more, counted above');
     // The help names the words the report uses for each place.
     expect((await runCli(['doctor', '--help'], { env: t.env })).stdout).toContain('the places looked in (ok, not found, unreadable, wrong type)');
     expect(text.stdout).toContain(`looked in ${path.join(t.home, '.claude', 'projects')}: ok\n`);
