@@ -65,7 +65,9 @@ const inCwd = (file: string | undefined, cwd: string | undefined): string | unde
 
 /**
  * Top-level record types Codex writes that carry nothing agentwatch shows (`session_state`: model
- * switches mid-session; the rest arrive with 0.147+ paginated threads). Others are unknown_record.
+ * switches mid-session; the rest arrive with 0.147+ paginated threads; `rollout_reference`: a
+ * segment or fork pointing at the rollout its history continues, which is read as its own file).
+ * Others are unknown_record.
  */
 const IGNORED_TOP_LEVEL = new Set([
   'session_state',
@@ -75,6 +77,7 @@ const IGNORED_TOP_LEVEL = new Set([
   'security_risk_score',
   'retained_context',
   'realtime_item',
+  'rollout_reference',
 ]);
 
 /** `thread_source` values of threads nobody started by hand (spawned agents, internal reviews). */

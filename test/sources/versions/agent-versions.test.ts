@@ -105,13 +105,14 @@ describe('Codex 0.14x: threads nobody started by hand', () => {
     expect(fold(meta(',"thread_source":"user"'), prompt)?.isSidechain).toBe(false);
   });
 
-  it('session_state and the paginated-thread record types are known: no unknown_record', () => {
+  it('session_state, the paginated-thread record types and rollout_reference (a segment pointing at the one before it) are known: no unknown_record', () => {
     const parser = createCodexParser('/r.jsonl', 'p', false);
     const events = [
       meta(''),
       '{"timestamp":"2026-08-01T10:00:00.500Z","type":"session_state","payload":{"model":"gpt-5.5"}}',
       '{"timestamp":"2026-08-01T10:00:00.600Z","type":"world_state","payload":{"agents_md":"..."}}',
       '{"timestamp":"2026-08-01T10:00:00.700Z","type":"token_usage_record","payload":{"usage":{}}}',
+      '{"timestamp":"2026-08-01T10:00:00.800Z","type":"rollout_reference","payload":{"rollout_path":"/h/.codex/sessions/2026/08/01/rollout-2026-08-01T09-00-00-019c0000-1111-7222-8333-944455556666.jsonl","thread_id":"019c0000-1111-7222-8333-944455556666","segment_id":"019c0000-2222-7222-8333-944455556666","max_depth":8}}',
       prompt,
     ].flatMap((line) => parser.line(Buffer.from(line)));
     expect(diagnosticsOf(events)).toEqual([]);
