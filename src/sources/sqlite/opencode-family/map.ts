@@ -5,6 +5,7 @@
 // `session_entry` table beside message/part, which stay the store read here). OpenCode 2.x's
 // `session_message` store is read by map-v2.ts.
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
+import { asCopied } from '../../internal/copies.js';
 import { createUnknownRecords } from '../../internal/unknown-records.js';
 import { compactionEvent, recordDiagnostic, thinkingEvent, toolCallEvent, toolResultEvent, turnEvent, type Ref } from '../events.js';
 import { numberOf, parseJsonValue, stringOf } from '../values.js';
@@ -121,8 +122,17 @@ const replaySession = (
   return [{ agent: ref.agent, sessionId: ref.sessionId, type: 'meta', patch }, ...diagnostics, ...timeline];
 };
 
-/** The 1.x messages of a session (`message` rows in order, their `part` rows in order) as chunks. */
-const v1Chunks = (ref: Ref, messages: readonly FamilyMessageRow[], parts: readonly FamilyPartRow[], report: ReplayReport): MessageChunk[] => {
+/**
+ * The 1.x messages of a session (`message` rows in order, their `part` rows in order) as chunks;
+ * those `copies` names read as copies (`asCopied`: history, but no usage and no message count).
+ */
+const v1Chunks = (
+  ref: Ref,
+  messages: readonly FamilyMessageRow[],
+  parts: readonly FamilyPartRow[],
+  report: ReplayReport,
+  copies: ReadonlySet<string> | undefined,
+): MessageChunk[] => {
   const partsByMessage = new Map<string, Part[]>();
   for (const row of parts) {
     const json = parseJsonValue(row.data);
@@ -149,12 +159,11 @@ const v1Chunks = (ref: Ref, messages: readonly FamilyMessageRow[], parts: readon
     const model = data.modelID ?? data.model?.modelID ?? undefined;
     const at = data.time?.created ?? numberOf(row.time_created) ?? 0;
     const own = partsByMessage.get(row.id) ?? [];
-    if (data.role === 'user') chunks.push({ at, events: userEvents(ref, at, own), model });
-    else if (data.role === 'assistant') chunks.push({ at, events: assistantEvents(ref, row.id, at, data, own), model });
-    else {
-      report.unknown(`role:${data.role}`, `message role "${data.role}"`);
-      chunks.push({ at, events: [], model });
-    }
+    let events: SessionEvent[] = [];
+    if (data.role === 'user') events = userEvents(ref, at, own);
+    else if (data.role === 'assistant') events = assistantEvents(ref, row.id, at, data, own);
+    else report.unknown(`role:${data.role}`, `message role "${data.role}"`);
+    chunks.push({ at, events: copies?.has(row.id) ? asCopied(events) : events, model });
   }
   return chunks;
 };
@@ -163,6 +172,8 @@ const v1Chunks = (ref: Ref, messages: readonly FamilyMessageRow[], parts: readon
 export interface V1Messages {
   readonly messages: readonly FamilyMessageRow[];
   readonly parts: readonly FamilyPartRow[];
+  /** In a fork of 1.x (or Kilo), the ids of its messages that are copies of another session's (v1-forks.ts). */
+  readonly copies?: ReadonlySet<string>;
 }
 
 /**
@@ -179,7 +190,8 @@ export interface V1Messages {
  * merged in the order they were written.
  *
  * `copies`, for a fork of OpenCode 2.x, names its `session_message` rows that are copies of the
- * parent's (new ids, so the id does not tell): read as history, not counted again (map-v2.ts).
+ * parent's (new ids, so the id does not tell): read as history, not counted again (map-v2.ts);
+ * `v1.copies` does the same for a fork of 1.x or Kilo (v1-forks.ts).
  */
 export const mapFamilySessionStores = (
   spec: FamilySpec,
@@ -193,7 +205,7 @@ export const mapFamilySessionStores = (
     if (!v1 || v1.messages.length === 0) return fromV2;
     const copied = new Set(v2.map((row) => row.id));
     const messages = copied.size === 0 ? v1.messages : v1.messages.filter((row) => !copied.has(row.id));
-    const fromV1 = v1Chunks(ref, messages, v1.parts, report);
+    const fromV1 = v1Chunks(ref, messages, v1.parts, report, v1.copies);
     if (fromV2.length === 0) return fromV1;
     // A stable sort: messages written at the same instant keep their store's own order.
     return [...fromV1, ...fromV2].sort((a, b) => a.at - b.at);

@@ -5,6 +5,7 @@ import type { DbReader, SessionListing } from '../reader.js';
 import { numberOf, stringOf } from '../values.js';
 import { mapFamilySessionStores, type FamilyMessageRow, type FamilyPartRow, type FamilySessionRow, type FamilySpec } from './map.js';
 import { parseForkBoundary, type FamilyV2MessageRow, type ForkBoundary, type ForkCopies } from './map-v2.js';
+import { originalsSql, resolveV1Copies } from './v1-forks.js';
 
 type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown; readonly v2_count: unknown; readonly v2_updated: unknown };
 
@@ -39,6 +40,8 @@ interface V1Store {
   readonly stamps: (recent: string) => string;
   readonly messages: Statement;
   readonly parts: Statement;
+  /** The originals of a 1.x fork's copies (v1-forks.ts); none without time_created, which the rule reads. */
+  readonly originals: Statement | undefined;
 }
 
 /** The 2.x message store: `session_message` rows, one per message, updated in place while it streams. */
@@ -106,6 +109,7 @@ const v1Store = (db: Database): V1Store | undefined => {
         ? `SELECT ${part.sql} FROM part WHERE session_id = ? ORDER BY ${order(part.columns)}`
         : `SELECT ${part.sql} FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY ${order(part.columns)}`,
     ),
+    originals: message.columns.has('time_created') ? db.prepare(originalsSql) : undefined,
   };
 };
 
@@ -188,13 +192,16 @@ export const openFamilyReader =
       const messages = v1 ? (v1.messages.all(sessionId) as FamilyMessageRow[]) : [];
       // Parts only where there are messages to own them (a session of 2.x has none).
       const parts = v1 && messages.length > 0 ? (v1.parts.all(sessionId) as FamilyPartRow[]) : [];
+      // A fork of 1.x holds copies of another session's messages under new ids, with no link to it:
+      // told by their ids (made long after their time_created), confirmed by their originals.
+      const v1Copies = v1?.originals && messages.length > 0 ? resolveV1Copies(v1.originals, sessionId, messages) : undefined;
       // A fork of 2.x holds copies of its parent's messages under new ids: resolved once per load.
       const parent = stringOf(fork_session_id);
       const copies =
         parent !== undefined && parent !== sessionId && v2?.forkCopies && v2Rows.length > 0
           ? resolveForkCopies(v2.forkCopies, sessionId, parent, parseForkBoundary(fork_boundary))
           : undefined;
-      return mapFamilySessionStores(full, row, { messages, parts }, v2Rows, copies);
+      return mapFamilySessionStores(full, row, { messages, parts, ...(v1Copies ? { copies: v1Copies } : {}) }, v2Rows, copies);
     };
 
     return { list, load };
