@@ -4,6 +4,7 @@ import { rawValuesIn } from '../internal/copies.js';
 import { epochMs } from '../internal/line-helpers.js';
 import { findInHead } from '../internal/read-lines.js';
 import { jsonKey, parseJson } from '../internal/skim.js';
+import { parentTranscriptOf, type ClaudeFileKind } from './paths.js';
 
 /**
  * Claude Code 1.0.x wrote a resumed or continued session (`claude --resume`, `-c`, also with
@@ -203,6 +204,14 @@ export interface CopyLine extends ForkLine {
   readonly timestamp?: string | undefined;
 }
 
+/** When `file` was created (`born`, else its stat), when that was more than a minute after its first message (`timestamp`) was written; else 0. */
+const createdLater = (file: string, timestamp: string | undefined, born: number | undefined): number => {
+  const at = epochMs(timestamp);
+  if (at <= 0) return 0;
+  const created = born ?? bornOf(file);
+  return created > 0 && created - at > COPIED_LATER_MS ? created : 0;
+};
+
 /**
  * Claude Code writes an interactive fork (`claude --resume <id> --fork-session`) to a new
  * transcript that starts with copies of the conversation so far: the copies keep their uuids,
@@ -216,18 +225,78 @@ export interface CopyLine extends ForkLine {
  * them: a fork of a fork holds the lines of both). Where the times do not tell the two apart (no
  * creation time, files laid down together), nothing is trimmed and every line counts here, as
  * does a transcript whose original is gone. A background session (`bg`) has its own check.
+ *
+ * A sub-agent's transcript (`kind` subagent) can start the same way: Claude Code records the
+ * conversation a forked sub-agent inherits at its start (a compaction's `agent-acompact-*`, a side
+ * question, a fork sub-agent until about 2.1.118, which later writes a `fork-context-ref` pointer
+ * instead), as copies that keep the parent's uuids, message ids, usage and timestamps: that spend is
+ * the parent's, and the sub-agent's own is rolled up into it. Its original is the parent session's
+ * main transcript, whenever that was created (a parent never copies its sub-agents' lines). A
+ * sub-agent written as its lines were (the usual one) reads nothing more. Old `agent-*.jsonl`
+ * sidechains are not checked.
  */
-export const createForkCopyCheck = (file: string, resumed: boolean, born?: number): ((line: CopyLine) => boolean) =>
-  leadingCopies<CopyLine>(
+export const createForkCopyCheck = (file: string, kind: ClaudeFileKind, resumed: boolean, born?: number): ((line: CopyLine) => boolean) | undefined => {
+  if (kind.kind === 'legacy-agent') return undefined;
+  const parentId = kind.kind === 'subagent' ? kind.parentId : undefined;
+  return leadingCopies<CopyLine>(
     resumed,
     ({ sessionKind, timestamp }, uuid) => {
-      if (sessionKind === 'bg') return [];
-      const at = epochMs(timestamp);
-      const created = born ?? bornOf(file);
-      return created > 0 && at > 0 && created - at > COPIED_LATER_MS ? olderOriginalsOf(file, created, uuid) : [];
+      if (parentId === undefined && sessionKind === 'bg') return [];
+      const created = createdLater(file, timestamp, born);
+      if (created === 0) return [];
+      return parentId === undefined ? olderOriginalsOf(file, created, uuid) : parentOriginalOf(file, parentId);
     },
     (originals, uuid) => originals.some((uuids) => uuids.has(uuid)),
   );
+};
+
+/** The uuids of the main transcript of the session `parentId` whose sub-agent transcript is `file`; none when it is gone. */
+const parentOriginalOf = (file: string, parentId: string): Set<string>[] => {
+  const parent = parentTranscriptOf(file, parentId);
+  const uuids = parent === undefined ? undefined : keptUuidsOf(parent);
+  return uuids ? [uuids] : [];
+};
+
+// The uuids of the parent transcripts read last, kept while each is unchanged (size, mtime): a
+// session's sub-agents that start with copies (on a restored tree, every sub-agent is a candidate)
+// read their parent once, not once each. Bounded by the parents and the uuids kept; a larger set
+// is not kept.
+const PARENTS_KEPT = 16;
+const PARENT_UUIDS_KEPT = 20_000;
+const parents = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly uuids: Set<string> }>();
+let parentUuidsKept = 0;
+
+const keptUuidsOf = (file: string): Set<string> | undefined => {
+  let size: number;
+  let mtimeMs: number;
+  try {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats) return undefined;
+    ({ size, mtimeMs } = stats);
+  } catch {
+    return undefined;
+  }
+  const kept = parents.get(file);
+  if (kept !== undefined) {
+    parents.delete(file);
+    parentUuidsKept -= kept.uuids.size;
+    if (kept.size === size && kept.mtimeMs === mtimeMs) {
+      parents.set(file, kept);
+      parentUuidsKept += kept.uuids.size;
+      return kept.uuids;
+    }
+  }
+  const uuids = uuidsIn(file);
+  if (uuids === undefined || uuids.size > PARENT_UUIDS_KEPT) return uuids;
+  parents.set(file, { size, mtimeMs, uuids });
+  parentUuidsKept += uuids.size;
+  for (const [other, entry] of parents) {
+    if (parents.size <= PARENTS_KEPT && parentUuidsKept <= PARENT_UUIDS_KEPT) break;
+    parents.delete(other);
+    parentUuidsKept -= entry.uuids.size;
+  }
+  return uuids;
+};
 
 /** The uuids of the transcripts beside `file` created clearly before it (`created`) whose first message is `uuid`. */
 const olderOriginalsOf = (file: string, created: number, uuid: string): Set<string>[] => {

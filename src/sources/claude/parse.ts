@@ -12,6 +12,9 @@
 // - 2.1.25x-2.1.278 (a public cross-agent catalog): `summary` no longer written, `ai-title` is the
 //   title; `cost-state`, `continued-in`, `content-replacement`, `artifact-*` bookkeeping records;
 //   sub-agents under `<session>/subagents/agent-<id>.jsonl` (+ `.meta.json`).
+// - 2.1.118+: a fork sub-agent starts with a `fork-context-ref` record instead of copies of its
+//   parent's conversation (CHANGELOG; public readers skip it and disagree on its fields). Earlier
+//   forked sub-agents (and compaction's `agent-acompact-*`) start with those copies: continuation.ts.
 import type { SessionEvent, SessionMetaPatch, SessionState, TokenCounts } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs } from '../internal/line-helpers.js';
@@ -54,6 +57,9 @@ const IGNORED_TYPES = new Set([
   // 2.1.2xx: Remote Control bridge and agent settings bookkeeping.
   'bridge-session',
   'agent-setting',
+  // 2.1.118+: a fork sub-agent's pointer to the parent conversation it inherits, in place of copies
+  // of it (its fields are reported differently by different readers; nothing here counts).
+  'fork-context-ref',
 ]);
 /** `system` subtypes known to carry nothing more than their timestamp (the list is open-ended upstream). */
 const KNOWN_SYSTEM_SUBTYPES = new Set([
@@ -210,8 +216,9 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   const continued = kind.kind === 'main' ? createContinuationCheck(file, sessionId, resumed) : undefined;
   // A background session's copies of the foreground one (2.1.x; continuation.ts).
   const backgrounded = kind.kind === 'main' ? createBackgroundForkCheck(file, resumed) : undefined;
-  // An interactive fork's copies of the session it forked (`--fork-session`; continuation.ts).
-  const forked = kind.kind === 'main' ? createForkCopyCheck(file, resumed, born) : undefined;
+  // An interactive fork's copies of the session it forked (`--fork-session`), a forked sub-agent's
+  // of its parent session (continuation.ts).
+  const forked = createForkCopyCheck(file, kind, resumed, born);
   // A file is a sub-agent transcript by its path, or when its FIRST message line is a sidechain.
   // Claude Code 1.0.x also wrote sub-agent turns inline in the main transcript (isSidechain on
   // those lines): they never make the file a sub-agent, and they do not decide its activity.

@@ -47,6 +47,21 @@ export const classifyClaudeFile = (projectsDir: string, file: string): ClaudeFil
   return undefined;
 };
 
+/**
+ * The main transcript (`<project>/<session>.jsonl`) of the session `parentId` whose sub-agent
+ * transcript is `file` (`<project>/<session>/subagents/[workflows/<run>/]agent-<id>.jsonl`), or
+ * undefined when `file` does not lie so.
+ */
+export const parentTranscriptOf = (file: string, parentId: string): string | undefined => {
+  let dir = path.dirname(file);
+  for (let up = 0; up < 3; up += 1) {
+    const session = path.dirname(dir);
+    if (path.basename(dir) === 'subagents' && path.basename(session) === parentId) return path.join(path.dirname(session), `${parentId}.jsonl`);
+    dir = session;
+  }
+  return undefined;
+};
+
 /** Depth of `<project>/<session>/subagents/workflows/<run>/` below `projects/`. */
 export const CLAUDE_TREE_DEPTH = 5;
 /** Per-session folders also hold tool outputs; never descend there. */

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SessionEvent } from '../../core/session.js';
 import { READ_CHUNK_BYTES } from './read-lines.js';
 
@@ -17,11 +17,13 @@ export const asCopied = (events: readonly SessionEvent[]): SessionEvent[] =>
 
 /** Longer values are no record ids (uuids, pi's 8 hex digits). */
 const MAX_VALUE_CHARS = 64;
+/** The smallest chunk read (a file that grows while it is read is still read in chunks this large). */
+const SMALL_CHUNK_BYTES = 64 * 1024;
 
 /**
  * Every raw string value of `key` (a `jsonKey`: `"uuid":"`) in `file`, up to 64 characters, or
- * undefined when the file cannot be read. Read in chunks: memory stays at one chunk plus the
- * values however long the file; each byte is looked at once.
+ * undefined when the file cannot be read. Read in chunks: memory stays at one chunk (at most the
+ * file's size) plus the values however long the file; each byte is looked at once.
  */
 export const rawValuesIn = (file: string, key: Buffer): Set<string> | undefined => {
   let fd: number;
@@ -31,9 +33,11 @@ export const rawValuesIn = (file: string, key: Buffer): Set<string> | undefined 
     return undefined;
   }
   const values = new Set<string>();
-  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let carry = Buffer.alloc(0);
   try {
+    // No larger than the file needs (most files looked in are small): a 1 MiB buffer per file is
+    // garbage to collect when many are read (every sub-agent of a restored tree, claude/continuation.ts).
+    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, Math.max(SMALL_CHUNK_BYTES, fstatSync(fd).size + 1)));
     for (;;) {
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
