@@ -46,8 +46,10 @@ import type { ListingCache } from './walk.js';
  * 11: sessions that start with copies of another (Claude `--fork-session` forks, Codex forks that
  *    copy their parent's rollout, pi forks) and Codex cache writes are read by new rules.
  * 12: checkpoints hold the diagnostics of the records read (a warm start counts them again).
+ * 13: forks of OpenCode 1.x and Kilo, and Claude sub-agents that start with copies of their
+ *    parent's conversation, are read by new rules (their copies' spend counted once).
  */
-export const CACHE_SCHEMA_VERSION = 12;
+export const CACHE_SCHEMA_VERSION = 13;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
