@@ -232,7 +232,9 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
   // search it. The demo's generated sessions get an index in memory, never the user's.
   const liveSearch = await import('../search/live.js');
   const live = createLiveConfig(loaded.config);
-  const search = flags.demo ? liveSearch.createDemoIndex(loaded, asyncScheduler, log, live.current) : liveSearch.createLiveIndex(io, loaded, asyncScheduler, log, live.current);
+  const search = flags.demo
+    ? liveSearch.createDemoIndex(loaded, asyncScheduler, log, live.current, agents)
+    : liveSearch.createLiveIndex(io, loaded, asyncScheduler, log, live.current, agents);
   // The sources start once the interfaces are up: the API answers during the first discovery.
   const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;

@@ -39,7 +39,8 @@ export interface LiveIndex {
  * What both indexes share: the tap that takes user/assistant messages and names as the sources
  * read them, the write of what it took, at most LIVE_FLUSH_MS after a message, and the search of
  * the config's scope, which writes what is pending first, with the sessions' facts as the
- * monitor's fold has them and the user's names (the title and last activity its lists show). A
+ * monitor's fold has them and the user's names (the title and last activity its lists show), of
+ * the agents the monitor watches (`agentwatch --agent codex` searches Codex only, as it lists). A
  * write burst (a cold start indexes every message) leaves pages in the connection's cache that
  * nothing reads again: given back after each write that wrote, as the discovery cache does.
  */
@@ -51,6 +52,7 @@ const createFeed = (
   log: Logger,
   scopeNow: () => IndexScope = () => scope,
   namesNow: () => Promise<SessionNames> = () => Promise.resolve({}),
+  watched: readonly AgentKind[] = scope.agents,
 ) => {
   let pending: Subscription | undefined;
   let closed = false;
@@ -84,7 +86,7 @@ const createFeed = (
     // The config as it is now (the Settings panel may have excluded a folder or switched an
     // agent off since the index opened): what every other interface hides, search hides too.
     const now = scopeNow();
-    const agents = (options.agents ?? scope.agents).filter((agent) => scope.agents.includes(agent) && now.agents.includes(agent));
+    const agents = (options.agents ?? scope.agents).filter((agent) => scope.agents.includes(agent) && now.agents.includes(agent) && watched.includes(agent));
     const excludeCwd = [...new Set([...scope.excludeCwd, ...now.excludeCwd])];
     return searchIndex(db, query, { agents, limit: options.limit, excludeCwd, customNames });
   };
@@ -97,12 +99,23 @@ const createFeed = (
   return { tap, follow, flush, search, close, isClosed: () => closed };
 };
 
-/** The search index of a running monitor: fed by the sources as they read, written every 100 ms. */
-export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerLike, log: Logger, configNow: () => Config = () => loaded.config): LiveIndex => {
+/**
+ * The search index of a running monitor: fed by the sources as they read, written every 100 ms.
+ * The index keeps the config's scope (a narrower one would be a scope that later widens, and
+ * rebuild it); `watched`, the agents the monitor was started for, narrows what a search returns.
+ */
+export const createLiveIndex = (
+  io: CliIo,
+  loaded: Loaded,
+  scheduler: SchedulerLike,
+  log: Logger,
+  configNow: () => Config = () => loaded.config,
+  watched?: readonly AgentKind[],
+): LiveIndex => {
   const scope = scopeOf(loaded);
   const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
   const names = async (): Promise<SessionNames> => (await loadSessionNames(io.env)).names;
-  const feed = createFeed(index.db, index.indexer, scope, scheduler, log, () => scopeOf({ config: configNow() }), names);
+  const feed = createFeed(index.db, index.indexer, scope, scheduler, log, () => scopeOf({ config: configNow() }), names, watched);
   let caughtUp: Promise<void> | undefined;
   let state$: Observable<SessionsState> | undefined;
   let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
@@ -146,10 +159,10 @@ export const createLiveIndex = (io: CliIo, loaded: Loaded, scheduler: SchedulerL
  * search box and `GET /api/search` work as they do on real data (PRODUCT.md section 8) while the
  * user's own index is neither read nor written.
  */
-export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger, configNow: () => Config = () => loaded.config): LiveIndex => {
+export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger, configNow: () => Config = () => loaded.config, watched?: readonly AgentKind[]): LiveIndex => {
   const scope = scopeOf(loaded);
   const db = openMemorySearchDb();
-  const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scope, scheduler, log, () => scopeOf({ config: configNow() }));
+  const feed = createFeed(db, createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), scope, scheduler, log, () => scopeOf({ config: configNow() }), undefined, watched);
   return {
     tap: feed.tap,
     follow: feed.follow,

@@ -86,6 +86,22 @@ describe('search results carry what sessions shows', { timeout: 120_000 }, () =>
     for (const pair of pairs) expect(pair.search, pair.key).toEqual(pair.sessions);
     expect(pairs.find((p) => p.key === 'codex:0199d2a4-7c31-7e02-b5a9-4f1e2d3c4b5a')?.search[1]).toBe('rounding (mine)');
   });
+
+  it('a monitor started with --agent codex searches Codex only, as it lists Codex only', async () => {
+    const t = (home = await installAll('agentwatch-search-watched-agents-'));
+    const salt = 'search-watched-agents-salt';
+    const passphrase = 'search watched agents passphrase';
+    await writeConfig(t, { api_salt: salt, window_minutes: 10_080 });
+    const monitor = await startMonitor(['--api', '--host', '127.0.0.1:0', '--agent', 'codex'], { ...t.env, AGENTWATCH_API_PASSPHRASE: passphrase }, cleanups);
+    const headers = { authorization: `Bearer ${pbkdf2Sync(passphrase, salt, 600000, 32, 'sha256').toString('base64url')}` };
+    const get = async <T>(route: string): Promise<T> => (await (await fetch(`${monitor.base}${route}`, { headers })).json()) as T;
+    await until('ready', async () => (await get<{ ready: boolean }>('/api/stats')).ready || undefined, { context: monitor.stderr });
+    const results = await get<SearchResult[]>(`/api/search?q=${encodeURIComponent(EVERYTHING)}&limit=100`);
+    expect(results.map((r) => r.agent)).toContain('codex');
+    expect(new Set(results.map((r) => r.agent))).toEqual(new Set(['codex']));
+    // Asked for another agent by name: still none of it.
+    expect(await get<SearchResult[]>(`/api/search?q=${encodeURIComponent(EVERYTHING)}&agent=claude`)).toEqual([]);
+  });
 });
 
 describe('search empty states', { timeout: 90_000 }, () => {
