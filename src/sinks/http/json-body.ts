@@ -39,7 +39,9 @@ const strictJsonParser = (app: FastifyInstance): Parser => {
  * instead of a misleading "Body is not valid JSON").
  */
 export const installJsonParser = (app: FastifyInstance): void => {
-  app.removeContentTypeParser('application/json');
+  // Bodies are JSON: Fastify's own text/plain parser handed routes a string they then called "not
+  // a JSON object" (a 400 that hid the real mistake); without it, a 415 says what to send.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJsonParser(app));
 };
 

@@ -81,6 +81,8 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // Fastify's own words ("Unsupported Media Type") do not say what to send instead.
+    if (status === 415) return reply.code(415).send({ error: `the body must be JSON (Content-Type: application/json), not ${request.headers['content-type'] ?? 'a body without a Content-Type'}` });
     return reply.code(status).send({ error: status >= 500 ? 'internal error' : error.message });
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }));

@@ -22,6 +22,18 @@ describe('PUT /api/config', () => {
     expect((await harness.app.inject({ method: 'PUT', url: '/api/config', payload: { window_minutes: 5 } })).statusCode).toBe(401);
   });
 
+  it('a body that is not sent as JSON gets 415 saying what to send, and the file is left as it is', async () => {
+    harness = await makeDashboard();
+    const before = await readFile(configFile(harness), 'utf8');
+    const plain = await harness.app.inject({ method: 'PUT', url: '/api/config', headers: { ...harness.auth(), 'content-type': 'text/plain' }, payload: '{"window_minutes":5}' });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json()).toEqual({ error: 'the body must be JSON (Content-Type: application/json), not text/plain' });
+    const untyped = await harness.app.inject({ method: 'PUT', url: '/api/config', headers: harness.auth(), payload: Buffer.from('{"window_minutes":5}') });
+    expect(untyped.statusCode).toBe(415);
+    expect(untyped.json().error).toMatch(/^the body must be JSON \(Content-Type: application\/json\), not /);
+    expect(await readFile(configFile(harness), 'utf8')).toBe(before);
+  });
+
   it('merges a partial config into the file (unknown keys kept, 0600), answers the effective config and applies it live', async () => {
     harness = await makeDashboard();
     const res = await put(harness, { window_minutes: 90, card_density: 'compact', detail_width: 640, default_filter: 'waiting', agents: { codex: false } });
