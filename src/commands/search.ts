@@ -28,12 +28,12 @@ const readStdin = async (io: CliIo): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8').trim();
 };
 
-/** `--agent claude,codex`: each must be an agent kind. */
-export const parseAgentList = (value: string | undefined): AgentKind[] | undefined => {
+/** `--agent claude,codex`: each must be an agent kind. `name` is how the message calls the value (the route's own parameter). */
+export const parseAgentList = (value: string | undefined, name = '--agent'): AgentKind[] | undefined => {
   if (value === undefined || value === 'all') return undefined;
-  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
-  const bad = names.find((name) => !isAgentKind(name));
-  if (bad !== undefined || names.length === 0) throw new UsageError(`Invalid value for --agent: ${JSON.stringify(value)} (a comma-separated list of ${AGENT_KINDS.join(', ')})`);
+  const names = value.split(',').map((agent) => agent.trim()).filter(Boolean);
+  const bad = names.find((agent) => !isAgentKind(agent));
+  if (bad !== undefined || names.length === 0) throw new UsageError(`Invalid value for ${name}: ${JSON.stringify(value)} (a comma-separated list of ${AGENT_KINDS.join(', ')})`);
   return names as AgentKind[];
 };
 

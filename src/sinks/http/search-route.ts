@@ -28,7 +28,8 @@ export const registerSearchRoute = (app: FastifyInstance, index: LiveIndex): voi
     if (!parsed.success) return reply.code(400).send({ error: parsed.error.issues.map((issue) => issue.message).join('; ') });
     let agents;
     try {
-      agents = parseAgentList(parsed.data.agent);
+      // The same check as `search --agent`, named as this route's parameter.
+      agents = parseAgentList(parsed.data.agent, 'agent');
     } catch (error) {
       return reply.code(400).send({ error: (error as Error).message });
     }

@@ -35,3 +35,14 @@ describe('GET /api/search ?limit=', () => {
     await app.close();
   });
 });
+
+describe('GET /api/search ?agent=', () => {
+  it('an unknown agent is named as the route parameter it came in, not as the CLI flag', async () => {
+    const app = Fastify();
+    registerSearchRoute(app, recordingIndex([]));
+    const answer = await app.inject({ method: 'GET', url: '/api/search?q=bucket&agent=claude,bogus' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toEqual({ error: 'Invalid value for agent: "claude,bogus" (a comma-separated list of amp, claude, codex, cursor, grok, kilo, kimi, opencode, pi)' });
+    await app.close();
+  });
+});
