@@ -17,7 +17,7 @@
 //   forked sub-agents (and compaction's `agent-acompact-*`) start with those copies: continuation.ts.
 import type { SessionEvent, SessionMetaPatch, SessionState, TokenCounts } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
-import { decodeLine, epochMs } from '../internal/line-helpers.js';
+import { decodeLine, epochMs, undatedRecord } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
@@ -366,7 +366,8 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     const message = record.type === 'user' || record.type === 'assistant';
     const copy = isCopied(record) || (message && copiedHere(record));
     const events = copy ? asCopied(typed) : typed;
-    return named.length > 0 ? [...named, ...events] : events;
+    const undated = undatedRecord('claude', record.timestamp, at, { sessionId, path: file });
+    return named.length > 0 || undated.length > 0 ? [...undated, ...named, ...events] : events;
   };
 
   const typedEvents = (record: ClaudeRecord, at: number): SessionEvent[] => {

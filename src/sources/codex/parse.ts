@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 // Checked against (issue 13; facts only): Codex CLI 0.118 (openai/codex `RolloutItem`: session_meta,
 // session_state, response_item, compacted, turn_context, event_msg), 0.125 and Codex Desktop
 // 0.104/0.128 (issue 13's real rollouts: prompts only as event_msg `user_message`, originator
@@ -9,7 +10,7 @@ import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import { patchTarget } from '../internal/apply-patch.js';
 import type { FileParser } from '../internal/file-parser.js';
-import { decodeLine, epochMs } from '../internal/line-helpers.js';
+import { decodeLine, epochMs, undatedRecord } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType, valueKey } from '../internal/skim.js';
 import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
@@ -23,6 +24,8 @@ import {
   codexSessionMetaSchema,
   codexTurnContextSchema,
 } from './schema.js';
+
+type CodexEnvelope = z.infer<typeof codexEnvelopeSchema>;
 
 const agent = 'codex';
 
@@ -262,6 +265,11 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     if (!decoded.ok) return decoded.event ? [decoded.event] : [];
     const { type, payload, timestamp } = decoded.value;
     const at = epochMs(timestamp);
+    const undated = undatedRecord(agent, timestamp, at, { sessionId, path: file });
+    return undated.length > 0 ? [...undated, ...recordEvents(type, payload, at)] : recordEvents(type, payload, at);
+  };
+
+  const recordEvents = (type: CodexEnvelope['type'], payload: CodexEnvelope['payload'], at: number): SessionEvent[] => {
     switch (type) {
       case 'session_meta':
         return sessionMeta(payload, at);

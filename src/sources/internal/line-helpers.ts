@@ -12,6 +12,16 @@ export const epochMs = (value: unknown): number => {
   return Number.isFinite(ms) ? ms : 0;
 };
 
+/**
+ * A record whose timestamp is there but is no date (`epochMs` gave 0): counted as E_SCHEMA, so
+ * doctor lists it with its line; the record is still read, without a time (a session whose every
+ * record is so has no time to be listed by).
+ */
+export const undatedRecord = (agent: AgentKind, value: unknown, at: number, where: { readonly sessionId: string; readonly path: string }): SessionEvent[] =>
+  at === 0 && value !== undefined && value !== null && value !== ''
+    ? [diagnostic(agent, 'E_SCHEMA', `timestamp ${JSON.stringify(value).slice(0, 60)} is not a date; the record is read without a time`, where)]
+    : [];
+
 /** Lines above this are parsed with their long string values cut short (see `elideLongStrings`). */
 export const ELIDE_OVER_BYTES = 2 * 1024;
 /** Bytes kept of each long string not kept whole: more than any title or patch header agentwatch shows. */

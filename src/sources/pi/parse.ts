@@ -6,7 +6,7 @@
 // blocks text/thinking/image/toolCall. pi records no app version in a session.
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
-import { decodeLine, epochMs } from '../internal/line-helpers.js';
+import { decodeLine, epochMs, undatedRecord } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
 import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
@@ -160,7 +160,9 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean)
       const at = epochMs(entry.timestamp);
       const created = !sawCreated && at > 0 ? ((sawCreated = true), { createdAt: at }) : {};
       const events = entryEvents(entry, at, created);
-      return entry.id !== undefined && parentIds?.has(entry.id) === true ? asCopied(events) : events;
+      const read = entry.id !== undefined && parentIds?.has(entry.id) === true ? asCopied(events) : events;
+      const undated = undatedRecord(agent, entry.timestamp, at, { sessionId, path: file });
+      return undated.length > 0 ? [...undated, ...read] : read;
     },
   };
 };
