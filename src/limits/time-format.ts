@@ -1,14 +1,25 @@
-/** `in 2h 41m`, `in 3d 4h`, `in 12m`; `due now` once the instant has passed. */
-export const relativeTime = (target: number, now: number): string => {
-  const minutes = Math.floor((target - now) / 60_000);
-  if (target <= now) return 'due now';
-  if (minutes < 1) return 'in under a minute';
+/** `3d 4h`, `2h 41m`, `12m` for a span of whole minutes (at least one). */
+const span = (minutes: number): string => {
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
   const mins = minutes % 60;
-  if (days > 0) return `in ${days}d ${hours}h`;
-  if (hours > 0) return `in ${hours}h ${mins}m`;
-  return `in ${mins}m`;
+  if (days > 0) return `${days}d ${hours}h`;
+  if (hours > 0) return `${hours}h ${mins}m`;
+  return `${mins}m`;
+};
+
+/**
+ * `in 2h 41m`, `in 3d 4h`, `in 12m`; `due now` once the instant has passed, and `passed 3d 0h
+ * ago` once it is a minute behind: a provider that still names a reset long gone sends figures of
+ * a window that has ended, and "due now" hid that.
+ */
+export const relativeTime = (target: number, now: number): string => {
+  if (target <= now) {
+    const ago = Math.floor((now - target) / 60_000);
+    return ago < 1 ? 'due now' : `passed ${span(ago)} ago`;
+  }
+  const minutes = Math.floor((target - now) / 60_000);
+  return minutes < 1 ? 'in under a minute' : `in ${span(minutes)}`;
 };
 
 /**

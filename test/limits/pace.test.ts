@@ -78,6 +78,12 @@ describe('time formatting', () => {
     expect(relativeTime(NOW + 12 * 60_000, NOW)).toBe('in 12m');
     expect(relativeTime(NOW + 30_000, NOW)).toBe('in under a minute');
     expect(relativeTime(NOW - 1, NOW)).toBe('due now');
+    expect(relativeTime(NOW - 59_000, NOW)).toBe('due now');
+  });
+  it('relative: a reset a minute or more behind says how long ago it passed', () => {
+    expect(relativeTime(NOW - 60_000, NOW)).toBe('passed 1m ago');
+    expect(relativeTime(NOW - 3 * 24 * HOUR - 5 * 60_000, NOW)).toBe('passed 3d 0h ago');
+    expect(relativeTime(NOW - 2 * HOUR - 41 * 60_000, NOW)).toBe('passed 2h 41m ago');
   });
   it('absolute: weekday, day, month, 24h time and zone, in the zone asked for', () => {
     expect(absoluteTime(NOW + 2 * HOUR + 41 * 60_000, 'UTC')).toBe('Thu 10 Sep 16:41 UTC');
