@@ -17,6 +17,11 @@ export interface Route {
   readonly headers?: Readonly<Record<string, string>>;
   /** Answer this long after the request arrived (a slow vendor). */
   readonly delayMs?: number;
+  /**
+   * Hold the answer until this many requests (of any agent) have arrived: a client that asked one
+   * after the other would wait on the first answer for ever (until its own timeout).
+   */
+  readonly holdUntilRequests?: number;
 }
 
 export interface RecordedRequest {
@@ -53,6 +58,13 @@ export const startVendorServer = async (routes: Partial<Record<LimitAgent, Route
   const table = new Map<LimitAgent, Route>(Object.entries(routes) as [LimitAgent, Route][]);
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const held: { readonly until: number; readonly answer: () => void }[] = [];
+  const releaseHeld = (): void => {
+    for (const entry of held.splice(0)) {
+      if (requests.length >= entry.until) entry.answer();
+      else held.push(entry);
+    }
+  };
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     const agent = agentOfPath(pathname);
@@ -66,7 +78,10 @@ export const startVendorServer = async (routes: Partial<Record<LimitAgent, Route
       const body = route.body ?? (route.fixture ? fixture(route.fixture) : '');
       res.writeHead(route.status ?? 200, { 'content-type': 'application/json', ...route.headers }).end(body);
     };
-    if (route?.delayMs) {
+    if (route?.holdUntilRequests !== undefined) {
+      held.push({ until: route.holdUntilRequests, answer });
+      releaseHeld();
+    } else if (route?.delayMs) {
       const timer = setTimeout(() => {
         timers.delete(timer);
         answer();
