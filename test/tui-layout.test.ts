@@ -105,6 +105,65 @@ describe.skipIf(!hasTmux)('the list at 80, 120 and 200 columns (tmux, --demo)', 
     await tmux.waitText(name, 'EXITED 0');
   });
 
+  it.each([
+    [100, 30],
+    [60, 20],
+  ] as const)('the ? overlay at %ix%i: every key stands apart from what it does (an aligned gap or a line of its own)', async (width, height) => {
+    const name = `help${width}`;
+    tmux.launch(name, ['--demo'], env, { width, height });
+    await tmux.waitFor(name, demoRows, 'the demo rows', 30_000);
+    tmux.keys(name, '?');
+    /** The overlay's rows between its side borders, less the one-cell margin, trailing blanks dropped. */
+    const body = (s: string): string[] => {
+      const lines = s.split('\n').map((line) => [...line]);
+      const top = lines.findIndex((cells) => cells.join('').includes('┌─ Help'));
+      const left = lines[top]?.join('').indexOf('┌─ Help') ?? -1;
+      const right = lines[top]?.indexOf('┐', left) ?? -1;
+      const bottom = lines.findIndex((cells, i) => i > top && cells[left] === '└');
+      expect(top >= 0 && bottom > top && right > left).toBe(true);
+      return lines.slice(top + 1, bottom - 1).map((cells) => cells.slice(left + 2, right).join('').trimEnd());
+    };
+    let screen = await tmux.waitText(name, 'Help: keys, agents, warnings');
+    const inside = body(screen);
+    for (let step = 0; step < 60; step++) {
+      const lines = /lines (\d+)-(\d+) of (\d+)/.exec(screen);
+      if (!lines || lines[2] === lines[3]) break;
+      const before = lines[0];
+      tmux.keys(name, 'PageDown');
+      screen = await tmux.waitFor(name, (s) => !s.includes(before), 'the overlay scrolled');
+      // PageDown moves ten rows: the rows past the ones already seen.
+      const now = /lines (\d+)-(\d+)/.exec(screen);
+      inside.push(...body(screen).slice(Math.max(0, Number(lines[2]) - Number(now?.[1] ?? 0) + 1)));
+    }
+    for (const section of KEY_REFERENCE) {
+      for (const [keys, what] of section.keys) {
+        const first = what.split(' ')[0] ?? '';
+        const at = inside.findIndex((line) => line === `  ${keys}` || line.startsWith(`  ${keys} `));
+        expect(at, keys).toBeGreaterThanOrEqual(0);
+        const rest = (inside[at] ?? '').slice(keys.length + 2);
+        if (rest === '') expect(inside[at + 1], keys).toMatch(new RegExp(`^ {4,}${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+        else expect(rest, keys).toMatch(new RegExp(`^ {2,}${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      }
+    }
+    expect(inside.some((line) => /^ {2}recent activity {2,}sessions/.test(line))).toBe(true);
+    tmux.keys(name, 'Escape');
+    await tmux.waitFor(name, (s) => !s.includes('Help: keys'), 'the overlay closed');
+    tmux.keys(name, 'q');
+    await tmux.waitText(name, 'EXITED 0');
+  });
+
+  it.each([
+    [30, 8],
+    [20, 5],
+  ] as const)('a %ix%i terminal is told the size it needs, whole', async (width, height) => {
+    const name = `small${width}`;
+    tmux.launch(name, ['--demo'], env, { width, height });
+    const screen = await tmux.waitFor(name, (s) => s.includes('40x12'), 'the notice');
+    expect(screen.replace(/\s+/g, ' ')).toContain(`(${width}x${height}); need 40x12. q quits.`);
+    tmux.keys(name, 'q');
+    await tmux.waitText(name, 'EXITED 0');
+  });
+
   it('the limits window at 80 columns: sized to its table, no run of blank rows, the Detailed notes wrapped once, one window order', async () => {
     const name = 'limits';
     tmux.launch(name, ['--demo'], env, { width: 80, height: 30 });

@@ -1,6 +1,7 @@
 import { makePalette, type Palette } from './palette.js';
 import { usedBarTone, viewWindow, type WindowView } from './pace.js';
 import type { RenderOptions } from './render-options.js';
+import { reportTitle } from './present-plan.js';
 import { rowsOf } from './rows.js';
 import { inWindowOrder } from './windows.js';
 import { absoluteTime, relativeTime } from './time-format.js';
@@ -62,7 +63,7 @@ const windowBlock = (view: WindowView, options: RenderOptions, palette: Palette)
 };
 
 const reportBlock = (report: LimitReport, options: RenderOptions, palette: Palette): string[] => [
-  palette.bold(report.plan ? `${report.row} (${report.plan})` : report.row),
+  palette.bold(reportTitle(report.row, report.plan)),
   ...inWindowOrder(report.windows).flatMap((window) => windowBlock(viewWindow(window, options.now), options, palette)),
   ...(report.note ? wrap(`Note: ${report.note}`, options.width, '  ').map(palette.muted) : []),
 ];

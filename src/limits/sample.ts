@@ -30,7 +30,8 @@ const REPORTS: Readonly<Record<LimitAgent, (now: number) => readonly LimitReport
   ],
   cursor: (now) => [
     { row: 'Cursor Models', plan: 'Pro (sample)', windows: [{ ...window('monthly', MONTH_DAYS * 86_400, 64, 0.5, now), startsAt: now - 15 * DAY, resetsAt: now + 15 * DAY }], note: SAMPLE_NOTE },
-    { row: 'Cursor API', windows: [{ ...window('monthly', MONTH_DAYS * 86_400, 8, 0.5, now), startsAt: now - 15 * DAY, resetsAt: now + 15 * DAY }], note: SAMPLE_NOTE },
+    // Both rows carry the plan, as Cursor's own report gives it to both.
+    { row: 'Cursor API', plan: 'Pro (sample)', windows: [{ ...window('monthly', MONTH_DAYS * 86_400, 8, 0.5, now), startsAt: now - 15 * DAY, resetsAt: now + 15 * DAY }], note: SAMPLE_NOTE },
   ],
 };
 

@@ -98,6 +98,31 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     }
   });
 
+  it('calls an untitled session by its latest prompt on its card, in every density, and in the detail panel, as the TUI does; its folder shows once', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      const card = page.locator(`[data-session-id="${WAITING.id}"]`);
+      await until(() => card.locator('.name').textContent()).toBe('Add a cart page');
+      expect(await card.locator('.project').textContent()).toBe('shop');
+      // The folder once (the name was `shop` above `shop`).
+      expect(((await card.textContent()) ?? '').split('shop').length - 1).toBe(1);
+      // Compact cards read the detail of an untitled session for its prompt too.
+      await page.getByRole('button', { name: 'Compact', exact: true }).click();
+      await eventually(() => readJson(home.configFile), (config) => config.card_density === 'compact', 'card_density saved');
+      await page.reload();
+      await until(() => page.locator(`[data-session-id="${WAITING.id}"]`).getAttribute('class')).toContain('compact');
+      await until(() => page.locator(`[data-session-id="${WAITING.id}"] .name`).textContent()).toBe('Add a cart page');
+      await page.locator(`[data-session-id="${WAITING.id}"] .name button`).click();
+      const panel = page.getByRole('complementary', { name: 'Session detail' });
+      await until(() => panel.locator('h2').textContent()).toBe('Add a cart page');
+    } finally {
+      await context.close();
+      // Back to the default density for the tests after this one, whatever happened here.
+      const put = await fetch(`${served.base}/api/config`, { method: 'PUT', headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ card_density: 'live' }) });
+      expect(put.status).toBe(200);
+    }
+  });
+
   it('updates a card live when its transcript grows, leaving the other cards in place', async () => {
     const requests: URL[] = [];
     // Every request the page makes from the start: the update must arrive over the patch stream.
@@ -143,7 +168,8 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       await field.fill('');
       await field.press('Enter');
       await eventually(() => readJson(home.namesFile), (names) => !(IDLE.id in names), 'name reset');
-      await until(() => page.locator(`[data-session-id="${IDLE.id}"] .name`).textContent()).toBe('parser');
+      // Back to what it went by before: no title, so its latest prompt.
+      await until(() => page.locator(`[data-session-id="${IDLE.id}"] .name`).textContent()).toBe('Why do leap years break?');
     } finally {
       await context.close();
     }

@@ -89,12 +89,15 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await until(() => dialog.textContent()).toContain('Claude');
       expect(await dialog.getByRole('tab', { name: 'Summary' }).getAttribute('aria-selected')).toBe('true');
       expect(await dialog.textContent()).toMatch(/5-hour[\s\S]*\d+%/);
+      // The plan as `limits --detailed` and the TUI say it: the row, then the plan in parentheses.
+      expect(await dialog.locator('.row-head th').first().textContent()).toMatch(/^\s*Claude \(Max\)\s*$/);
       expect(reads).toHaveLength(1);
       await page.clock.runFor(10 * 60_000);
       expect(reads).toHaveLength(1);
 
       await dialog.getByRole('tab', { name: 'Detailed' }).click();
       await until(() => dialog.getByRole('tabpanel').textContent()).toMatch(/Elapsed[\s\S]*Resets[\s\S]*Pace/);
+      expect(await dialog.locator('.block h3').first().textContent()).toBe('Claude (Max)');
       // Spec rule 4: the Used bar by used percent alone (green <= 50, blue <= 75, orange <= 90,
       // red above), whatever the pace; the Elapsed bar neutral.
       const bars = await dialog.locator('.window').evaluateAll((windows) =>

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../src/core/session.js';
 import { nextDelay, retryAfterMs } from '../../web/src/lib/backoff.js';
 import { faviconFor, faviconSvg, titleFor } from '../../web/src/lib/badge.js';
-import { age, ago, cost, displayName, localTime, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
+import { age, ago, cost, displayName, localTime, placeLine, sessionName, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
+import { sessionName as tuiSessionName } from '../../src/sinks/tui/model.js';
 import { detailWidth, dragTo, EDGE, fitInside, initialRect, MIN_DIALOG, resizeBy } from '../../web/src/lib/geometry.js';
 import { keyAction } from '../../web/src/lib/keys.js';
 import { latestOnly } from '../../web/src/lib/latest.js';
@@ -184,6 +185,31 @@ describe('dialog geometry', () => {
     expect(detailWidth(640.4, 1600)).toBe(640);
     expect(detailWidth(3000, 4000)).toBe(2000);
     expect(detailWidth(1500, 1200)).toBe(960);
+  });
+});
+
+describe('session names (card, detail panel, panel view: as the TUI)', () => {
+  const detail = (...prompts: string[]) => ({ recent_messages: [...prompts.map((text) => ({ role: 'user' as const, text, timestamp: '' })), { role: 'assistant' as const, text: 'Done.', timestamp: '' }] });
+  it('the rename, else the title, else the latest prompt, else the folder; the line under it never repeats the name', () => {
+    const untitled = summary({ cwd: '/home/dev/work/src', short_name: 'src' });
+    expect(sessionName(untitled, detail('first', 'Fix the\nflaky test'))).toEqual({ text: 'Fix the flaky test', source: 'prompt' });
+    expect(placeLine(untitled, sessionName(untitled, detail('Fix it')))).toBe('src');
+    // Before the detail is read, or without a prompt: the folder, and the line says where it is.
+    expect(sessionName(untitled)).toEqual({ text: 'src', source: 'project' });
+    expect(placeLine(untitled, sessionName(untitled))).toBe('/home/dev/work/');
+    expect(placeLine(summary({ cwd: '/src', short_name: 'src' }), { source: 'project' })).toBe('');
+    expect(sessionName(summary({ agent_name: 'Theirs' }), detail('Fix it'))).toEqual({ text: 'Theirs', source: 'title' });
+    expect(sessionName(summary({ custom_name: 'Mine', agent_name: 'Theirs' }), detail('Fix it'))).toEqual({ text: 'Mine', source: 'custom' });
+    expect(sessionName(summary({ short_name: '', session_id: '0123456789' })).text).toBe('01234567');
+  });
+
+  it('is the TUI list and detail panel name', () => {
+    for (const over of [{}, { agent_name: 'Theirs' }, { custom_name: 'Mine', agent_name: 'Theirs' }]) {
+      for (const prompt of ['', 'Fix the flaky test']) {
+        const s = summary(over);
+        expect(sessionName(s, prompt ? detail(prompt) : undefined)).toEqual(tuiSessionName(s, prompt));
+      }
+    }
   });
 });
 

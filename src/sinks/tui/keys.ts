@@ -150,6 +150,7 @@ export const KEY_REFERENCE: readonly { readonly title: string; readonly keys: re
       ['S', 'sort: recent activity, waiting first, project'],
       ['/', 'find sessions by name or path (esc clears)'],
       ['s', 'search what was said in every session; jumps to the best match'],
+      ['enter  ctrl-u', 'in a prompt (/ s r): keep it (s: jump to the best match) / clear it'],
       ['esc', 'clear the search, leave the detail panel, close a window'],
     ],
   },

@@ -2,7 +2,7 @@ import { agentColumnText, agentGlyph } from './agent-glyph.js';
 import { ACTIVITY_WIDTH, MARKER_WIDTH, planColumns, shortModel, type Column, type ColumnPlan } from './columns.js';
 import { activityPerMinute, formatAge, formatCost, sparkline, spinnerAt } from './format.js';
 import { fitLine, markSelected, seg, type Line, type Segment } from './line.js';
-import { displayName, lastPrompt, totalTokens, type ListRow } from './model.js';
+import { lastPrompt, sessionName, totalTokens, type ListRow } from './model.js';
 import { ellipsize, padEndTo, padStartTo } from './text.js';
 import type { StyleName } from './theme.js';
 
@@ -11,14 +11,17 @@ const cell = (text: string, column: Column, style?: StyleName): Segment => {
   return seg(column.align === 'right' ? padStartTo(cut, column.width) : padEndTo(cut, column.width), style);
 };
 
-/** The name column: the user's name or the agent's title; else the last prompt (muted); else the project. */
+/**
+ * The name column: sessionName (the same as the detail panel's) beside the project column; a
+ * prompt standing in for a title is muted. Without the project column (a narrow list) it is the
+ * user's name, else the project (issue 8: "project short name or custom name"): the one column
+ * left says where the session works.
+ */
 const nameCell = (row: ListRow, column: Column, projectShown: boolean): Segment => {
   const { summary } = row;
-  const named = summary.custom_name || summary.agent_name;
-  if (named) return cell(named, column, summary.custom_name ? 'value' : 'text');
-  if (!projectShown) return cell(displayName(summary), column, 'text');
-  const prompt = lastPrompt(row.state);
-  return prompt ? cell(prompt, column, 'muted') : cell(summary.short_name || summary.session_id, column, 'text');
+  if (!projectShown) return cell(summary.custom_name || summary.short_name || summary.agent_name || summary.session_id, column, summary.custom_name ? 'value' : 'text');
+  const name = sessionName(summary, lastPrompt(row.state.recentMessages));
+  return cell(name.text, column, name.source === 'custom' ? 'value' : name.source === 'prompt' ? 'muted' : 'text');
 };
 
 const rowCell = (row: ListRow, column: Column, plan: ColumnPlan, now: number): Segment[] => {

@@ -9,7 +9,7 @@ import { helpLines } from './render-help.js';
 import { limitsMaxScroll, limitsRect, renderLimitsModal } from './render-limits.js';
 import { keepInView, renderList } from './render-list.js';
 import { selectedRowIndex, type ViewState } from './state.js';
-import { ellipsizeStart } from './text.js';
+import { displayWidth, ellipsizeStart, wrapText } from './text.js';
 
 /** Everything a frame shows. Built by the shell from the pipeline's state and the view state. */
 export interface FrameInput {
@@ -85,6 +85,27 @@ const framePanels = (layout: Layout, listTitle: Segment[], list: readonly Line[]
   return out;
 };
 
+/**
+ * The notice shown instead of the panels below MIN_SIZE, word-wrapped over the rows there are:
+ * the longest wording that fits without cutting a word, down to the bare size needed (`40x12`),
+ * which is always said while it fits at all.
+ */
+export const tooSmallLines = (size: Size): string[] => {
+  const { width, height } = size;
+  if (width <= 0 || height <= 0) return [];
+  const need = `${MIN_SIZE.width}x${MIN_SIZE.height}`;
+  const wordings = [
+    `Terminal too small (${width}x${height}); need ${need}. q quits.`,
+    `Too small (${width}x${height}); need ${need}. q quits.`,
+    `Too small: need ${need}. q quits.`,
+    `Too small: need ${need}`,
+    `need ${need}`,
+    need,
+  ];
+  const fits = (text: string): boolean => text.split(' ').every((word) => displayWidth(word) <= width) && wrapText(text, width).length <= height;
+  return wrapText(wordings.find(fits) ?? need, width).slice(0, height);
+};
+
 /** The `?` overlay's box and lines at this size. */
 const helpBox = (input: FrameInput, size: Size): { rect: Rect; lines: Line[] } => {
   const contentWidth = Math.max(20, Math.min(size.width - 8, 92));
@@ -100,8 +121,7 @@ export const render = (input: FrameInput, size: Size): Line[] => {
   const { width, height } = size;
   if (isTooSmall(size)) {
     const lines: Line[] = Array.from({ length: Math.max(0, height) }, () => fitLine([], Math.max(0, width)));
-    const text = `Terminal too small (${width}x${height}); need ${MIN_SIZE.width}x${MIN_SIZE.height}. q quits.`;
-    if (height > 0) lines[0] = fitLine([seg(text, 'error')], width);
+    tooSmallLines(size).forEach((text, y) => (lines[y] = fitLine([seg(text, 'error')], width)));
     return lines;
   }
   const { view, rows, now } = input;

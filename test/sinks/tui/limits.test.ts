@@ -79,3 +79,20 @@ describe('limits modal text at the modal width (issue 14: notes wrapped once)', 
     expect(joined.split('Sample data (--demo): generated, not your usage.').length - 1).toBe(6);
   });
 });
+
+describe('report headings: the plan in one parenthesis', () => {
+  it('--demo: every heading reads "Row (Plan, sample)", never nested; both Cursor rows carry the plan, as a real report does', async () => {
+    const { sampleOutcomes } = await import('../../../src/limits/sample.js');
+    const text = limitsText(sampleOutcomes(NOW, LIMIT_AGENTS), NOW, 76);
+    const headings = text.detailed.filter((line) => /^\S/.test(line));
+    expect(headings).toEqual(['Claude (Max, sample)', 'Codex (Plus, sample)', 'Grok', 'Kimi', 'Cursor Models (Pro, sample)', 'Cursor API (Pro, sample)']);
+    for (const line of text.detailed) expect(line).not.toMatch(/\([^)]*\(/);
+  });
+
+  it('a real plan keeps its plain form', async () => {
+    const { reportTitle } = await import('../../../src/limits/present-plan.js');
+    expect(reportTitle('Claude', 'Max')).toBe('Claude (Max)');
+    expect(reportTitle('Cursor API', 'Pro+')).toBe('Cursor API (Pro+)');
+    expect(reportTitle('Grok')).toBe('Grok');
+  });
+});

@@ -1,12 +1,45 @@
 import { compactAge } from '../../../src/core/age.js';
 import { timeOf } from '../../../src/core/time.js';
-import type { SessionSummary } from './wire.js';
+import type { SessionDetail, SessionSummary } from './wire.js';
 
 /** Pure text formatting of the dashboard (no DOM), unit-tested. */
 
-/** What a card is called: the user's rename, else the agent's own title, else the project. */
+/** lazyagent's name of a session: the user's rename, else the agent's own title, else the project (what a rename starts from). */
 export const displayName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>): string =>
   s.custom_name || s.agent_name || s.short_name || s.session_id.slice(0, 8);
+
+/** The user's latest message of a session's detail, on one line ("" without one or before the detail is read). */
+export const lastPrompt = (detail: Pick<SessionDetail, 'recent_messages'> | undefined): string =>
+  detail?.recent_messages.findLast((m) => m.role === 'user')?.text.replace(/\s+/g, ' ').trim() ?? '';
+
+/** Where a session's name came from: the rename, the agent's title, the latest prompt, or the project folder (or the id). */
+export type NameSource = 'custom' | 'title' | 'prompt' | 'project';
+
+/**
+ * What a session is called on its card, in the detail panel and the panel view, as in the TUI's
+ * list and detail panel (src/sinks/tui/model.ts sessionName): the rename, else the agent's own
+ * title, else the latest prompt (read from the detail), else the project folder.
+ */
+export const sessionName = (
+  s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>,
+  detail?: Pick<SessionDetail, 'recent_messages'>,
+): { readonly text: string; readonly source: NameSource } => {
+  if (s.custom_name) return { text: s.custom_name, source: 'custom' };
+  if (s.agent_name) return { text: s.agent_name, source: 'title' };
+  const prompt = lastPrompt(detail);
+  if (prompt) return { text: prompt, source: 'prompt' };
+  return { text: s.short_name || s.session_id.slice(0, 8), source: 'project' };
+};
+
+/**
+ * The card's line under the name: the project folder, or, when the session is already named
+ * after it, the folder it sits in (`/home/dev/work/` under `src`), never the same word twice.
+ */
+export const placeLine = (s: Pick<SessionSummary, 'short_name' | 'cwd'>, name: { readonly source: NameSource }): string => {
+  if (name.source !== 'project') return s.short_name || s.cwd;
+  const parent = /^(.*[\\/])[^\\/]+$/.exec(s.cwd.replace(/[\\/]+$/, ''))?.[1] ?? '';
+  return parent.length > 1 ? parent : '';
+};
 
 /** "now", "42s", "5m", "3h", "2d": the age of an RFC 3339 instant at `now` (epoch ms), as the TUI shows it. */
 export const age = (iso: string, now: number): string => {
