@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { filter, firstValueFrom, timeout } from 'rxjs';
 import { DOCTOR_FLAGS } from '../cli/command-flags.js';
 import { parseFlags } from '../cli/flags.js';
@@ -7,16 +5,15 @@ import { UsageError, type CliIo } from '../cli/io.js';
 import { toEffective } from '../config/effective.js';
 import { ConfigError } from '../config/errors.js';
 import { loadConfig, passphraseProblem, type Loaded } from '../config/load.js';
-import { configPath } from '../config/paths.js';
+import { configPath, sessionNamesPath } from '../config/paths.js';
 import { configSchema } from '../config/schema.js';
+import { loadSessionNames } from '../config/session-names.js';
 import { findUnknownKeys } from '../config/unknown-keys.js';
-import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
+import { AGENT_KINDS } from '../core/agents.js';
 import type { DiagnosticEvent } from '../core/session.js';
-import { checkLocation, type LocationCheck } from '../doctor/locations.js';
 import { renderDoctor } from '../doctor/render.js';
 import { agentReport, problemsOf, type DoctorReport } from '../doctor/report.js';
-import { codexArchivedDir } from '../sources/codex/paths.js';
-import { agentLocations } from './sessions-locations.js';
+import { checkAgentLocations } from './sessions-locations.js';
 import { startSourcePipeline } from './pipeline-setup.js';
 import { DISCOVERY_WAIT_MS } from './sessions.js';
 
@@ -27,18 +24,6 @@ import { DISCOVERY_WAIT_MS } from './sessions.js';
  * record is skipped unseen) and writes nothing. Exit 0 healthy, 1 when something needs the user.
  */
 const COMMAND = 'agentwatch doctor';
-const DATABASE_AGENTS: ReadonlySet<AgentKind> = new Set(['cursor', 'opencode', 'kilo']);
-
-/**
- * The `projects/` folder of a `claude_dirs` entry (when any is set, they replace `~/.claude`):
- * each entry must hold one (spec 2.1), so one without it is the config's mistake, said with the entry.
- */
-const fromClaudeDirs = (check: LocationCheck): LocationCheck => {
-  const entry = path.dirname(check.path);
-  if (check.state !== 'missing') return { ...check, config_entry: `claude_dirs: ${entry}` };
-  const detail = existsSync(entry) ? `the claude_dirs entry ${entry} has no projects/ folder; each entry must contain one` : `the claude_dirs entry ${entry} does not exist`;
-  return { ...check, detail, config_entry: `claude_dirs: ${entry}` };
-};
 
 const originOf = (url: string): string => {
   try {
@@ -48,10 +33,15 @@ const originOf = (url: string): string => {
   }
 };
 
-/** The config as `limits` reads it (never written); an invalid one is reported and defaults are used to look further. */
+/**
+ * The config as `limits` reads it (never written); an invalid one is reported and defaults are
+ * used to look further. A stored passphrase that is too short is reported as every other command
+ * refuses it, but the rest of the file is used (its agents and claude_dirs are where to look).
+ */
 const readConfig = async (io: CliIo): Promise<{ loaded: Loaded; error?: string }> => {
   try {
-    return { loaded: await loadConfig(io.env, { write: false }) };
+    const loaded = await loadConfig(io.env, { write: false, shortPassphrase: 'report' });
+    return loaded.passphraseRefused === undefined ? { loaded } : { loaded, error: loaded.passphraseRefused };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const stored = configSchema.parse({});
@@ -64,8 +54,23 @@ const apiSetup = (io: CliIo, loaded: Loaded): DoctorReport['api'] => {
   const passphrase = loaded.config.api_passphrase;
   if (passphrase.trim() === '') return { passphrase: 'not set', note: 'agentwatch --api asks for one on its first run in a terminal (or set AGENTWATCH_API_PASSPHRASE)' };
   const problem = passphraseProblem(passphrase);
-  if (problem) return { passphrase: 'too short', note: problem };
+  if (problem) {
+    const fix = fromEnv ? 'change it where it is set' : 'agentwatch passphrase sets a new one';
+    return { passphrase: 'too short', note: `${problem.replace(/^the passphrase/, fromEnv ? 'AGENTWATCH_API_PASSPHRASE' : 'api_passphrase')}; ${fix}` };
+  }
   return { passphrase: fromEnv ? 'from AGENTWATCH_API_PASSPHRASE' : 'set', note: 'agentwatch passphrase --show prints the token' };
+};
+
+/** Every webhook entry, valid or not, in the order of the config file. */
+const webhooksInFileOrder = (loaded: Loaded): DoctorReport['webhooks'] => {
+  const invalid = new Map(loaded.invalidWebhooks.map((w) => [w.index, w]));
+  const valid = [...loaded.config.webhooks];
+  return loaded.stored.webhooks.flatMap((_, index): DoctorReport['webhooks'] => {
+    const bad = invalid.get(index);
+    if (bad) return [{ name: bad.name, valid: false, enabled: false, target: '', problems: bad.problems }];
+    const w = valid.shift();
+    return w ? [{ name: w.name, valid: true, enabled: w.enabled, target: originOf(w.url), problems: [] }] : [];
+  });
 };
 
 export const run = async (io: CliIo): Promise<number> => {
@@ -89,17 +94,12 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const agents = await Promise.all(
     AGENT_KINDS.map(async (agent) => {
-      const expect = DATABASE_AGENTS.has(agent) ? 'file' : 'directory';
-      const places = agentLocations(agent, loaded.config, io.env, io.platform);
-      // Archived Codex threads are read too, but most people never archive one: named only when there.
-      const archived = codexArchivedDir(io.env);
-      if (agent === 'codex' && existsSync(archived)) places.push(archived);
-      const checked = await Promise.all(places.map((place) => checkLocation(place, expect)));
-      const configured = agent === 'claude' && loaded.config.claude_dirs.some((dir) => dir.trim() !== '');
-      const locations = configured ? checked.map(fromClaudeDirs) : checked;
-      return agentReport(agent, enabled.includes(agent), locations, sessions, diagnostics);
+      const locations = await checkAgentLocations(agent, loaded.config, io.env, io.platform);
+      return agentReport(agent, enabled.includes(agent), locations, sessions, diagnostics, { excludeCwdSubstrings: loaded.config.exclude_cwd_substrings });
     }),
   );
+  // Read as `sessions` reads it (never moved aside here): a damaged file loses every custom name.
+  const names = await loadSessionNames(io.env);
   const partial: Omit<DoctorReport, 'healthy' | 'problems'> = {
     config: {
       path: loaded.path,
@@ -107,13 +107,11 @@ export const run = async (io: CliIo): Promise<number> => {
       ...(error ? { error } : {}),
       warnings: loaded.warnings,
       unknown_keys: findUnknownKeys(loaded.stored),
+      session_names: { path: sessionNamesPath(io.env), ...(names.problem ? { problem: names.problem } : {}) },
     },
     agents,
     api: apiSetup(io, loaded),
-    webhooks: [
-      ...loaded.config.webhooks.map((w) => ({ name: w.name, valid: true, enabled: w.enabled, target: originOf(w.url), problems: [] })),
-      ...loaded.invalidWebhooks.map((w) => ({ name: w.name, valid: false, enabled: false, target: '', problems: w.problems })),
-    ],
+    webhooks: webhooksInFileOrder(loaded),
   };
   const problems = problemsOf(partial);
   const report: DoctorReport = { healthy: problems.length === 0, problems, ...partial };

@@ -33,7 +33,10 @@ export const parseAgentList = (value: string | undefined, name = '--agent'): Age
   if (value === undefined || value === 'all') return undefined;
   const names = value.split(',').map((agent) => agent.trim()).filter(Boolean);
   const bad = names.find((agent) => !isAgentKind(agent));
-  if (bad !== undefined || names.length === 0) throw new UsageError(`Invalid value for ${name}: ${JSON.stringify(value)} (a comma-separated list of ${AGENT_KINDS.join(', ')})`);
+  // The hint is the command's own help (as every usage error of a subcommand gives); the route uses the message only.
+  if (bad !== undefined || names.length === 0) {
+    throw new UsageError(`Invalid value for ${name}: ${JSON.stringify(value)} (a comma-separated list of ${AGENT_KINDS.join(', ')})`, `Run ${COMMAND} --help`);
+  }
   return names as AgentKind[];
 };
 

@@ -9,6 +9,8 @@ import { loadSessionNames, type SessionNames } from '../config/session-names.js'
 import type { AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionDetail, SessionState } from '../core/session.js';
+import { locationProblem, type LocationCheck } from '../doctor/locations.js';
+import { oneShotMessage } from '../doctor/report.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail, toSummary } from '../streams/views.js';
@@ -58,13 +60,39 @@ const discover = async (frame$: Observable<PipelineFrame>, io: CliIo): Promise<P
   }
 };
 
-/** The diagnostics that need the user, one line each (duplicates folded), plus a pointer to doctor. */
-const attentionLines = (diagnostics$: Observable<DiagnosticEvent>): string[] => {
+/** One place an agent's source reads, checked as doctor checks it. */
+interface CheckedPlace {
+  readonly agent: AgentKind;
+  readonly check: LocationCheck;
+}
+
+/**
+ * The places of `agents` that keep sessions from being read (a `claude_dirs` entry that does not
+ * exist or holds no projects/, a file where a directory belongs, an unreadable one): doctor's
+ * checks, a stat and an access per place, made while the sources read.
+ */
+const checkPlaces = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[]): Promise<CheckedPlace[]> => {
+  const { checkAgentLocations } = await import('./sessions-locations.js');
+  const checked = await Promise.all(agents.map(async (agent) => (await checkAgentLocations(agent, loaded.config, io.env, io.platform)).map((check) => ({ agent, check }))));
+  return checked.flat();
+};
+
+/**
+ * What needs the user, one line each (duplicates folded), plus a pointer to doctor: the places
+ * that keep sessions from being read (unless a diagnostic of the source says it of the same
+ * path), then the diagnostics, worded for a command that reads once.
+ */
+const attentionLines = (diagnostics$: Observable<DiagnosticEvent>, places: readonly CheckedPlace[]): string[] => {
   const lines = new Set<string>();
+  const said = new Set<string>();
   diagnostics$.subscribe((d) => {
-    if (severityOf(d.code) === 'attention') lines.add(describeDiagnostic(d));
+    if (severityOf(d.code) !== 'attention') return;
+    lines.add(describeDiagnostic({ ...d, message: oneShotMessage(d.message) }));
+    if (d.path) said.add(d.path);
   }).unsubscribe();
-  return lines.size === 0 ? [] : [...lines, 'run agentwatch doctor for details'];
+  const located = places.flatMap(({ agent, check }) => (said.has(check.path) ? [] : (locationProblem(agent, check) ?? [])));
+  const all = [...new Set(located), ...lines];
+  return all.length === 0 ? [] : [...all, 'run agentwatch doctor for details'];
 };
 
 const describeScope = (dir: string | undefined, windowMinutes: number | undefined, agents: readonly AgentKind[]): string =>
@@ -90,12 +118,14 @@ export const run = async (io: CliIo): Promise<number> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
 
+  // Configuration mistakes are said here too, not only by doctor (docs/doctor.md): checked meanwhile.
+  const places = flags.demo ? Promise.resolve([]) : checkPlaces(io, loaded, agents).catch((): CheckedPlace[] => []);
   const { ctx, pipeline, stop, prefetchDetails } = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: false, log: stderrLogger(io, { info: false }) });
   try {
     const frame = await discover(pipeline.frame$, io);
     // The discovery's garbage goes before the listing allocates (long-run-heap.ts: the peak RSS).
     (await import('../util/long-run-heap.js')).collectGarbage();
-    return await report(io, frame, pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names, prefetchDetails });
+    return await report(io, frame, pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names, prefetchDetails, places: await places });
   } finally {
     // The discovery cache is written once the listing is out: the user waits for the listing, not
     // for the cache (a cold start's write is ~100 ms), and a piped reader drains it meanwhile.
@@ -111,13 +141,25 @@ interface ReportScope {
   readonly loaded: Loaded;
   readonly names: SessionNames;
   readonly prefetchDetails: (states: Iterable<SessionState>) => void;
+  readonly places: readonly CheckedPlace[];
 }
+
+/**
+ * The empty result when no agent is read at all: the one asked for (`--agent NAME`) or every
+ * one is disabled in the config. Then nothing was looked for, and how to enable it is the answer.
+ */
+const nothingEnabled = (flags: ParsedFlags<typeof SESSIONS_FLAGS>, loaded: Loaded): string => {
+  const asked = flags.agent !== undefined && flags.agent !== 'all' ? flags.agent : undefined;
+  return asked !== undefined
+    ? `No sessions from ${asked}: it is disabled in the config (agents.${asked}: false). To list them, set "${asked}": true under "agents" in ${loaded.path}.`
+    : `No sessions: every agent is disabled in the config. To list sessions, set an agent to true under "agents" in ${loaded.path} (e.g. "claude": true).`;
+};
 
 /** Prints the listing of `frame` (or what the empty listing leads to) and the problems that need the user; the exit code. */
 const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<DiagnosticEvent>, scope: ReportScope): Promise<number> => {
-  const { now, flags, dir, agents, loaded, names, prefetchDetails } = scope;
+  const { now, flags, dir, agents, loaded, names, prefetchDetails, places } = scope;
   // Silence is a bug: what kept sessions from being read is said, once each (PRODUCT.md 9: doctor has the rest).
-  for (const line of attentionLines(diagnostics$)) io.stderr.write(`agentwatch: ${line}\n`);
+  for (const line of attentionLines(diagnostics$, places)) io.stderr.write(`agentwatch: ${line}\n`);
 
   const visibility: VisibilityOptions = {
     windowMinutes: flags.window,
@@ -144,7 +186,9 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     io.stdout.write(renderSessionsTable(listed.map((session) => toSummary(session, { now, customNames: names })), { now, color: useColor(io) }));
   }
 
-  if (listed.length === 0) {
+  if (listed.length === 0 && agents.length === 0) {
+    (flags.json ? io.stderr : io.stdout).write(`${nothingEnabled(flags, loaded)}\n`);
+  } else if (listed.length === 0) {
     // Loaded only here: it pulls in every source's path module.
     const { lookedInLines } = await import('./sessions-locations.js');
     const lookedIn = flags.demo ? ['Looked in:', '  (demo sessions)'] : lookedInLines(agents, loaded.config, io.env, io.platform);

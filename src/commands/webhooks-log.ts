@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { firstValueFrom } from 'rxjs';
 import { RuntimeError, type CliIo } from '../cli/io.js';
+import type { Loaded } from '../config/load.js';
 import { loadConfigWithNotices } from './config-setup.js';
 import { failureReason } from '../sinks/webhook/breaker.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryRecord, type DeliveryStore } from '../sinks/webhook/delivery-store.js';
@@ -40,15 +41,33 @@ const openExisting = (io: CliIo, readonly: boolean): DeliveryStore | undefined =
   }
 };
 
-export const runLog = (io: CliIo, name: string | undefined, options: { limit: number; json: boolean }): number => {
+/** The names of every webhook entry of the config, valid or not. */
+const configuredNames = (loaded: Loaded): Set<string> => new Set([...loaded.config.webhooks.map((hook) => hook.name), ...loaded.invalidWebhooks.map((hook) => hook.name)]);
+
+/** NAME is neither in the config nor in the log: a mistake, said as `webhooks test NAME` says it (exit 1). */
+const unknownWebhook = (loaded: Loaded, name: string): RuntimeError => {
+  const known = [...configuredNames(loaded)].map((hook) => `"${hook}"`);
+  return new RuntimeError(`no webhook named "${name}" in ${loaded.path} (${known.length > 0 ? `configured: ${known.join(', ')}` : 'no webhooks configured'}) and no delivery of one in the log`);
+};
+
+/**
+ * `webhooks log [NAME]`. The config is read as every command reads it (an invalid one stops here,
+ * exit 1 naming the file) and NAME checked against it: a webhook no longer configured still shows
+ * its recorded deliveries, a name found nowhere is an error, as for `webhooks test NAME`.
+ */
+export const runLog = async (io: CliIo, name: string | undefined, options: { limit: number; json: boolean }): Promise<number> => {
+  const loaded = await loadConfigWithNotices(io, { write: false });
+  const configured = name === undefined || configuredNames(loaded).has(name);
   const store = openExisting(io, true);
   if (!store) {
+    if (!configured) throw unknownWebhook(loaded, name);
     if (options.json) io.stdout.write('[]\n');
     io.stderr.write(`agentwatch: no webhook deliveries recorded yet (${webhookQueuePath(io.env)} does not exist)\n`);
     return 0;
   }
   try {
     const records = store.recent({ webhook: name, limit: options.limit });
+    if (records.length === 0 && !configured) throw unknownWebhook(loaded, name);
     if (options.json) {
       io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
       return 0;

@@ -14,6 +14,13 @@ export interface LoadOptions {
    * `--help` pass false and never write).
    */
   readonly write: boolean;
+  /**
+   * A stored `api_passphrase` shorter than 12 characters that no valid AGENTWATCH_API_PASSPHRASE
+   * overrides: `refuse` (the default) throws ConfigError, as PRODUCT.md section 2 wants; `report`
+   * loads anyway and says why in `passphraseRefused`, for `agentwatch passphrase`, which replaces
+   * it, and `agentwatch doctor`, which reports it.
+   */
+  readonly shortPassphrase?: 'refuse' | 'report';
 }
 
 export interface Loaded extends Effective {
@@ -21,6 +28,8 @@ export interface Loaded extends Effective {
   readonly stored: StoredConfig;
   /** True when this load created the file. */
   readonly created: boolean;
+  /** With `shortPassphrase: 'report'`: the message a refusing load throws for the stored passphrase. */
+  readonly passphraseRefused?: string;
 }
 
 const newSalt = (): string => randomBytes(24).toString('base64url');
@@ -99,6 +108,8 @@ interface Plan {
   readonly stored: StoredConfig;
   /** True when the file must be written (created, salt, back-fill). */
   readonly write: boolean;
+  /** True when the file holds `"api_salt": ""`, which a write replaces with a generated salt. */
+  readonly emptySalt: boolean;
 }
 
 const plan = (file: string, text: string | undefined): Plan => {
@@ -106,14 +117,40 @@ const plan = (file: string, text: string | undefined): Plan => {
   const read = validateStored(file, raw);
   const needsSalt = read.api_salt === '';
   const stored = needsSalt ? { ...read, api_salt: newSalt() } : read;
-  return { text, read, stored, write: text === undefined || needsSalt || missingKeys(raw as Record<string, unknown>, stored) };
+  const emptySalt = text !== undefined && (raw as Record<string, unknown>).api_salt === '';
+  return { text, read, stored, write: text === undefined || needsSalt || missingKeys(raw as Record<string, unknown>, stored), emptySalt };
 };
 
-const result = (env: Env, file: string, stored: StoredConfig, created: boolean, extraWarning?: string): Loaded => {
+/** True when AGENTWATCH_API_PASSPHRASE holds a passphrase that is used instead of the file's. */
+const envOverridesPassphrase = (env: Env): boolean => {
+  const value = env.AGENTWATCH_API_PASSPHRASE;
+  return value !== undefined && value.trim() !== '' && passphraseProblem(value) === undefined;
+};
+
+const HOW_TO_REPLACE = 'run agentwatch passphrase to set a new one, or edit the file, or set AGENTWATCH_API_PASSPHRASE (which overrides it)';
+
+/**
+ * A stored passphrase shorter than 12 characters: refused (PRODUCT.md section 2) when it is the
+ * one in use; only a warning when a valid AGENTWATCH_API_PASSPHRASE overrides it, since it is
+ * never used then. The file is never changed for it (`agentwatch passphrase` replaces it).
+ */
+const storedPassphraseCheck = (file: string, stored: StoredConfig, env: Env): { readonly error?: string; readonly warning?: string } => {
+  if (stored.api_passphrase === '' || passphraseProblem(stored.api_passphrase) === undefined) return {};
+  if (envOverridesPassphrase(env)) {
+    return { warning: `api_passphrase is shorter than ${MIN_PASSPHRASE_LENGTH} characters; it is not used while AGENTWATCH_API_PASSPHRASE overrides it (agentwatch passphrase sets a new one)` };
+  }
+  return { error: `${file}: invalid configuration: api_passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters; ${HOW_TO_REPLACE}` };
+};
+
+/** Said when a write replaced `"api_salt": ""`: the token changes with the salt. */
+const SALT_GENERATED =
+  'api_salt was empty: generated a new salt and saved it in the file (the API token is derived from it, so tokens made with another salt no longer work; agentwatch passphrase --show prints the current one)';
+
+const result = (env: Env, file: string, stored: StoredConfig, created: boolean, extraWarnings: readonly string[] = []): Loaded => {
   const effective = toEffective(stored, env);
   // The stored document keeps unknown keys (schemas are loose), so typos can be named here.
   const unknown = findUnknownKeys(stored).map(unknownKeyWarning);
-  const warnings = [...effective.warnings, ...unknown, ...(extraWarning ? [extraWarning] : [])];
+  const warnings = [...effective.warnings, ...unknown, ...extraWarnings];
   return {
     ...effective,
     warnings,
@@ -140,6 +177,15 @@ const cannotWrite = (target: string, why: string): string =>
 export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded> => {
   const file = configPath(env);
   const first = plan(file, await readText(file));
+  // Before any write: a refused file stays byte-identical.
+  const passphrase = storedPassphraseCheck(file, first.read, env);
+  if (passphrase.error !== undefined && options.shortPassphrase !== 'report') throw new ConfigError('E_CONFIG_INVALID', passphrase.error);
+  const loaded = await loadChecked(env, file, first, options);
+  const withWarning = passphrase.warning === undefined ? loaded : { ...loaded, warnings: [...loaded.warnings, passphrase.warning] };
+  return passphrase.error === undefined ? withWarning : { ...withWarning, passphraseRefused: passphrase.error };
+};
+
+const loadChecked = async (env: Env, file: string, first: Plan, options: LoadOptions): Promise<Loaded> => {
   if (!options.write) return result(env, file, first.read, false);
   if (!first.write) {
     // The file and its directory, as a write tightens them (0600 in 0700). Best effort: what
@@ -151,7 +197,7 @@ export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded
   const target = await resolveTarget(file);
   const mode = await fileMode(target);
   if (mode !== undefined && (mode & 0o200) === 0) {
-    return result(env, file, first.stored, false, cannotWrite(target, `the file is read-only, mode 0${mode.toString(8)}`));
+    return result(env, file, first.stored, false, [cannotWrite(target, `the file is read-only, mode 0${mode.toString(8)}`)]);
   }
   try {
     await ensureConfigDir(env);
@@ -160,12 +206,13 @@ export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded
       const locked = plan(file, await readText(file));
       if (locked.write) await writeFileAtomic(file, serialize(locked.stored));
       else await tightenFileMode(file).catch(() => undefined);
-      return result(env, file, locked.stored, locked.text === undefined);
+      // A salt replaced behind the user's back would silently change their token: said once, when written.
+      return result(env, file, locked.stored, locked.text === undefined, locked.write && locked.emptySalt ? [SALT_GENERATED] : []);
     });
   } catch (error) {
     if (!isReadOnlyError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
-    return result(env, file, first.stored, false, cannotWrite(target, `${code}: the directory is not writable`));
+    return result(env, file, first.stored, false, [cannotWrite(target, `${code}: the directory is not writable`)]);
   }
 };
 
@@ -191,6 +238,10 @@ export const updateConfig = async (
       const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
       const seeded = current.api_salt === '' ? { ...current, api_salt: newSalt() } : current;
       const next = validateStored(file, change(seeded));
+      // A change never stores a passphrase that is too short; one already there that it leaves
+      // alone stays as the user wrote it (loadConfig says what is wrong with it).
+      const problem = next.api_passphrase === current.api_passphrase || next.api_passphrase === '' ? undefined : passphraseProblem(next.api_passphrase);
+      if (problem) throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${problem.replace(/^the passphrase/, 'api_passphrase')}`);
       await writeFileAtomic(file, serialize(next));
       return { ...toEffective(next, env), path: file, stored: next, created: text === undefined };
     });

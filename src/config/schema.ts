@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ACTIVITIES, ACTIVITY_FILTERS } from '../core/activity.js';
 import { AGENT_KINDS } from '../core/agents.js';
 import { standardSecretProblem } from '../sinks/webhook/standard-webhooks.js';
+import { closest } from '../util/closest.js';
 
 /**
  * The one source of truth for `config.json`. `.default()` back-fills missing keys; fields with a
@@ -25,6 +26,16 @@ const agentsSchema = z
 /** Webhook `events` values: a target activity, or "active" as in `default_filter` (spec section 3). */
 export const WEBHOOK_EVENTS = ['active', ...ACTIVITIES] as const;
 
+/**
+ * The message of a value that is not one of `allowed` in a list field: every allowed one, the value
+ * given, and the allowed value it is probably a typo of (`...: "wating" is not one (did you mean "waiting"?)`).
+ */
+const notOneOf = (field: string, what: string, allowed: readonly string[]) => (issue: { readonly input?: unknown }): string => {
+  const guess = typeof issue.input === 'string' ? closest(issue.input, allowed) : undefined;
+  const given = typeof issue.input === 'string' ? `: ${JSON.stringify(issue.input)} is not one${guess ? ` (did you mean "${guess}"?)` : ''}` : '';
+  return `${field} must list ${what} (${allowed.join(', ')})${given}`;
+};
+
 export const webhookEntrySchema = z
   .object({
     name: z.string().trim().min(1, 'name must be a non-empty string'),
@@ -33,11 +44,11 @@ export const webhookEntrySchema = z
       .describe('Receiver; gets one POST per matching transition.'),
     secret: z.string().optional().describe('When set, bodies are signed: X-Agentwatch-Signature: sha256=<hex>.'),
     events: z
-      .array(z.enum(WEBHOOK_EVENTS, { error: `events must list activity states (${WEBHOOK_EVENTS.join(', ')})` }))
+      .array(z.enum(WEBHOOK_EVENTS, { error: notOneOf('events', 'activity states', WEBHOOK_EVENTS) }))
       .default([])
       .describe('Target activities to deliver ("active" = any but idle and waiting); empty means all.'),
     agents: z
-      .array(z.enum(AGENT_KINDS, { error: `agents must list agent kinds (${AGENT_KINDS.join(', ')})` }))
+      .array(z.enum(AGENT_KINDS, { error: notOneOf('agents', 'agent kinds', AGENT_KINDS) }))
       .default([])
       .describe('Agents to deliver for; empty means all.'),
     enabled: z.boolean().default(true),
@@ -88,13 +99,8 @@ export const configSchema = z
     agents: agentsSchema.default(Object.fromEntries(AGENT_KINDS.map((a) => [a, true])) as Record<(typeof AGENT_KINDS)[number], boolean>),
     claude_dirs: z.array(z.string()).default([]).describe('Extra claude base directories (each holds projects/).'),
     exclude_cwd_substrings: z.array(z.string()).default([]).describe('Literal, case-sensitive cwd fragments to hide.'),
-    api_passphrase: z
-      .string()
-      .default('')
-      .refine((v) => v === '' || passphraseLength(v) >= MIN_PASSPHRASE_LENGTH, {
-        error: `api_passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters`,
-      })
-      .describe('Passphrase the API bearer token is derived from.'),
+    // Its length (MIN_PASSPHRASE_LENGTH) is checked by load.ts, which knows whether AGENTWATCH_API_PASSPHRASE overrides it.
+    api_passphrase: z.string().default('').describe('Passphrase the API bearer token is derived from.'),
     api_salt: z.string().default('').describe('Public salt of the token derivation; generated once.'),
     tui: z
       .object({ theme: z.enum(['auto', 'dark', 'light']).default('auto') })

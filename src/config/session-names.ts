@@ -48,7 +48,8 @@ const readNames = async (file: string, moveAsideIfCorrupt: boolean): Promise<Nam
   if (text.trim() === '') return { names: {} };
   const names = parseNames(text);
   if (names) return { names };
-  if (!moveAsideIfCorrupt) return { names: {}, problem: `${file} is not a JSON object of names; ignoring it` };
+  // Read-only readers (sessions, search, doctor) leave it where it is: the next rename moves it aside.
+  if (!moveAsideIfCorrupt) return { names: {}, problem: `${file} is not a JSON object of names; ignoring it (custom names are not shown until it is fixed; the next rename moves it aside)` };
   return { names: {}, problem: await setAside(file) };
 };
 

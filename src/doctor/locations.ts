@@ -1,4 +1,5 @@
-import { promises as fs, constants } from 'node:fs';
+import { existsSync, promises as fs, constants } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** What is at one place an agent's source reads. */
 export interface LocationCheck {
@@ -11,6 +12,11 @@ export interface LocationCheck {
    * nothing there is a mistake in the config, not an agent that is not installed.
    */
   readonly config_entry?: string;
+  /**
+   * The diagnostic that kept a place that is there from being read (`db_corrupt` for a database
+   * that is not one): that diagnostic, listed with the agent's, is the problem to fix.
+   */
+  readonly diagnostic?: string;
 }
 
 /**
@@ -35,4 +41,28 @@ export const checkLocation = async (path: string, expect: 'directory' | 'file'):
     return { path, state: 'unreadable', detail: `${(error as NodeJS.ErrnoException).code ?? 'error'}: permission denied` };
   }
   return { path, state: 'found' };
+};
+
+/**
+ * The `projects/` folder of a `claude_dirs` entry (when any is set, they replace `~/.claude`):
+ * each entry must hold one (spec 2.1), so one without it is the config's mistake, said with the entry.
+ */
+export const fromClaudeDirs = (check: LocationCheck): LocationCheck => {
+  const entry = dirname(check.path);
+  if (check.state !== 'missing') return { ...check, config_entry: `claude_dirs: ${entry}` };
+  const detail = existsSync(entry) ? `the claude_dirs entry ${entry} has no projects/ folder; each entry must contain one` : `the claude_dirs entry ${entry} does not exist`;
+  return { ...check, detail, config_entry: `claude_dirs: ${entry}` };
+};
+
+/**
+ * What keeps an agent's sessions at one place from being read, as one line (doctor's problems,
+ * the stderr of `sessions`), or undefined: a place that is simply not there is an agent that is
+ * not installed, unless the config named it. A place whose `diagnostic` says why is that
+ * diagnostic's problem, not a second one.
+ */
+export const locationProblem = (agent: string, check: LocationCheck): string | undefined => {
+  if (check.diagnostic !== undefined) return undefined;
+  if (check.state === 'unreadable' || check.state === 'wrong type') return `${agent}: ${check.path}: ${check.state}${check.detail ? ` (${check.detail})` : ''}`;
+  if (check.state === 'missing' && check.config_entry !== undefined) return `config: ${check.detail ?? `${check.config_entry}: ${check.path} not found`}`;
+  return undefined;
 };

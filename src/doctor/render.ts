@@ -8,6 +8,7 @@ export const renderDoctor = (report: DoctorReport): string => {
   out.push(`Config  ${report.config.path}${report.config.valid ? '' : '  INVALID'}`);
   if (report.config.error) out.push(`  ${report.config.error}`);
   for (const warning of report.config.warnings) out.push(`  warning: ${warning}`);
+  if (report.config.session_names.problem) out.push(`  warning: ${report.config.session_names.problem}`);
   out.push('');
   for (const a of report.agents) {
     if (!a.enabled) {
@@ -15,8 +16,14 @@ export const renderDoctor = (report: DoctorReport): string => {
       continue;
     }
     const versions = a.versions.length > 0 ? `, versions ${a.versions.join(', ')}` : '';
-    const subagents = a.subagent_sessions > 0 ? ` (+${a.subagent_sessions} sub-agent)` : '';
-    out.push(`${a.agent}: ${a.sessions} session${a.sessions === 1 ? '' : 's'}${subagents} in ${a.files} file${a.files === 1 ? '' : 's'}${versions}`);
+    const besides = [
+      ...(a.subagent_sessions > 0 ? [`+${a.subagent_sessions} sub-agent`] : []),
+      ...(a.excluded_sessions > 0 ? [`${a.excluded_sessions} more hidden by exclude_cwd_substrings`] : []),
+    ];
+    const others = besides.length > 0 ? ` (${besides.join('; ')})` : '';
+    // A file is not a session: an empty transcript, one of junk only or with nothing dated is listed by no command.
+    const empty = a.files_without_session > 0 ? ` (${a.files_without_session} hold${a.files_without_session === 1 ? 's' : ''} no session: empty, junk only or nothing dated yet)` : '';
+    out.push(`${a.agent}: ${a.sessions} session${a.sessions === 1 ? '' : 's'}${others} in ${a.files} file${a.files === 1 ? '' : 's'}${empty}${versions}`);
     for (const l of a.locations) {
       // A place the user configured: nothing there is their config's mistake, not a missing agent.
       const word = l.state === 'missing' && l.config_entry !== undefined ? 'NOT FOUND' : STATE_WORD[l.state];

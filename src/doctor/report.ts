@@ -2,7 +2,8 @@ import type { AgentKind } from '../core/agents.js';
 import { diagnosticName, severityOf, type DiagnosticSeverity } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionState } from '../core/session.js';
 import { describeUnknownKey, type UnknownKey } from '../config/unknown-keys.js';
-import type { LocationCheck } from './locations.js';
+import { isVisible, type VisibilityOptions } from '../streams/visibility.js';
+import { locationProblem, type LocationCheck } from './locations.js';
 
 /** `agentwatch doctor --json` (PRODUCT.md section 9). */
 export interface DoctorReport {
@@ -15,6 +16,8 @@ export interface DoctorReport {
     readonly error?: string;
     readonly warnings: readonly string[];
     readonly unknown_keys: readonly UnknownKey[];
+    /** `session-names.json` beside the config; `problem` when it cannot be used (custom names are lost until it is fixed). */
+    readonly session_names: { readonly path: string; readonly problem?: string };
   };
   readonly agents: readonly AgentReport[];
   readonly api: { readonly passphrase: 'set' | 'from AGENTWATCH_API_PASSPHRASE' | 'not set' | 'too short'; readonly note: string };
@@ -25,11 +28,15 @@ export interface AgentReport {
   readonly agent: AgentKind;
   readonly enabled: boolean;
   readonly locations: readonly LocationCheck[];
-  /** Transcript files or databases the sessions came from. */
+  /** Transcript files or databases read (a file without a session included). */
   readonly files: number;
-  /** Sessions found (sub-agent transcripts not counted). */
+  /** Sessions, as `agentwatch sessions --all` lists them (sub-agent transcripts not counted). */
   readonly sessions: number;
   readonly subagent_sessions: number;
+  /** Sessions `sessions --all` leaves out because their directory matches `exclude_cwd_substrings` (not in `sessions`). */
+  readonly excluded_sessions: number;
+  /** Files that hold no session: empty, only junk, or nothing dated yet (grok and kimi: no prompt yet). */
+  readonly files_without_session: number;
   /** Agent versions that wrote the sessions, newest-looking last. */
   readonly versions: readonly string[];
   readonly diagnostics: readonly DoctorDiagnostic[];
@@ -54,6 +61,40 @@ export interface DoctorDiagnostic {
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
+/**
+ * A diagnostic's message as a one-shot command says it: the running monitor retries a database
+ * on its next poll and says so; `doctor` and `sessions` read once, so that promise means nothing there.
+ */
+export const oneShotMessage = (message: string): string => message.replace(/; retrying on the next poll$/, '');
+
+/** What kept a place that is there from being read, by the diagnostic's code. */
+const UNREAD_BECAUSE: Readonly<Partial<Record<DiagnosticEvent['code'], string>>> = {
+  E_DB_CORRUPT: 'corrupt or not a database',
+  E_DB_LOCKED: 'locked by another process',
+  E_DB_SCHEMA: 'a database of a layout this version does not know',
+  E_READ: 'cannot be read',
+};
+
+/**
+ * A place found there (`ok` by its stat) whose database or directory could not be read after all,
+ * said so, with the diagnostic that tells why: never `ok` for a place none of whose sessions were read.
+ */
+export const withReadFailures = (locations: readonly LocationCheck[], diagnostics: readonly DiagnosticEvent[]): LocationCheck[] =>
+  locations.map((location) => {
+    if (location.state !== 'found') return location;
+    const failure = diagnostics.find((d) => d.path === location.path && UNREAD_BECAUSE[d.code] !== undefined);
+    if (!failure) return location;
+    const name = diagnosticName(failure.code);
+    return { ...location, state: 'unreadable', detail: `${UNREAD_BECAUSE[failure.code] ?? name}: see ${name} below`, diagnostic: name };
+  });
+
+/**
+ * Is this state a session, as `sessions --all` counts one (any age, any directory, a sub-agent
+ * transcript counted as one of those)? Dated, and for grok and kimi with a prompt.
+ */
+const holdsSession = (s: SessionState, agents: ReadonlySet<AgentKind>): boolean =>
+  isVisible(s.isSidechain ? { ...s, isSidechain: false } : s, 0, { windowMinutes: undefined, excludeCwdSubstrings: [], agents });
+
 /** Pure: one agent's part of the report from what its source found. */
 export const agentReport = (
   agent: AgentKind,
@@ -61,9 +102,17 @@ export const agentReport = (
   locations: readonly LocationCheck[],
   sessions: readonly SessionState[],
   diagnostics: readonly DiagnosticEvent[],
+  options: { readonly excludeCwdSubstrings?: readonly string[] } = {},
 ): AgentReport => {
   const own = sessions.filter((s) => s.agent === agent);
   const mine = diagnostics.filter((d) => d.agent === agent);
+  const agents = new Set([agent]);
+  const real = own.filter((s) => holdsSession(s, agents));
+  const listed: VisibilityOptions = { windowMinutes: undefined, excludeCwdSubstrings: options.excludeCwdSubstrings ?? [], agents };
+  const main = real.filter((s) => !s.isSidechain);
+  const shown = main.filter((s) => isVisible(s, 0, listed)).length;
+  const files = new Set(own.map((s) => s.path).filter((p) => p !== ''));
+  const withSession = new Set(real.map((s) => s.path));
   const counts: Record<string, number> = {};
   const byVersion: Record<string, Record<string, number>> = {};
   for (const d of mine) {
@@ -76,16 +125,18 @@ export const agentReport = (
   return {
     agent,
     enabled,
-    locations,
-    files: new Set(own.map((s) => s.path).filter((p) => p !== '')).size,
-    sessions: own.filter((s) => !s.isSidechain).length,
-    subagent_sessions: own.filter((s) => s.isSidechain).length,
+    locations: withReadFailures(locations, mine),
+    files: files.size,
+    sessions: shown,
+    subagent_sessions: real.length - main.length,
+    excluded_sessions: main.length - shown,
+    files_without_session: [...files].filter((p) => !withSession.has(p)).length,
     versions: [...new Set(own.map((s) => s.version).filter((v) => v !== ''))].sort(compareVersions),
     diagnostics: mine.map((d) => ({
       code: d.code,
       name: diagnosticName(d.code),
       severity: severityOf(d.code),
-      message: d.message,
+      message: oneShotMessage(d.message),
       ...(d.path ? { path: d.path } : {}),
       ...(d.line !== undefined ? { line: d.line } : {}),
       ...(d.version ? { version: d.version } : {}),
@@ -99,15 +150,17 @@ export const agentReport = (
 export const problemsOf = (report: Omit<DoctorReport, 'healthy' | 'problems'>): string[] => [
   ...(report.config.valid ? [] : [`config: ${report.config.error ?? 'invalid'}`]),
   ...report.config.unknown_keys.map((k) => `config: ${describeUnknownKey(k)}`),
+  // Custom names are lost until the file is fixed: the user's to do.
+  ...(report.config.session_names.problem ? [`config: ${report.config.session_names.problem}`] : []),
   ...report.agents.flatMap((a) =>
     a.enabled
       ? [
-          ...a.locations.filter((l) => l.state === 'unreadable' || l.state === 'wrong type').map((l) => `${a.agent}: ${l.path}: ${l.state}${l.detail ? ` (${l.detail})` : ''}`),
-          ...a.locations.filter((l) => l.state === 'missing' && l.config_entry !== undefined).map((l) => `config: ${l.detail ?? `${l.config_entry}: ${l.path} not found`}`),
+          ...a.locations.flatMap((l) => locationProblem(a.agent, l) ?? []),
           ...[...new Set(a.diagnostics.filter((d) => d.severity === 'attention').map((d) => `${a.agent}: ${d.message}`))],
         ]
       : [],
   ),
-  ...(report.api.passphrase === 'too short' ? [`api: ${report.api.note}`] : []),
+  // A stored passphrase that is too short makes the config invalid (said above); the API line says the same.
+  ...(report.api.passphrase === 'too short' && report.config.valid ? [`api: ${report.api.note}`] : []),
   ...report.webhooks.filter((w) => !w.valid).map((w) => `webhook "${w.name}": ${w.problems.join('; ')}`),
 ];

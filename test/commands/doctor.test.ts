@@ -134,8 +134,8 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     const { code, report } = await doctorJson(t);
     expect(code).toBe(1);
     expect(report.config.unknown_keys).toEqual([
-      { path: 'window_minuts', key: 'window_minuts', suggestion: 'window_minutes', closest: 'window_minutes' },
-      { path: 'agents.claud', key: 'claud', suggestion: 'agents.claude', closest: 'agents.claude' },
+      { path: 'window_minuts', key: 'window_minuts', suggestion: 'window_minutes' },
+      { path: 'agents.claud', key: 'claud', suggestion: 'agents.claude' },
     ]);
     expect(await import('node:fs/promises').then((fs) => fs.readFile(file, 'utf8'))).toBe(text);
   });

@@ -303,6 +303,63 @@ describe('api_passphrase', () => {
   });
 });
 
+describe('a stored passphrase that is too short (a fresh-user audit)', () => {
+  it('is refused naming the field once, with how to fix it; the file is left as it is', async () => {
+    const text = JSON.stringify({ api_passphrase: 'short', api_salt: 'kept' });
+    const file = await writeConfig(temp.env, text);
+    const error = (await loadConfig(temp.env, { write: true }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(
+      `${file}: invalid configuration: api_passphrase must be at least 12 characters; run agentwatch passphrase to set a new one, or edit the file, or set AGENTWATCH_API_PASSPHRASE (which overrides it)`,
+    );
+    expect(error.message.match(/api_passphrase/g)).toHaveLength(1);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+
+  it('is never used while a valid AGENTWATCH_API_PASSPHRASE overrides it: a warning, not a refusal', async () => {
+    const text = JSON.stringify({ api_passphrase: 'short', api_salt: 'kept' });
+    const file = await writeConfig(temp.env, text);
+    const loaded = await loadConfig({ ...temp.env, AGENTWATCH_API_PASSPHRASE: 'a valid override passphrase' }, { write: false });
+    expect(loaded.config.api_passphrase).toBe('a valid override passphrase');
+    expect(loaded.warnings).toContain('api_passphrase is shorter than 12 characters; it is not used while AGENTWATCH_API_PASSPHRASE overrides it (agentwatch passphrase sets a new one)');
+    // An override that is itself too short overrides nothing: the stored one is refused as before.
+    await expect(loadConfig({ ...temp.env, AGENTWATCH_API_PASSPHRASE: 'tiny' }, { write: false })).rejects.toThrow(/api_passphrase must be at least 12 characters/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+
+  it("shortPassphrase: 'report' loads it and says why a normal load refuses it; updateConfig replaces it", async () => {
+    const file = await writeConfig(temp.env, JSON.stringify({ api_passphrase: 'short', api_salt: 'kept', my_own_key: 1 }));
+    const loaded = await loadConfig(temp.env, { write: false, shortPassphrase: 'report' });
+    expect(loaded.passphraseRefused).toMatch(/api_passphrase must be at least 12 characters; run agentwatch passphrase/);
+    // A change that leaves it alone keeps it as the user wrote it; one that sets a new one must be valid.
+    await updateConfig(temp.env, (stored) => ({ ...stored, editor: 'vim' }));
+    expect(await readJson(file)).toMatchObject({ api_passphrase: 'short', editor: 'vim' });
+    await expect(updateConfig(temp.env, (stored) => ({ ...stored, api_passphrase: 'still short' }))).rejects.toThrow(/api_passphrase must be at least 12 characters/);
+    await updateConfig(temp.env, (stored) => ({ ...stored, api_passphrase: 'a new long passphrase' }));
+    expect(await readJson(file)).toMatchObject({ api_passphrase: 'a new long passphrase', api_salt: 'kept', my_own_key: 1 });
+    expect((await loadConfig(temp.env, { write: false })).passphraseRefused).toBeUndefined();
+  });
+});
+
+describe('"api_salt": "" (a fresh-user audit)', () => {
+  it('is replaced by a generated salt, and the load says so (the token changes with it)', async () => {
+    const file = await writeConfig(temp.env, JSON.stringify({ api_salt: '', api_passphrase: 'a long enough passphrase' }));
+    const loaded = await loadConfig(temp.env, { write: true });
+    const salt = (await readJson(file)).api_salt as string;
+    expect(salt).toMatch(/^[A-Za-z0-9_-]{24,}$/);
+    expect(loaded.config.api_salt).toBe(salt);
+    expect(loaded.warnings).toEqual([expect.stringMatching(/^api_salt was empty: generated a new salt and saved it in the file \(the API token is derived from it, so tokens made with another salt no longer work; agentwatch passphrase --show prints the current one\)$/)]);
+    // Said once: the next load finds the salt.
+    expect((await loadConfig(temp.env, { write: true })).warnings).toEqual([]);
+  });
+
+  it('a first run, or a file without the key, gets its salt without a word', async () => {
+    expect((await loadConfig(temp.env, { write: true })).warnings).toEqual([]);
+    await writeConfig(temp.env, JSON.stringify({ window_minutes: 45 }));
+    expect((await loadConfig(temp.env, { write: true })).warnings).toEqual([]);
+  });
+});
+
 describe('webhook entries', () => {
   it('valid entries run; invalid ones are reported by name with what is wrong', async () => {
     const file = await writeConfig(
@@ -323,7 +380,9 @@ describe('webhook entries', () => {
     expect(loaded.config.webhooks[1]?.enabled).toBe(false);
     expect(loaded.invalidWebhooks.map((w) => w.name)).toEqual(['ftp', 'typo', '#4']);
     expect(loaded.invalidWebhooks[0]?.problems.join()).toMatch(/url must be an http/);
-    expect(loaded.invalidWebhooks[1]?.problems.join()).toMatch(/events\.0: events must list activity states/);
+    expect(loaded.invalidWebhooks[1]?.problems).toEqual([
+      'events.0: events must list activity states (active, idle, waiting, thinking, compacting, reading, writing, running, searching, browsing, spawning): "wating" is not one (did you mean "waiting"?)',
+    ]);
     expect(loaded.invalidWebhooks[2]?.problems.join()).toMatch(/name/);
     // The invalid entries stay in the file for the user to fix.
     expect(((await readJson(file)).webhooks as unknown[]).length).toBe(5);
@@ -345,7 +404,7 @@ describe('webhook entries', () => {
     const loaded = await loadConfig(temp.env, { write: true });
     expect(loaded.config.webhooks.map((w) => w.name)).toEqual(['ok', 'blank-name']);
     expect(loaded.invalidWebhooks.map((w) => w.name)).toEqual(['#3', 'agent', 'mode', 'std']);
-    expect(loaded.invalidWebhooks[1]?.problems.join()).toMatch(/agents\.0: agents must list agent kinds/);
+    expect(loaded.invalidWebhooks[1]?.problems.join()).toMatch(/agents\.0: agents must list agent kinds \(amp, .*\): "claud" is not one \(did you mean "claude"\?\)$/);
     expect(loaded.invalidWebhooks[2]?.problems.join()).toMatch(/signature must be/);
     expect(loaded.invalidWebhooks[3]?.problems.join()).toMatch(/^secret: /);
   });
