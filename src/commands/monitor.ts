@@ -7,7 +7,7 @@ import { UsageError, type CliIo } from '../cli/io.js';
 import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
-import type { Ctx, Teardown } from '../core/contracts.js';
+import type { Ctx, Logger, Teardown } from '../core/contracts.js';
 import type { Config } from '../config/effective.js';
 import type { LiveIndex } from '../search/live.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
@@ -205,6 +205,17 @@ export const run = async (io: CliIo): Promise<number> => {
   }
 };
 
+/** Logs each place of `agents` the config gets wrong (locations.ts `locationProblem`), except unreadable ones. */
+const warnLocationProblems = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], log: Logger): Promise<void> => {
+  const [{ checkAgentLocations }, { locationProblem }] = await Promise.all([import('./sessions-locations.js'), import('../doctor/locations.js')]);
+  for (const agent of agents) {
+    for (const check of await checkAgentLocations(agent, loaded.config, io.env, io.platform).catch(() => [])) {
+      const problem = check.state === 'unreadable' ? undefined : locationProblem(agent, check);
+      if (problem !== undefined) log.warn(`${problem} (agentwatch doctor for details)`);
+    }
+  }
+};
+
 /** The parsed monitor command, its interfaces prepared (the API listening). */
 interface Prepared {
   readonly flags: { readonly demo: boolean; readonly open: boolean };
@@ -251,6 +262,10 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     ctx.log.warn(`${line} (agentwatch doctor for details)`);
   });
   background.push(() => attention.unsubscribe());
+  // The config's own mistakes (a claude_dirs entry that does not exist, a file where a folder
+  // belongs) are no source's diagnostic: said once at start, as `agentwatch sessions` says them.
+  // An unreadable place is left to its source's diagnostic above.
+  if (!flags.demo) void warnLocationProblems(io, loaded, agents, ctx.log);
   // The sinks' modules load while the interfaces start, before the first discovery: once it runs,
   // a module graph loads one file per event-loop turn between its slices (next-turn.ts), and
   // `got` behind the webhooks kept a stop signal waiting 1.5 s for this setup to end.
