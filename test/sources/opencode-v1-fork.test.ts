@@ -15,11 +15,10 @@ import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import type { FamilyMessageRow } from '../../src/sources/sqlite/opencode-family/map.js';
 import { openFamilyReader } from '../../src/sources/sqlite/opencode-family/reader.js';
 import { idTime, leadingCandidates } from '../../src/sources/sqlite/opencode-family/v1-forks.js';
-import { createSqlitePoller } from '../../src/sources/sqlite/poller.js';
 import { initialFoldState, reduceSessions } from '../../src/streams/sessions-reducer.js';
 import { foldById, makeCtx, waitFor } from '../helpers/source-harness.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { activityAt, fixtureSql, foldSession, forSession, ofType } from './sqlite/helpers.js';
+import { activityAt, fixtureSql, foldSession, forSession, ofType, pollFamilyDb, spendOf } from './sqlite/helpers.js';
 
 // OpenCode 1.x and Kilo forks (fixtures/opencode/v1-fork.sql, fixtures/kilo/v1-fork.sql): Session.fork
 // copies the forked session's messages into a new session under new ids, with no link to it; the
@@ -43,32 +42,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A real database file: the agent's 1.x schema, its fork rows, then `alter` (SQL run last); one poll of it. */
-const pollOf = (name: string, alter = '', agent: 'opencode' | 'kilo' = 'opencode'): SessionEvent[] => {
-  const file = path.join(dir, `${name}.db`);
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
-  db.exec(fixtureSql(agent, 'schema'));
-  db.exec(forkSql(agent));
-  if (alter) db.exec(alter);
-  db.close();
-  const poller = createSqlitePoller({ agent, dbPath: file, openReader: openFamilyReader({ agent, resumeCommand: (id) => `${agent} -s ${id}` }) });
-  try {
-    return [...poller.poll(NOW)];
-  } finally {
-    poller.close();
-  }
-};
-
-/** What the listing shows of a session's spend and messages. */
-const spend = (events: readonly SessionEvent[], sessionId: string) => {
-  const state = foldSession(events, sessionId);
-  return {
-    tokens: state?.tokens,
-    cost: Number((state?.recordedCostUsd ?? 0).toFixed(6)),
-    userMessages: state?.userMessages,
-    assistantMessages: state?.assistantMessages,
-  };
-};
+const pollOf = (name: string, alter = '', agent: 'opencode' | 'kilo' = 'opencode'): SessionEvent[] =>
+  pollFamilyDb(path.join(dir, `${name}.db`), agent, [fixtureSql(agent, 'schema'), forkSql(agent), alter], NOW);
 
 const PARENT_SPEND = {
   tokens: { input: 2500, output: 550, cacheCreation: 600, cacheRead: 10000 },
@@ -90,8 +65,8 @@ describe('OpenCode 1.x forks: copies of another session add neither usage nor me
   });
 
   it('a fork counts only its own exchange; the session it was forked from is unchanged', () => {
-    expect(spend(events, PARENT)).toEqual(PARENT_SPEND);
-    expect(spend(events, FORK)).toEqual(FORK_OWN);
+    expect(spendOf(events, PARENT)).toEqual(PARENT_SPEND);
+    expect(spendOf(events, FORK)).toEqual(FORK_OWN);
     expect(ofType(events, 'diagnostic')).toEqual([]);
   });
 
@@ -112,7 +87,7 @@ describe('OpenCode 1.x forks: copies of another session add neither usage nor me
   });
 
   it('a fork whose parent was deleted cannot be told from its copies alone: everything counts, as before', () => {
-    expect(spend(events, ORPHAN)).toEqual({
+    expect(spendOf(events, ORPHAN)).toEqual({
       tokens: { input: 1100, output: 120, cacheCreation: 0, cacheRead: 0 },
       cost: 0.011,
       userMessages: 2,
@@ -122,7 +97,7 @@ describe('OpenCode 1.x forks: copies of another session add neither usage nor me
 
   it('a copy no longer identical to its original counts (fail open); the other copy still does not', () => {
     const out = pollOf('changed-original', `UPDATE message SET data = replace(data, '"input":1000', '"input":1001') WHERE id = '${PARENT_ANSWER}';`);
-    expect(spend(out, FORK)).toEqual({
+    expect(spendOf(out, FORK)).toEqual({
       tokens: { input: 1700, output: 400, cacheCreation: 800, cacheRead: 7000 },
       cost: 0.031,
       userMessages: 1,
@@ -137,7 +112,7 @@ describe('OpenCode 1.x forks: copies of another session add neither usage nor me
        CREATE TABLE m2 AS SELECT id, session_id, time_updated, data FROM message;
        DROP TABLE message; ALTER TABLE m2 RENAME TO message;`,
     );
-    expect(spend(out, FORK)).toMatchObject({ cost: 0.031, userMessages: 2, assistantMessages: 2 });
+    expect(spendOf(out, FORK)).toMatchObject({ cost: 0.031, userMessages: 2, assistantMessages: 2 });
   });
 });
 
@@ -145,13 +120,13 @@ describe('Kilo forks (the same code): copies count nothing, a copied answer Kilo
   it('the fork counts only its own exchange, its parent everything', () => {
     const events = pollOf('kilo-forks', '', 'kilo');
     expect(ofType(events, 'diagnostic')).toEqual([]);
-    expect(spend(events, KILO_PARENT)).toEqual({
+    expect(spendOf(events, KILO_PARENT)).toEqual({
       tokens: { input: 1200, output: 320, cacheCreation: 0, cacheRead: 5000 },
       cost: 0.015,
       userMessages: 1,
       assistantMessages: 1,
     });
-    expect(spend(events, KILO_FORK)).toEqual({
+    expect(spendOf(events, KILO_FORK)).toEqual({
       tokens: { input: 400, output: 90, cacheCreation: 0, cacheRead: 0 },
       cost: 0.005,
       userMessages: 1,

@@ -2,17 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/core/session.js';
 import { parseForkBoundary } from '../../src/sources/sqlite/opencode-family/map-v2.js';
-import { openFamilyReader } from '../../src/sources/sqlite/opencode-family/reader.js';
-import { createSqlitePoller } from '../../src/sources/sqlite/poller.js';
-import { activityAt, fixtureSql, foldSession, forSession, ofType } from './sqlite/helpers.js';
+import { activityAt, fixtureSql, foldSession, forSession, ofType, pollFamilyDb, spendOf } from './sqlite/helpers.js';
 
 // OpenCode 2.x forks (fixtures/opencode/v2-fork.sql): a fork's `session_message` holds copies of its
 // parent's messages under new ids; they are its history, not usage or messages of its own.
-const spec = { agent: 'opencode', resumeCommand: (id: string) => `opencode -s ${id}` } as const;
 const forkSql = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/opencode/v2-fork.sql'), 'utf8');
 const NOW = 1790100500000;
 
@@ -23,32 +19,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A real database file: the 2.x schema, the fork rows, then `alter` (SQL run last); one poll of it. */
-const pollOf = (name: string, alter = ''): SessionEvent[] => {
-  const file = path.join(dir, `${name}.db`);
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
-  db.exec(fixtureSql('opencode', 'v2-schema'));
-  db.exec(forkSql);
-  if (alter) db.exec(alter);
-  db.close();
-  const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
-  try {
-    return [...poller.poll(NOW)];
-  } finally {
-    poller.close();
-  }
-};
-
-/** What the listing shows of a session's spend and messages. */
-const spend = (events: readonly SessionEvent[], sessionId: string) => {
-  const state = foldSession(events, sessionId);
-  return {
-    tokens: state?.tokens,
-    cost: Number((state?.recordedCostUsd ?? 0).toFixed(6)),
-    userMessages: state?.userMessages,
-    assistantMessages: state?.assistantMessages,
-  };
-};
+const pollOf = (name: string, alter = ''): SessionEvent[] => pollFamilyDb(path.join(dir, `${name}.db`), 'opencode', [fixtureSql('opencode', 'v2-schema'), forkSql, alter], NOW);
 
 const PARENT = {
   tokens: { input: 2500, output: 550, cacheCreation: 600, cacheRead: 10000 },
@@ -64,8 +35,8 @@ describe('OpenCode 2.x forks: copies of the parent add neither usage nor message
   });
 
   it('a fork made before a message counts only its own exchange; the parent is unchanged', () => {
-    expect(spend(events, 'ses_main')).toEqual(PARENT);
-    expect(spend(events, 'ses_fork')).toEqual({
+    expect(spendOf(events, 'ses_main')).toEqual(PARENT);
+    expect(spendOf(events, 'ses_fork')).toEqual({
       tokens: { input: 700, output: 150, cacheCreation: 200, cacheRead: 3000 },
       cost: 0.011,
       userMessages: 1,
@@ -90,7 +61,7 @@ describe('OpenCode 2.x forks: copies of the parent add neither usage nor message
   });
 
   it('a boundary of another type names the last message copied (copies told by position, not content)', () => {
-    expect(spend(events, 'ses_through')).toEqual({
+    expect(spendOf(events, 'ses_through')).toEqual({
       tokens: { input: 300, output: 40, cacheCreation: 0, cacheRead: 0 },
       cost: 0.004,
       userMessages: 1,
@@ -100,7 +71,7 @@ describe('OpenCode 2.x forks: copies of the parent add neither usage nor message
   });
 
   it('a fork without a boundary: the messages identical to the parent\'s at the same seq are the copies', () => {
-    expect(spend(events, 'ses_whole')).toEqual({
+    expect(spendOf(events, 'ses_whole')).toEqual({
       tokens: { input: 400, output: 80, cacheCreation: 0, cacheRead: 0 },
       cost: 0.005,
       userMessages: 1,
@@ -110,7 +81,7 @@ describe('OpenCode 2.x forks: copies of the parent add neither usage nor message
   });
 
   it('a fork whose parent is gone cannot be resolved: everything counts, as before', () => {
-    expect(spend(events, 'ses_orphan')).toEqual({
+    expect(spendOf(events, 'ses_orphan')).toEqual({
       tokens: { input: 1100, output: 120, cacheCreation: 0, cacheRead: 0 },
       cost: 0.011,
       userMessages: 2,
@@ -122,18 +93,18 @@ describe('OpenCode 2.x forks: copies of the parent add neither usage nor message
     const out = pollOf('bad-boundary', `UPDATE session_v2 SET fork_boundary = 'after msg_m02' WHERE id = 'ses_through';`);
     // The copied prompt is identical to the parent's (not counted); the copied answer's content ids
     // were rewritten, so nothing shows it is a copy: its usage counts (fail open).
-    expect(spend(out, 'ses_through')).toEqual({
+    expect(spendOf(out, 'ses_through')).toEqual({
       tokens: { input: 1300, output: 290, cacheCreation: 600, cacheRead: 4000 },
       cost: 0.024,
       userMessages: 1,
       assistantMessages: 2,
     });
-    expect(spend(out, 'ses_fork')).toMatchObject({ userMessages: 1, assistantMessages: 1, cost: 0.011 });
+    expect(spendOf(out, 'ses_fork')).toMatchObject({ userMessages: 1, assistantMessages: 1, cost: 0.011 });
   });
 
   it('a boundary naming a message the parent no longer has falls back to identity', () => {
     const out = pollOf('stale-boundary', `UPDATE session_v2 SET fork_boundary = '{"type":"before","messageID":"msg_nope"}' WHERE id = 'ses_fork';`);
-    expect(spend(out, 'ses_fork')).toMatchObject({ tokens: { input: 700, output: 150, cacheCreation: 200, cacheRead: 3000 }, userMessages: 1 });
+    expect(spendOf(out, 'ses_fork')).toMatchObject({ tokens: { input: 700, output: 150, cacheCreation: 200, cacheRead: 3000 }, userMessages: 1 });
   });
 });
 
@@ -141,8 +112,8 @@ describe('sessions of tables without the fork columns (older 2.0 betas) are read
   it('no fork is known: every message counts, nothing is reported', () => {
     const events = pollOf('no-fork-columns', 'ALTER TABLE session_v2 DROP COLUMN fork_boundary; ALTER TABLE session_v2 DROP COLUMN fork_session_id;');
     expect(ofType(events, 'diagnostic')).toEqual([]);
-    expect(spend(events, 'ses_main')).toEqual(PARENT);
-    expect(spend(events, 'ses_fork')).toEqual({
+    expect(spendOf(events, 'ses_main')).toEqual(PARENT);
+    expect(spendOf(events, 'ses_fork')).toEqual({
       tokens: { input: 1700, output: 400, cacheCreation: 800, cacheRead: 7000 },
       cost: 0.031,
       userMessages: 2,
@@ -157,7 +128,7 @@ describe('sessions of tables without the fork columns (older 2.0 betas) are read
       `CREATE TABLE m2 AS SELECT id, session_id, type, time_created, time_updated, data FROM session_message;
        DROP TABLE session_message; ALTER TABLE m2 RENAME TO session_message;`,
     );
-    expect(spend(events, 'ses_fork')).toMatchObject({ cost: 0.031, userMessages: 2, assistantMessages: 2 });
+    expect(spendOf(events, 'ses_fork')).toMatchObject({ cost: 0.031, userMessages: 2, assistantMessages: 2 });
   });
 });
 

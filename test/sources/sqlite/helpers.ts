@@ -9,6 +9,8 @@ import { configSchema } from '../../../src/config/schema.js';
 import type { Ctx, Source } from '../../../src/core/contracts.js';
 import type { SessionEvent, SessionState } from '../../../src/core/session.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
+import { openFamilyReader } from '../../../src/sources/sqlite/opencode-family/reader.js';
+import { createSqlitePoller } from '../../../src/sources/sqlite/poller.js';
 import { reduceSession } from '../../../src/streams/session-reducer.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
@@ -94,4 +96,32 @@ export const foldSession = (events: readonly SessionEvent[], sessionId: string):
 export const activityAt = (events: readonly SessionEvent[], sessionId: string, now: number): string => {
   const state = foldSession(events, sessionId);
   return state ? deriveActivity(state, now) : 'absent';
+};
+
+/**
+ * A real database file at `file` made of `scripts` (schema, rows, then any alteration), in WAL
+ * mode as the agents keep it, and one poll of it by the OpenCode-family reader at `now`.
+ */
+export const pollFamilyDb = (file: string, agent: 'opencode' | 'kilo', scripts: readonly string[], now: number): SessionEvent[] => {
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  for (const sql of scripts) if (sql) db.exec(sql);
+  db.close();
+  const poller = createSqlitePoller({ agent, dbPath: file, openReader: openFamilyReader({ agent, resumeCommand: (id) => `${agent} -s ${id}` }) });
+  try {
+    return [...poller.poll(now)];
+  } finally {
+    poller.close();
+  }
+};
+
+/** What the listing shows of a session's spend and messages. */
+export const spendOf = (events: readonly SessionEvent[], sessionId: string) => {
+  const state = foldSession(events, sessionId);
+  return {
+    tokens: state?.tokens,
+    cost: Number((state?.recordedCostUsd ?? 0).toFixed(6)),
+    userMessages: state?.userMessages,
+    assistantMessages: state?.assistantMessages,
+  };
 };
