@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deriveToken } from '../src/sinks/http/token.js';
-import { CLI_PATH, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
+import { runInPty } from './helpers/pty.js';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';
 
 /**
@@ -24,48 +24,6 @@ const home = async (): Promise<TempHome> => {
 
 const configFile = (h: TempHome): string => path.join(h.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json');
 const readConfig = async (h: TempHome): Promise<Record<string, unknown>> => JSON.parse(await readFile(configFile(h), 'utf8')) as Record<string, unknown>;
-
-const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-
-/**
- * Run the CLI in a pseudo-terminal, answering each prompt (matched on the output so far) in turn.
- * Resolves with everything the terminal showed and the exit code; `stopWhen` ends a server run.
- */
-const runInPty = (
-  args: string[],
-  env: Record<string, string>,
-  answers: readonly { readonly after: RegExp; readonly send: string }[],
-  stopWhen?: RegExp,
-): Promise<{ output: string; code: number | null }> =>
-  new Promise((resolve, reject) => {
-    // `exec`: the CLI itself is the terminal's foreground process (no shell in between to catch Ctrl-C).
-    const command = `exec ${[process.execPath, CLI_PATH, ...args].map(shellQuote).join(' ')}`;
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env, cwd: env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    let answered = 0;
-    let stopped = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const onOutput = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const next = answers[answered];
-      // Count prompts seen so far, so the same question asked twice is answered twice.
-      if (next && (output.match(new RegExp(next.after.source, 'g'))?.length ?? 0) > answers.slice(0, answered).filter((a) => a.after.source === next.after.source).length) {
-        answered += 1;
-        child.stdin.write(next.send);
-      }
-      if (stopWhen && !stopped && stopWhen.test(output)) {
-        stopped = true;
-        child.stdin.write('\u0003'); // Ctrl-C through the terminal: SIGINT to the foreground process
-      }
-    };
-    child.stdout.on('data', onOutput);
-    child.stderr.on('data', onOutput);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ output, code });
-    });
-  });
 
 describe('agentwatch passphrase --show', () => {
   it('prints the token of AGENTWATCH_API_PASSPHRASE on stdout, one line', async () => {

@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/doctor/report.js';
 import { deriveToken } from '../../src/sinks/http/token.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
-import { CLI_PATH, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { runInPty } from '../helpers/pty.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 /**
@@ -27,33 +27,6 @@ const fresh = async (config?: unknown): Promise<{ t: TempHome; file: string }> =
   }
   return { t: home, file };
 };
-
-const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-
-/** The CLI under a pseudo-terminal (util-linux `script`), answering each prompt in turn. */
-const runInPty = (args: string[], env: Record<string, string>, answers: readonly { readonly after: RegExp; readonly send: string }[]): Promise<{ output: string; code: number | null }> =>
-  new Promise((resolve, reject) => {
-    const command = `exec ${[process.execPath, CLI_PATH, ...args].map(shellQuote).join(' ')}`;
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env, cwd: env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    let answered = 0;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const onOutput = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const next = answers[answered];
-      if (next && (output.match(new RegExp(next.after.source, 'g'))?.length ?? 0) > answers.slice(0, answered).filter((a) => a.after.source === next.after.source).length) {
-        answered += 1;
-        child.stdin.write(next.send);
-      }
-    };
-    child.stdout.on('data', onOutput);
-    child.stderr.on('data', onOutput);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ output, code });
-    });
-  });
 
 describe('a stored api_passphrase shorter than 12 characters', { timeout: 60_000 }, () => {
   const SHORT = { api_passphrase: 'short', api_salt: 'kept-salt', window_minutes: 45, my_own_key: true };
