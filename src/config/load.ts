@@ -7,6 +7,7 @@ import { ConfigError, parseJsonFile } from './errors.js';
 import { configDir, configLockPath, configPath, type Env } from './paths.js';
 import { configSchema, MIN_PASSPHRASE_LENGTH, passphraseLength, type StoredConfig } from './schema.js';
 import { findUnknownKeys, unknownKeyWarning } from './unknown-keys.js';
+import { keyPath } from './key-path.js';
 
 export interface LoadOptions {
   /**
@@ -41,7 +42,7 @@ export const validateStored = (file: string, raw: unknown): StoredConfig => {
   }
   const parsed = configSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  const problems = parsed.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`);
   throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${problems.join('; ')}`);
 };
 

@@ -4,6 +4,7 @@ import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import { CARD_DENSITIES, DETAIL_WIDTH, TERMINALS, type Config } from './effective.js';
 import { CONFIG_KEYS, webhookEntrySchema, type StoredConfig } from './schema.js';
 import { closestKey, NESTED_CONFIG_KEYS } from './unknown-keys.js';
+import { keyPath } from './key-path.js';
 
 /**
  * `PUT /api/config`: a partial config, checked strictly (the lenient fallbacks of effective.ts are
@@ -50,9 +51,6 @@ const patchSchema = z.object(fields).partial();
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const pathOf = (path: readonly PropertyKey[]): string =>
-  path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`)).join('');
-
 /** Validated patch, or one message naming every bad field (`window_minutes must be at least 1; ...`). */
 export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { error: string } => {
   if (!isObject(body)) return { error: 'expected a JSON object with the config keys to change, e.g. {"window_minutes": 60}' };
@@ -84,14 +82,14 @@ export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { erro
         .map((issue) => {
           // Messages above name their field already; zod's own (unknown agent keys) get the path.
           const head = String(issue.path[0] ?? '');
-          return head !== '' && issue.message.startsWith(head) ? issue.message : `${pathOf(issue.path) || 'body'}: ${issue.message}`;
+          return head !== '' && issue.message.startsWith(head) ? issue.message : `${keyPath(issue.path) || 'body'}: ${issue.message}`;
         })
         .join('; '),
     };
   }
   const webhookProblems = (parsed.data.webhooks ?? []).flatMap((entry, index) => {
     const checked = webhookEntrySchema.safeParse(isObject(entry) ? withoutHasSecret(entry) : entry);
-    return checked.success ? [] : checked.error.issues.map((issue) => `webhooks[${index}]${issue.path.length > 0 ? `.${pathOf(issue.path)}` : ''}: ${issue.message}`);
+    return checked.success ? [] : checked.error.issues.map((issue) => `webhooks[${index}]${issue.path.length > 0 ? `.${keyPath(issue.path)}` : ''}: ${issue.message}`);
   });
   if (webhookProblems.length > 0) return { error: webhookProblems.join('; ') };
   return { patch: parsed.data as ConfigPatch };

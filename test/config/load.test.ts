@@ -240,14 +240,14 @@ describe('bad input is never repaired silently', () => {
     expect(await readFile(dir, 'utf8')).toBe('not a directory');
   });
   it.each([
-    [{ name: 'a', url: 'http://x/', enabled: 'no' }, 'webhooks.0.enabled: Invalid input: expected boolean'],
-    ['http://x/', 'webhooks.0: Invalid input: expected object'],
-    [{ name: 7, url: 'http://x/' }, 'webhooks.0.name: Invalid input: expected string'],
-    [{ name: 'a', url: { href: 'http://x/' } }, 'webhooks.0.url: Invalid input: expected string'],
-    [{ name: 'a', url: 'http://x/', secret: 5 }, 'webhooks.0.secret: Invalid input: expected string'],
-    [{ name: 'a', url: 'http://x/', events: 'waiting' }, 'webhooks.0.events: Invalid input: expected array'],
-    [{ name: 'a', url: 'http://x/', agents: ['claude', 1] }, 'webhooks.0.agents.1: Invalid input: expected string'],
-    [{ name: 'a', url: 'http://x/', signature: true }, 'webhooks.0.signature: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', enabled: 'no' }, 'webhooks[0].enabled: Invalid input: expected boolean'],
+    ['http://x/', 'webhooks[0]: Invalid input: expected object'],
+    [{ name: 7, url: 'http://x/' }, 'webhooks[0].name: Invalid input: expected string'],
+    [{ name: 'a', url: { href: 'http://x/' } }, 'webhooks[0].url: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', secret: 5 }, 'webhooks[0].secret: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', events: 'waiting' }, 'webhooks[0].events: Invalid input: expected array'],
+    [{ name: 'a', url: 'http://x/', agents: ['claude', 1] }, 'webhooks[0].agents[1]: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', signature: true }, 'webhooks[0].signature: Invalid input: expected string'],
   ])('a wrongly typed value in a webhook entry (%j) makes the file invalid, naming the path; file byte-identical', async (entry, message) => {
     // A minimal file: a load that accepted it would back-fill (rewrite) it.
     const text = JSON.stringify({ webhooks: [entry] });
