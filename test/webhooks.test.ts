@@ -167,7 +167,7 @@ describe('agentwatch webhooks test', () => {
     ]);
     const result = await run();
     expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
-    expect(result.stderr).toBe(`agentwatch: ${configFile}: invalid configuration: webhooks.1.enabled: Invalid input: expected boolean, received string\n`);
+    expect(result.stderr).toBe(`agentwatch: ${configFile}: invalid configuration: webhooks[1].enabled: Invalid input: expected boolean, received string\n`);
     expect(result.stdout).toBe('');
     expect(receiver.received).toHaveLength(0);
     expect(await readFile(configFile, 'utf8')).toBe(text);
