@@ -388,6 +388,41 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     }
   });
 
+  it('opens the detail panel inside the window at every width; below 640 px it covers the cards, and closing it shows them again', async () => {
+    const { page, context } = await openDashboard(browser, served);
+    try {
+      await until(() => page.locator('[data-session-id]').count()).toBe(3);
+      await page.locator(`[data-session-id="${WAITING.id}"]`).click();
+      const panel = page.getByRole('complementary', { name: 'Session detail' });
+      await panel.waitFor();
+      // The page never scrolls sideways, and the panel and its close button are inside the window.
+      const outside = () =>
+        page.evaluate(() => {
+          const problems: string[] = [];
+          if (document.documentElement.scrollWidth > innerWidth) problems.push(`page ${document.documentElement.scrollWidth} px wide`);
+          const aside = document.querySelector('aside.detail')?.getBoundingClientRect();
+          if (!aside || aside.left < 0 || aside.right > innerWidth + 0.5) problems.push('panel outside the window');
+          const close = document.querySelector('[aria-label="Close the detail panel"]')?.getBoundingClientRect();
+          if (!close || close.left < 0 || close.right > innerWidth + 0.5) problems.push('close button outside the window');
+          const header = document.querySelector('header.header')?.getBoundingClientRect();
+          if (!header || header.right > innerWidth + 0.5) problems.push('header wider than the window');
+          return problems;
+        });
+      for (const width of [1400, 900, 700, 600, 380, 360]) {
+        await page.setViewportSize({ width, height: 700 });
+        await until(async () => ({ width, outside: await outside() })).toEqual({ width, outside: [] });
+      }
+      // At 360 px the panel takes the whole width under the header, over the cards.
+      const box = await panel.boundingBox();
+      expect(box && box.x <= 1 && box.width >= 359).toBe(true);
+      await panel.getByRole('button', { name: 'Close the detail panel' }).click();
+      await until(() => panel.count()).toBe(0);
+      await page.locator(`[data-session-id="${WAITING.id}"]`).click({ trial: true });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('searches what was said (GET /api/search, "In messages") beside the name and path filter', async () => {
     const { page, context } = await openDashboard(browser, served);
     try {
