@@ -6,7 +6,13 @@ import { CHROMIUM, eventually, launchBrowser, makeHome, openDashboard, PASSPHRAS
 // Browser globals of the page.evaluate / init-script callbacks below: they run in Chromium, not in
 // Node, so the test program (lib ES2023, no DOM) declares just what they touch.
 declare const sessionStorage: { getItem(key: string): string | null };
-declare const document: { body: unknown; hasFocus: () => boolean; elementFromPoint(x: number, y: number): unknown };
+declare const document: {
+  body: unknown;
+  documentElement: { scrollWidth: number };
+  hasFocus: () => boolean;
+  elementFromPoint(x: number, y: number): unknown;
+  querySelector(selector: string): { getBoundingClientRect(): { left: number; right: number } } | null;
+};
 declare const window: object;
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare const getComputedStyle: (element: unknown) => { backgroundColor: string; userSelect: string };
