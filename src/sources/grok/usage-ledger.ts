@@ -44,7 +44,8 @@ const turnCompletedSchema = z.object({
     _meta: z.object({ eventId: z.string().optional().catch(undefined) }).optional().catch(undefined),
     update: z.object({
       sessionUpdate: z.literal('turn_completed'),
-      usage: z.object({ inputTokens: amount, outputTokens: amount, cachedReadTokens: amount, cacheCreationTokens: amount, costUsdTicks: amount }),
+      // null on a cancelled or failed turn (Grok 1.0.4x), absent where older builds wrote none: nothing spent.
+      usage: z.object({ inputTokens: amount, outputTokens: amount, cachedReadTokens: amount, cacheCreationTokens: amount, costUsdTicks: amount }).nullish(),
     }),
   }),
 });
@@ -105,6 +106,7 @@ export const advanceLedger = async (
         }
         if (forkOf && parsed.data.params._meta?.eventId?.startsWith(forkOf)) continue;
         const usage = parsed.data.params.update.usage;
+        if (!usage) continue;
         inputTokens += usage.inputTokens;
         outputTokens += usage.outputTokens;
         cachedReadTokens += usage.cachedReadTokens;

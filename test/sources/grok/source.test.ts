@@ -134,6 +134,16 @@ describe('grok source (real files, real watcher)', () => {
     expect(run.errors).toEqual([]);
   });
 
+  it('a cancelled or failed turn (usage null, or no usage as older builds wrote it) adds nothing and is no diagnostic', async () => {
+    const siteDir = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site', SITE);
+    const turn = (update: Record<string, unknown>) =>
+      `${JSON.stringify({ timestamp: 1773135900, method: '_x.ai/session/update', params: { sessionId: SITE, update: { sessionUpdate: 'turn_completed', ...update }, _meta: { agentTimestampMs: 1773135900000 } } })}\n`;
+    await appendFile(path.join(siteDir, 'updates.jsonl'), turn({ stop_reason: 'cancelled', usage: null }) + turn({ stop_reason: 'error', usage: null }) + turn({ stop_reason: 'end_turn' }));
+    const run = await fx.once(grok);
+    expect(run.sessions().get(SITE)?.tokens).toEqual({ input: 9_000, output: 2_400, cacheCreation: 0, cacheRead: 51_000 });
+    expect(run.diagnostics().filter((d) => d.sessionId === SITE)).toEqual([]);
+  });
+
   it('a warm start keeps the usage of updates.jsonl without reading it again, and reads only what was appended', async () => {
     const siteDir = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site', SITE);
     const old = new Date(Date.now() - 60_000);
