@@ -34,6 +34,22 @@ export const classifyKimiFile = (sessionsDir: string, file: string): KimiWireFil
     : { sessionId: kimiSubagentId(session, agentId), parentId: session, isSubagent: true };
 };
 
-/** `state.json` of a session directory (the title), keyed by the session directory name. */
-export const kimiStateSession = (sessionsDir: string, file: string): string | undefined =>
-  path.basename(file) === 'state.json' && levelsBelow(sessionsDir, path.dirname(file)) === KIMI_STATE_DEPTH ? path.basename(path.dirname(file)) : undefined;
+/** Where Kimi Code's earlier v2 layout kept a session's `state.json`: `<session>/session-meta/` (still read by Kimi for compatibility). */
+export const KIMI_LEGACY_META_DIR = 'session-meta';
+
+/**
+ * `state.json` of a session directory (the title), keyed by the session directory name; also the
+ * one of the earlier layout, `<session>/session-meta/state.json`, which Kimi Code still reads
+ * when the session has no `state.json` of its own (`legacy` says which).
+ */
+export const kimiStateFile = (sessionsDir: string, file: string): { readonly sessionId: string; readonly legacy: boolean } | undefined => {
+  if (path.basename(file) !== 'state.json') return undefined;
+  const dir = path.dirname(file);
+  const depth = levelsBelow(sessionsDir, dir);
+  if (depth === KIMI_STATE_DEPTH) return { sessionId: path.basename(dir), legacy: false };
+  if (depth === KIMI_STATE_DEPTH + 1 && path.basename(dir) === KIMI_LEGACY_META_DIR) return { sessionId: path.basename(path.dirname(dir)), legacy: true };
+  return undefined;
+};
+
+/** The session a `state.json` names (either layout), or undefined. */
+export const kimiStateSession = (sessionsDir: string, file: string): string | undefined => kimiStateFile(sessionsDir, file)?.sessionId;

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionMetaPatch } from '../../core/session.js';
 import type { SideFileSpec } from '../internal/file-parser.js';
 import { parseJson } from '../internal/skim.js';
 import { createSideTextReader, type SideTextReader } from '../internal/side-text.js';
-import { kimiIndexFile, kimiSessionsDir, kimiStateSession } from './paths.js';
+import { kimiIndexFile, kimiSessionsDir, kimiStateFile, kimiStateSession } from './paths.js';
 import { kimiIndexLineSchema, kimiStateSchema } from './schema.js';
 
 /**
@@ -64,9 +65,11 @@ export const kimiSideFiles = (
         onIndex(cwdBySession);
         return new Map([...cwdBySession].map(([id, cwd]) => [id, { cwd }]));
       }
-      const sessionId = kimiStateSession(sessionsDir, file);
-      if (sessionId === undefined) return new Map();
-      return new Map([[sessionId, readKimiState(textOf(read, file))]]);
+      const state = kimiStateFile(sessionsDir, file);
+      if (state === undefined) return new Map();
+      // The earlier layout's file counts only while the session has none of its own, as in Kimi Code.
+      if (state.legacy && existsSync(path.join(path.dirname(path.dirname(file)), 'state.json'))) return new Map();
+      return new Map([[state.sessionId, readKimiState(textOf(read, file))]]);
     },
   };
 };

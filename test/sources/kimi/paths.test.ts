@@ -22,6 +22,8 @@ describe('kimi paths', () => {
     expect(classifyKimiFile(s, '/elsewhere/wd_a_1/ses_1/agents/main/wire.jsonl')).toBeUndefined();
     expect(kimiStateSession(s, '/r/sessions/wd_a_1/ses_1/state.json')).toBe('ses_1');
     expect(kimiStateSession(s, '/r/sessions/wd_a_1/state.json')).toBeUndefined();
+    expect(kimiStateSession(s, '/r/sessions/wd_a_1/ses_1/session-meta/state.json')).toBe('ses_1');
+    expect(kimiStateSession(s, '/r/sessions/wd_a_1/ses_1/agents/state.json')).toBeUndefined();
   });
 });
 

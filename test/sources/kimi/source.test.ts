@@ -52,6 +52,18 @@ describe('kimi source (real files, real watcher)', () => {
     expect(run.errors).toEqual([]);
   });
 
+  it("reads the title of Kimi Code's earlier layout (<session>/session-meta/state.json) while the session has no state.json of its own", async () => {
+    const sessionDir = path.join(root, 'sessions/wd_invoicer_5c1e9a', MAIN);
+    const own = path.join(sessionDir, 'state.json');
+    const earlier = path.join(sessionDir, 'session-meta', 'state.json');
+    await mkdir(path.dirname(earlier), { recursive: true });
+    await writeFile(earlier, JSON.stringify({ title: 'Title of the earlier layout', isCustomTitle: false }));
+    // Both there: the session's own wins, as in Kimi Code.
+    expect((await fx.once(kimi)).sessions().get(MAIN)?.agentName).toBe('Add PDF export');
+    await rm(own);
+    expect((await fx.once(kimi)).sessions().get(MAIN)?.agentName).toBe('Title of the earlier layout');
+  });
+
   it('honours KIMI_SHARE_DIR over KIMI_CODE_HOME, and KIMI_CODE_HOME over ~/.kimi-code', async () => {
     const moved = path.join(fx.home.root, 'share');
     await rename(root, moved);
