@@ -3,22 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { scan, tap } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Source } from '../../src/core/contracts.js';
 import type { SessionEvent } from '../../src/core/session.js';
-import { openDiscoveryCache } from '../../src/sources/internal/cache.js';
-import type { SourceCtx } from '../../src/sources/internal/options.js';
-import { persistCache } from '../../src/sources/internal/persist-cache.js';
 import { opencode } from '../../src/sources/opencode/index.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import type { FamilyMessageRow } from '../../src/sources/sqlite/opencode-family/map.js';
 import { openFamilyReader } from '../../src/sources/sqlite/opencode-family/reader.js';
 import { idTime, leadingCandidates } from '../../src/sources/sqlite/opencode-family/v1-forks.js';
-import { initialFoldState, reduceSessions } from '../../src/streams/sessions-reducer.js';
-import { foldById, makeCtx, waitFor } from '../helpers/source-harness.js';
+import { foldById, makeCtx } from '../helpers/source-harness.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { activityAt, fixtureSql, foldSession, forSession, ofType, pollFamilyDb, spendOf } from './sqlite/helpers.js';
+import { activityAt, fixtureSql, foldSession, forSession, ofType, passWithCache, pollFamilyDb, spendOf } from './sqlite/helpers.js';
 
 // OpenCode 1.x and Kilo forks (fixtures/opencode/v1-fork.sql, fixtures/kilo/v1-fork.sql): Session.fork
 // copies the forked session's messages into a new session under new ids, with no link to it; the
@@ -186,22 +180,6 @@ describe('telling copies by their ids', () => {
   });
 });
 
-/** One one-shot pass with the discovery cache wired as the composition root wires it (as warm-start.test.ts). */
-const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEvent[]> => {
-  const cache = openDiscoveryCache(ctx.env);
-  const events: SessionEvent[] = [];
-  let done = false;
-  const sourceCtx: SourceCtx = { ...ctx, cache, watch: false };
-  const state$ = source(sourceCtx).pipe(
-    tap({ next: (e) => events.push(e), complete: () => (done = true) }),
-    scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['opencode'])),
-  );
-  const stop = persistCache(state$, cache, ctx.scheduler);
-  await waitFor('pass', () => done);
-  await stop();
-  cache.close();
-  return events;
-};
 
 describe('a 1.x fork across warm starts (discovery cache), as a fork of 2.x', () => {
   let home: TempHome;

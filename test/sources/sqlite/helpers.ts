@@ -3,15 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, scan, tap, type SchedulerLike, type Subscription } from 'rxjs';
 import { toEffective } from '../../../src/config/effective.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { Ctx, Source } from '../../../src/core/contracts.js';
 import type { SessionEvent, SessionState } from '../../../src/core/session.js';
+import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
+import type { SourceCtx } from '../../../src/sources/internal/options.js';
+import { persistCache } from '../../../src/sources/internal/persist-cache.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
 import { openFamilyReader } from '../../../src/sources/sqlite/opencode-family/reader.js';
 import { createSqlitePoller } from '../../../src/sources/sqlite/poller.js';
 import { reduceSession } from '../../../src/streams/session-reducer.js';
+import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
@@ -124,4 +128,23 @@ export const spendOf = (events: readonly SessionEvent[], sessionId: string) => {
     userMessages: state?.userMessages,
     assistantMessages: state?.assistantMessages,
   };
+};
+
+/** One one-shot pass of an OpenCode source with the discovery cache wired as the composition root wires it. */
+export const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEvent[]> => {
+  const cache = openDiscoveryCache(ctx.env);
+  const events: SessionEvent[] = [];
+  let done = false;
+  // One subscription: the one-shot poll emits everything synchronously while it is made.
+  // A SourceCtx is a Ctx that may carry the cache (what the composition root hands every source).
+  const sourceCtx: SourceCtx = { ...ctx, cache, watch: false };
+  const state$ = source(sourceCtx).pipe(
+    tap({ next: (e) => events.push(e), complete: () => (done = true) }),
+    scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['opencode'])),
+  );
+  const stop = persistCache(state$, cache, ctx.scheduler);
+  await waitFor(() => done, 'pass');
+  await stop();
+  cache.close();
+  return events;
 };

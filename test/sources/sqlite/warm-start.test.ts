@@ -1,38 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { scan, tap } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Source } from '../../../src/core/contracts.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import type { SourceCtx } from '../../../src/sources/internal/options.js';
-import { persistCache } from '../../../src/sources/internal/persist-cache.js';
 import { opencode } from '../../../src/sources/opencode/index.js';
 import { opencodeDbPath } from '../../../src/sources/opencode/paths.js';
-import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
-import { foldById, makeCtx, waitFor } from '../../helpers/source-harness.js';
+import { foldById, makeCtx } from '../../helpers/source-harness.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
-import { buildFixtureDb } from './helpers.js';
+import { buildFixtureDb, passWithCache } from './helpers.js';
 
-/** One one-shot pass with the discovery cache wired as the composition root wires it. */
-const passWithCache = async (source: Source, ctx: SourceCtx): Promise<SessionEvent[]> => {
-  const cache = openDiscoveryCache(ctx.env);
-  const events: SessionEvent[] = [];
-  let done = false;
-  // One subscription: the one-shot poll emits everything synchronously while it is made.
-  // A SourceCtx is a Ctx that may carry the cache (what the composition root hands every source).
-  const sourceCtx: SourceCtx = { ...ctx, cache, watch: false };
-  const state$ = source(sourceCtx).pipe(
-    tap({ next: (e) => events.push(e), complete: () => (done = true) }),
-    scan((state, event) => reduceSessions(state, [event]).state, initialFoldState(['opencode'])),
-  );
-  const stop = persistCache(state$, cache, ctx.scheduler);
-  await waitFor('pass', () => done);
-  await stop();
-  cache.close();
-  return events;
-};
 
 /** Diagnostics by session and code, as the fold counts them (an event may stand for several). */
 const countsOf = (events: readonly SessionEvent[]): Record<string, number> => {
