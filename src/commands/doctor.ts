@@ -53,10 +53,10 @@ const apiSetup = (io: CliIo, loaded: Loaded): DoctorReport['api'] => {
   const fromEnv = Boolean(io.env.AGENTWATCH_API_PASSPHRASE?.trim());
   const passphrase = loaded.config.api_passphrase;
   if (passphrase.trim() === '') return { passphrase: 'not set', note: 'agentwatch --api asks for one on its first run in a terminal (or set AGENTWATCH_API_PASSPHRASE)' };
-  const problem = passphraseProblem(passphrase);
+  const problem = passphraseProblem(passphrase, fromEnv ? 'AGENTWATCH_API_PASSPHRASE' : 'api_passphrase');
   if (problem) {
     const fix = fromEnv ? 'change it where it is set' : 'agentwatch passphrase sets a new one';
-    return { passphrase: 'too short', note: `${problem.replace(/^the passphrase/, fromEnv ? 'AGENTWATCH_API_PASSPHRASE' : 'api_passphrase')}; ${fix}` };
+    return { passphrase: 'too short', note: `${problem}; ${fix}` };
   }
   return { passphrase: fromEnv ? 'from AGENTWATCH_API_PASSPHRASE' : 'set', note: 'agentwatch passphrase --show prints the token' };
 };

@@ -241,8 +241,8 @@ export const updateConfig = async (
       const next = validateStored(file, change(seeded));
       // A change never stores a passphrase that is too short; one already there that it leaves
       // alone stays as the user wrote it (loadConfig says what is wrong with it).
-      const problem = next.api_passphrase === current.api_passphrase || next.api_passphrase === '' ? undefined : passphraseProblem(next.api_passphrase);
-      if (problem) throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${problem.replace(/^the passphrase/, 'api_passphrase')}`);
+      const problem = next.api_passphrase === current.api_passphrase || next.api_passphrase === '' ? undefined : passphraseProblem(next.api_passphrase, 'api_passphrase');
+      if (problem) throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${problem}`);
       await writeFileAtomic(file, serialize(next));
       return { ...toEffective(next, env), path: file, stored: next, created: text === undefined };
     });
@@ -253,7 +253,7 @@ export const updateConfig = async (
 };
 
 /** Why a passphrase is refused, or undefined when it is acceptable. */
-export const passphraseProblem = (passphrase: string): string | undefined =>
+export const passphraseProblem = (passphrase: string, name = 'the passphrase'): string | undefined =>
   passphraseLength(passphrase) < MIN_PASSPHRASE_LENGTH
-    ? `the passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters`
+    ? `${name} must be at least ${MIN_PASSPHRASE_LENGTH} characters`
     : undefined;

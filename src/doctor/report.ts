@@ -2,6 +2,7 @@ import type { AgentKind } from '../core/agents.js';
 import { diagnosticName, severityOf, type DiagnosticSeverity } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionState } from '../core/session.js';
 import { describeUnknownKey, type UnknownKey } from '../config/unknown-keys.js';
+import { RETRY_NOTE } from '../sources/sqlite/errors.js';
 import { isVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { locationProblem, type LocationCheck } from './locations.js';
 
@@ -65,7 +66,7 @@ const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en
  * A diagnostic's message as a one-shot command says it: the running monitor retries a database
  * on its next poll and says so; `doctor` and `sessions` read once, so that promise means nothing there.
  */
-export const oneShotMessage = (message: string): string => message.replace(/; retrying on the next poll$/, '');
+export const oneShotMessage = (message: string): string => (message.endsWith(RETRY_NOTE) ? message.slice(0, -RETRY_NOTE.length) : message);
 
 /** What kept a place that is there from being read, by the diagnostic's code. */
 const UNREAD_BECAUSE: Readonly<Partial<Record<DiagnosticEvent['code'], string>>> = {

@@ -16,6 +16,12 @@ export interface DbFailure {
   readonly message: string;
 }
 
+/**
+ * How a locked or corrupt database's message ends: the running monitor polls it again. A command
+ * that reads once drops it (doctor/report.ts `oneShotMessage`).
+ */
+export const RETRY_NOTE = '; retrying on the next poll';
+
 const sqliteCode = (error: unknown): string =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : '';
 
@@ -32,10 +38,10 @@ export const classifyDbError = (agent: AgentKind, dbPath: string, error: unknown
   const code = sqliteCode(error);
   const detail = messageOf(error);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return { code: 'E_DB_LOCKED', message: `${label}: database ${dbPath} is locked (${detail}); retrying on the next poll` };
+    return { code: 'E_DB_LOCKED', message: `${label}: database ${dbPath} is locked (${detail})${RETRY_NOTE}` };
   }
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return { code: 'E_DB_CORRUPT', message: `${label}: database ${dbPath} is corrupt or not a database (${detail}); retrying on the next poll` };
+    return { code: 'E_DB_CORRUPT', message: `${label}: database ${dbPath} is corrupt or not a database (${detail})${RETRY_NOTE}` };
   }
   if (error instanceof DbSchemaError || /no such (table|column)/i.test(detail)) {
     return { code: 'E_DB_SCHEMA', message: `${label}: unexpected schema in ${dbPath}: ${detail} (written by a newer or older version?)` };
