@@ -103,29 +103,10 @@ export const selectRows = (
   };
 };
 
-/** Where a session's name came from: the user's rename, the agent's title, the latest prompt, the project folder (or the id). */
-export type NameSource = 'custom' | 'title' | 'prompt' | 'project';
-
-/**
- * What a session is called, the same in the list, the detail panel and the dashboard's card
- * (web/src/lib/format.ts sessionName): your rename, else the agent's own title (lazyagent's
- * order), else your latest prompt (what an untitled session is about, and what tells two
- * sessions of one folder apart), else the project folder, else the id. The project is shown
- * beside it everywhere, so a session without a prompt is the one named after its folder.
- */
-export const sessionName = (summary: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>, prompt: string): { readonly text: string; readonly source: NameSource } => {
-  if (summary.custom_name) return { text: summary.custom_name, source: 'custom' };
-  if (summary.agent_name) return { text: summary.agent_name, source: 'title' };
-  if (prompt) return { text: prompt, source: 'prompt' };
-  return { text: summary.short_name || summary.session_id, source: 'project' };
-};
+// One naming rule for the TUI and the dashboard (core/session-name.ts).
+export { lastPrompt, sessionName, type NameSource } from '../../core/session-name.js';
 
 /** Tokens counted for a session, its sub-agents included (the cost column shows a cost only with tokens). */
 export const totalTokens = (s: Pick<SessionState, 'tokens' | 'subagents'>): number =>
   s.tokens.input + s.tokens.output + s.tokens.cacheCreation + s.tokens.cacheRead + s.subagents.tokens.input + s.subagents.tokens.output + s.subagents.tokens.cacheCreation + s.subagents.tokens.cacheRead;
 
-/** The user's latest message, on one line: what a session without a title is about. */
-export const lastPrompt = (messages: readonly { readonly role: string; readonly text: string }[]): string => {
-  const message = messages.findLast((m) => m.role === 'user');
-  return message ? message.text.replace(/\s+/g, ' ').trim() : '';
-};

@@ -1,4 +1,5 @@
 import { compactAge } from '../../../src/core/age.js';
+import { lastPrompt as latestPrompt, sessionName as nameOf, type NameSource } from '../../../src/core/session-name.js';
 import { timeOf } from '../../../src/core/time.js';
 import type { SessionDetail, SessionSummary } from './wire.js';
 
@@ -9,27 +10,18 @@ export const displayName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name'
   s.custom_name || s.agent_name || s.short_name || s.session_id.slice(0, 8);
 
 /** The user's latest message of a session's detail, on one line ("" without one or before the detail is read). */
-export const lastPrompt = (detail: Pick<SessionDetail, 'recent_messages'> | undefined): string =>
-  detail?.recent_messages.findLast((m) => m.role === 'user')?.text.replace(/\s+/g, ' ').trim() ?? '';
+export const lastPrompt = (detail: Pick<SessionDetail, 'recent_messages'> | undefined): string => latestPrompt(detail?.recent_messages ?? []);
 
-/** Where a session's name came from: the rename, the agent's title, the latest prompt, or the project folder (or the id). */
-export type NameSource = 'custom' | 'title' | 'prompt' | 'project';
+export type { NameSource };
 
 /**
- * What a session is called on its card, in the detail panel and the panel view, as in the TUI's
- * list and detail panel (src/sinks/tui/model.ts sessionName): the rename, else the agent's own
- * title, else the latest prompt (read from the detail), else the project folder.
+ * What a session is called on its card, in the detail panel and the panel view: the TUI's rule
+ * (src/core/session-name.ts), the prompt read from the detail, an id cut to 8 characters.
  */
 export const sessionName = (
   s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>,
   detail?: Pick<SessionDetail, 'recent_messages'>,
-): { readonly text: string; readonly source: NameSource } => {
-  if (s.custom_name) return { text: s.custom_name, source: 'custom' };
-  if (s.agent_name) return { text: s.agent_name, source: 'title' };
-  const prompt = lastPrompt(detail);
-  if (prompt) return { text: prompt, source: 'prompt' };
-  return { text: s.short_name || s.session_id.slice(0, 8), source: 'project' };
-};
+): { readonly text: string; readonly source: NameSource } => nameOf(s, lastPrompt(detail), (id) => id.slice(0, 8));
 
 /**
  * The card's line under the name: the project folder, or, when the session is already named
