@@ -333,7 +333,16 @@ export class PersistentMap<K extends string, V> implements ReadonlyMap<K, V> {
   }
 
   forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
-    for (const l of leavesOf(this.root)) callback.call(thisArg, l.value, l.key as K, this);
+    // The walk of `leavesOf` without its generator: a pass over every session (the first frame,
+    // a metrics scrape) spent more in resuming the generator than in the callback.
+    if (!this.root) return;
+    const stack: Child<V>[] = [this.root];
+    while (stack.length > 0) {
+      const node = stack.pop() as Child<V>;
+      if (node.kind === 0) callback.call(thisArg, node.value, node.key as K, this);
+      else if (node.kind === 2) for (const l of node.leaves) callback.call(thisArg, l.value, l.key as K, this);
+      else for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push(node.children[i] as Child<V>);
+    }
   }
 
   get [Symbol.toStringTag](): string {

@@ -22,17 +22,24 @@ export interface ActivityLedger {
   /** A transition of a listed session: close its interval at `t.at`, open the next. */
   readonly transition: (t: Transition) => void;
   /**
-   * Bring the open intervals in line with the sessions at `now` (listed or not, current
-   * activity), then the seconds per `agent` + `activity`, open intervals counted to `now`.
+   * Bring the open intervals in line with the sessions listed at `now` (with their current
+   * activity; the others are not listed), then the seconds per `agent` + `activity`, open
+   * intervals counted to `now`.
    */
   readonly totals: (
-    sessions: ReadonlyMap<SessionKey, SessionState>,
+    listed: ReadonlyMap<SessionKey, ListedSession>,
     now: number,
-    isListed: (s: SessionState) => boolean,
-    activityOf: (s: SessionState) => Activity,
+    /** A session by key (of those no longer listed: when its window edge came, see `listedUntil`). */
+    sessionOf: (key: SessionKey) => SessionState | undefined,
     /** When a listed session stops being listed by itself (its window edge), else Infinity. */
     listedUntil: (s: SessionState) => number,
   ) => ReadonlyMap<string, { readonly agent: AgentKind; readonly activity: Activity; readonly seconds: number }>;
+}
+
+/** A listed session and its activity at the scrape. */
+export interface ListedSession {
+  readonly session: SessionState;
+  readonly activity: Activity;
 }
 
 const labelKey = (agent: AgentKind, activity: Activity): string => `${agent}\u0000${activity}`;
@@ -55,20 +62,18 @@ export const createActivityLedger = (): ActivityLedger => {
       if (current) close(current, t.at);
       open.set(key, { agent: t.agent, activity: t.to, since: t.at, countedTo: t.at });
     },
-    totals: (sessions, now, isListed, activityOf, listedUntil) => {
+    totals: (listed, now, sessionOf, listedUntil) => {
       for (const [key, interval] of open) {
-        const s = sessions.get(key);
-        if (s && isListed(s)) continue;
+        if (listed.has(key)) continue;
+        const s = sessionOf(key);
         close(interval, s ? Math.min(now, listedUntil(s)) : now);
         open.delete(key);
       }
-      for (const [key, s] of sessions) {
-        if (!isListed(s)) continue;
-        const activity = activityOf(s);
+      for (const [key, { session, activity }] of listed) {
         const interval = open.get(key);
         if (interval && interval.activity === activity) continue;
         if (interval) close(interval, now);
-        open.set(key, { agent: s.agent, activity, since: now, countedTo: now });
+        open.set(key, { agent: session.agent, activity, since: now, countedTo: now });
       }
       const out = new Map<string, { agent: AgentKind; activity: Activity; seconds: number }>();
       for (const [key, entry] of closedMs) out.set(key, { agent: entry.agent, activity: entry.activity, seconds: entry.ms / 1000 });

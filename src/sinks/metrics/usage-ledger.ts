@@ -44,6 +44,11 @@ export interface UsageLedger {
   readonly baseline: (sessions: ReadonlyMap<SessionKey, SessionState>, counts: (s: SessionState) => boolean) => void;
   /** A later state: add what grew since the last observation. */
   readonly observe: (sessions: ReadonlyMap<SessionKey, SessionState>, counts: (s: SessionState) => boolean) => void;
+  /**
+   * `observe` for the sessions `keys` name only (those a frame folded events into): what a
+   * running monitor does on every change, at a cost that follows the change, not the sessions.
+   */
+  readonly observeKeys: (sessions: ReadonlyMap<SessionKey, SessionState>, keys: Iterable<SessionKey>, counts: (s: SessionState) => boolean) => void;
   readonly totals: () => UsageTotals;
 }
 
@@ -78,6 +83,14 @@ export const createUsageLedger = (): UsageLedger => {
     }
   };
 
+  const observeOne = (key: SessionKey, s: SessionState, counts: (s: SessionState) => boolean): void => {
+    const previous = seen.get(key);
+    // Folded states are immutable: the same token object, model and recorded cost mean no usage changed.
+    if (!counts(s) || (previous?.tokens === s.tokens && previous.model === s.model && previous.recordedCostUsd === s.recordedCostUsd)) return;
+    add(s, previous);
+    seen.set(key, seenOf(s));
+  };
+
   return {
     baseline: (sessions, counts) => {
       if (baselined) return;
@@ -86,14 +99,16 @@ export const createUsageLedger = (): UsageLedger => {
     },
     observe: (sessions, counts) => {
       if (!baselined) return;
-      for (const [key, s] of sessions) {
-        const previous = seen.get(key);
-        // Folded states are immutable: the same token object, model and recorded cost mean no usage changed.
-        if (!counts(s) || (previous?.tokens === s.tokens && previous.model === s.model && previous.recordedCostUsd === s.recordedCostUsd)) continue;
-        add(s, previous);
-        seen.set(key, seenOf(s));
-      }
+      for (const [key, s] of sessions) observeOne(key, s, counts);
       for (const key of seen.keys()) if (!sessions.has(key)) seen.delete(key);
+    },
+    observeKeys: (sessions, keys, counts) => {
+      if (!baselined) return;
+      for (const key of keys) {
+        const s = sessions.get(key);
+        if (s) observeOne(key, s, counts);
+        else seen.delete(key);
+      }
     },
     totals: () => ({ tokens, cost }),
   };
