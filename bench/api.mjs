@@ -131,6 +131,17 @@ try {
   console.log(row('agentwatch GET /api/sessions', api));
   console.log(`  ratio ${ratio.toFixed(2)}x the bare route (rounds: ${apiRounds.map((r, i) => (r.rps / (bareRounds[i]?.rps ?? NaN)).toFixed(2)).join(', ')})`);
   console.log(`  server CPU per request ${cpuRatio.toFixed(2)}x the bare route's (median of rounds: ${cpuOf(apiRounds).toFixed(0)} vs ${cpuOf(bareRounds).toFixed(0)} µs)`);
+  // A Prometheus scrape of the same server (it looks at every session): CPU per scrape, one
+  // connection, against GET /api/sessions on the same server (which sends every listed session).
+  const scrapes = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const ticks = procCpuTicks(apiPid);
+    const n = 20;
+    for (let i = 0; i < n; i += 1) await (await fetch(`${monitor.base}/metrics`, { headers: monitor.headers })).text();
+    scrapes.push(((procCpuTicks(apiPid) - ticks) / CLOCK_TICKS) * 1e6 / n);
+  }
+  const scrapeUs = median(scrapes);
+  console.log(`  GET /metrics (a Prometheus scrape): server CPU ${(scrapeUs / 1000).toFixed(1)} ms per scrape (median of ${rounds} x 20), ${(scrapeUs / cpuOf(apiRounds)).toFixed(1)}x a GET /api/sessions`);
   const round3 = (r) => ({ rps: Math.round(r.rps), p50Ms: +r.p50.toFixed(2), p99Ms: +r.p99.toFixed(2), kib: Math.round(r.kib), cpuUsPerRequest: Math.round(r.cpuUsPerRequest), failures: r.failures });
   const figures = {
     ...round3(api),
@@ -139,6 +150,8 @@ try {
     cpu_per_request_vs_preserialised: +cpuRatio.toFixed(3),
     sessions: stats.total_sessions,
     body_kib: Math.round(body.length / 1024),
+    metrics_scrape_cpu_us: Math.round(scrapeUs),
+    metrics_scrape_vs_list_cpu: +(scrapeUs / cpuOf(apiRounds)).toFixed(2),
   };
   const anchors = { preserialised_rps: anchor.rps, 'bare Fastify route, same bytes': round3(anchor) };
   console.log(`  saved to ${saveResult('api', { figures, anchors })}`);

@@ -3,7 +3,7 @@
  * run, and saving them to bench/results/<name>.json with the machine. Suites run one after the
  * other (never in parallel: they measure CPU and time).
  *
- *   npm run bench [-- --only startup,idle,sse,api,gui,discovery] [--sessions N] [--quick] [--summary]
+ *   npm run bench [-- --only startup,idle,sse,api,gui,discovery,soak] [--sessions N] [--quick] [--summary]
  *
  * --sessions N  claude/codex/pi transcripts of the generated corpus (plus N/20 of every other
  *               agent): 7700 (about 10,000 sessions) for idle and SSE, 5000 for start-up by default
@@ -36,6 +36,7 @@ const SUITES = {
   api: ['api.mjs', '--corpus', 'bench/.corpus-idle', '--seconds', quick ? '1' : '3', '--rounds', quick ? '1' : '3'],
   gui: ['gui.mjs', '--sessions', '1000', '--runs', quick ? '1' : '3', '--updates', quick ? '5' : '20'],
   discovery: ['discovery-suite.mjs'],
+  soak: ['soak.mjs', '--sessions', sized(7700), '--minutes', quick ? '2' : '4'],
 };
 // --summary: print the table of the saved results without running anything.
 const only = argv.includes('--summary') ? [] : (option('only')?.split(',') ?? Object.keys(SUITES));
@@ -86,10 +87,17 @@ const sse = read('sse-patch');
 if (sse) rows.push(['append -> SSE patch p95', `${sse.figures.p95} ms (${sse.figures.frameKiB} KiB)`, `update ${sse.anchors.update.p95} ms (${sse.anchors.update.frameKiB} KiB)`, `${(sse.figures.p95 / sse.anchors.update.p95).toFixed(2)}x`]);
 const api = read('api');
 if (api) rows.push([`GET /api/sessions (${api.figures.sessions} listed)`, `${api.figures.list_rps.toFixed(0)} req/s`, `pre-serialised ${api.anchors.preserialised_rps.toFixed(0)} req/s`, `${api.figures.list_vs_preserialised.toFixed(2)}x`]);
+if (api?.figures.metrics_scrape_cpu_us) rows.push(['GET /metrics, server CPU per scrape', `${(api.figures.metrics_scrape_cpu_us / 1000).toFixed(1)} ms`, `GET /api/sessions ${(api.figures.cpuUsPerRequest / 1000).toFixed(1)} ms`, `${api.figures.metrics_scrape_vs_list_cpu.toFixed(1)}x`]);
 const gui = read('gui');
 if (gui) {
   rows.push(['dashboard first paint (1,000)', `${gui.figures.first_paint_ms} ms`, `static page ${gui.anchors.static_page_paint_ms} ms`, `${gui.anchors.first_paint_vs_static}x`]);
   rows.push(['dashboard patch -> frame p50', `${gui.figures.patch_to_frame_ms_p50} ms`, `full re-render ${gui.anchors.full_grid_rerender_ms} ms`, '']);
+}
+const soak = read('soak');
+if (soak) {
+  const { figures: f, anchors: a } = soak;
+  rows.push([`busy --api, ${f.minutes} min, ${f.lines_per_second.toFixed(0)} appends/s: live heap after`, `${f.after_heap_live_mib.toFixed(0)} MiB`, `idle before ${a.idle_heap_live_mib.toFixed(0)} MiB`, `${(f.after_heap_live_mib / a.idle_heap_live_mib).toFixed(2)}x`]);
+  rows.push(['busy --api: heap growth, second half', `${f.heap_growth_second_half_mib_per_hour.toFixed(1)} MiB/h`, `RSS ${f.rss_growth_second_half_mib_per_hour.toFixed(1)} MiB/h`, '']);
 }
 if (rows.length > 0) {
   const head = ['measure', 'agentwatch', 'anchor (same run)', 'ratio'];
