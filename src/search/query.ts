@@ -48,13 +48,14 @@ const SNIPPET_TOKENS = 24;
 const explain = (message: string): string => {
   const text = message.replace(/^fts5: /, '');
   if (/unterminated string/.test(text)) return 'a quote is not closed';
+  if (/expected integer/.test(text)) return `${text} (the distance in NEAR(a b, N) is a whole number, 0 or more)`;
   if (/syntax error near ""$/.test(text)) return 'it ends too early (an AND/OR/NOT with nothing after it, or a parenthesis left open)';
   const near = /syntax error near "(.*)"$/.exec(text);
   if (near) return `unexpected "${near[1] ?? ''}" (quote it to search for it as a word)`;
   return text;
 };
 
-const isQueryError = (message: string): boolean => /fts5|syntax|no such column|unterminated|malformed MATCH|unknown special query/i.test(message);
+const isQueryError = (message: string): boolean => /fts5|syntax|no such column|unterminated|malformed MATCH|unknown special query|expected integer/i.test(message);
 
 interface SessionHit {
   readonly key: string;
