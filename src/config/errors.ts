@@ -1,3 +1,5 @@
+import { jsonErrorOffset } from './json-error-offset.js';
+
 /** A configuration problem the user must fix; the CLI prints `message` and exits 1. */
 export class ConfigError extends Error {
   readonly code: 'E_CONFIG_JSON' | 'E_CONFIG_INVALID' | 'E_CONFIG_IO';
@@ -15,20 +17,35 @@ export const lineColumn = (text: string, offset: number): { line: number; column
   return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
 };
 
+/** What is probably meant by the character at `offset`, for the usual mistakes (`NaN`, a comment, single quotes), or "". */
+const hintAt = (text: string, offset: number): string => {
+  if (/^-?(NaN|Infinity)/.test(text.slice(offset, offset + 9))) return ' (NaN and Infinity are not JSON numbers)';
+  const char = text[offset];
+  if (char === '/' || char === '#') return ' (JSON has no comments)';
+  return char === "'" ? ' (JSON strings take double quotes)' : '';
+};
+
+/** The character at `offset` as a message shows it: one code point, escaped when invisible. */
+const unexpectedAt = (text: string, offset: number): string => `Unexpected character ${JSON.stringify(String.fromCodePoint(text.codePointAt(offset) ?? 0))}`;
+
 /**
- * JSON.parse, with a failure turned into a message naming file, line and column. V8 reports
- * "at position N" for most errors and nothing for a truncated document (then: the end).
+ * JSON.parse, with a failure turned into a one-line message naming file, line and column. V8
+ * reports "at position N" for most errors; for an unexpected token it quotes a stretch of the file
+ * instead (several lines, maybe a secret): then json-error-offset.ts finds the place, and only
+ * the character there is shown.
  */
 export const parseJsonFile = (file: string, text: string): unknown => {
+  // A UTF-8 byte-order mark (Windows editors add one) is not content: RFC 8259 lets parsers skip it.
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   try {
-    // A UTF-8 byte-order mark (Windows editors add one) is not content: RFC 8259 lets parsers skip it.
-    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown;
+    return JSON.parse(body) as unknown;
   } catch (error) {
-    const detail = (error as Error).message;
-    const match = /at position (\d+)/.exec(detail) ?? /\(line (\d+) column (\d+)\)/.exec(detail);
-    const offset = match && match.length === 2 ? Number(match[1]) : text.length;
-    const { line, column } = lineColumn(text, offset);
-    const reason = detail.replace(/\s*in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-    throw new ConfigError('E_CONFIG_JSON', `${file}:${line}:${column}: not valid JSON (${reason})`);
+    const positioned = /^([^"]*?) in JSON at position (\d+)/.exec((error as Error).message);
+    const offset = positioned ? Number(positioned[2]) : (jsonErrorOffset(body) ?? body.length);
+    const reason = positioned ? positioned[1] : offset >= body.length ? 'Unexpected end of JSON input' : unexpectedAt(body, offset);
+    const hint = hintAt(body, offset);
+    // Counted without the mark, as an editor shows the file.
+    const { line, column } = lineColumn(body, offset);
+    throw new ConfigError('E_CONFIG_JSON', `${file}:${line}:${column}: not valid JSON (${reason}${hint})`);
   }
 };

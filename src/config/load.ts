@@ -3,11 +3,13 @@ import { promises as fs } from 'node:fs';
 import { withFileLock } from '../util/lock.js';
 import { ensurePrivateDir, resolveTarget, tightenFileMode, writeFileAtomic } from '../util/fs-atomic.js';
 import { toEffective, type Effective } from './effective.js';
-import { ConfigError, parseJsonFile } from './errors.js';
+import { ConfigError, lineColumn, parseJsonFile } from './errors.js';
 import { configDir, configLockPath, configPath, type Env } from './paths.js';
 import { configSchema, MIN_PASSPHRASE_LENGTH, passphraseLength, type StoredConfig } from './schema.js';
 import { findUnknownKeys, unknownKeyWarning } from './unknown-keys.js';
 import { keyPath } from './key-path.js';
+import { depthProblem } from './depth.js';
+import { firstNumberLoss } from './number-loss.js';
 
 export interface LoadOptions {
   /**
@@ -40,6 +42,8 @@ export const validateStored = (file: string, raw: unknown): StoredConfig => {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ConfigError('E_CONFIG_INVALID', `${file}: expected a JSON object at the top level`);
   }
+  const tooDeep = depthProblem(raw);
+  if (tooDeep !== undefined) throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${tooDeep}`);
   const parsed = configSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`);
@@ -161,6 +165,15 @@ const result = (env: Env, file: string, stored: StoredConfig, created: boolean, 
   };
 };
 
+/** Why rewriting `text` would change a number the user wrote (number-loss.ts), as `line 3, column 12: ...`, or undefined. */
+const numberLossIn = (text: string | undefined): string | undefined => {
+  if (text === undefined) return undefined;
+  const loss = firstNumberLoss(text);
+  if (loss === undefined) return undefined;
+  const { line, column } = lineColumn(text, loss.offset);
+  return `line ${line}, column ${column}: the number ${loss.literal} would be saved as ${loss.written}, beyond what a JSON number keeps exactly; write it as a string to keep it`;
+};
+
 const cannotWrite = (target: string, why: string): string =>
   `cannot write the back-filled config to ${target} (${why}); running on in-memory defaults for the missing keys` +
   ' (a generated api_salt changes on every start until the file can be written)';
@@ -205,6 +218,9 @@ const loadChecked = async (env: Env, file: string, first: Plan, options: LoadOpt
     return await withFileLock(configLockPath(env), async () => {
       // Re-read under the lock: another process may have written it meanwhile.
       const locked = plan(file, await readText(file));
+      // Never a back-fill that changes what the user wrote elsewhere in the file.
+      const loss = locked.write ? numberLossIn(locked.text) : undefined;
+      if (loss !== undefined) return result(env, file, locked.stored, false, [cannotWrite(target, loss)]);
       if (locked.write) await writeFileAtomic(file, serialize(locked.stored));
       else await tightenFileMode(file).catch(() => undefined);
       // A salt replaced behind the user's back would silently change their token: said once, when written.
@@ -237,6 +253,8 @@ export const updateConfig = async (
     return await withFileLock(configLockPath(env), async () => {
       const text = await readText(file);
       const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
+      const loss = numberLossIn(text);
+      if (loss !== undefined) throw new ConfigError('E_CONFIG_INVALID', `${file}: cannot save the change: ${loss}`);
       const seeded = current.api_salt === '' ? { ...current, api_salt: newSalt() } : current;
       const next = validateStored(file, change(seeded));
       // A change never stores a passphrase that is too short; one already there that it leaves

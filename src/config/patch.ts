@@ -5,6 +5,7 @@ import { CARD_DENSITIES, DETAIL_WIDTH, TERMINALS, type Config } from './effectiv
 import { CONFIG_KEYS, webhookEntrySchema, type StoredConfig } from './schema.js';
 import { closestKey, NESTED_CONFIG_KEYS } from './unknown-keys.js';
 import { keyPath } from './key-path.js';
+import { depthProblem } from './depth.js';
 
 /**
  * `PUT /api/config`: a partial config, checked strictly (the lenient fallbacks of effective.ts are
@@ -74,6 +75,9 @@ export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { erro
       problems.push(`unknown key "${block}.${key}"${guess ? ` (did you mean "${block}.${guess}"?)` : ` (known: ${known.join(', ')})`}`);
     }
   }
+  // Before anything walks the body (stringifying a few thousand levels overflows the stack).
+  const tooDeep = depthProblem(body);
+  if (tooDeep !== undefined) problems.push(tooDeep);
   if (problems.length > 0) return { error: problems.join('; ') };
   const parsed = patchSchema.safeParse(body);
   if (!parsed.success) {

@@ -20,8 +20,10 @@ export interface NamesLoad {
 
 const parseNames = (text: string): SessionNames | undefined => {
   try {
-    const parsed = namesSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    const raw: unknown = JSON.parse(text);
+    // Checked, then kept as parsed: zod's copy would drop a `"__proto__"` entry, and the next
+    // rename would write the file without it.
+    return namesSchema.safeParse(raw).success ? (raw as SessionNames) : undefined;
   } catch {
     return undefined;
   }

@@ -3,11 +3,14 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 /** Above any id a route accepts (512), so the route answers with its own message. */
 export const MAX_PARAM_LENGTH = 2_048;
 
+/** At most `max` characters of client input quoted in an error message (a URL can be tens of KB). */
+export const clip = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
 /** A clear, short message for what the router refuses before any route runs (URLs can be huge). */
 export const frameworkMessage = (error: FastifyError): string => {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return `path parameter too long (at most ${MAX_PARAM_LENGTH} characters)`;
   if (error.code === 'FST_ERR_BAD_URL') return 'malformed URL (bad percent-encoding)';
-  return error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message;
+  return clip(error.message);
 };
 
 export class BodyError extends Error {

@@ -10,7 +10,7 @@ import type { Metrics } from '../metrics/index.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { LiveIndex } from '../../search/live.js';
 import { registerSearchRoute } from './search-route.js';
-import { frameworkMessage, installJsonParser, MAX_PARAM_LENGTH } from './json-body.js';
+import { clip, frameworkMessage, installJsonParser, MAX_PARAM_LENGTH } from './json-body.js';
 import { registerPlayground } from './playground.js';
 import { registerRoutes } from './routes.js';
 import { registerDashboard, type DashboardDeps } from './routes/dashboard.js';
@@ -82,10 +82,10 @@ export const buildServer = async (deps: ServerDeps): Promise<FastifyInstance> =>
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     // Fastify's own words ("Unsupported Media Type") do not say what to send instead.
-    if (status === 415) return reply.code(415).send({ error: `the body must be JSON (Content-Type: application/json), not ${request.headers['content-type'] ?? 'a body without a Content-Type'}` });
+    if (status === 415) return reply.code(415).send({ error: `the body must be JSON (Content-Type: application/json), not ${clip(request.headers['content-type'] ?? 'a body without a Content-Type')}` });
     return reply.code(status).send({ error: status >= 500 ? 'internal error' : error.message });
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${request.url.split('?')[0] ?? ''}` }));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${clip(request.method, 20)} ${clip(request.url.split('?')[0] ?? '')}` }));
 
   // First hook: a request for a foreign Host name is a DNS-rebinding attempt; refuse before auth.
   // Callback hooks, not async ones: they run on every request, and a promise each costs more than the check.

@@ -2,6 +2,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { packageRoot } from '../../../util/package-json.js';
+import { clip } from '../json-body.js';
 
 /**
  * The dashboard's static files (`dist/gui/`, built by `npm run build`), at `/`: public (the page
@@ -81,7 +82,7 @@ export const registerStaticRoutes = (app: FastifyInstance, options: { readonly g
           .type('text/html; charset=utf-8')
           .send(built ? NOT_BUILT_PAGE.replace('has no <code>dist/gui/</code> folder', `has no <code>index.html</code> in ${root}`) : NOT_BUILT_PAGE);
       }
-      return reply.code(404).send({ error: `no file /${relative}` });
+      return reply.code(404).send({ error: `no file /${clip(relative)}` });
     }
     reply.header('cache-control', isHashedAsset(relative) ? 'public, max-age=31536000, immutable' : 'no-cache');
     return securityHeaders(reply).type(contentTypeOf(file)).send(body);
