@@ -96,6 +96,11 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
     composerIndex = readComposerIndex();
     for (const row of composerKeys.all(COMPOSER_PREFIX, upperBound(COMPOSER_PREFIX)) as KeyRow[]) {
       const composerId = row.key.slice(COMPOSER_PREFIX.length);
+      if (composerId === '') {
+        // No id to name a session by (or to resume it with).
+        diagnostics.push({ type: 'diagnostic', agent: 'cursor', code: 'E_SCHEMA', message: `composer row without an id (key "${COMPOSER_PREFIX}") skipped`, path: dbPath });
+        continue;
+      }
       seen.add(composerId);
       const stamp = `${row.rid}:${row.len ?? ''}`;
       let cached = cache.get(composerId);

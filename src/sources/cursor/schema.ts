@@ -5,6 +5,8 @@ import { z } from 'zod';
  * every field we read is optional except a bubble's `type`.
  */
 const millis = z.number().nullish();
+/** A token count: a negative or absurdly large one (beyond 2^53) fails the bubble, a counted diagnostic, as in the other sources. */
+const tokens = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).nullish();
 
 export const headerSchema = z.looseObject({ bubbleId: z.string(), type: z.number().nullish() });
 
@@ -32,7 +34,7 @@ export const bubbleSchema = z.looseObject({
   /** Composer `_v` 9 bubbles carry no createdAt; their real times are here (epoch ms). */
   timingInfo: z.looseObject({ clientStartTime: millis, clientEndTime: millis }).nullish(),
   workspaceUris: z.array(z.unknown()).nullish(),
-  tokenCount: z.looseObject({ inputTokens: millis, outputTokens: millis }).nullish(),
+  tokenCount: z.looseObject({ inputTokens: tokens, outputTokens: tokens }).nullish(),
   toolFormerData: z
     .looseObject({
       name: z.string().nullish(),

@@ -4,10 +4,10 @@ import { crc32 } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { isAgentKind, type AgentKind } from '../../core/agents.js';
 import type { Logger } from '../../core/contracts.js';
-import type { FileCheckpoint, SessionState } from '../../core/session.js';
+import type { DiagnosticCounts, FileCheckpoint, SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
-import { decodeCore, encodeCore, type CoreRow } from './core-codec.js';
+import { decodeCore, decodeDiagnosticCounts, encodeCore, encodeDiagnostics, type CoreRow } from './core-codec.js';
 import { lazyState, restoredBy, unreadDetailKey } from './lazy-detail.js';
 import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
 import type { ListingCache } from './walk.js';
@@ -48,8 +48,11 @@ import type { ListingCache } from './walk.js';
  * 12: checkpoints hold the diagnostics of the records read (a warm start counts them again).
  * 13: forks of OpenCode 1.x and Kilo, and Claude sub-agents that start with copies of their
  *    parent's conversation, are read by new rules (their copies' spend counted once).
+ * 14: records with counts no agent writes (negative, beyond 2^53), ids that are not text, and
+ *    OpenCode 1.x forks of forks are read by new rules; a database's record keeps what its
+ *    listing could not use.
  */
-export const CACHE_SCHEMA_VERSION = 13;
+export const CACHE_SCHEMA_VERSION = 14;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
@@ -80,6 +83,11 @@ export interface CachedDatabase {
   readonly listedAt: number;
   /** Session id -> the listing stamp its persisted state was replayed at. */
   readonly stamps: ReadonlyMap<string, string>;
+  /**
+   * What the listing itself found it could not use (a Cursor composer that is not JSON): counts
+   * by code, per session id the diagnostic named ('' for none).
+   */
+  readonly diagnostics?: ReadonlyMap<string, DiagnosticCounts>;
 }
 
 export interface DiscoveryCache extends ListingCache {
@@ -313,14 +321,22 @@ const rowToEntry = (file: string, row: Row, loadDetail: DetailLoader, owner: obj
 
 const databaseOf = (agent: string, signature: string, listingText: string): CachedDatabase | undefined => {
   if (!isAgentKind(agent)) return undefined;
-  const listing = parseJson(listingText) as { listedAt?: unknown; stamps?: unknown } | undefined;
+  const listing = parseJson(listingText) as { listedAt?: unknown; stamps?: unknown; diagnostics?: unknown } | undefined;
   if (typeof listing?.listedAt !== 'number' || !Array.isArray(listing.stamps)) return undefined;
   const stamps = new Map<string, string>();
   for (const pair of listing.stamps as unknown[]) {
     if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return undefined;
     stamps.set(pair[0], pair[1]);
   }
-  return { agent, signature, listedAt: listing.listedAt, stamps };
+  if (listing.diagnostics === undefined) return { agent, signature, listedAt: listing.listedAt, stamps };
+  if (!Array.isArray(listing.diagnostics)) return undefined;
+  const diagnostics = new Map<string, DiagnosticCounts>();
+  for (const entry of listing.diagnostics as unknown[]) {
+    const counts = Array.isArray(entry) && typeof entry[0] === 'string' ? decodeDiagnosticCounts(entry[1]) : undefined;
+    if (counts === undefined) return undefined;
+    diagnostics.set((entry as [string])[0], counts);
+  }
+  return { agent, signature, listedAt: listing.listedAt, stamps, diagnostics };
 };
 
 /**
@@ -602,7 +618,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     putDatabase: (dbPath, record) => {
       try {
         if (record === undefined) removeDatabase.run(dbPath);
-        else upsertDatabase.run(dbPath, record.agent, record.signature, JSON.stringify({ listedAt: record.listedAt, stamps: [...record.stamps] }));
+        else upsertDatabase.run(dbPath, record.agent, record.signature, JSON.stringify({ listedAt: record.listedAt, stamps: [...record.stamps], diagnostics: record.diagnostics && [...record.diagnostics].map(([id, counts]) => [id, encodeDiagnostics(counts) ?? []]) }));
       } catch (error) {
         failed('write', error);
       }

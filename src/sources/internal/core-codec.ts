@@ -34,7 +34,7 @@ const ROW_CHECKPOINT_WITHOUT_INO = -2;
 const matchesRow = (cp: FileCheckpoint, row: CoreRow): boolean => cp.path === row.path && cp.offset === row.offset && cp.size === row.size && cp.mtimeMs === row.mtimeMs;
 
 /** Diagnostic counts as stored: `[[code, n], ...]`, or undefined for none. */
-const encodeDiagnostics = (counts: DiagnosticCounts | undefined): [string, number][] | undefined => {
+export const encodeDiagnostics = (counts: DiagnosticCounts | undefined): [string, number][] | undefined => {
   const pairs = counts === undefined ? [] : (Object.entries(counts) as [string, number][]);
   return pairs.length > 0 ? pairs : undefined;
 };
@@ -154,6 +154,15 @@ const decodeCheckpoint = (value: unknown, row: CoreRow): FileCheckpoint | null =
   const withIno = ino === null ? base : { ...base, ino: num(ino) };
   const withBefore = fields.length === 5 || before === null ? withIno : { ...withIno, before: list(before).map(decodeStamp) };
   return fields.length === 7 ? { ...withBefore, diagnostics: decodeDiagnostics(diagnostics) } : withBefore;
+};
+
+/** Stored diagnostic counts (`encodeDiagnostics`) back, or undefined when they do not decode. */
+export const decodeDiagnosticCounts = (value: unknown): DiagnosticCounts | undefined => {
+  try {
+    return decodeDiagnostics(value);
+  } catch {
+    return undefined;
+  }
 };
 
 /**

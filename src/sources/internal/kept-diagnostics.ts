@@ -26,15 +26,19 @@ export const addCounts = (a: DiagnosticCounts, b: DiagnosticCounts): DiagnosticC
   return sum;
 };
 
-/** One `diagnostic` event per code of `counts`, standing for as many as the earlier read found. */
-export const restoredDiagnostics = (agent: AgentKind, counts: DiagnosticCounts | undefined, where: { readonly sessionId: string; readonly path?: string }): SessionEvent[] => {
+/**
+ * One `diagnostic` event per code of `counts`, standing for as many as the earlier read found:
+ * of a session, or (without `sessionId`) of a database's listing.
+ */
+export const restoredDiagnostics = (agent: AgentKind, counts: DiagnosticCounts | undefined, where: { readonly sessionId?: string; readonly path?: string }): SessionEvent[] => {
   if (counts === undefined) return [];
+  const what = where.sessionId === undefined ? 'this database was listed' : 'this session was read';
   return (Object.entries(counts) as [DiagnosticCode, number][]).map(([code, count]) => ({
     type: 'diagnostic',
     agent,
     code,
-    message: `${count} ${diagnosticName(code)} diagnostic${count === 1 ? '' : 's'} found when this session was read before (kept in the discovery cache; agentwatch doctor lists each)`,
-    sessionId: where.sessionId,
+    message: `${count} ${diagnosticName(code)} diagnostic${count === 1 ? '' : 's'} found when ${what} before (kept in the discovery cache; agentwatch doctor lists each)`,
+    ...(where.sessionId === undefined ? {} : { sessionId: where.sessionId }),
     ...(where.path === undefined ? {} : { path: where.path }),
     count,
   }));

@@ -10,6 +10,11 @@ export class DbSchemaError extends Error {
   override readonly name = 'DbSchemaError';
 }
 
+/** Thrown by the poller when the file is damaged in a way SQLite reads without an error (a last page cut short). Classified as E_DB_CORRUPT. */
+export class DbCorruptError extends Error {
+  override readonly name = 'DbCorruptError';
+}
+
 /** What the poll loop reports for a failure; `key` lets it report a persisting failure once. */
 export interface DbFailure {
   readonly code: DiagnosticCode;
@@ -40,7 +45,7 @@ export const classifyDbError = (agent: AgentKind, dbPath: string, error: unknown
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return { code: 'E_DB_LOCKED', message: `${label}: database ${dbPath} is locked (${detail})${RETRY_NOTE}` };
   }
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || error instanceof DbCorruptError) {
     return { code: 'E_DB_CORRUPT', message: `${label}: database ${dbPath} is corrupt or not a database (${detail})${RETRY_NOTE}` };
   }
   if (error instanceof DbSchemaError || /no such (table|column)/i.test(detail)) {

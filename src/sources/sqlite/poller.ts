@@ -3,12 +3,13 @@ import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import type { AgentKind } from '../../core/agents.js';
-import type { SessionEvent } from '../../core/session.js';
+import type { DiagnosticCounts, SessionEvent } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
 import { diffStamps } from './diff.js';
 import { boundPageCache } from '../../util/sqlite-memory.js';
-import { classifyDbError, failureEvent } from './errors.js';
+import { classifyDbError, DbCorruptError, failureEvent } from './errors.js';
 import type { DbReader, OpenReader } from './reader.js';
+import { createRestoredCounts } from './restored-counts.js';
 import { databaseSignature, sessionCacheKey, stampHash } from './signature.js';
 import { restoredDiagnostics, withDiagnosticsOf } from '../internal/kept-diagnostics.js';
 
@@ -61,6 +62,8 @@ interface Connection {
   readonly schemaVersionQuery: Statement<[], number>;
   /** `PRAGMA schema_version` when the reader probed the schema: a migration since means probing again. */
   readonly schemaVersion: number;
+  /** `PRAGMA page_size`: the file is a whole number of these. */
+  readonly pageSize: number;
   readonly dev: number;
   readonly ino: number;
   /** `PRAGMA data_version` after the last complete read; undefined until one succeeded. */
@@ -70,6 +73,26 @@ interface Connection {
 }
 
 const MAX_REMEMBERED_DIAGNOSTICS = 10_000;
+
+/**
+ * Where `restoredCounts` keeps what the last listing could not use (a Cursor composer that is not
+ * JSON), beside the sessions' own: no session id is empty.
+ */
+const LISTING = '';
+
+/** Diagnostic counts per the session id each names ('' for none), or undefined for none. */
+const countsBySession = (events: readonly SessionEvent[]): ReadonlyMap<string, DiagnosticCounts> | undefined => {
+  const bySession = new Map<string, SessionEvent[]>();
+  for (const event of events) {
+    if (event.type !== 'diagnostic') continue;
+    const id = event.sessionId ?? '';
+    bySession.set(id, [...(bySession.get(id) ?? []), event]);
+  }
+  if (bySession.size === 0) return undefined;
+  const counts = new Map<string, DiagnosticCounts>();
+  for (const [id, list] of bySession) counts.set(id, withDiagnosticsOf(list) ?? {});
+  return counts;
+};
 
 const require = createRequire(import.meta.url);
 /**
@@ -101,6 +124,10 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   // Set by a restore: the first connection checks the files still match before trusting the stamps.
   let restored: { readonly signature: string; readonly listedAt: number } | undefined;
   let pruned = false;
+  /** What the last listing found it could not use, per session id ('' for none) (the database's record keeps it). */
+  let listingCounts: ReadonlyMap<string, DiagnosticCounts> | undefined;
+  /** The diagnostic counts restored with the sessions (restored-counts.ts). */
+  const restoredCounts = createRestoredCounts();
 
   const close = (): void => {
     connection?.db.close();
@@ -115,7 +142,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
       const dataVersionQuery = db.prepare<[], number>('PRAGMA data_version').pluck();
       const schemaVersionQuery = db.prepare<[], number>('PRAGMA schema_version').pluck();
       const schemaVersion = schemaVersionQuery.get() as number;
-      return { db, reader: options.openReader(db, dbPath), dataVersionQuery, schemaVersionQuery, schemaVersion, dev, ino, dataVersion: undefined, listedAt: 0 };
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      return { db, reader: options.openReader(db, dbPath), dataVersionQuery, schemaVersionQuery, schemaVersion, pageSize, dev, ino, dataVersion: undefined, listedAt: 0 };
     } catch (error) {
       db.close();
       throw error;
@@ -135,6 +163,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   const dropAll = (out: SessionEvent[]): void => {
     for (const sessionId of stamps.keys()) out.push({ type: 'removed', agent, sessionId });
     stamps = new Map();
+    restoredCounts.clear();
+    listingCounts = undefined;
     restored = undefined;
     cache?.putDatabase(dbPath, undefined);
   };
@@ -151,16 +181,24 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     const record = cache?.getDatabase(dbPath);
     if (!cache || !record || record.agent !== agent) return 'none';
     const restores: SessionEvent[] = [];
+    const diagnostics = new Map<string, SessionEvent[]>();
     for (const [sessionId, stamp] of record.stamps) {
       const entry = cache.get(sessionCacheKey(dbPath, sessionId));
       if (!entry || entry.agent !== agent || entry.sessionId !== sessionId || entry.state.checkpoint?.ino !== stampHash(stamp)) return 'none';
-      restores.push({ type: 'restore', agent, sessionId, state: entry.state }, ...restoredDiagnostics(agent, entry.state.checkpoint?.diagnostics, { sessionId, path: dbPath }));
+      restores.push({ type: 'restore', agent, sessionId, state: entry.state });
+      diagnostics.set(sessionId, restoredDiagnostics(agent, entry.state.checkpoint?.diagnostics, { sessionId, path: dbPath }));
     }
     for (const event of restores) out.push(event);
     stamps = record.stamps;
+    listingCounts = record.diagnostics;
+    const listed: SessionEvent[] = [];
+    for (const [sessionId, counts] of record.diagnostics ?? []) listed.push(...restoredDiagnostics(agent, counts, sessionId === '' ? { path: dbPath } : { sessionId, path: dbPath }));
+    diagnostics.set(LISTING, listed);
+    for (const [sessionId, events] of diagnostics) restoredCounts.hold(sessionId, events);
     const signature = databaseSignature(dbPath);
     const relistDue = options.relistAfterMs !== undefined && now - record.listedAt >= options.relistAfterMs;
     if (signature === undefined || signature !== record.signature || relistDue) return 'changed';
+    restoredCounts.release(out);
     restored = { signature, listedAt: record.listedAt };
     return 'unchanged';
   };
@@ -168,7 +206,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   /** After a complete read: what a later warm start compares against, and rows of sessions gone meanwhile. */
   const record = (signature: string | undefined, now: number): void => {
     if (!cache) return;
-    if (signature !== undefined) cache.putDatabase(dbPath, { agent, signature, listedAt: now, stamps });
+    if (signature !== undefined) cache.putDatabase(dbPath, { agent, signature, listedAt: now, stamps, ...(listingCounts === undefined ? {} : { diagnostics: listingCounts }) });
     if (pruned) return;
     pruned = true;
     const prefix = sessionCacheKey(dbPath, '');
@@ -180,11 +218,15 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     // NOTE: one read transaction, so the listing and the replays see the same snapshot.
     conn.db.transaction(() => {
       const listing = conn.reader.list(now);
-      for (const event of listing.diagnostics) if (isNewDiagnostic(event)) out.push(event);
+      listingCounts = countsBySession(listing.diagnostics);
+      // A listing restored from the cache was counted: the same records found again are not new.
+      const listedBefore = restoredCounts.replayed(LISTING);
+      for (const event of listing.diagnostics) if (isNewDiagnostic(event) && !listedBefore(event)) out.push(event);
       const { changed, removed } = diffStamps(stamps, listing.stamps);
       const next = new Map(stamps);
       for (const sessionId of removed) {
         next.delete(sessionId);
+        restoredCounts.removed(sessionId);
         out.push({ type: 'removed', agent, sessionId });
       }
       let complete = true;
@@ -194,9 +236,10 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
           break;
         }
         const events = conn.reader.load(sessionId);
+        const countedBefore = restoredCounts.replayed(sessionId);
         const stamp = listing.stamps.get(sessionId) ?? '';
         out.push({ type: 'reset', agent, sessionId });
-        for (const event of events) if (isNewDiagnostic(event)) out.push(event);
+        for (const event of events) if (isNewDiagnostic(event) && !countedBefore(event)) out.push(event);
         // The state is now exactly "this session at this stamp": the cache may persist it, with
         // the diagnostics of its records (a warm start that restores it counts them again).
         if (cache) {
@@ -220,6 +263,9 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     }
     if (connection && (connection.dev !== stat.dev || connection.ino !== stat.ino)) close();
     connection ??= open(stat.dev, stat.ino);
+    // A database file is whole pages. SQLite reads a page cut short as if its missing end were
+    // zeros, without an error: the rows stored there would vanish in silence.
+    if (stat.size % connection.pageSize !== 0) throw new DbCorruptError(`the file is ${stat.size} bytes, not a whole number of ${connection.pageSize}-byte pages: cut short?`);
     let version = connection.dataVersionQuery.get();
     // The agent migrated its schema while we watched (OpenCode 1.x -> 2.x adds the tables new
     // sessions go to): a reader prepared against the old schema would never see them. Probe again.
@@ -245,6 +291,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     more = !read(connection, now, out);
     // An unfinished pass keeps the old version, so the next poll lists again and carries on.
     if (more) return;
+    restoredCounts.release(out);
     connection.dataVersion = version;
     connection.listedAt = now;
     record(signature, now);
@@ -278,6 +325,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
         // An unreadable cache row or a vanished file: read the database as if there were no cache.
         out.length = 0;
         stamps = new Map();
+        restoredCounts.clear();
       }
       if (outcome === 'unchanged') {
         if (!readySent) {
@@ -297,6 +345,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
       const key = `${failure.code}|${failure.message}`;
       if (key !== lastFailure) out.push(failureEvent(agent, dbPath, failure));
       lastFailure = key;
+      // The restored sessions stay, as read before: so do their counts.
+      restoredCounts.release(out);
     }
     if (!readySent && !more) {
       readySent = true;

@@ -1,11 +1,14 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { SessionEvent } from '../../../core/session.js';
 import { selectList, tableColumns } from '../columns.js';
 import { DbSchemaError } from '../errors.js';
+import { recordDiagnostic } from '../events.js';
 import type { DbReader, SessionListing } from '../reader.js';
+import { withTextIds, type Unchecked } from '../text-ids.js';
 import { numberOf, stringOf } from '../values.js';
 import { mapFamilySessionStores, type FamilyMessageRow, type FamilyPartRow, type FamilySessionRow, type FamilySpec } from './map.js';
 import { parseForkBoundary, type FamilyV2MessageRow, type ForkBoundary, type ForkCopies } from './map-v2.js';
-import { originalsSql, resolveV1Copies } from './v1-forks.js';
+import { laterHoldersSql, originalsSql, resolveV1Copies, type V1ForkStatements } from './v1-forks.js';
 
 type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown; readonly v2_count: unknown; readonly v2_updated: unknown };
 
@@ -40,8 +43,8 @@ interface V1Store {
   readonly stamps: (recent: string) => string;
   readonly messages: Statement;
   readonly parts: Statement;
-  /** The originals of a 1.x fork's copies (v1-forks.ts); none without time_created, which the rule reads. */
-  readonly originals: Statement | undefined;
+  /** What tells a 1.x fork's copies (v1-forks.ts); none without time_created, which the rule reads. */
+  readonly forks: V1ForkStatements | undefined;
 }
 
 /** The 2.x message store: `session_message` rows, one per message, updated in place while it streams. */
@@ -109,7 +112,9 @@ const v1Store = (db: Database): V1Store | undefined => {
         ? `SELECT ${part.sql} FROM part WHERE session_id = ? ORDER BY ${order(part.columns)}`
         : `SELECT ${part.sql} FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY ${order(part.columns)}`,
     ),
-    originals: message.columns.has('time_created') ? db.prepare(originalsSql) : undefined,
+    forks: message.columns.has('time_created')
+      ? { originals: db.prepare(originalsSql), laterHolders: tableColumns(db, 'session').has('id') ? db.prepare(laterHoldersSql) : undefined }
+      : undefined,
   };
 };
 
@@ -152,6 +157,8 @@ export const openFamilyReader =
     if (tables.length === 0) throw new DbSchemaError(`table "session" is missing (and so is "session_v2", where OpenCode 2.x keeps its sessions)`);
     const v1 = v1Store(db);
     const v2 = v2Store(db);
+    // Sessions without a message store would all read as empty: a schema we cannot read, not silence.
+    if (!v1 && !v2) throw new DbSchemaError(`table "message" is missing (and so is "session_message", where OpenCode 2.x keeps its messages)`);
 
     const sources = tables.map((table) => {
       const session = selectList(db, table, ['id'], SESSION_OPTIONAL, 's');
@@ -162,22 +169,25 @@ export const openFamilyReader =
       const usesSince = listSql.includes('@since');
       const listStatement = db.prepare(listSql);
       return {
-        list: (since: number): ListedRow[] => (usesSince ? listStatement.all({ since }) : listStatement.all()) as ListedRow[],
+        list: (since: number) => withTextIds<ListedRow>((usesSince ? listStatement.all({ since }) : listStatement.all()) as Unchecked<ListedRow>[], `"${table}" session`),
         get: db.prepare(`SELECT ${selectList(db, table, ['id'], [...SESSION_OPTIONAL, ...FORK_COLUMNS], 's').sql} FROM ${table} s WHERE s.id = ?`),
       };
     });
 
     const list = (now: number): SessionListing => {
       const stamps = new Map<string, string>();
+      const diagnostics: SessionEvent[] = [];
       for (const source of sources) {
-        for (const row of source.list(now - RECENT_WINDOW_MS)) {
+        const listed = source.list(now - RECENT_WINDOW_MS);
+        if (listed.skipped) diagnostics.push({ type: 'diagnostic', agent: spec.agent, code: 'E_SCHEMA', message: listed.skipped, path: dbPath });
+        for (const row of listed.rows) {
           // A newer generation's row of the same session wins (listed first).
           if (stamps.has(row.id)) continue;
           const { m_stamp, p_stamp, v2_count, v2_updated, ...sessionRow } = row;
           stamps.set(row.id, JSON.stringify([sessionRow, m_stamp, p_stamp, v2_count, v2_updated]));
         }
       }
-      return { stamps, diagnostics: [] };
+      return { stamps, diagnostics };
     };
 
     const load = (sessionId: string) => {
@@ -188,20 +198,28 @@ export const openFamilyReader =
       }
       if (!loaded) return [];
       const { fork_session_id, fork_boundary, ...row } = loaded;
-      const v2Rows = v2 ? (v2.messages.all(sessionId) as FamilyV2MessageRow[]) : [];
-      const messages = v1 ? (v1.messages.all(sessionId) as FamilyMessageRow[]) : [];
+      const skipped: string[] = [];
+      const textIds = <T extends { readonly id: string }>(rows: unknown[], what: string): T[] => {
+        const checked = withTextIds<T>(rows as Unchecked<T>[], what);
+        if (checked.skipped) skipped.push(checked.skipped);
+        return checked.rows;
+      };
+      const v2Rows = v2 ? textIds<FamilyV2MessageRow>(v2.messages.all(sessionId), 'session_message') : [];
+      const messages = v1 ? textIds<FamilyMessageRow>(v1.messages.all(sessionId), 'message') : [];
       // Parts only where there are messages to own them (a session of 2.x has none).
-      const parts = v1 && messages.length > 0 ? (v1.parts.all(sessionId) as FamilyPartRow[]) : [];
+      const parts = v1 && messages.length > 0 ? textIds<FamilyPartRow>(v1.parts.all(sessionId), 'part') : [];
       // A fork of 1.x holds copies of another session's messages under new ids, with no link to it:
       // told by their ids (made long after their time_created), confirmed by their originals.
-      const v1Copies = v1?.originals && messages.length > 0 ? resolveV1Copies(v1.originals, sessionId, messages) : undefined;
+      const v1Copies = v1?.forks && messages.length > 0 ? resolveV1Copies(v1.forks, sessionId, messages) : undefined;
       // A fork of 2.x holds copies of its parent's messages under new ids: resolved once per load.
       const parent = stringOf(fork_session_id);
       const copies =
         parent !== undefined && parent !== sessionId && v2?.forkCopies && v2Rows.length > 0
           ? resolveForkCopies(v2.forkCopies, sessionId, parent, parseForkBoundary(fork_boundary))
           : undefined;
-      return mapFamilySessionStores(full, row, { messages, parts, ...(v1Copies ? { copies: v1Copies } : {}) }, v2Rows, copies);
+      const events = mapFamilySessionStores(full, row, { messages, parts, ...(v1Copies ? { copies: v1Copies } : {}) }, v2Rows, copies);
+      for (const message of skipped) events.push(recordDiagnostic({ agent: spec.agent, sessionId }, dbPath, message));
+      return events;
     };
 
     return { list, load };

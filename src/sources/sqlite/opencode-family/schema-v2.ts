@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageTokensSchema } from './schema.js';
+import { amount, messageTokensSchema } from './schema.js';
 
 /**
  * zod shapes of the JSON in OpenCode 2.x `session_message.data` (map-v2.ts says where from). The row's
@@ -20,7 +20,6 @@ const instant = z.unknown().transform((value): number | undefined => {
   return Number.isFinite(parsed) ? parsed : undefined;
 });
 const times = z.object({ created: instant, ran: instant, completed: instant }).partial().nullish();
-const count = z.number().nullish();
 
 /** `user`: what the person typed (`text`), with files and references beside it. */
 export const v2UserSchema = z.object({ text: z.unknown().optional(), time: times });
@@ -63,7 +62,7 @@ export const v2AssistantSchema = z.object({
   model: modelRef.optional(),
   content: z.array(z.unknown()).nullish(),
   finish: z.string().nullish(),
-  cost: count,
+  cost: amount,
   tokens: messageTokensSchema,
   /** A string in early 2.0 releases, an object with a `message` later. */
   error: z.unknown().optional(),

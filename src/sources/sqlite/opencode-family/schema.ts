@@ -6,16 +6,23 @@ import { z } from 'zod';
  * dropped (zod's default: passing them through copied every key of every row on each replay);
  * a value of the wrong type fails the record (a counted diagnostic).
  */
-const count = z.number().nullish();
-const times = z.object({ start: count, end: count, created: count, completed: count }).partial().nullish();
+const instant = z.number().nullish();
+const times = z.object({ start: instant, end: instant, created: instant, completed: instant }).partial().nullish();
+
+/**
+ * A token count or a cost: a negative or absurdly large one (beyond 2^53) fails the record, a
+ * counted diagnostic, as in the JSONL sources: summed, it would make the session's totals negative
+ * or infinite. (zod's number already refuses the infinities a JSON `1e999` reads as.)
+ */
+export const amount = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).nullish();
 
 /** A message's token counts: the same object in 1.x `message.data` and 2.x `session_message.data`. */
 export const messageTokensSchema = z
   .object({
-    input: count,
-    output: count,
-    reasoning: count,
-    cache: z.object({ read: count, write: count }).nullish(),
+    input: amount,
+    output: amount,
+    reasoning: amount,
+    cache: z.object({ read: amount, write: amount }).nullish(),
   })
   .nullish();
 export type MessageTokens = z.infer<typeof messageTokensSchema>;
@@ -25,7 +32,7 @@ export const messageDataSchema = z.object({
   modelID: z.string().nullish(),
   providerID: z.string().nullish(),
   model: z.object({ modelID: z.string().nullish(), providerID: z.string().nullish() }).nullish(),
-  cost: count,
+  cost: amount,
   tokens: messageTokensSchema,
   finish: z.string().nullish(),
   time: times,

@@ -26,8 +26,18 @@ import type { FamilyMessageRow } from './map.js';
  * - a candidate is a copy when another session holds its original: a message with the same
  *   time_created and the same data (an assistant's parentID aside, and its cost where the copy's
  *   is 0) whose id was made within `SKEW_MS` of that time, which makes it older than the fork
- *   itself. Anything else (the parent deleted, an import, an original changed since) counts as
- *   before: real usage is never dropped on a guess.
+ *   itself;
+ * - with no original left (the session first forked was deleted), the holders of the same message
+ *   are all copies, made when each fork was made: a fork of a fork holds copies of its parent's
+ *   copies. The earliest made owns the message (counts it), every later one is a copy, so a chain
+ *   A -> B -> C whose A was deleted counts A's messages once, in B. The holders are looked for in
+ *   the sessions made between the message and the candidate (a session id tells when it was made,
+ *   as a message id does, descending), so an unrelated session never is one: its messages are
+ *   neither as old nor identical.
+ *
+ * Anything else (a single fork of a deleted session, an import, an original changed since) counts
+ * as before: real usage is never dropped on a guess, and a message is a copy only where another
+ * session counts it.
  */
 
 /** How far apart an original's id and its time_created may be; a copy's are further apart than this. */
@@ -58,6 +68,8 @@ interface Candidate {
   readonly row: FamilyMessageRow;
   readonly createdMs: number;
   readonly prefix: string;
+  /** How long after `createdMs` its id was made (ms, more than `SKEW_MS`). */
+  readonly after: number;
 }
 
 /** The session's leading messages whose id was made more than `SKEW_MS` after their time_created (rows in load order). */
@@ -69,7 +81,7 @@ export const leadingCandidates = (messages: readonly FamilyMessageRow[]): Candid
     if (createdMs === undefined || !made) break;
     const after = madeAfter(made.ms, createdMs);
     if (after <= SKEW_MS || after >= MAX_AHEAD_MS) break;
-    out.push({ row, createdMs, prefix: made.prefix });
+    out.push({ row, createdMs, prefix: made.prefix, after });
   }
   return out;
 };
@@ -105,6 +117,39 @@ export const originalsSql = `SELECT json_extract(c.value, '$[3]') AS candidate, 
   CROSS JOIN message m ON m.id BETWEEN json_extract(c.value, '$[0]') AND json_extract(c.value, '$[1]')
   WHERE m.time_created = json_extract(c.value, '$[2]') AND m.session_id <> @session`;
 
+/**
+ * One query per fork whose copies have no original left: the messages, with a time_created
+ * between the first and the last of those copies', of the sessions made between the first copy's
+ * time_created and the moment the last copy was made (`@sessions`: ranges of session ids, which
+ * descend with time), through the primary key of `session` and the (session_id, time_created, id)
+ * index of `message` (the CROSS JOINs keep that order): the work grows with the sessions made
+ * meanwhile, not with their messages.
+ */
+export const laterHoldersSql = `SELECT m.id AS id, m.time_created AS time_created, m.data AS data
+  FROM json_each(@sessions) AS r
+  CROSS JOIN session s ON s.id BETWEEN json_extract(r.value, '$[0]') AND json_extract(r.value, '$[1]')
+  CROSS JOIN message m ON m.session_id = s.id AND m.time_created BETWEEN @from AND @to
+  WHERE s.id <> @session`;
+
+/** The prefix of OpenCode session ids. */
+const SESSION_PREFIX = 'ses';
+
+/**
+ * The ranges of ids of sessions made from `fromMs` to `toMs` (modulo 2^36; two ranges where the
+ * window crosses the wrap): a session id holds the 48-bit complement of (ms * 0x1000 + counter).
+ */
+const sessionRanges = (fromMs: number, toMs: number): [string, string][] => {
+  const id = (made: number, end = ''): string => `${SESSION_PREFIX}_${hex12(ID_SPACE - 1 - made)}${end}`;
+  const low = modulo(fromMs, ID_MS_SPACE) * COUNTER;
+  const high = modulo(toMs, ID_MS_SPACE) * COUNTER + (COUNTER - 1);
+  // Descending: the latest made has the lowest id.
+  if (low <= high) return [[id(high), id(low, ID_TAIL_END)]];
+  return [
+    [id(ID_SPACE - 1), id(low, ID_TAIL_END)],
+    [id(high), id(0, ID_TAIL_END)],
+  ];
+};
+
 /** A message's data as compared: an object, without parentID (renamed in copies), and without cost when `dropCost` (Kilo zeroes a copy's). */
 const comparable = (raw: unknown, dropCost: boolean): Record<string, unknown> | undefined => {
   const json = parseJsonValue(raw);
@@ -122,25 +167,72 @@ const candidateData = (raw: unknown): { readonly data: Record<string, unknown>; 
   return data['cost'] === 0 ? { data: comparable(raw, true) ?? data, dropCost: true } : { data, dropCost: false };
 };
 
+/** Whether a holder of a candidate's message, made `after` ms after its time_created (id `id`), was made before the candidate: it owns the message then. */
+const madeBefore = (after: number, id: string, candidate: Candidate): boolean =>
+  after < candidate.after || (after === candidate.after && id < candidate.row.id);
+
+/** The statements the rule runs: originals (`originalsSql`) and, where none is left, the other holders (`laterHoldersSql`). */
+export interface V1ForkStatements {
+  readonly originals: Statement;
+  readonly laterHolders: Statement | undefined;
+}
+
+/**
+ * The ids of the `orphans` (candidates with no original left) that another session holds a copy
+ * of made before theirs: that copy is the one counted.
+ */
+const ownedElsewhere = (
+  statement: Statement,
+  sessionId: string,
+  orphans: readonly { readonly candidate: Candidate; readonly index: number }[],
+  sameMessage: (index: number, data: unknown) => boolean,
+): string[] => {
+  const created = orphans.map(({ candidate }) => candidate.createdMs);
+  const from = Math.min(...created);
+  const to = Math.max(...created);
+  const lastMade = Math.max(...orphans.map(({ candidate }) => candidate.createdMs + candidate.after));
+  const rows = statement.all({ sessions: JSON.stringify(sessionRanges(from, lastMade)), from, to, session: sessionId }) as { id: unknown; time_created: unknown; data: unknown }[];
+  const owned: string[] = [];
+  for (const { candidate, index } of orphans) {
+    const held = rows.some((row) => {
+      const id = typeof row.id === 'string' ? row.id : '';
+      const made = idTime(id);
+      if (!made || made.prefix !== candidate.prefix || numberOf(row.time_created) !== candidate.createdMs) return false;
+      return madeBefore(madeAfter(made.ms, candidate.createdMs), id, candidate) && sameMessage(index, row.data);
+    });
+    if (held) owned.push(candidate.row.id);
+  }
+  return owned;
+};
+
 /**
  * The ids of the session's messages that are copies of another session's (the rule above), or
  * undefined when it has none: most sessions, which this decides from their ids alone.
  */
-export const resolveV1Copies = (statement: Statement, sessionId: string, messages: readonly FamilyMessageRow[]): ReadonlySet<string> | undefined => {
+export const resolveV1Copies = (statements: V1ForkStatements, sessionId: string, messages: readonly FamilyMessageRow[]): ReadonlySet<string> | undefined => {
   const candidates = leadingCandidates(messages);
   if (candidates.length === 0) return undefined;
   const ranges = candidates.flatMap(originalRanges);
-  const rows = statement.all({ ranges: JSON.stringify(ranges), session: sessionId }) as { candidate: unknown; data: unknown }[];
+  const rows = statements.originals.all({ ranges: JSON.stringify(ranges), session: sessionId }) as { candidate: unknown; data: unknown }[];
   const copies = new Set<string>();
   const parsed = new Map<number, ReturnType<typeof candidateData>>();
+  const sameMessage = (index: number, data: unknown): boolean => {
+    const candidate = candidates[index];
+    if (!candidate) return false;
+    if (!parsed.has(index)) parsed.set(index, candidateData(candidate.row.data));
+    const copy = parsed.get(index);
+    const other = copy && comparable(data, copy.dropCost);
+    return copy !== undefined && other !== undefined && isDeepStrictEqual(copy.data, other);
+  };
   for (const row of rows) {
     const index = numberOf(row.candidate);
     const candidate = index === undefined ? undefined : candidates[index];
     if (index === undefined || !candidate || copies.has(candidate.row.id)) continue;
-    if (!parsed.has(index)) parsed.set(index, candidateData(candidate.row.data));
-    const copy = parsed.get(index);
-    const original = copy && comparable(row.data, copy.dropCost);
-    if (copy && original && isDeepStrictEqual(copy.data, original)) copies.add(candidate.row.id);
+    if (sameMessage(index, row.data)) copies.add(candidate.row.id);
+  }
+  const orphans = candidates.map((candidate, index) => ({ candidate, index })).filter(({ candidate }) => !copies.has(candidate.row.id));
+  if (orphans.length > 0 && statements.laterHolders) {
+    for (const id of ownedElsewhere(statements.laterHolders, sessionId, orphans, sameMessage)) copies.add(id);
   }
   return copies.size > 0 ? copies : undefined;
 };
