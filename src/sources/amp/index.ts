@@ -5,6 +5,7 @@ import { from, interval, Observable, Subscription } from 'rxjs';
 import type { Source } from '../../core/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from '../internal/file-parser.js';
+import { restoredDiagnostics } from '../internal/kept-diagnostics.js';
 import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-records.js';
 import type { SourceCtx } from '../internal/options.js';
 import { watchTree, type TreeWatch } from '../internal/watch-tree.js';
@@ -76,6 +77,8 @@ export const createAmpSource =
         const cached = ctx.cache?.get(file);
         if (!cached || cached.agent !== 'amp' || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs) return false;
         emit({ type: 'restore', agent: 'amp', sessionId: cached.sessionId, state: cached.state });
+        // What reading the document found is counted again, as a cold start counts it.
+        for (const event of restoredDiagnostics('amp', cached.state.checkpoint?.diagnostics, { sessionId: cached.sessionId, path: file })) emit(event);
         seen.set(file, { size: info.size, mtimeMs: info.mtimeMs, sessionId: cached.sessionId });
         return true;
       };
@@ -129,7 +132,10 @@ export const createAmpSource =
             emit(diagnostic('amp', 'E_SCHEMA', `${result.badMessages} message(s) of the thread did not match the expected shape and were skipped`, { path: file, sessionId: result.sessionId }));
           }
           badReported.set(file, result.badMessages);
-          emit({ type: 'checkpoint', agent: 'amp', sessionId: result.sessionId, checkpoint: { path: file, offset: info.size, size: info.size, mtimeMs: info.mtimeMs } });
+          // What one read of this version finds (a cold start's count), kept for a warm start to count again.
+          const diagnostics = { ...(result.unknown.length > 0 ? { E_UNKNOWN_RECORD: result.unknown.length } : {}), ...(result.badMessages > 0 ? { E_SCHEMA: 1 } : {}) };
+          const checkpoint = { path: file, offset: info.size, size: info.size, mtimeMs: info.mtimeMs, ...(Object.keys(diagnostics).length > 0 ? { diagnostics } : {}) };
+          emit({ type: 'checkpoint', agent: 'amp', sessionId: result.sessionId, checkpoint });
           record(result.sessionId);
         } finally {
           await handle.close();

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { timeSchema } from '../internal/times.js';
+
+/** A time field: one outside `Date`'s range (times.ts) reads as absent. */
+const time = timeSchema.optional().catch(undefined);
+/** A token counter: a negative one (it would take tokens away from the totals) reads as 0. */
+const tokens = z.number().nonnegative().catch(0).default(0);
 
 /**
  * The parts of an Amp thread document (`threads/T-<uuid>.json`) agentwatch reads. Every object is
@@ -16,8 +22,8 @@ export const toolUseBlockSchema = z
     name: z.string().catch(''),
     // Only the written file's name is read (see parse.ts `writtenPath`), not the file contents.
     input: z.object({ path: z.unknown().optional(), file_path: z.unknown().optional(), patchText: z.unknown().optional() }).optional().catch(undefined),
-    startTime: z.number().optional().catch(undefined),
-    finalTime: z.number().optional().catch(undefined),
+    startTime: time,
+    finalTime: time,
   });
 export const toolResultBlockSchema = z
   .object({
@@ -39,10 +45,10 @@ const anyBlock = z.object({ type: z.string() }).loose();
 export const ampUsageSchema = z
   .object({
     model: z.string().optional(),
-    inputTokens: z.number().catch(0).default(0),
-    outputTokens: z.number().catch(0).default(0),
-    cacheCreationInputTokens: z.number().catch(0).default(0),
-    cacheReadInputTokens: z.number().catch(0).default(0),
+    inputTokens: tokens,
+    outputTokens: tokens,
+    cacheCreationInputTokens: tokens,
+    cacheReadInputTokens: tokens,
     timestamp: z.string().optional(),
   });
 
@@ -53,7 +59,7 @@ export const ampMessageSchema = z
     content: z.array(anyBlock).catch([]).default([]),
     state: z.object({ type: z.string().optional(), stopReason: z.string().optional() }).optional().catch(undefined),
     usage: ampUsageSchema.optional().catch(undefined),
-    meta: z.object({ sentAt: z.number().optional().catch(undefined) }).optional().catch(undefined),
+    meta: z.object({ sentAt: time }).optional().catch(undefined),
   });
 export type AmpMessage = z.infer<typeof ampMessageSchema>;
 
@@ -71,7 +77,7 @@ const treeSchema = z
 export const ampThreadSchema = z
   .object({
     id: z.string().min(1),
-    created: z.number().optional().catch(undefined),
+    created: time,
     title: z.string().optional().catch(undefined),
     messages: z.array(z.unknown()).catch([]).default([]),
     env: z

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { createJsonlSource } from '../internal/jsonl-source.js';
+import type { JsonlAgentSpec } from '../internal/file-parser.js';
+import type { SourceCtx } from '../internal/options.js';
 import { desktopSideFiles } from './desktop.js';
 import { createClaudeParser } from './parse.js';
 import { CLAUDE_TREE_DEPTH, claudeDesktopDir, claudeProjectsDirs, claudeSkipDir, classifyClaudeFile, type ClaudeFileKind } from './paths.js';
@@ -8,8 +10,10 @@ import { CLAUDE_TREE_DEPTH, claudeDesktopDir, claudeProjectsDirs, claudeSkipDir,
  * Claude Code: `<base>/projects/<project>/<session>.jsonl` for every base directory, sub-agent
  * transcripts below `<session>/subagents/` and old `agent-*.jsonl` (hidden sidechains), plus the
  * Desktop sidecars on macOS.
+ *
+ * The spec the engine runs; exported for tests that drive its file tracker directly.
  */
-export const claude = createJsonlSource((ctx) => {
+export const claudeSpec = (ctx: SourceCtx): JsonlAgentSpec => {
   const projectsDirs = claudeProjectsDirs(ctx.config, ctx.env);
   const desktop = claudeDesktopDir(ctx.env, ctx.platform);
   const kindOf = (file: string): ClaudeFileKind | undefined => {
@@ -28,4 +32,6 @@ export const claude = createJsonlSource((ctx) => {
     createParser: (file, sessionId, resumed, restored, born) => createClaudeParser(file, kindOf(file) ?? { kind: 'main', sessionId }, resumed, restored, born),
     ...(desktop ? { sideFiles: desktopSideFiles(desktop) } : {}),
   };
-});
+};
+
+export const claude = createJsonlSource(claudeSpec);

@@ -189,6 +189,9 @@ const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
   });
 };
 
+/** The message id of the usage `state` counted last (usage ids keep their order, newest last; advisor calls carry a suffix). */
+const lastUsageId = (state: SessionState): string | undefined => Object.keys(state.usageByMessage).at(-1)?.split(':advisor:')[0];
+
 /** A line a branch copied from the session it branched from (`forkedFrom`, schema.ts). A continuation's copies: continuation.ts. */
 const isCopied = (record: ClaudeRecord): boolean => typeof record.forkedFrom === 'object' && record.forkedFrom !== null;
 
@@ -222,10 +225,15 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   // A file is a sub-agent transcript by its path, or when its FIRST message line is a sidechain.
   // Claude Code 1.0.x also wrote sub-agent turns inline in the main transcript (isSidechain on
   // those lines): they never make the file a sub-agent, and they do not decide its activity.
-  let sidechainFile: boolean | undefined = kind.kind !== 'main' || restored?.isSidechain === true ? true : resumed ? false : undefined;
-  let sawTimestamp = resumed;
-  let sawParent = resumed;
-  let lastAssistantId: string | undefined;
+  // Resumed past the file's start, what its earlier lines decided is what the restored state says:
+  // a file may begin with lines that decide none of it (summaries, mode and snapshot records).
+  const messageRead = restored === undefined || restored.lastTurn !== 'none' || restored.userMessages + restored.assistantMessages > 0;
+  let sidechainFile: boolean | undefined = kind.kind !== 'main' || restored?.isSidechain === true ? true : resumed && messageRead ? false : undefined;
+  let sawTimestamp = resumed && (restored === undefined || restored.createdAt > 0);
+  let sawParent = resumed && (restored === undefined || restored.parentId !== '');
+  // Resumed in the middle of a response (one line per content block, all with its message id, written
+  // as the answer streams), its id is the one the restored state last counted usage under.
+  let lastAssistantId = resumed && restored && (restored.lastTurn === 'assistant' || restored.lastTurn === 'tool_call') ? lastUsageId(restored) : undefined;
   // A summary names this session only when its leafUuid is a message of this same file.
   const pendingSummaries = new Map<string, string>();
   // 32-bit hashes, not the strings: a few bytes per message of every watched transcript.

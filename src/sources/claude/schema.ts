@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeSchema } from '../internal/times.js';
 
 /**
  * The parts of a Claude Code transcript record agentwatch reads (AGENT-FORMATS.md 1.2). Unknown
@@ -82,5 +83,6 @@ export const claudeDesktopSidecarSchema = z.object({
   title: optionalString,
   cwd: optionalString,
   model: optionalString,
-  createdAt: z.number().optional(),
+  // Out of `Date`'s range (times.ts): no creation time, the sidecar's title still counts.
+  createdAt: timeSchema.optional().catch(undefined),
 });

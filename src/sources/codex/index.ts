@@ -1,4 +1,6 @@
 import { createJsonlSource } from '../internal/jsonl-source.js';
+import type { JsonlAgentSpec } from '../internal/file-parser.js';
+import type { SourceCtx } from '../internal/options.js';
 import { createCodexParser } from './parse.js';
 import { CODEX_TREE_DEPTH, codexArchivedDir, codexFamilyOf, codexHome, codexIdFromFile, codexSessionIndexPath, codexSessionsDir, codexTwinRank, codexTwinsOf } from './paths.js';
 import { codexThreadNames } from './thread-names.js';
@@ -8,8 +10,10 @@ import { codexThreadNames } from './thread-names.js';
  * `$CODEX_HOME/archived_sessions/` (their spend happened: ccusage and CodexBar count them too; a
  * rollout moved between the two stays one session), a resumed thread's segment files read in
  * order, as one session, and thread names from `session_index.jsonl`.
+ *
+ * The spec the engine runs; exported for tests that drive its file tracker directly.
  */
-export const codex = createJsonlSource((ctx) => ({
+export const codexSpec = (ctx: SourceCtx): JsonlAgentSpec => ({
   agent: 'codex',
   roots: [
     { dir: codexSessionsDir(ctx.env), depth: CODEX_TREE_DEPTH },
@@ -21,4 +25,6 @@ export const codex = createJsonlSource((ctx) => ({
   twinRank: codexTwinRank(codexArchivedDir(ctx.env)),
   twinsOf: codexTwinsOf(codexSessionsDir(ctx.env), codexArchivedDir(ctx.env)),
   sideFiles: codexThreadNames(codexSessionIndexPath(ctx.env), codexHome(ctx.env)),
-}));
+});
+
+export const codex = createJsonlSource(codexSpec);

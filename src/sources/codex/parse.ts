@@ -83,6 +83,17 @@ const IGNORED_TOP_LEVEL = new Set([
   'rollout_reference',
 ]);
 
+/** How soon after a prompt's first record its mirror is written (the CLI writes both at once; a person never retypes a prompt this fast). */
+const MIRROR_WITHIN_MS = 2_000;
+
+/** The prompt a restored state ended on, when its last record was one: the first of a prompt's two records. */
+const restoredPrompt = (state: SessionState): { readonly text: string; readonly from: 'restored'; readonly at: number } | undefined => {
+  // NOTE: the last turn first: the recent messages of a restored state are its detail, read from the cache when asked for.
+  if (state.lastTurn !== 'user' || state.lastTurnAt <= 0) return undefined;
+  const last = state.recentMessages.at(-1);
+  return last?.role === 'user' && last.at === state.lastTurnAt ? { text: last.text, from: 'restored', at: last.at } : undefined;
+};
+
 /** `thread_source` values of threads nobody started by hand (spawned agents, internal reviews). */
 const BACKGROUND_THREAD_SOURCES = new Set(['subagent', 'guardian_review', 'memory_consolidation']);
 
@@ -110,16 +121,23 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
   let forkedAt = 0;
   const counted = resumed && restored ? rawUsageOfTokens(restored.tokens) : ZERO_USAGE;
   let sawMeta = resumed;
-  let started = resumed;
-  const known: { cwd?: string; model?: string; gitBranch?: string } = {};
+  // Resumed before any record said where the session is (damaged first lines): said at the next one.
+  let started = resumed && (restored === undefined || restored.path !== '');
+  // The turn's folder, model and branch; resumed, as the restored state holds them (apply_patch
+  // paths are made absolute against the folder of the turn they belong to).
+  const known: { cwd?: string; model?: string; gitBranch?: string } =
+    resumed && restored ? { ...(restored.cwd ? { cwd: restored.cwd } : {}), ...(restored.model ? { model: restored.model } : {}), ...(restored.gitBranch ? { gitBranch: restored.gitBranch } : {}) } : {};
   const unknown = createUnknownRecords(agent, 'Codex');
   let version: string | undefined;
   // The CLI records a prompt twice (response_item message + event_msg user_message); Codex
   // Desktop 0.128 only as event_msg. A prompt counts once, from whichever record comes first.
-  let lastPrompt: { readonly text: string; readonly from: 'item' | 'event' } | undefined;
-  const isRepeat = (text: string, from: 'item' | 'event'): boolean => {
+  // Resumed between the two, the first is the restored state's last message (`restored`: its text
+  // as the fold keeps it, cut short; the second record follows within milliseconds).
+  let lastPrompt: { readonly text: string; readonly from: 'item' | 'event' | 'restored'; readonly at?: number } | undefined = resumed && restored ? restoredPrompt(restored) : undefined;
+  const isRepeat = (text: string, from: 'item' | 'event', at: number): boolean => {
     const key = text.trim();
-    const repeat = lastPrompt !== undefined && lastPrompt.from !== from && lastPrompt.text === key;
+    const repeat =
+      lastPrompt !== undefined && lastPrompt.from !== from && (lastPrompt.from === 'restored' ? Math.abs(at - (lastPrompt.at ?? 0)) <= MIRROR_WITHIN_MS && key.startsWith(lastPrompt.text) : lastPrompt.text === key);
     lastPrompt = repeat ? undefined : { text: key, from };
     return repeat;
   };
@@ -190,7 +208,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         if (item.role !== 'user' && item.role !== 'assistant') return [];
         const text = (item.content ?? []).map((c) => c.text ?? '').join('\n');
         const injected = item.role === 'user' && INJECTED_PREFIXES.some((p) => text.trimStart().startsWith(p));
-        if (item.role === 'user' && !injected && isRepeat(text, 'item')) return [];
+        if (item.role === 'user' && !injected && isRepeat(text, 'item', at)) return [];
         return [{ type: 'turn', ...ref(), at, role: item.role, text: text, ...(injected ? { counts: false } : {}) }];
       }
       case 'function_call':
@@ -227,7 +245,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     if (parsed.data.type === 'context_compacted') return [{ type: 'compaction', ...ref(), at, phase: 'start' }];
     if (parsed.data.type === 'user_message') {
       const text = parsed.data.message ?? '';
-      return isRepeat(text, 'event') ? [] : [{ type: 'turn', ...ref(), at, role: 'user', text: text }];
+      return isRepeat(text, 'event', at) ? [] : [{ type: 'turn', ...ref(), at, role: 'user', text: text }];
     }
     const info = parsed.data.info;
     // A copied total is the parent's: the fork's base is found at its own first total.

@@ -1,8 +1,9 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { changesNothing, sameTokens, type SessionEvent, type SessionState } from '../../core/session.js';
+import { changesNothing, sameTokens, type DiagnosticCounts, type SessionEvent, type SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
 import { diagnostic } from '../internal/file-parser.js';
+import { addCounts, restoredDiagnostics, withDiagnosticsOf } from '../internal/kept-diagnostics.js';
 import { createScratch, readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
 import { unlessMissing } from '../internal/missing.js';
@@ -17,8 +18,6 @@ interface Tracked {
   readonly sessionId: string;
   summary: GrokSummary;
   summaryText: string;
-  /** The last summary text that failed to parse, so it is reported once, not on every event. */
-  badSummaryText: string;
   summaryTime: number;
   offset: number;
   ino: number;
@@ -33,6 +32,13 @@ interface Tracked {
   readonly restored: SessionState | undefined;
   /** Usage of the turns `updates.jsonl` recorded so far; undefined until first looked at. */
   ledger: GrokLedger | undefined;
+  /**
+   * Diagnostics of the transcript's records read so far (a replay from its first byte starts them
+   * again), and of the session itself (its summary's chat format, its usage ledger): kept in the
+   * checkpoint, so a warm start counts what a cold start counts (kept-diagnostics.ts).
+   */
+  recordDiagnostics: DiagnosticCounts | undefined;
+  sessionDiagnostics: DiagnosticCounts | undefined;
 }
 
 export interface GrokReader {
@@ -56,6 +62,9 @@ const statOptional = (file: string): Stats | undefined => unlessMissing(() => st
  */
 export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: DiscoveryCache, read?: ReadOptions): GrokReader => {
   const tracked = new Map<string, Tracked>();
+  // Per session directory, the last summary text that failed to parse, so it is reported once, not
+  // on every event: also while the directory is no session yet (its transcript still grows).
+  const badSummaries = new Map<string, string>();
   // Summaries through the cache: an unchanged one is stat'ed, not read, on a warm start.
   const readOptional = createSideTextReader('grok', cache);
   // One read buffer for every transcript (not one the size of each file).
@@ -73,9 +82,9 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
   const parseSummary = (dir: string, text: string): GrokSummary | undefined => {
     const parsed = grokSummarySchema.safeParse(parseJson(text));
     if (parsed.success) return parsed.data;
+    if (badSummaries.get(dir) === text) return undefined;
+    badSummaries.set(dir, text);
     const t = tracked.get(dir);
-    if (t?.badSummaryText === text) return undefined;
-    if (t) t.badSummaryText = text;
     emit(diagnostic('grok', 'E_SCHEMA', `${GROK_SUMMARY_FILE} is not a Grok session summary (kept the previous one)`, { path: path.join(dir, GROK_SUMMARY_FILE), ...(t ? { sessionId: t.sessionId } : {}) }));
     return undefined;
   };
@@ -85,13 +94,27 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     const chatSize = chat?.size ?? 0;
     const sessionId = grokSessionId(summary, dir);
     const chatFile = path.join(dir, GROK_CHAT_FILE);
-    const base = { sessionId, summary, summaryText, badSummaryText: '', summaryTime: grokSummaryTime(summary), ino: 0, formatReported: false, unknown: createUnknownRecords('grok', 'Grok'), ledger: undefined };
+    const base = {
+      sessionId,
+      summary,
+      summaryText,
+      summaryTime: grokSummaryTime(summary),
+      ino: 0,
+      formatReported: false,
+      unknown: createUnknownRecords('grok', 'Grok'),
+      ledger: undefined,
+      recordDiagnostics: undefined,
+      sessionDiagnostics: undefined,
+    };
     const cached = cache?.get(chatFile);
     // Same size but written since: the transcript only grows, so it was rewritten in place (e.g. restored).
     const rewritten = cached !== undefined && chat !== undefined && cached.size === chat.size && cached.mtimeMs !== chat.mtimeMs;
     if (cached && !rewritten && cached.agent === 'grok' && cached.sessionId === sessionId && cached.offset <= chatSize) {
       emit({ ...ref(sessionId), type: 'restore', state: cached.state });
-      return { ...base, offset: cached.offset, size: cached.size, mtimeMs: cached.mtimeMs, restored: cached.state };
+      // What reading it found is counted again; a newer chat format was among it, when it applies.
+      const counts = cached.state.checkpoint?.diagnostics;
+      for (const event of restoredDiagnostics('grok', counts, { sessionId, path: chatFile })) emit(event);
+      return { ...base, formatReported: true, recordDiagnostics: counts, offset: cached.offset, size: cached.size, mtimeMs: cached.mtimeMs, restored: cached.state };
     }
     return { ...base, offset: 0, size: 0, mtimeMs: 0, restored: undefined };
   };
@@ -184,7 +207,10 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
   const syncOnce = async (dir: string): Promise<void> => {
     const summaryText = readOptional(path.join(dir, GROK_SUMMARY_FILE));
     // No summary: not a session (yet), or no longer one.
-    if (summaryText === undefined) return forget(dir);
+    if (summaryText === undefined) {
+      badSummaries.delete(dir);
+      return forget(dir);
+    }
     let t = tracked.get(dir);
     const summary = t?.summaryText === summaryText ? undefined : parseSummary(dir, summaryText);
     if (!t && !summary) return;
@@ -215,10 +241,11 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
       metaChanged = true;
     }
     if (!t) return;
+    const ofSession: SessionEvent[] = [];
     if (summary && !t.formatReported && (summary.chat_format_version ?? 0) > GROK_CHAT_FORMAT) {
       t.formatReported = true;
       const version = grokFormatLabel(summary);
-      out.push({
+      ofSession.push({
         ...diagnostic('grok', 'E_UNKNOWN_RECORD', `chat format ${summary.chat_format_version} is newer than ${GROK_CHAT_FORMAT}, the newest this version of agentwatch knows; records that do not fit are skipped`, { sessionId: t.sessionId, path: chat }),
         ...(version ? { version } : {}),
       });
@@ -226,20 +253,27 @@ export const createGrokReader = (emit: (event: SessionEvent) => void, cache?: Di
     if (info && t.offset > 0 && (info.size < t.offset || (t.ino !== 0 && info.ino !== t.ino))) {
       // Truncated or replaced (a rewind truncates the conversation): replay from the first byte.
       out.push({ ...ref(t.sessionId), type: 'reset' }, { ...ref(t.sessionId), type: 'meta', patch: grokMeta(t.summary, dir) });
-      Object.assign(t, { offset: 0, size: 0, mtimeMs: 0 });
+      Object.assign(t, { offset: 0, size: 0, mtimeMs: 0, recordDiagnostics: undefined });
       metaChanged = true;
     }
     const grew = info !== undefined && (info.size !== t.size || info.mtimeMs !== t.mtimeMs);
     // Bytes past the offset with an unchanged file are an unfinished last line: not read again.
-    if (info && info.size > t.offset && (grew || t.offset === 0)) out.push(...(await readNewLines(dir, t, info)));
-    else if (info) Object.assign(t, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+    const unread = info !== undefined && info.size > t.offset && (grew || t.offset === 0);
+    const records = unread ? await readNewLines(dir, t, info) : [];
+    if (!unread && info) Object.assign(t, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+    out.push(...records);
+    t.recordDiagnostics = withDiagnosticsOf(records, t.recordDiagnostics);
     // After a reset (or on a first read) the state holds no usage: the totals are sent again.
     const usage = await syncUsage(dir, t, out.some((event) => event.type === 'reset') || (t.restored === undefined && t.ledger === undefined));
-    out.push(...usage);
+    ofSession.push(...usage);
+    t.sessionDiagnostics = withDiagnosticsOf(ofSession, t.sessionDiagnostics);
+    out.push(...ofSession);
     const usageChanged = usage.some((event) => event.type === 'usage');
+    const counted = out.some((event) => event.type === 'diagnostic');
     for (const event of out) emit(event);
-    if (info && (metaChanged || grew || usageChanged)) {
-      emit({ ...ref(t.sessionId), type: 'checkpoint', checkpoint: { path: chat, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs } });
+    if (info && (metaChanged || grew || usageChanged || counted)) {
+      const diagnostics = t.recordDiagnostics && t.sessionDiagnostics ? addCounts(t.recordDiagnostics, t.sessionDiagnostics) : (t.recordDiagnostics ?? t.sessionDiagnostics);
+      emit({ ...ref(t.sessionId), type: 'checkpoint', checkpoint: { path: chat, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ...(diagnostics ? { diagnostics } : {}) } });
     }
   };
 

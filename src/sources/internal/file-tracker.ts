@@ -36,6 +36,8 @@ interface Tracked {
   known: SessionState | undefined;
   /** Diagnostics of the records read so far (restored with the state: the cache keeps them in its checkpoint). */
   diagnostics: DiagnosticCounts | undefined;
+  /** True once a state was sent under `sessionId` (a checkpoint, a restore). */
+  announced: boolean;
 }
 
 /** What opening a file needs of its stat. */
@@ -196,7 +198,21 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     const withBefore = earlier.length > 0 ? { ...cp, before: earlier.map((read) => stampOf(read.file, read)) } : cp;
     return diagnostics ? { ...withBefore, diagnostics } : withBefore;
   };
-  const emitCheckpoint = (t: Tracked): void => emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
+  const emitCheckpoint = (t: Tracked): void => {
+    t.announced = true;
+    emit({ type: 'checkpoint', agent, sessionId: t.sessionId, checkpoint: checkpointOf(t) });
+  };
+
+  /**
+   * `t`'s parser learned the session's id from a record (codex's session_meta) after a state was
+   * sent under the id its file name gave (a first read that found no complete line yet, a restore
+   * of one): that state, empty, is no session. Kept while another file still feeds it.
+   */
+  const renamed = (t: Tracked, was: string): void => {
+    if (fileOfSession.get(was) === t.file) fileOfSession.delete(was);
+    if (!t.announced || [...tracked.values()].some((other) => other !== t && other.sessionId === was)) return;
+    emit({ type: 'removed', agent, sessionId: was });
+  };
 
   /** Sends `patch` for the session `t` feeds, unless its known state already holds it; true when sent. */
   const sendMeta = (t: Tracked, patch: SessionMetaPatch | undefined): boolean => {
@@ -231,15 +247,22 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
 
   const openFresh = (file: string, sessionId: string, info: FileIdentity): Tracked => {
     const parser = deps.createParser(file, sessionId, false, undefined, info.birthtimeMs);
-    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino: info.ino, size: 0, mtimeMs: 0, line: 0, known: undefined, diagnostics: undefined };
+    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino: info.ino, size: 0, mtimeMs: 0, line: 0, known: undefined, diagnostics: undefined, announced: false };
     for (const event of parser.start()) emit(event);
     return t;
   };
 
+  /**
+   * The parser that goes on from `state`, read up to `offset`. At offset 0 nothing was read (the
+   * file was empty, or held half a first line): the parser starts at the first record, as a new
+   * one does, or it would skip what only a file's first record says (codex's session_meta).
+   */
+  const resumeParser = (file: string, sessionId: string, offset: number, state: SessionState): FileParser => deps.createParser(file, sessionId, offset > 0, state);
+
   const restoreFrom = (file: string, cached: CachedFile, ino: number): Tracked => {
     emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
-    const makeParser = (): FileParser => deps.createParser(file, cached.sessionId, true, cached.state);
-    const t: Tracked = { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state, diagnostics: undefined };
+    const makeParser = (): FileParser => resumeParser(file, cached.sessionId, cached.offset, cached.state);
+    const t: Tracked = { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state, diagnostics: undefined, announced: true };
     restoreDiagnostics(t, cached.state.checkpoint?.diagnostics);
     return t;
   };
@@ -257,6 +280,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     line: undefined,
     known: undefined,
     diagnostics: undefined,
+    announced: false,
   });
 
   const open = (file: string, classifiedId: string | undefined, info: FileIdentity): { t: Tracked; restored: boolean } | undefined => {
@@ -288,7 +312,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
           emit(located(diagnostic(agent, 'E_OVERSIZED_LINE', message, { sessionId: parser.sessionId(), path: t.file }), t));
         }
       }
+      const was = t.sessionId;
       t.sessionId = parser.sessionId();
+      if (t.sessionId !== was) renamed(t, was);
       if (consumed === undefined) return;
       t.offset = consumed;
       emitCheckpoint(t);
@@ -531,7 +557,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       const t = cp ? tracked.get(cp.path) : undefined;
       if (t === undefined || !cp || t.parser === undefined || running.has(syncKeyOf(t.file)) || t.offset !== cp.offset || t.sessionId !== state.sessionId || state.agent !== agent) return false;
       t.parser = undefined;
-      t.makeParser = () => deps.createParser(t.file, state.sessionId, true, state);
+      t.makeParser = () => resumeParser(t.file, state.sessionId, cp.offset, state);
       return true;
     },
   };

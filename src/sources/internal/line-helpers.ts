@@ -3,10 +3,11 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from './file-parser.js';
 import { elideLongStrings, parseJson } from './skim.js';
+import { timeMs } from './times.js';
 
-/** Epoch ms of an ISO timestamp, 0 when absent or unparseable. */
+/** Epoch ms of an ISO timestamp, 0 when absent or unparseable (or a number that is no time: times.ts). */
 export const epochMs = (value: unknown): number => {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'number') return timeMs(value);
   if (typeof value !== 'string') return 0;
   const ms = Date.parse(value);
   return Number.isFinite(ms) ? ms : 0;

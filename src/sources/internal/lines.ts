@@ -51,6 +51,12 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
   const keepTail = (bytes: Buffer): void => {
     tail = bytes.length >= OVERSIZED_KEEP_BYTES ? Buffer.from(bytes.subarray(bytes.length - OVERSIZED_KEEP_BYTES)) : Buffer.concat([tail, bytes]).subarray(-OVERSIZED_KEEP_BYTES);
   };
+  // Bytes after the line crossed the cap, while the head holds fewer than OVERSIZED_KEEP_BYTES (a cap
+  // below that): the head is the line's first bytes however the reads were cut.
+  const keepBoth = (bytes: Buffer): void => {
+    if (head.length < OVERSIZED_KEEP_BYTES) head = Buffer.concat([head, bytes.subarray(0, OVERSIZED_KEEP_BYTES - head.length)]);
+    keepTail(bytes);
+  };
 
   const push = (chunk: Buffer): LineItem[] => {
     const items: LineItem[] = [];
@@ -67,7 +73,7 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
           const whole = Buffer.concat([...pending, last]);
           head = Buffer.from(whole.subarray(0, OVERSIZED_KEEP_BYTES));
           tail = Buffer.from(whole.subarray(-OVERSIZED_KEEP_BYTES));
-        } else keepTail(last);
+        } else keepBoth(last);
         items.push({ kind: 'oversized', length, end, head, tail: withoutCr(tail) });
         head = Buffer.alloc(0);
         tail = Buffer.alloc(0);
@@ -93,7 +99,7 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
           const whole = Buffer.concat([...pending, bytes]);
           head = Buffer.from(whole.subarray(0, OVERSIZED_KEEP_BYTES));
           tail = Buffer.from(whole.subarray(-OVERSIZED_KEEP_BYTES));
-        } else keepTail(bytes);
+        } else keepBoth(bytes);
         oversized = true;
         pending = [];
       } else {

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../../core/session.js';
+import type { SessionEvent, SessionState } from '../../core/session.js';
 import type { Source } from '../../core/contracts.js';
 import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.js';
 import type { SourceCtx } from '../internal/options.js';
@@ -15,17 +15,20 @@ import { createSideTextReader } from '../internal/side-text.js';
  * native encodings), `state.json` for the title, `session_index.jsonl` for the cwd. Sub-agent
  * streams (`agents/<id>/wire.jsonl`) are folded as hidden sidechains of their session.
  */
-const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
+export const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
   const root = kimiRoot(ctx.env);
   const sessionsDir = kimiSessionsDir(root);
   let cwdBySession: ReadonlyMap<string, string> = new Map();
 
-  const createParser = (file: string, sessionId: string, resumed: boolean): FileParser => {
+  const createParser = (file: string, sessionId: string, resumed: boolean, restored?: SessionState): FileParser => {
     const kind = classifyKimiFile(sessionsDir, file) ?? { sessionId, parentId: sessionId, isSubagent: false };
     const ref = { agent: 'kimi', sessionId } as const;
-    // Records without a time inherit the last one: after a warm start that is the restored session's.
-    const restored = resumed ? ctx.cache?.get(file)?.state : undefined;
-    let state: KimiParseState = restored ? { clock: restored.lastActivityAt, ...(restored.version ? { version: restored.version } : {}) } : KIMI_START;
+    // Records without a time inherit the last one: resumed (a warm start, a parked file), that is
+    // the restored session's; so are the wire version and the folder relative paths are in.
+    const from = resumed ? restored : undefined;
+    let state: KimiParseState = from
+      ? { clock: from.lastActivityAt, ...(from.version ? { version: from.version } : {}), ...(from.cwd ? { cwd: from.cwd } : {}) }
+      : KIMI_START;
     const unknown = createUnknownRecords('kimi', 'Kimi Code wire protocol');
     return {
       sessionId: () => sessionId,

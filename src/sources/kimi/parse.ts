@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { SessionEvent, SessionRef } from '../../core/session.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
+import { timeMs } from '../internal/times.js';
 import { KIMI_IGNORED_TYPES, KIMI_LOOP_EVENTS, KIMI_RECORD_TYPES, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
 
 /** `kimi --resume <session-dir-name>` (AGENT-FORMATS 8.4). */
@@ -150,10 +151,7 @@ const recordEvents = (record: KimiWireRecord, ref: SessionRef, at: number, cwd: 
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(KIMI_RECORD_TYPES);
 
-const timeOf = (record: Record<string, unknown>): number => {
-  const time = record.time ?? record.created_at;
-  return typeof time === 'number' && Number.isFinite(time) ? time : 0;
-};
+const timeOf = (record: Record<string, unknown>): number => timeMs(record.time ?? record.created_at);
 
 /**
  * Pure: one `wire.jsonl` line (plus the clock carried from the lines before) to events.

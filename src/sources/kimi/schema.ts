@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeSchema } from '../internal/times.js';
 
 /**
  * Kimi Code `wire.jsonl` records (both encodings: the legacy import as `context.append_message`
@@ -7,7 +8,7 @@ import { z } from 'zod';
  * The wire objects strip the fields agentwatch does not read (zod's default) rather than copy them.
  */
 
-const time = z.number().optional().catch(undefined);
+const time = timeSchema.optional().catch(undefined);
 
 export const kimiBlockSchema = z.object({ type: z.string(), text: z.string().optional() });
 const content = z.union([z.string(), z.array(kimiBlockSchema)]).nullish().catch(undefined);
@@ -47,11 +48,13 @@ export const kimiLoopEventSchema = z.object({
   finishReason: z.string().nullish(),
 });
 
+// A negative count is no count: it would take tokens away from the session's totals.
+const tokenCount = z.number().nonnegative().catch(0).default(0);
 const usageFigures = z.object({
-  inputOther: z.number().catch(0).default(0),
-  output: z.number().catch(0).default(0),
-  inputCacheRead: z.number().catch(0).default(0),
-  inputCacheCreation: z.number().catch(0).default(0),
+  inputOther: tokenCount,
+  output: tokenCount,
+  inputCacheRead: tokenCount,
+  inputCacheCreation: tokenCount,
 });
 
 /** The record types that carry something for agentwatch (see KIMI_IGNORED_TYPES for the rest). */

@@ -1,4 +1,6 @@
 import { createJsonlSource } from '../internal/jsonl-source.js';
+import type { JsonlAgentSpec } from '../internal/file-parser.js';
+import type { SourceCtx } from '../internal/options.js';
 import { createPiParser } from './parse.js';
 import { classifyPiFile, PI_TREE_DEPTH, piSessionRoots, type PiFileKind } from './paths.js';
 
@@ -6,8 +8,10 @@ import { classifyPiFile, PI_TREE_DEPTH, piSessionRoots, type PiFileKind } from '
  * pi: `~/.pi/agent/sessions/--<cwd>--/<stem>.jsonl`; sub-agent runs in `subagent-artifacts/` are
  * hidden sidechains. A session directory set by `$PI_CODING_AGENT_SESSION_DIR` or the global
  * `settings.json` (`sessionDir`) is watched too: pi keeps it flat.
+ *
+ * The spec the engine runs; exported for tests that drive its file tracker directly.
  */
-export const pi = createJsonlSource((ctx) => {
+export const piSpec = (ctx: SourceCtx): JsonlAgentSpec => {
   const { dir, flat } = piSessionRoots(ctx.env);
   const kindOf = (root: string, file: string): PiFileKind | undefined => classifyPiFile(root, file, root === flat);
   return {
@@ -15,6 +19,8 @@ export const pi = createJsonlSource((ctx) => {
     roots: [{ dir, depth: PI_TREE_DEPTH }, ...(flat ? [{ dir: flat, depth: 0 }] : [])],
     classify: (root, file) => kindOf(root, file)?.sessionId,
     skipDir: (name) => name !== 'subagent-artifacts' && !name.startsWith('--'),
-    createParser: (file, sessionId, resumed) => createPiParser(file, (flat ? kindOf(flat, file) : undefined) ?? kindOf(dir, file) ?? { kind: 'main', sessionId }, resumed),
+    createParser: (file, sessionId, resumed, restored) => createPiParser(file, (flat ? kindOf(flat, file) : undefined) ?? kindOf(dir, file) ?? { kind: 'main', sessionId }, resumed, restored),
   };
-});
+};
+
+export const pi = createJsonlSource(piSpec);

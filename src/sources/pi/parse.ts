@@ -4,7 +4,7 @@
 // model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label,
 // session_info; roles user/assistant/toolResult + bashExecution/custom/branchSummary/compactionSummary;
 // blocks text/thinking/image/toolCall. pi records no app version in a session.
-import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
+import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs, undatedRecord } from '../internal/line-helpers.js';
 import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '../internal/skim.js';
@@ -56,11 +56,13 @@ const textOf = (content: string | readonly PiBlock[] | undefined): string =>
  * header names (`parentSession`) keep their history here but count their usage and messages
  * there (fork.ts).
  */
-export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean): FileParser => {
+export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean, restored?: SessionState): FileParser => {
   const { sessionId } = kind;
   const ref = { agent, sessionId } as const;
   let model: string | undefined;
-  let sawCreated = resumed;
+  // Resumed past the file's start: the creation time is known once the restored state holds one
+  // (the lines read before may all have been undated).
+  let sawCreated = resumed && (restored === undefined || restored.createdAt > 0);
   // pi records no app version; the header's session format version (absent in format 1) is what
   // tells writers apart, so unknown kinds are counted with it.
   let format: string | undefined;

@@ -187,7 +187,7 @@ describe('claude parser (pure: fixture lines in, events out)', () => {
   });
 
   it('keeps the first cwd across a warm start: a resumed parser is seeded from the restored state', () => {
-    const restored = { ...emptySession('claude', 's'), cwd: '/home/dev/first', model: 'claude-sonnet-4-5' };
+    const restored = { ...emptySession('claude', 's'), cwd: '/home/dev/first', model: 'claude-sonnet-4-5', createdAt: Date.parse('2026-03-10T08:00:00Z') };
     const parser = createClaudeParser('/p.jsonl', { kind: 'main', sessionId: 's' }, true, restored);
     const line = { type: 'user', cwd: '/home/dev/first/sub', message: { role: 'user', content: 'hi' }, timestamp: '2026-03-10T09:00:00Z' };
     expect(parser.line(Buffer.from(JSON.stringify(line))).filter((e) => e.type === 'meta')).toEqual([]);

@@ -187,6 +187,7 @@ describe('grok source (real files, real watcher)', () => {
     const cache = openDiscoveryCache(fx.home.env);
     try {
       let run = await fx.once(grok);
+      const coldCodes = run.diagnostics().filter((d) => d.sessionId !== undefined).map((d) => d.code).sort();
       const states = [...run.sessions().values()].filter((s) => s.checkpoint);
       cache.write(
         states.map(cachedFileOf),
@@ -195,9 +196,11 @@ describe('grok source (real files, real watcher)', () => {
       await appendFile(path.join(mainDir, 'chat_history.jsonl'), 'ch it\\n</user_query>"}]}\n');
       run = await fx.once(grok, { cache });
       expect(run.events.filter((e) => e.type === 'restore').length).toBe(4);
-      // Only the appended prompt was parsed: no diagnostics for the old junk, one new turn.
+      // Only the appended prompt was parsed: no diagnostics for the old junk, one new turn...
       expect(run.events.filter((e) => e.type === 'turn' && e.sessionId === MAIN)).toHaveLength(1);
-      expect(run.diagnostics()).toEqual([]);
+      expect(run.diagnostics().filter((d) => d.count === undefined)).toEqual([]);
+      // ...but what the cold start found is counted again, from the checkpoints (kept-diagnostics.ts).
+      expect(run.diagnostics().flatMap((d) => Array<string>(d.count ?? 1).fill(d.code)).sort()).toEqual(coldCodes);
       expect(run.sessions().get(MAIN)).toMatchObject({ userMessages: 2, assistantMessages: 1, lastTurn: 'user' });
     } finally {
       cache.close();
