@@ -7,7 +7,8 @@ import { timeSchema } from '../internal/times.js';
  */
 
 const optionalString = z.string().optional();
-const count = z.number().nonnegative().optional();
+// No agent writes a count beyond 2^53 (two such would add up to Infinity): E_SCHEMA, as in the SQLite sources.
+const count = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
 
 export const claudeUsageSchema = z.object({
   input_tokens: count,

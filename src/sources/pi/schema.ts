@@ -3,7 +3,8 @@ import { z } from 'zod';
 /** pi session entries (AGENT-FORMATS.md 4.2). Unknown entry types are counted (unknown_record), not errors. */
 
 const optionalString = z.string().optional();
-const count = z.number().nonnegative().optional();
+// No agent writes a count beyond 2^53 (two such would add up to Infinity): E_SCHEMA, as in the SQLite sources.
+const count = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
 
 export const piBlockSchema = z
   .object({
