@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { timeSchema } from '../internal/times.js';
+import { lenientCount } from '../internal/counts.js';
 
 /** A time field: one outside `Date`'s range (times.ts) reads as absent. */
 const time = timeSchema.optional().catch(undefined);
-/** A token counter: a negative one (it would take tokens away from the totals) reads as 0. */
-const tokens = z.number().nonnegative().catch(0).default(0);
+/** A token counter (counts.ts): a refused one reads as 0. */
+const tokens = lenientCount;
 
 /**
  * The parts of an Amp thread document (`threads/T-<uuid>.json`) agentwatch reads. Every object is

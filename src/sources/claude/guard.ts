@@ -1,4 +1,5 @@
 import type { ClaudeRecord } from './schema.js';
+import { isCount } from '../internal/counts.js';
 
 /**
  * The cold-start fast path of `claudeRecordSchema`: the same acceptance test, written out by hand,
@@ -14,7 +15,7 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optString = (value: unknown): boolean => value === undefined || typeof value === 'string';
 const optBoolean = (value: unknown): boolean => value === undefined || typeof value === 'boolean';
-const optCount = (value: unknown): boolean => value === undefined || (typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER);
+const optCount = (value: unknown): boolean => value === undefined || isCount(value);
 
 const isUsage = (u: unknown): boolean =>
   isObject(u) && optCount(u.input_tokens) && optCount(u.output_tokens) && optCount(u.cache_creation_input_tokens) && optCount(u.cache_read_input_tokens);

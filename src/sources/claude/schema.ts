@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timeSchema } from '../internal/times.js';
+import { countSchema } from '../internal/counts.js';
 
 /**
  * The parts of a Claude Code transcript record agentwatch reads (AGENT-FORMATS.md 1.2). Unknown
@@ -7,8 +8,7 @@ import { timeSchema } from '../internal/times.js';
  */
 
 const optionalString = z.string().optional();
-// No agent writes a count beyond 2^53 (two such would add up to Infinity): E_SCHEMA, as in the SQLite sources.
-const count = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
+const count = countSchema.optional();
 
 export const claudeUsageSchema = z.object({
   input_tokens: count,

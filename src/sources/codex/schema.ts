@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { countSchema } from '../internal/counts.js';
 
 /** Codex rollout records (AGENT-FORMATS.md 2.2): an envelope whose payload shape depends on `type`. */
 
 const optionalString = z.string().optional();
-// No agent writes a count beyond 2^53 (two such would add up to Infinity): E_SCHEMA, as in the SQLite sources.
-const count = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
+const count = countSchema.optional();
 
 export const codexEnvelopeSchema = z.object({
   timestamp: optionalString,

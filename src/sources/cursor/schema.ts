@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { countSchema } from '../internal/counts.js';
 
 /**
  * zod shapes of Cursor's `cursorDiskKV` values (AGENT-FORMATS §9.2). Loose: unknown fields pass,
  * every field we read is optional except a bubble's `type`.
  */
 const millis = z.number().nullish();
-/** A token count: a negative or absurdly large one (beyond 2^53) fails the bubble, a counted diagnostic, as in the other sources. */
-const tokens = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).nullish();
+/** A token count (counts.ts): a refused one fails the bubble, a counted diagnostic. */
+const tokens = countSchema.nullish();
 
 export const headerSchema = z.looseObject({ bubbleId: z.string(), type: z.number().nullish() });
 

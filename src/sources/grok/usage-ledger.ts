@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { TokenCounts } from '../../core/session.js';
 import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
+import { lenientCount } from '../internal/counts.js';
 
 /** Grok Build's ACP update stream: every turn ends with a `turn_completed` update carrying its usage. */
 export const GROK_UPDATES_FILE = 'updates.jsonl';
@@ -37,7 +38,7 @@ export type GrokLedger = Readonly<z.infer<typeof ledgerSchema>>;
 
 export const EMPTY_LEDGER: GrokLedger = { offset: 0, size: 0, mtimeMs: 0, ino: 0, inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cacheCreationTokens: 0, costUsdTicks: 0, turns: 0 };
 
-const amount = z.number().nonnegative().catch(0).default(0);
+const amount = lenientCount;
 const turnCompletedSchema = z.object({
   params: z.object({
     /** The update's id, prefixed by the id of the session that wrote it (a fork's copies keep the parent's). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timeSchema } from '../internal/times.js';
+import { lenientCount } from '../internal/counts.js';
 
 /**
  * Kimi Code `wire.jsonl` records (both encodings: the legacy import as `context.append_message`
@@ -48,8 +49,8 @@ export const kimiLoopEventSchema = z.object({
   finishReason: z.string().nullish(),
 });
 
-// A negative count is no count: it would take tokens away from the session's totals.
-const tokenCount = z.number().nonnegative().catch(0).default(0);
+// A refused count (counts.ts) reads as 0.
+const tokenCount = lenientCount;
 const usageFigures = z.object({
   inputOther: tokenCount,
   output: tokenCount,

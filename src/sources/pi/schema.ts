@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { countSchema } from '../internal/counts.js';
 
 /** pi session entries (AGENT-FORMATS.md 4.2). Unknown entry types are counted (unknown_record), not errors. */
 
 const optionalString = z.string().optional();
-// No agent writes a count beyond 2^53 (two such would add up to Infinity): E_SCHEMA, as in the SQLite sources.
-const count = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
+const count = countSchema.optional();
 
 export const piBlockSchema = z
   .object({

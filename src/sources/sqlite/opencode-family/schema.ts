@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countSchema } from '../../internal/counts.js';
 
 /**
  * zod shapes of the JSON in opencode/kilo `message.data` and `part.data` (AGENT-FORMATS §5.2).
@@ -9,12 +10,8 @@ import { z } from 'zod';
 const instant = z.number().nullish();
 const times = z.object({ start: instant, end: instant, created: instant, completed: instant }).partial().nullish();
 
-/**
- * A token count or a cost: a negative or absurdly large one (beyond 2^53) fails the record, a
- * counted diagnostic, as in the JSONL sources: summed, it would make the session's totals negative
- * or infinite. (zod's number already refuses the infinities a JSON `1e999` reads as.)
- */
-export const amount = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).nullish();
+/** A token count or a cost (counts.ts): a refused one fails the record, a counted diagnostic. */
+export const amount = countSchema.nullish();
 
 /** A message's token counts: the same object in 1.x `message.data` and 2.x `session_message.data`. */
 export const messageTokensSchema = z
