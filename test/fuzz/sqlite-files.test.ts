@@ -1,14 +1,10 @@
 import { mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { SessionState } from '../../src/core/session.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import {
-  buildTemplate,
   checkPass,
   databaseDiagnostics,
   differingSessions,
-  FLAVOUR,
   FLAVOURS,
   forEachCase,
   fuzzTimeoutMs,
@@ -18,6 +14,7 @@ import {
   type Flavour,
   type Pass,
   type Rng,
+  useFixtureDatabase,
 } from './sqlite-helpers.js';
 
 /**
@@ -107,21 +104,10 @@ const checkDamaged = (base: ReadonlyMap<string, SessionState>, pass: Pass, expec
 };
 
 describe.each(FLAVOURS)('%s database file damaged as a whole', (flavour) => {
-  let home: TempHome;
-  let template = '';
-  let dbPath = '';
-  let base: Map<string, SessionState> = new Map();
-  beforeAll(async () => {
-    home = await makeTempHome(`aw-fuzz-file-${flavour}-`);
-    template = path.join(home.root, 'template.db');
-    buildTemplate(flavour, template);
-    dbPath = FLAVOUR[flavour].dbPath(home.env);
-    openCopy(template, dbPath).close();
-    base = statesOf(runOnce(flavour, home.env).events);
-  });
-  afterAll(() => home.cleanup());
+  const fixture = useFixtureDatabase(flavour, 'aw-fuzz-file');
 
   it('completes with ready; a file it cannot read is one diagnostic naming it', async () => {
+    const { home, template, dbPath, base } = fixture();
     await forEachCase(RUNS, SEEDS[flavour], (rng, _seed, note) => {
       rmSync(dbPath, { recursive: true, force: true });
       rmSync(`${dbPath}-wal`, { force: true });

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { catchError, EMPTY, scan, tap } from 'rxjs';
+import { afterAll, beforeAll } from 'vitest';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import type { AgentKind } from '../../src/core/agents.js';
 import type { Source } from '../../src/core/contracts.js';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
@@ -329,4 +331,35 @@ export const withoutLinked = (flavour: Flavour, owner: string | undefined, state
   const linked = owner === undefined || owner === '*' ? new Set<string>() : reach(flavour, owner);
   if (owner !== undefined) linked.delete(owner);
   return new Map([...states].filter(([id]) => !linked.has(id)));
+};
+
+/** A flavour's fixture database in place on a temp HOME, the template it is copied from, and its sessions undamaged. */
+export interface FixtureDatabase {
+  readonly home: TempHome;
+  readonly template: string;
+  readonly dbPath: string;
+  readonly base: ReadonlyMap<string, SessionState>;
+}
+
+/**
+ * Sets up one `FixtureDatabase` for the enclosing describe (built before its tests, removed after
+ * them); the returned function gives it to a test.
+ */
+export const useFixtureDatabase = (flavour: Flavour, prefix: string): (() => FixtureDatabase) => {
+  let fixture: FixtureDatabase | undefined;
+  beforeAll(async () => {
+    const home = await makeTempHome(`${prefix}-${flavour}-`);
+    const template = path.join(home.root, 'template.db');
+    buildTemplate(flavour, template);
+    const dbPath = FLAVOUR[flavour].dbPath(home.env);
+    openCopy(template, dbPath).close();
+    const pass = runOnce(flavour, home.env);
+    checkPass(pass, dbPath);
+    fixture = { home, template, dbPath, base: statesOf(pass.events) };
+  });
+  afterAll(() => fixture?.home.cleanup());
+  return () => {
+    if (!fixture) throw new Error('the fixture database is set up before the tests');
+    return fixture;
+  };
 };

@@ -1,11 +1,8 @@
-import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
 import { createSqlitePoller } from '../../src/sources/sqlite/poller.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import {
-  buildTemplate,
   checkPass,
   databaseDiagnostics,
   differingSessions,
@@ -18,6 +15,7 @@ import {
   statesOf,
   type Flavour,
   withoutLinked,
+  useFixtureDatabase,
 } from './sqlite-helpers.js';
 import { mutate, touchOwner } from './sqlite-mutations.js';
 
@@ -43,21 +41,10 @@ const expectNoDatabaseDiagnostic = (what: string, events: readonly SessionEvent[
 };
 
 describe.each(FLAVOURS)('%s database with a writer mid-transaction', (flavour) => {
-  let home: TempHome;
-  let template = '';
-  let dbPath = '';
-  let base: Map<string, SessionState> = new Map();
-  beforeAll(async () => {
-    home = await makeTempHome(`aw-fuzz-lock-${flavour}-`);
-    template = path.join(home.root, 'template.db');
-    buildTemplate(flavour, template);
-    dbPath = FLAVOUR[flavour].dbPath(home.env);
-    openCopy(template, dbPath).close();
-    base = statesOf(runOnce(flavour, home.env).events);
-  });
-  afterAll(() => home.cleanup());
+  const fixture = useFixtureDatabase(flavour, 'aw-fuzz-lock');
 
   it('an exclusive lock is one E_DB_LOCKED naming the file; once released, everything is read', async () => {
+    const { template, dbPath, base } = fixture();
     await forEachCase(RUNS, SEEDS[flavour], (rng, _seed, note) => {
       const writer: Database = openCopy(template, dbPath);
       const poller = pollerOf(flavour, dbPath);
@@ -81,6 +68,7 @@ describe.each(FLAVOURS)('%s database with a writer mid-transaction', (flavour) =
   }, fuzzTimeoutMs(RUNS, 150));
 
   it('in WAL mode a write not committed yet is not seen; after its commit the next poll equals a cold pass', async () => {
+    const { home, template, dbPath, base } = fixture();
     await forEachCase(RUNS, SEEDS[flavour] + 500, (rng, _seed, note) => {
       const writer: Database = openCopy(template, dbPath);
       writer.pragma('journal_mode = WAL');

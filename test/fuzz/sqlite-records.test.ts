@@ -1,8 +1,5 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { SessionState } from '../../src/core/session.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { buildTemplate, checkContained, checkPass, FLAVOUR, FLAVOURS, forEachCase, fuzzTimeoutMs, openCopy, runOnce, statesOf, type Flavour } from './sqlite-helpers.js';
+import { describe, it } from 'vitest';
+import { checkContained, checkPass, FLAVOURS, forEachCase, fuzzTimeoutMs, openCopy, runOnce, type Flavour, useFixtureDatabase } from './sqlite-helpers.js';
 import { mutate } from './sqlite-mutations.js';
 
 /**
@@ -15,23 +12,10 @@ const RUNS = 40;
 const SEEDS: Readonly<Record<Flavour, number>> = { opencode: 1_000, 'opencode-v2': 2_000, kilo: 3_000, cursor: 4_000 };
 
 describe.each(FLAVOURS)('%s database with one damaged record, table or column', (flavour) => {
-  let home: TempHome;
-  let template = '';
-  let dbPath = '';
-  let base: Map<string, SessionState> = new Map();
-  beforeAll(async () => {
-    home = await makeTempHome(`aw-fuzz-${flavour}-`);
-    template = path.join(home.root, 'template.db');
-    buildTemplate(flavour, template);
-    dbPath = FLAVOUR[flavour].dbPath(home.env);
-    openCopy(template, dbPath).close();
-    const pass = runOnce(flavour, home.env);
-    checkPass(pass, dbPath);
-    base = statesOf(pass.events);
-  });
-  afterAll(() => home.cleanup());
+  const fixture = useFixtureDatabase(flavour, 'aw-fuzz');
 
   it('never throws, never errors; a bad record is a diagnostic of its session only', async () => {
+    const { home, template, dbPath, base } = fixture();
     await forEachCase(RUNS, SEEDS[flavour], (rng, _seed, note) => {
       const db = openCopy(template, dbPath);
       let mutation;
