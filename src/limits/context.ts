@@ -22,7 +22,7 @@ export interface LimitsCtx {
   readonly readCursorToken: CursorTokenRead;
 }
 
-/** The request timeout of spec 4 / the task: 10 seconds per provider request. */
+/** The request timeout: 10 seconds per provider request (docs/limits.md). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 export const userAgentOf = (version: string, homepage: string): string => `agentwatch/${version} (+${homepage})`;
@@ -35,7 +35,7 @@ const DEFAULT_BASES = {
   cursor: 'https://cursor.com',
 } as const satisfies Record<LimitAgent, string>;
 
-/** PRODUCT.md 3: the variable overriding each provider's base URL (for proxies and tests). */
+/** The variable overriding each provider's base URL (for proxies and tests; docs/limits.md). */
 export const BASE_URL_VARS = {
   claude: 'AGENTWATCH_CLAUDE_API_URL',
   codex: 'AGENTWATCH_CODEX_API_URL',

@@ -8,7 +8,7 @@ export type CursorTokenRead = (dbPath: string) => Promise<string | undefined>;
 
 const TOKEN_KEY = 'cursorAuth/accessToken';
 
-/** PRODUCT.md 3: where Cursor keeps its VS Code-style global state. */
+/** Where Cursor keeps its VS Code-style global state (docs/formats/cursor.md). */
 export const cursorDbPath = (env: Env, platform: NodeJS.Platform): string =>
   platform === 'darwin'
     ? path.join(homeDir(env), 'Library', 'Application Support', 'Cursor', 'User', 'globalStorage', 'state.vscdb')

@@ -3,7 +3,7 @@ import type { LimitWindow } from './types.js';
 /** Spec 3: the pace label of a window; `null` renders as a dash (under 1% elapsed). */
 export type PaceLabel = 'underutilizing' | 'on track' | 'overutilizing';
 
-/** Below this elapsed share the used/elapsed ratio means nothing (spec 3 and 8). */
+/** Below this elapsed share the used/elapsed ratio means nothing (docs/limits.md). */
 export const PACE_MIN_ELAPSED = 1;
 export const UNDER_PACE = 0.85;
 export const OVER_PACE = 1.15;
@@ -51,7 +51,7 @@ export const viewWindow = (window: LimitWindow, now: number): WindowView => {
   return { window, usedPercent: window.usedPercent, elapsedPercent: elapsed, expectedPercent: elapsed, ratio, pace: classifyPace(ratio) };
 };
 
-/** Summary-cell severity (spec 4.1 and 8): danger beats warn beats the pace colors. */
+/** Summary-cell severity: danger beats warn beats the pace colors. */
 export type Severity = 'danger' | 'warn' | 'ok' | 'neutral';
 
 export const severityOf = (view: WindowView): Severity => {
@@ -61,7 +61,7 @@ export const severityOf = (view: WindowView): Severity => {
   return 'neutral';
 };
 
-/** Bar color of the Used line (spec 8): green <= 50, blue <= 75, orange <= 90, red above. */
+/** Bar color of the Used line: green <= 50, blue <= 75, orange <= 90, red above. */
 export type BarTone = 'green' | 'blue' | 'orange' | 'red';
 
 export const usedBarTone = (usedPercent: number): BarTone => {

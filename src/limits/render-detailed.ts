@@ -69,7 +69,7 @@ const reportBlock = (report: LimitReport, options: RenderOptions, palette: Palet
 ];
 
 /**
- * `agentwatch limits --detailed` (spec 4.1): one block per summary row, one sub-block per
+ * `agentwatch limits --detailed`: one block per summary row, one sub-block per
  * window with Used, Elapsed, Resets and Pace, then optional Source and Note lines.
  */
 export const renderDetailed = (outcomes: Outcomes, options: RenderOptions): string => {

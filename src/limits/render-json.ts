@@ -5,7 +5,7 @@ import type { LimitAgent } from '../core/agents.js';
 import type { LimitRowLabel, Outcomes } from './types.js';
 import type { PaceLabel } from './pace.js';
 
-/** PRODUCT.md 2: the `limits --json` document, stable for scripts and status bars. */
+/** The `limits --json` document, stable for scripts and status bars (docs/limits.md). */
 export interface LimitsJson {
   readonly generated_at: string;
   readonly rows: readonly {

@@ -26,7 +26,7 @@ const stacked = (cells: readonly (readonly string[])[], palette: Palette): strin
   cells.slice(1).flatMap(([agent = '', fiveHour = '', week = '']) => [palette.bold(agent), `  5h    ${fiveHour}`, `  Week  ${week}`]);
 
 /**
- * The default summary of `agentwatch limits` (spec 4.1): a bordered table of the agents that
+ * The default summary of `agentwatch limits`: a bordered table of the agents that
  * answered, one row each (cursor two). Empty string when no agent answered.
  */
 export const renderTable = (outcomes: Outcomes, options: RenderOptions): string => {

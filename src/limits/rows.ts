@@ -10,7 +10,7 @@ export interface RowEntry {
   readonly report?: LimitReport;
 }
 
-/** The rows of `outcomes` in the spec's order (Claude, Codex, Grok, Kimi, Cursor Models, Cursor API). */
+/** The rows of `outcomes` in their fixed order (Claude, Codex, Grok, Kimi, Cursor Models, Cursor API). */
 export const rowsOf = (outcomes: Outcomes): RowEntry[] =>
   LIMIT_AGENTS.flatMap((agent) => {
     const outcome = outcomes[agent];
@@ -52,7 +52,7 @@ export const exitCodeOf = (outcomes: Outcomes): 0 | 1 => {
   return all.some((o) => o.kind === 'ok') ? 0 : 1;
 };
 
-/** The stderr lines, one per failed agent, in the spec's `Error (<agent>): ...` form. */
+/** The stderr lines, one per failed agent, in the `Error (<agent>): ...` form. */
 export const errorLines = (outcomes: Outcomes): string[] =>
   present(outcomes).flatMap((o) => (o.kind === 'failed' ? [`Error (${o.agent}): ${o.message}`] : []));
 

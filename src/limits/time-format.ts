@@ -33,7 +33,7 @@ export const absoluteTime = (epochMs: number, tz?: string): string => {
   return `${part('weekday')} ${part('day')} ${part('month')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
 };
 
-// NOTE: building an Intl.DateTimeFormat costs ~1 ms; formatters are immutable, so one per zone is kept.
+// NOTE: building an Intl.DateTimeFormat is costly; formatters are immutable, so one per zone is kept.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 const formatterFor = (tz: string | undefined): Intl.DateTimeFormat => {

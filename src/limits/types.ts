@@ -14,7 +14,7 @@ export const ROWS_OF = {
 } as const satisfies Record<LimitAgent, readonly LimitRowLabel[]>;
 
 /**
- * One rate-limit or billing window as a provider reported it (spec 2.3), before any clock is
+ * One rate-limit or billing window as a provider reported it, before any clock is
  * applied. Elapsed/expected/pace are derived later from `now` (see pace.ts).
  */
 export interface LimitWindow {

@@ -22,7 +22,7 @@ const isWeek = (w: LimitWindow): boolean => w.windowSeconds === ONE_WEEK || /^(7
 const isLong = (w: LimitWindow): boolean => (w.windowSeconds ?? 0) >= FOUR_WEEKS || /month|global|total/i.test(w.label);
 
 /**
- * The window of each summary column (spec 4.1). 5h: the 5-hour window, never for grok or cursor.
+ * The window of each summary column. 5h: the 5-hour window, never for grok or cursor.
  * Week (or Global): the weekly window, else a monthly/global one; grok's single credit window
  * always lands here, whatever its period.
  */
