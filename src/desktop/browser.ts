@@ -4,7 +4,7 @@ import type { Step } from './spawn-detached.js';
 import type { Finder } from './which.js';
 
 /**
- * How `agentwatch --gui` opens the dashboard (PRODUCT.md 7): in an app window (`--app=URL`: no
+ * How `agentwatch --gui` opens the dashboard (docs/dashboard.md): in an app window (`--app=URL`: no
  * tabs, no address bar) of an installed Chromium-family browser when there is one, else in the
  * default browser. Pure over an injected Finder, so each platform's choice is table-tested.
  */

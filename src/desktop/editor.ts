@@ -9,8 +9,7 @@ import type { Finder } from './which.js';
 /**
  * The dashboard's Editor action: the session's directory in `editor` / `$VISUAL` / `$EDITOR`.
  * A windowed editor (code, zed, subl, gvim...) is started on its own; an editor that needs a
- * terminal (vim, nano, emacs -nw...) gets a new window of the configured terminal, as the spec's
- * "terminal-editor actions" say.
+ * terminal (vim, nano, emacs -nw...) gets a new window of the configured terminal (docs/dashboard.md).
  */
 
 const TERMINAL_EDITORS = new Set(['vi', 'vim', 'nvim', 'view', 'nano', 'pico', 'micro', 'hx', 'helix', 'kak', 'ne', 'joe', 'jed', 'mcedit', 'mg', 'ed', 'vis', 'amp']);

@@ -4,7 +4,7 @@ import type { Finder } from './which.js';
 import type { Step } from './spawn-detached.js';
 
 /**
- * Which terminal runs a command in a new window (spec 2.1, "Terminal behavior"), as a plan of
+ * Which terminal runs a command in a new window (docs/dashboard.md, the session actions), as a plan of
  * programs to start. Pure over an injected Finder, so every platform's choice is table-tested.
  *
  * - Linux and the BSDs: `kitty` when chosen and installed; otherwise the generic terminal-exec

@@ -45,7 +45,7 @@ export const checkLocation = async (path: string, expect: 'directory' | 'file'):
 
 /**
  * The `projects/` folder of a `claude_dirs` entry (when any is set, they replace `~/.claude`):
- * each entry must hold one (spec 2.1), so one without it is the config's mistake, said with the entry.
+ * each entry must hold one (docs/configuration.md), so one without it is the config's mistake, said with the entry.
  */
 export const fromClaudeDirs = (check: LocationCheck): LocationCheck => {
   const entry = dirname(check.path);

@@ -6,7 +6,7 @@ import { RETRY_NOTE } from '../sources/sqlite/errors.js';
 import { isVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { locationProblem, type LocationCheck } from './locations.js';
 
-/** `agentwatch doctor --json` (PRODUCT.md section 9). */
+/** `agentwatch doctor --json` (docs/doctor.md). */
 export interface DoctorReport {
   readonly healthy: boolean;
   /** Everything that needs the user, one line each; empty when healthy. */

@@ -6,7 +6,7 @@ import type { Logger } from '../core/contracts.js';
 import { boundPageCache } from '../util/sqlite-memory.js';
 
 /**
- * The full-text index of every agent's messages (PRODUCT.md section 9): SQLite FTS5 in
+ * The full-text index of every agent's messages (docs/search.md): SQLite FTS5 in
  * `$XDG_CACHE_HOME/agentwatch/search.db` (0600 in a 0700 directory). One row per user or assistant
  * message (its text blocks; never tool output or thinking) with its session key, agent, role, time
  * and cwd. Deleting it is always safe; a corrupt, foreign or older file is moved aside and rebuilt.

@@ -156,7 +156,7 @@ export const createLiveIndex = (
 
 /**
  * The search of `--demo`: an index in memory fed by the generated sessions only, so the demo's
- * search box and `GET /api/search` work as they do on real data (PRODUCT.md section 8) while the
+ * search box and `GET /api/search` work as they do on real data while the
  * user's own index is neither read nor written.
  */
 export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: Logger, configNow: () => Config = () => loaded.config, watched?: readonly AgentKind[]): LiveIndex => {

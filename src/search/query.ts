@@ -6,7 +6,7 @@ import { prepareQuery, type PreparedQuery } from './query-syntax.js';
 import { unsegment } from './segment.js';
 import { bracketHits, cleanSnippet, fallbackSnippet, hasHit, HIT_CLOSE, HIT_OPEN } from './snippet.js';
 
-/** One result of `agentwatch search --json` (PRODUCT.md section 9). */
+/** One result of `agentwatch search --json` (docs/search.md). */
 export interface SearchResult {
   readonly session_id: string;
   readonly agent: AgentKind;

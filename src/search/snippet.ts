@@ -4,7 +4,7 @@ import { SEP } from './segment.js';
 /**
  * Snippets carry their hits between two control characters that never occur in a message, so
  * brackets a message already holds (`items[0]`) are never taken for hits. `--json` and the API
- * write the hits as `[...]` (PRODUCT.md 9), a terminal in color (`renderMarks`).
+ * write the hits as `[...]` (docs/search.md), a terminal in color (`renderMarks`).
  */
 export const HIT_OPEN = '\u0002';
 export const HIT_CLOSE = '\u0003';
