@@ -1,11 +1,5 @@
-// Checked against (issue 13; facts only): the lazyagent-era local thread files (`v`, `messages[]`
-// with text/thinking/tool_use/tool_result, `env.initial`), and the thread export document of Amp
-// 0.0.1785164324-gd1fcef / 0.0.1785170481-ga5b614 (empathic/toolpath docs/agents/formats/amp):
-// 1-based integer `messageId`, `protocolMessageID`, `apply_patch {patchText}` as the only write tool,
-// `shell_command`, `finder`, `read_web_page`, `Task`; usage with `totalInputTokens`/`maxInputTokens`
-// and nullable cache counters. Since about 2026-03..05 Amp keeps threads server-side and writes no
-// local thread JSON (issues of other readers; `~/.cache/amp/logs/threads/*.log` holds telemetry,
-// not the conversation): agentwatch sees new threads only through `amp threads export` (export-sync).
+// The Amp releases this parser was checked against, and why new threads come only through
+// `amp threads export` (export-sync.ts): docs/formats/amp.md.
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { patchTarget } from '../internal/apply-patch.js';

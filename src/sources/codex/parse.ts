@@ -1,11 +1,5 @@
 import type { z } from 'zod';
-// Checked against (issue 13; facts only): Codex CLI 0.118 (openai/codex `RolloutItem`: session_meta,
-// session_state, response_item, compacted, turn_context, event_msg), 0.125 and Codex Desktop
-// 0.104/0.128 (issue 13's real rollouts: prompts only as event_msg `user_message`, originator
-// "Codex Desktop", source "vscode"), 0.135-0.159 paginated history (public tests quoting real
-// redacted lines: `ordinal`, `history_mode`, `thread_source` user/subagent/guardian_review,
-// `source: {subagent: ...}`, prompts mirrored by `item_completed` UserMessage, injected skill /
-// plugin / hook_prompt messages, originator `codex_work_desktop`, new top-level record types).
+// The Codex CLI and Codex Desktop releases this parser was checked against: docs/formats/codex.md.
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import { patchTarget } from '../internal/apply-patch.js';

@@ -1,8 +1,8 @@
-// Checked against (facts only): Cursor 3.x keeps an index of its composers in the global
-// `ItemTable` under `composer.composerHeaders` (`{ allComposers: [{ composerId,
-// workspaceIdentifier: { uri: { fsPath } }, isSubagent, createdAt, lastUpdatedAt, ... }] }`), and
-// later builds in a `composerHeaders` table (composerId, workspaceId, isSubagent, value, ...).
-// Sub-agents run in composers of their own, marked `isSubagent`.
+// Cursor 3.x keeps an index of its composers in the global `ItemTable` under
+// `composer.composerHeaders` (`{ allComposers: [{ composerId, workspaceIdentifier: { uri: { fsPath } },
+// isSubagent, createdAt, lastUpdatedAt, ... }] }`), and later builds in a `composerHeaders` table
+// (composerId, workspaceId, isSubagent, value, ...). Sub-agents run in composers of their own,
+// marked `isSubagent` (docs/formats/cursor.md).
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { tableColumns } from '../sqlite/columns.js';

@@ -1,7 +1,5 @@
-// Checked against (issue 13; facts only): Cursor's `state.vscdb` of September 2025 (composer `_v` 9,
-// issue 13's real database: bubbles without createdAt, times in `timingInfo.clientEndTime` and
-// `composerData.lastUpdatedAt`), older composers with inline `conversation[]`, and public notes on
-// composer versions up to `_v` 10. Cursor is closed source: no app version is recorded per chat.
+// The Cursor databases and composer versions this mapping was checked against:
+// docs/formats/cursor.md. Cursor records no app version per chat.
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../sqlite/events.js';

@@ -1,10 +1,6 @@
-// Checked against (issue 13; facts only, no real Grok file was available): the lazyagent-era layout
-// (AGENT-FORMATS 7), and public readers and importers of Grok CLI sessions (2026-07): summary.json
-// with `chat_format_version` 1, `session_kind` (subagent), fork fields, `agent_name`, git fields;
-// chat_history.jsonl types system/user/assistant/tool_result/reasoning (and backend_tool_call, the
-// model's server-side search: it runs inside one answer, so it shows nothing), user entries Grok injects
-// with `synthetic_reason` (system_reminder, skills, task_completed, compaction_meta), `prompt_index`.
-// Grok records no CLI version: the chat format is the version.
+// What this parser was checked against (no real Grok file was available): docs/formats/grok.md.
+// `backend_tool_call` is the model's server-side search: it runs inside one answer, so it shows
+// nothing. Grok records no CLI version: the chat format is the version.
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';

@@ -1,8 +1,6 @@
-// Checked against (facts only): what users of Grok Build report of `updates.jsonl` and its
-// `turn_completed` records (codeburn#998 shows one whole; toktrack#235, PokeTokenBar#133 and
-// t3code#6051 read them the same way): `usage` is that turn's own ledger, `totalTokens` is
-// `inputTokens + outputTokens` (cached reads are part of the input, reasoning part of the
-// output), and `costUsdTicks` counts 1e-10 USD.
+// Grok Build's `updates.jsonl` (docs/formats/grok.md): each `turn_completed` record's `usage` is
+// that turn's own, `totalTokens` is `inputTokens + outputTokens` (cached reads are part of the
+// input, reasoning part of the output), and `costUsdTicks` counts 1e-10 USD.
 import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import type { TokenCounts } from '../../core/session.js';

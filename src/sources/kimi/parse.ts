@@ -1,10 +1,5 @@
-// Checked against (issue 13; facts only): MoonshotAI/kimi-code at d723cc47e (2026-08-22):
-// agent-core and agent-core-v2 wire records (WIRE_PROTOCOL_VERSION 1.5, migrations 1.0->1.5),
-// `metadata {protocol_version, created_at}` (no app version), `turn.ended` (not `turn.end`),
-// `full_compaction.begin/complete/cancel`, `context.apply_compaction`, loop events step.begin /
-// step.end / content.part / tool.call / tool.result, embedded tool calls nested in 1.0 and flat in
-// 1.1+, `config.update {cwd}`, state.json version 2 with `cwd`; its own test fixtures (wire 1.1).
-// The older `turn.end` and loop `compaction.begin/end` of the lazyagent-era fixtures are still read.
+// The Kimi Code wire protocol versions this parser was checked against: docs/formats/kimi.md.
+// The older `turn.end` and loop `compaction.begin/end` records of earlier releases are still read.
 import path from 'node:path';
 import type { SessionEvent, SessionRef } from '../../core/session.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';

@@ -2,8 +2,7 @@ import path from 'node:path';
 import { rawValuesIn } from '../internal/copies.js';
 import { jsonKey } from '../internal/skim.js';
 
-// Checked against (facts only): badlogic/pi-mono coding-agent `session-manager.ts`
-// (`createBranchedSession`, `SessionManager.forkFrom`); ccusage issue #1634 (fixed in PR #1662).
+// How pi writes a fork (a branched session, `forkFrom`): docs/formats/pi.md.
 
 /**
  * pi writes a fork or clone of a session (`/fork`, `/clone`, `--fork`, a branch taken into a new

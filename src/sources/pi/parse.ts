@@ -1,9 +1,5 @@
-// Checked against (issue 13; facts only): badlogic/pi-mono coding-agent 0.58.3 (2026-03-15,
-// `session-manager.ts`): session file format 3 (`CURRENT_SESSION_VERSION`), format 1 has no
-// `version`/ids, format 2 named the `custom` role `hookMessage`; entry types session, message,
-// model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label,
-// session_info; roles user/assistant/toolResult + bashExecution/custom/branchSummary/compactionSummary;
-// blocks text/thinking/image/toolCall. pi records no app version in a session.
+// The pi releases and session file formats this parser was checked against: docs/formats/pi.md.
+// pi records no app version in a session.
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs, undatedRecord } from '../internal/line-helpers.js';

@@ -1,8 +1,7 @@
-// Checked against (facts only): OpenCode 2.x `packages/core/src/session/message.ts` (the message
-// union: user, synthetic, system, shell, assistant with text/reasoning/tool content, compaction,
-// agent-switched, model-switched) and `session/sql.ts` (`session_message`: id, session_id, type,
-// seq, time_created, time_updated, data), and what users of 2.0.3-2.0.12 report of their databases
-// (`session_v2` beside the frozen 1.x tables; `location-switched` and `idle` rows).
+// OpenCode 2.x's message union (user, synthetic, system, shell, assistant with text/reasoning/tool
+// content, compaction, agent-switched, model-switched) and `session_message` table (id, session_id,
+// type, seq, time_created, time_updated, data); 2.0.x databases keep `session_v2` beside the frozen
+// 1.x tables and write `location-switched` and `idle` rows (docs/formats/opencode.md).
 import type { z } from 'zod';
 import type { SessionEvent } from '../../../core/session.js';
 import { asCopied } from '../../internal/copies.js';

@@ -1,9 +1,6 @@
-// Checked against (issue 13; facts only): OpenCode 1.3.10 (empathic/toolpath docs, drizzle tables and
-// the 12-variant part union of message-v2.ts) and 1.18.31 (a public catalog: same part union,
-// session columns tokens_* / time_archived / metadata), Kilo CLI 7.3.12 (AGENT-FORMATS 6.2) and
-// Kilo-Org/kilocode `session.sql.ts` (kilocode 7.x: session.current_state / recent_progress, a
-// `session_entry` table beside message/part, which stay the store read here). OpenCode 2.x's
-// `session_message` store is read by map-v2.ts.
+// The OpenCode 1.x and Kilo releases this mapping was checked against: docs/formats/opencode.md
+// and docs/formats/kilo.md. Kilo 7.x's `session_entry` table is not read: `message`/`part` stay the
+// store. OpenCode 2.x's `session_message` store is read by map-v2.ts.
 import type { SessionEvent, SessionMetaPatch } from '../../../core/session.js';
 import { asCopied } from '../../internal/copies.js';
 import { createUnknownRecords } from '../../internal/unknown-records.js';

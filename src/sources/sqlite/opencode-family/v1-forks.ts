@@ -1,11 +1,8 @@
-// Checked against (facts only): OpenCode `packages/opencode/src/session/index.ts` `Session.fork`
-// (JSON storage, anomalyco/opencode 0002b1fa: a new session without parentID, each message copied
-// with `...msg.info` under `Identifier.ascending("message")`, its parts under new part ids) and
-// `src/id/id.ts` `Identifier.create` (anomalyco/opencode 0ae6794d, Kilo-Org/kilocode 0db4c820);
-// the SQLite releases as Kilo-Org/kilocode has them: `session/index.ts` (00375d20) and
-// `session/session.ts` (043c49bf; an assistant copy's parentID renamed through idMap, its cost set
-// to 0 by Kilo) and `session/projectors.ts` (18369fa0: a message row's time_created is the
-// message's time.created, its data the message without id and sessionID).
+// How OpenCode 1.x and Kilo make a fork (`Session.fork`; docs/formats/opencode.md): a new session
+// without parentID, each message copied with its data under a new ascending message id, its parts
+// under new part ids; an assistant copy's parentID renamed to the copy of its prompt, its cost set
+// to 0 by Kilo; a message row's time_created is the message's time.created, its data the message
+// without id and sessionID.
 import { isDeepStrictEqual } from 'node:util';
 import type { Statement } from 'better-sqlite3';
 import { numberOf, parseJsonValue } from '../values.js';
