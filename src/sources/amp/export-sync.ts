@@ -6,7 +6,7 @@ import { exhaustMap, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { Env } from '../../config/paths.js';
 import { countLocalMessages, parseThreadList, planExports } from './thread-list.js';
 
-/** At most one refresh per minute (AGENT-FORMATS 3.5/11.1): it talks to Amp's servers. */
+/** At most one refresh per minute: it talks to Amp's servers (docs/formats/amp.md). */
 export const AMP_SYNC_INTERVAL_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
 

@@ -19,7 +19,7 @@ export const AMP_DIR_POLL_MS = 3_000;
 /**
  * While it is watched: re-list and re-stat every thread this often, a safety net for a write a
  * coalesced watch event hid. Rare on purpose: each pass stats every thread, and an idle monitor
- * should cost nothing (issue 11: this pass every 3 s was most of the idle CPU).
+ * should cost nothing (a pass every few seconds was most of an idle monitor's CPU).
  */
 export const AMP_RESCAN_MS = 60_000;
 /** A thread document is read whole; anything larger is reported instead of loaded. */

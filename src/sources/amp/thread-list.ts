@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the `amp threads export` refresh (AGENT-FORMATS 3.5): read the table
+ * Pure helpers of the `amp threads export` refresh (docs/formats/amp.md): read the table
  * `amp threads list --no-color` prints, and decide which threads to export.
  */
 

@@ -96,7 +96,7 @@ const isSubagentSource = (source: unknown): boolean => typeof source === 'object
 const parentThreadOf = (source: unknown): string | undefined => /"parent_thread_id":"([^"]+)"/.exec(JSON.stringify(source ?? null))?.[1];
 
 /**
- * The line parser of one Codex rollout (AGENT-FORMATS.md 2.2): the `session_meta` id is the
+ * The line parser of one Codex rollout (docs/formats/codex.md): the `session_meta` id is the
  * session id; `turn_context` updates cwd/model/branch; messages, function and custom tool calls
  * and their outputs (matched by call id); cumulative `token_count` totals with cached input split
  * out of input (less the parent's total in a fork, fork.ts); `compacted` / `context_compacted`

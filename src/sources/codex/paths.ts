@@ -17,7 +17,7 @@ export const codexSessionIndexPath = (env: Env): string => path.join(codexHome(e
  */
 export const codexArchivedDir = (env: Env): string => path.join(codexHome(env), 'archived_sessions');
 
-/** Rollouts are nested `YYYY/MM/DD`, but any nesting is accepted (AGENT-FORMATS.md 2.1). */
+/** Rollouts are nested `YYYY/MM/DD`, but any nesting is accepted (docs/formats/codex.md). */
 export const CODEX_TREE_DEPTH = 8;
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

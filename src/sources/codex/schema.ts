@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countSchema } from '../internal/counts.js';
 
-/** Codex rollout records (AGENT-FORMATS.md 2.2): an envelope whose payload shape depends on `type`. */
+/** Codex rollout records (docs/formats/codex.md): an envelope whose payload shape depends on `type`. */
 
 const optionalString = z.string().optional();
 const count = countSchema.optional();

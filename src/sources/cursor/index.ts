@@ -8,7 +8,7 @@ export interface CursorSourceOptions {
   readonly intervalMs?: number;
 }
 
-/** Cursor composer chats from `state.vscdb` (AGENT-FORMATS §9), on macOS and Linux alike. */
+/** Cursor composer chats from `state.vscdb` (docs/formats/cursor.md), on macOS and Linux alike. */
 export const makeCursorSource =
   (options: CursorSourceOptions = {}): Source =>
   (ctx) =>

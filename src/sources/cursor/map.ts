@@ -95,7 +95,7 @@ export const mapCursorComposer = (
   const timeline: SessionEvent[] = [];
   // Bubbles without a time of their own take the previous one (the first ones, the composer's
   // creation), and those after the last timed bubble (a prompt just sent) happened at the
-  // composer's last update. The creation is never the last activity (PRODUCT.md 6): a composer
+  // composer's last update. The creation is never the last activity (docs/activity.md): a composer
   // with no other time has no known activity.
   const lastTimed = bubbles.findLastIndex((bubble) => bubbleTime(bubble) !== undefined);
   let at = lastTimed === -1 && (composer.lastUpdatedAt ?? undefined) === undefined ? 0 : (composer.createdAt ?? 0);

@@ -4,7 +4,7 @@ import { homeDir, xdgConfigHome, type Env } from '../../config/paths.js';
 const GLOBAL_STORAGE = ['Cursor', 'User', 'globalStorage', 'state.vscdb'] as const;
 
 /**
- * Cursor's `state.vscdb` (PRODUCT.md section 3): under Application Support on macOS, `%APPDATA%`
+ * Cursor's `state.vscdb` (docs/formats/cursor.md): under Application Support on macOS, `%APPDATA%`
  * on Windows, `$XDG_CONFIG_HOME` (default `~/.config`) elsewhere.
  */
 export const cursorDbPath = (env: Env, platform: NodeJS.Platform): string => {

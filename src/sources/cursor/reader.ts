@@ -7,7 +7,7 @@ import { openComposerHeaders, type ComposerHeader } from './headers.js';
 import { bubbleTime, mapCursorComposer, type BubbleRecord } from './map.js';
 import { bubbleSchema, composerSchema, type Composer } from './schema.js';
 
-/** Composers whose last activity is older than this are not read (AGENT-FORMATS §9.3). */
+/** Composers whose last activity is older than this are not read (docs/formats/cursor.md). */
 export const CURSOR_WINDOW_MS = 48 * 60 * 60 * 1000;
 
 const COMPOSER_PREFIX = 'composerData:';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { countSchema } from '../internal/counts.js';
 
 /**
- * zod shapes of Cursor's `cursorDiskKV` values (AGENT-FORMATS §9.2). Loose: unknown fields pass,
+ * zod shapes of Cursor's `cursorDiskKV` values (docs/formats/cursor.md). Loose: unknown fields pass,
  * every field we read is optional except a bubble's `type`.
  */
 const millis = z.number().nullish();

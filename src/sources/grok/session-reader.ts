@@ -50,7 +50,7 @@ export interface GrokReader {
 }
 
 // Synchronous (the summary's reader too): a thread pool round trip per read and stat made a warm
-// start of 500 sessions (one after the other, through the dirty queue) cost 150 ms.
+// start of many sessions (one after the other, through the dirty queue) markedly slower.
 const statOptional = (file: string): Stats | undefined => unlessMissing(() => statSync(file));
 
 /**

@@ -6,7 +6,7 @@ import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-lit
 import { timeMs } from '../internal/times.js';
 import { KIMI_IGNORED_TYPES, KIMI_LOOP_EVENTS, KIMI_RECORD_TYPES, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
 
-/** `kimi --resume <session-dir-name>` (AGENT-FORMATS 8.4). */
+/** `kimi --resume <session-dir-name>` (docs/formats/kimi.md). */
 export const kimiResumeCommand = (sessionId: string): string => `kimi --resume ${sessionId}`;
 
 /** Carried from line to line: records without a time inherit the last one seen. */

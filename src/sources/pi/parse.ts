@@ -45,7 +45,7 @@ const textOf = (content: string | readonly PiBlock[] | undefined): string =>
         .join('\n');
 
 /**
- * The line parser of one pi session file (AGENT-FORMATS.md 4.2): header cwd, model changes, user /
+ * The line parser of one pi session file (docs/formats/pi.md): header cwd, model changes, user /
  * assistant / toolResult messages (tool calls matched by id), usage with pi's own recorded cost
  * (of answers, and since pi 0.8x of compaction and branch summaries and of tools that ran a model),
  * `compaction` entries and `session_info` names. The entries a fork copied from the session its

@@ -35,7 +35,7 @@ export const PI_TREE_DEPTH = 2;
 export type PiFileKind = { readonly kind: 'main' | 'subagent'; readonly sessionId: string };
 
 /**
- * pi's session id is the file-name stem (`<iso-ts>_<uuid>`), PRODUCT.md section 6. `flat`: a
+ * pi's session id is the file-name stem (`<iso-ts>_<uuid>`; docs/formats/pi.md). `flat`: a
  * custom session directory (piCustomSessionsDir), whose session files sit in it directly.
  */
 export const classifyPiFile = (sessionsDir: string, file: string, flat = false): PiFileKind | undefined => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countSchema } from '../internal/counts.js';
 
-/** pi session entries (AGENT-FORMATS.md 4.2). Unknown entry types are counted (unknown_record), not errors. */
+/** pi session entries (docs/formats/pi.md). Unknown entry types are counted (unknown_record), not errors. */
 
 const optionalString = z.string().optional();
 const count = countSchema.optional();

@@ -5,7 +5,7 @@ import type { SourceCtx } from '../internal/options.js';
 import { createSqlitePoller, type PollerOptions } from './poller.js';
 import { watchDatabase } from './watch-db.js';
 
-/** Agents write their databases continuously; 3 s matches what users of lazyagent expect. */
+/** Agents write their databases continuously; a change is also seen at once through the watch, and this poll is the fallback. */
 export const DEFAULT_POLL_INTERVAL_MS = 3_000;
 
 /** A burst of writes (a message and its parts) is read once, a few ms after it settles. */

@@ -96,11 +96,11 @@ const countsBySession = (events: readonly SessionEvent[]): ReadonlyMap<string, D
 
 const require = createRequire(import.meta.url);
 /**
- * The native driver is loaded when a database first exists (~40 ms): users without a SQLite agent
+ * The native driver is loaded when a database first exists: users without a SQLite agent
  * never pay for it, and a driver that fails to load is a diagnostic of these agents, not a crash.
  */
 const loadDriver = (): typeof BetterSqlite3 => require('better-sqlite3') as typeof BetterSqlite3;
-/** About 60 ms of replay on the reference machine (bench/sqlite-poll.mjs). */
+/** A replay budget per poll, so a large first pass is delivered in batches (bench/sqlite-poll.mjs measures it). */
 export const DEFAULT_MAX_EVENTS_PER_POLL = 5_000;
 
 /**

@@ -143,7 +143,7 @@ const v2Store = (db: Database): V2Store | undefined => {
 };
 
 /**
- * Opens the opencode/kilo schema (AGENT-FORMATS §5.2 and §6.2 for 1.x, map-v2.ts for 2.x):
+ * Opens the opencode/kilo schema (docs/formats/opencode.md; map.ts for 1.x, map-v2.ts for 2.x):
  * sessions from `session_v2` and/or `session`; each session's messages from both `session_message`
  * (2.x) and `message`/`part` (1.x), a message by its id once (map.ts `mapFamilySessionStores`
  * says why). A fresh 2.x database has no 1.x tables at all. Only the columns the replay cannot do

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { countSchema } from '../../internal/counts.js';
 
 /**
- * zod shapes of the JSON in opencode/kilo `message.data` and `part.data` (AGENT-FORMATS §5.2).
+ * zod shapes of the JSON in opencode/kilo `message.data` and `part.data` (docs/formats/opencode.md).
  * Every field we read is optional, so newer agent versions keep working; unknown fields are
  * dropped (zod's default: passing them through copied every key of every row on each replay);
  * a value of the wrong type fails the record (a counted diagnostic).
