@@ -79,7 +79,7 @@ export class AppState {
   settingsOpen = $state(false);
   limitsOpen = $state(false);
 
-  // Limits: read on open and on refresh only (spec rule 4), never polled.
+  // Limits: read on open and on refresh only, never polled (each read asks the vendors).
   limits: LimitsJson | undefined = $state.raw(undefined);
   limitsLoading = $state(false);
   limitsError = $state('');

@@ -13,7 +13,7 @@ import type { PatchFrame, ReadyFrame, SessionsFrame } from './wire.js';
 export type StreamState = 'connecting' | 'live' | 'retrying';
 
 export interface EventHandlers {
-  /** A full listing: the `snapshot` on connect (or an `update` of the lazyagent format). */
+  /** A full listing: the `snapshot` on connect (or an `update` event; docs/api.md). */
   readonly onSessions: (frame: SessionsFrame) => void;
   readonly onPatch: (frame: PatchFrame) => void;
   readonly onReady: (frame: ReadyFrame) => void;

@@ -5,7 +5,7 @@ import type { SessionDetail, SessionSummary } from './wire.js';
 
 /** Pure text formatting of the dashboard (no DOM), unit-tested. */
 
-/** lazyagent's name of a session: the user's rename, else the agent's own title, else the project (what a rename starts from). */
+/** A session's name: the user's rename, else the agent's own title, else the project (what a rename starts from). */
 export const displayName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>): string =>
   s.custom_name || s.agent_name || s.short_name || s.session_id.slice(0, 8);
 

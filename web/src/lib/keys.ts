@@ -1,4 +1,4 @@
-/** The keys of PRODUCT.md section 7, as a pure table (unit-tested). */
+/** The dashboard's keys (docs/dashboard.md), as a pure table (unit-tested). */
 
 export type KeyAction = 'search' | 'filter' | 'widen' | 'narrow' | 'limits' | 'refresh-limits' | 'down' | 'up' | 'open' | 'shortcuts' | 'escape';
 

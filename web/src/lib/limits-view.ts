@@ -18,7 +18,7 @@ export const windowSeverity = (w: LimitsWindow): Severity =>
     pace: w.pace,
   });
 
-/** The Detailed view's Used bar color, by used percent alone (spec rule 4, as the CLI's `--detailed`). */
+/** The Detailed view's Used bar color, by used percent alone (as the CLI's `--detailed`). */
 export const usedTone = (w: LimitsWindow): BarTone => usedBarTone(w.used_percent);
 
 export const resetsText = (w: LimitsWindow, now: number): string =>
@@ -26,7 +26,7 @@ export const resetsText = (w: LimitsWindow, now: number): string =>
 
 export const resetsAbsolute = (w: LimitsWindow): string => (w.resets_at === null ? 'the window opens with the first request' : absoluteTime(Date.parse(w.resets_at)));
 
-/** "on track 1.02x" or "-" under 1% elapsed (spec 3). */
+/** "on track 1.02x" or "-" under 1% elapsed (docs/limits.md). */
 export const paceText = (w: LimitsWindow): string => {
   if (w.pace === null || w.elapsed_percent <= 0) return '–';
   return `${w.pace} ${(w.used_percent / w.elapsed_percent).toFixed(2)}x`;

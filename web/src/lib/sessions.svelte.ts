@@ -39,7 +39,7 @@ export class SessionsState {
     return this.#entries.get(id);
   }
 
-  /** A full listing (snapshot on connect or reconnect, lazyagent `update`): keyed, unchanged sessions untouched. */
+  /** A full listing (snapshot on connect or reconnect, or an `update` event; docs/api.md): keyed, unchanged sessions untouched. */
   replaceAll(frame: SessionsFrame): void {
     const seen = new Set<string>();
     for (const summary of frame.sessions) {

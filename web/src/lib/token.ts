@@ -1,6 +1,6 @@
 /**
  * Pure parts of the login: the token in a URL fragment, and the base64url encoding of a derived
- * key (PRODUCT.md section 4: 43 characters, no padding).
+ * key (43 characters, no padding; docs/api.md).
  */
 
 const TOKEN_PARAM = /(?:^#|&)token=([^&]*)/;
