@@ -10,7 +10,7 @@ import { parseJson } from './skim.js';
 import { decodeCore, decodeDiagnosticCounts, encodeCore, encodeDiagnostics, type CoreRow } from './core-codec.js';
 import { lazyState, restoredBy, unreadDetailKey } from './lazy-detail.js';
 import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
-import type { ListingCache } from './walk.js';
+import type { DirListingCache } from './walk.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
@@ -90,7 +90,7 @@ export interface CachedDatabase {
   readonly diagnostics?: ReadonlyMap<string, DiagnosticCounts>;
 }
 
-export interface DiscoveryCache extends ListingCache {
+export interface DiscoveryCache extends DirListingCache {
   /** Where the cache lives (`:memory:` when the cache directory is unusable). */
   readonly file: string;
   /** The entry of one transcript, or undefined (unknown, or its row did not validate). */
