@@ -25,9 +25,6 @@ export const SPAWNING_TIMEOUT_MS = 20 * 60_000;
  */
 export const WAITING_GRACE_MS = 10_000;
 
-/** Cadence at which time-derived activities are recomputed. */
-export const TICK_MS = 1_000;
-
 /** Caps of the folded session (AGENT-FORMATS.md section 10.1). */
 export const RECENT_TOOLS_MAX = 20;
 export const RECENT_MESSAGES_MAX = 10;

@@ -15,7 +15,10 @@ export interface PostResponse {
  */
 export type Post = (request: WebhookRequest) => Observable<PostResponse>;
 
-/** The real `Post`, over got. No got retries or redirects: retrying is `retryWithBackoff`'s job. */
+/**
+ * The real `Post`, over got. No got retries or redirects: the caller decides when to try again (the
+ * monitor's breaker.ts; `webhooks test` and `webhooks replay` make one attempt).
+ */
 export const gotPost: Post = (request) =>
   new Observable<PostResponse>((subscriber) => {
     const pending = got.post(request.url, {

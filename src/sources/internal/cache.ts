@@ -10,7 +10,7 @@ import { parseJson } from './skim.js';
 import { decodeCore, decodeDiagnosticCounts, encodeCore, encodeDiagnostics, type CoreRow } from './core-codec.js';
 import { lazyState, restoredBy, unreadDetailKey } from './lazy-detail.js';
 import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
-import type { ListingCache } from './walk.js';
+import type { DirListingCache } from './walk.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
@@ -34,23 +34,10 @@ import type { ListingCache } from './walk.js';
  */
 
 /**
- * Bump when the table layout or the meaning of `state` changes: old caches are then rebuilt.
- * 7: states read by rules that changed (pi and kimi usage, Cursor sub-agents, OpenCode 2.x stamps).
- * 8: checkpoints name the earlier files of a session (Codex segments), and Codex states that
- *    folded segments in any order are read again.
- * 9: details in a table of their own (`details`): the warm start's SELECT of every core no longer
- *    reads the pages of every detail too.
- * 10: cores hold the usage of sub-agent turns written inline (claude 1.0.x), and states read by
- *    rules that changed (Claude titles of resumed files, OpenCode/Kilo answer times, Cursor last
- *    activity) are read again.
- * 11: sessions that start with copies of another (Claude `--fork-session` forks, Codex forks that
- *    copy their parent's rollout, pi forks) and Codex cache writes are read by new rules.
- * 12: checkpoints hold the diagnostics of the records read (a warm start counts them again).
- * 13: forks of OpenCode 1.x and Kilo, and Claude sub-agents that start with copies of their
- *    parent's conversation, are read by new rules (their copies' spend counted once).
- * 14: records with counts no agent writes (negative, beyond 2^53), ids that are not text, and
- *    OpenCode 1.x forks of forks are read by new rules; a database's record keeps what its
- *    listing could not use.
+ * The version of the table layout and of the meaning of a stored `state`: a cache of another
+ * version is discarded and rebuilt. Bump it when the tables change, or when sessions are read by
+ * rules that change what a state holds (states folded by the old rules must be read again); add
+ * the new version to docs/cache.md.
  */
 export const CACHE_SCHEMA_VERSION = 14;
 export const CACHE_FILE_NAME = 'discovery.sqlite';
@@ -90,7 +77,7 @@ export interface CachedDatabase {
   readonly diagnostics?: ReadonlyMap<string, DiagnosticCounts>;
 }
 
-export interface DiscoveryCache extends ListingCache {
+export interface DiscoveryCache extends DirListingCache {
   /** Where the cache lives (`:memory:` when the cache directory is unusable). */
   readonly file: string;
   /** The entry of one transcript, or undefined (unknown, or its row did not validate). */

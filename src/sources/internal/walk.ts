@@ -16,7 +16,7 @@ export interface DirListing {
  * -d`, `rsync -t`) but not a ctime, and a file system may keep only one of them current. The files
  * in it are still stat'ed one by one (they may have grown).
  */
-export interface ListingCache {
+export interface DirListingCache {
   /** The listing remembered for `dir` at exactly this identity (`identityOf`), or undefined. */
   readonly listing: (dir: string, identity: string) => DirListing | undefined;
   /** Remembers (or, with undefined, forgets) what `dir` held at this identity. */
@@ -85,7 +85,7 @@ export const walkFiles = async (
   depth: number,
   skipDir: (name: string) => boolean = () => false,
   onError: (dir: string, error: NodeJS.ErrnoException) => void = () => undefined,
-  listings?: ListingCache,
+  listings?: DirListingCache,
   now: () => number = Date.now,
 ): Promise<string[]> => {
   const found: string[] = [];

@@ -2,14 +2,14 @@ import { chmod, mkdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { identityOf, LISTING_RACY_MS, walkFiles, type DirListing, type ListingCache } from '../../../src/sources/internal/walk.js';
+import { identityOf, LISTING_RACY_MS, walkFiles, type DirListing, type DirListingCache } from '../../../src/sources/internal/walk.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 
-/** An in-memory ListingCache that records what the walk asked and told it. */
+/** An in-memory DirListingCache that records what the walk asked and told it. */
 const memoryListings = () => {
   const rows = new Map<string, { identity: string; listing: DirListing }>();
   const asked: string[] = [];
-  const cache: ListingCache = {
+  const cache: DirListingCache = {
     listing: (dir, identity) => {
       asked.push(dir);
       const row = rows.get(dir);
