@@ -1,4 +1,3 @@
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -9,7 +8,8 @@ import { cacheDir, type Env } from '../../config/paths.js';
 import { parseJson } from './skim.js';
 import { decodeCore, decodeDiagnosticCounts, encodeCore, encodeDiagnostics, type CoreRow } from './core-codec.js';
 import { lazyState, restoredBy, unreadDetailKey } from './lazy-detail.js';
-import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
+import { isOutdated, openOwnedDb } from '../../util/owned-db.js';
+import { releasePageCache } from '../../util/sqlite-memory.js';
 import type { DirListingCache } from './walk.js';
 
 /**
@@ -206,66 +206,44 @@ const COLUMNS = 'path, agent, session_id, offset, size, mtime_ms, state, state_h
  */
 const checksum = (text: string): number => crc32(text);
 
-const removeFiles = (file: string): void => {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
+/** True for what an earlier version of agentwatch wrote: an earlier schema version, our table in it. */
+const wroteEarlier = (db: Database.Database, version: number | undefined): boolean =>
+  version !== undefined &&
+  version > 0 &&
+  version < CACHE_SCHEMA_VERSION &&
+  db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'files'`).get() !== undefined;
+
+/** The right version but not our layout (damaged, or written by a development build): rebuilt. */
+const checkLayout = (db: Database.Database): void => {
+  for (const [table, columns] of Object.entries(TABLE_COLUMNS)) {
+    const found = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).join(', ');
+    if (found !== columns) throw new Error(`table ${table} has columns (${found}), expected (${columns})`);
+  }
 };
 
-/** The cause of the error `openExisting` throws for a cache an earlier version of agentwatch wrote. */
-const OUTDATED = Symbol('outdated');
-
-/** True for what an earlier version of agentwatch wrote: an earlier schema version, our table in it. */
-const ours = (version: number, tables: readonly { name: string }[]): boolean =>
-  version > 0 && version < CACHE_SCHEMA_VERSION && tables.some((table) => table.name === 'files');
-
-/** Opens `file` if it is our cache at the current version; creates it when absent or empty; throws otherwise. */
-const openExisting = (file: string): Database.Database => {
-  const db = new Database(file);
-  try {
-    db.pragma('busy_timeout = 2000');
-    boundPageCache(db);
-    // Reading the header is what fails on a file that is not SQLite.
-    const version = db.pragma('user_version', { simple: true }) as number;
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
-    const fresh = version === 0 && tables.length === 0;
-    if (fresh) db.exec(SCHEMA);
-    else if (version !== CACHE_SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${CACHE_SCHEMA_VERSION}`, { cause: ours(version, tables) ? OUTDATED : undefined });
-    else {
-      // The right version but not our layout (damaged, or written by a development build): rebuild.
-      for (const [table, columns] of Object.entries(TABLE_COLUMNS)) {
-        const found = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).join(', ');
-        if (found !== columns) throw new Error(`table ${table} has columns (${found}), expected (${columns})`);
-      }
-    }
+/** Opens `file` if it is our cache at the current version; creates it when absent or empty, rebuilds it otherwise. */
+const openOrRebuild = (file: string, log?: Logger): Database.Database =>
+  openOwnedDb({
+    file,
+    busyTimeoutMs: 2000,
+    version: CACHE_SCHEMA_VERSION,
+    create: (db) => db.exec(SCHEMA),
+    check: checkLayout,
+    wroteEarlier,
     // A fresh cache takes its first write (a cold start's thousands of rows) in rollback-journal
     // mode, straight into the file; `openDiscoveryCache` turns WAL on after it. In WAL mode the
     // rows went to the log first and were copied again when the connection closed (20 ms of a
     // one-shot cold start's 120 ms write).
-    if (!fresh) db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-};
-
-const openOrRebuild = (file: string, log?: Logger): Database.Database => {
-  if (file === ':memory:') return openExisting(file);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  chmodSync(path.dirname(file), 0o700);
-  let db: Database.Database;
-  try {
-    db = openExisting(file);
-  } catch (error) {
-    // A cache an earlier version wrote is expected after an upgrade: rebuilt without a warning.
-    const say = (error as Error).cause === OUTDATED ? log?.info : log?.warn;
-    say?.(`discovery cache ${file} is ${(error as Error).cause === OUTDATED ? 'from an earlier version' : 'unusable'} (${(error as Error).message}); rebuilding it`);
-    removeFiles(file);
-    db = openExisting(file);
-  }
-  chmodSync(file, 0o600);
-  return db;
-};
+    wal: 'unless-new',
+    privateDir: 'must',
+    privateFile: 'must',
+    unusable: 'remove',
+    onRefused: (error) => {
+      // A cache an earlier version wrote is expected after an upgrade: rebuilt without a warning.
+      const say = isOutdated(error) ? log?.info : log?.warn;
+      say?.(`discovery cache ${file} is ${isOutdated(error) ? 'from an earlier version' : 'unusable'} (${error.message}); rebuilding it`);
+    },
+  }).db;
 
 /**
  * The two stored parts of a state. The detail is a BLOB: read back as a Buffer outside the JS
@@ -357,7 +335,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     preloaded = false;
   }
   const writtenSincePreload = new Set<string>();
-  // Readers of another process share the cache in WAL mode from the first write on (see openExisting).
+  // Readers of another process share the cache in WAL mode from the first write on (see openOrRebuild).
   let walAfterWrite = where !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal';
   const toWal = (): void => {
     if (!walAfterWrite) return;
