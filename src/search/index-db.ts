@@ -1,9 +1,9 @@
-import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../config/paths.js';
 import type { Logger } from '../core/contracts.js';
-import { boundPageCache } from '../util/sqlite-memory.js';
+import { openOwnedDb } from '../util/owned-db.js';
 
 /**
  * The full-text index of every agent's messages (docs/search.md): SQLite FTS5 in
@@ -40,79 +40,47 @@ const SCHEMA = `
 
 const OUR_TABLES = new Set(['meta', 'sessions', 'seen', 'db_marks', 'db_files', 'messages']);
 
-/** Moves `file` (and its WAL) out of the way, for a look later; never deletes what might be someone's. */
-const moveAside = (file: string): string => {
-  const aside = `${file}.broken-${Date.now()}`;
-  for (const suffix of ['', '-wal', '-shm']) {
-    try {
-      renameSync(`${file}${suffix}`, `${aside}${suffix}`);
-    } catch {
-      rmSync(`${file}${suffix}`, { force: true });
-    }
-  }
-  return aside;
+/** The version a file holds (0 when it holds nothing); throws for a database of something else, which must not get our tables added to it. */
+const versionOf = (db: Database.Database): number | undefined => {
+  const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'messages_%'`).all();
+  const foreign = tables.find((t) => !OUR_TABLES.has(t.name));
+  if (foreign) throw new Error(`not an agentwatch search index (it has a table "${foreign.name}")`);
+  if (tables.length === 0) return 0;
+  const version = tables.some((t) => t.name === 'meta') ? db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE key = 'version'`).get() : undefined;
+  return version === undefined ? undefined : Number(version.value);
 };
 
-const open = (file: string): Database.Database => {
-  const db = new Database(file);
-  try {
-    db.pragma('busy_timeout = 5000');
-    boundPageCache(db);
-    // A database of something else must not get our tables added to it.
-    const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'messages_%'`).all();
-    const foreign = tables.find((t) => !OUR_TABLES.has(t.name));
-    if (foreign) throw new Error(`not an agentwatch search index (it has a table "${foreign.name}")`);
-    if (tables.length > 0) {
-      const version = tables.some((t) => t.name === 'meta') ? db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE key = 'version'`).get() : undefined;
-      if (version?.value !== String(SEARCH_DB_VERSION)) throw new Error(`search index of version ${version?.value ?? 'unknown'}, expected ${SEARCH_DB_VERSION}`);
-    }
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    // A session excluded after it was indexed is removed from the file, not only from the tables.
-    db.pragma('secure_delete = ON');
-    db.exec(SCHEMA);
-    db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', ?)`).run(String(SEARCH_DB_VERSION));
-    // A damaged file often opens fine and fails on first use: check it now.
-    db.prepare('SELECT count(*) FROM messages').get();
-    db.prepare('SELECT count(*) FROM sessions').get();
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+const ensureTables = (db: Database.Database): void => {
+  db.exec(SCHEMA);
+  db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', ?)`).run(String(SEARCH_DB_VERSION));
+  // A damaged file often opens fine and fails on first use: check it now.
+  db.prepare('SELECT count(*) FROM messages').get();
+  db.prepare('SELECT count(*) FROM sessions').get();
 };
+
+const open = (file: string, log?: Logger): { readonly db: Database.Database; readonly rebuilt: boolean } =>
+  openOwnedDb({
+    file,
+    busyTimeoutMs: 5000,
+    version: SEARCH_DB_VERSION,
+    versionOf,
+    create: ensureTables,
+    check: ensureTables,
+    wal: 'always',
+    // A session excluded after it was indexed is removed from the file, not only from the tables.
+    pragmas: ['secure_delete = ON'],
+    privateDir: 'try',
+    privateFile: 'try',
+    unusable: { aside: (path) => `${path}.broken-${Date.now()}` },
+    onRefused: (error, aside) => log?.warn(`search index ${file} was unusable (${error.message}); ${aside === undefined ? '' : `moved to ${aside} and `}rebuilt`),
+  });
 
 /**
  * Opens (or creates) the index. A corrupt, foreign or older one is moved aside
  * (`search.db.broken-<time>`), said once on the log, and rebuilt: `rebuilt` tells the caller to
  * forget what it had recorded as indexed.
  */
-export const openSearchDb = (env: Env, log?: Logger, file = searchDbPath(env)): { readonly db: Database.Database; readonly rebuilt: boolean } => {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    chmodSync(path.dirname(file), 0o700);
-  } catch {
-    // not ours to change (a shared cache dir): the file itself is still 0600
-  }
-  let rebuilt = false;
-  let db: Database.Database;
-  try {
-    db = open(file);
-  } catch (error) {
-    const aside = moveAside(file);
-    log?.warn(`search index ${file} was unusable (${(error as Error).message}); moved to ${aside} and rebuilt`);
-    db = open(file);
-    rebuilt = true;
-  }
-  for (const suffix of ['', '-wal', '-shm']) {
-    try {
-      chmodSync(`${file}${suffix}`, 0o600);
-    } catch {
-      // -wal/-shm exist only while open in WAL mode
-    }
-  }
-  return { db, rebuilt };
-};
+export const openSearchDb = (env: Env, log?: Logger, file = searchDbPath(env)): { readonly db: Database.Database; readonly rebuilt: boolean } => open(file, log);
 
 /** True when the index holds no session (of `agents`, when given): nothing of them was found to read. */
 export const holdsNoSession = (db: Database.Database, agents?: readonly string[]): boolean =>
@@ -121,7 +89,7 @@ export const holdsNoSession = (db: Database.Database, agents?: readonly string[]
     : agents.length === 0 || db.prepare(`SELECT 1 FROM sessions WHERE agent IN (${agents.map(() => '?').join(', ')}) LIMIT 1`).get(...agents) === undefined;
 
 /** An index in memory, for `--demo`: its generated sessions must not reach the user's index. */
-export const openMemorySearchDb = (): Database.Database => open(':memory:');
+export const openMemorySearchDb = (): Database.Database => open(':memory:').db;
 
 /** Deletes the index and the offsets of what it held (`--reindex`, or when its scope widened). */
 export const removeSearchIndex = (env: Env): void => {

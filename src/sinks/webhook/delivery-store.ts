@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../../config/paths.js';
-import { boundPageCache } from '../../util/sqlite-memory.js';
+import { openOwnedDb } from '../../util/owned-db.js';
 
 /** The shortest prefix of a delivery id (a UUID) that `find` matches: shorter ones match too much to name one. */
 export const MIN_ID_PREFIX = 8;
@@ -136,6 +136,10 @@ DROP INDEX IF EXISTS deliveries_queue;
 CREATE INDEX IF NOT EXISTS deliveries_owned ON deliveries (webhook, state, owner, seq);
 CREATE INDEX IF NOT EXISTS deliveries_age ON deliveries (state, created_at);
 PRAGMA user_version = ${SCHEMA_VERSION};`;
+const COLUMNS = {
+  deliveries: 'seq, id, webhook, body, state, attempts, status, error, latency_ms, created_at, last_attempt_at, owner',
+  runs: 'id, pid, heartbeat_at',
+} as const;
 
 interface Row {
   readonly seq: number;
@@ -169,41 +173,56 @@ const toRecord = (row: Row): DeliveryRecord => ({
   body: row.body,
 });
 
-const openDatabase = (file: string, readonly: boolean): Database.Database => {
-  if (file !== ':memory:' && !readonly) {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  }
-  const db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : {});
-  try {
-    db.pragma('busy_timeout = 2000');
-    boundPageCache(db);
-    if (!readonly) {
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version !== 0 && version !== 1 && version !== SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${SCHEMA_VERSION}`);
-      db.transaction(() => {
-        if (version === 1) db.exec(MIGRATE_FROM_1);
-        db.exec(SCHEMA);
-      })();
-      if (file !== ':memory:') {
-        // WAL + NORMAL: a commit is not fsynced (no disk flush per transition on the pipeline's
-        // path); it survives the process crashing or being killed, not the machine losing power.
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = NORMAL');
-        chmodSync(file, 0o600);
-      }
-    }
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-};
+/**
+ * Runs the schema in one transaction, after `before` (a migration), on a file without a version or
+ * at this one. Then reads every column the store uses: a damaged table fails here, where the file
+ * can still be moved aside, not at its first use.
+ */
+const ensureSchema =
+  (before = ''): ((db: Database.Database) => void) =>
+  (db) => {
+    db.transaction(() => {
+      if (before !== '') db.exec(before);
+      db.exec(SCHEMA);
+    })();
+    db.prepare(`SELECT ${COLUMNS.deliveries} FROM deliveries LIMIT 0`).all();
+    db.prepare(`SELECT ${COLUMNS.runs} FROM runs LIMIT 0`).all();
+  };
 
-export const openDeliveryStore = (file: string, options: StoreOptions = {}): DeliveryStore => {
+/**
+ * Opens (or creates, or migrates) the queue file; throws when it cannot be used. A file that
+ * cannot be used is moved aside (never deleted: it may hold deliveries) and a new one started:
+ * `onMovedAside` is told where it went.
+ */
+const openDatabase = (file: string, readonly: boolean, onMovedAside?: (error: Error, aside: string | undefined) => void): Database.Database =>
+  openOwnedDb({
+    file,
+    busyTimeoutMs: 2000,
+    readonly,
+    version: SCHEMA_VERSION,
+    // A file without a version gets the tables (IF NOT EXISTS), whatever else it holds.
+    isNew: (_, version) => version === 0,
+    create: ensureSchema(),
+    check: ensureSchema(),
+    migrate: { 1: ensureSchema(MIGRATE_FROM_1) },
+    // WAL + NORMAL: a commit is not fsynced (no disk flush per transition on the pipeline's
+    // path); it survives the process crashing or being killed, not the machine losing power.
+    wal: 'always',
+    privateDir: 'no',
+    privateFile: 'must',
+    unusable: onMovedAside ? { aside: (path) => `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}` } : 'keep',
+    ...(onMovedAside ? { onRefused: onMovedAside } : {}),
+  }).db;
+
+/**
+ * The store in `file` (`:memory:` for one of this run only). With `onMovedAside`, a file that cannot
+ * be used is moved aside and a new one started; without, opening it throws.
+ */
+export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMovedAside?: (error: Error, aside: string | undefined) => void): DeliveryStore => {
   const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
   const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const history = options.history ?? DEFAULT_HISTORY;
-  const db = openDatabase(file, options.readonly ?? false);
+  const db = openDatabase(file, options.readonly ?? false, onMovedAside);
   const writable = !(options.readonly ?? false);
 
   const statements = writable

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, renameSync, rmSync } from 'node:fs';
 import { filter, interval, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
@@ -49,22 +48,13 @@ export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAge
  */
 export const openQueue = (ctx: Pick<Ctx, 'env'>, log: Logger, options: StoreOptions = {}): DeliveryStore => {
   const file = webhookQueuePath(ctx.env);
+  let refused: { readonly error: Error; readonly aside: string | undefined } | undefined;
   try {
-    return openDeliveryStore(file, options);
+    const store = openDeliveryStore(file, options, (error, aside) => (refused = { error, aside }));
+    if (refused?.aside !== undefined) log.warn(`webhook queue ${file} was unusable (${refused.error.message}); moved it to ${refused.aside} and started a new one`);
+    return store;
   } catch (error) {
-    const why = (error as Error).message;
-    if (existsSync(file)) {
-      const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      try {
-        renameSync(file, aside);
-        for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
-        const store = openDeliveryStore(file, options);
-        log.warn(`webhook queue ${file} was unusable (${why}); moved it to ${aside} and started a new one`);
-        return store;
-      } catch {
-        // Fall through to memory.
-      }
-    }
+    const why = (refused?.error ?? (error as Error)).message;
     log.warn(`webhook queue ${file} is unusable (${why}); deliveries are kept in memory only for this run`);
     return openDeliveryStore(':memory:', options);
   }

@@ -1,15 +1,17 @@
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { isAgentKind, type AgentKind } from '../../core/agents.js';
 import type { Logger } from '../../core/contracts.js';
-import type { DiagnosticCounts, FileCheckpoint, SessionState } from '../../core/session.js';
+import type { FileCheckpoint, SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
-import { parseJson } from './skim.js';
-import { decodeCore, decodeDiagnosticCounts, encodeCore, encodeDiagnostics, type CoreRow } from './core-codec.js';
+import { openCacheDb, TABLE_COLUMNS } from './cache-db.js';
+import { openDatabaseRecords, type CachedDatabase } from './cache-databases.js';
+import { openDirListings } from './cache-dir-listings.js';
+import { openSideTexts, type CachedText } from './cache-side-texts.js';
+import { decodeCore, encodeCore, type CoreRow } from './core-codec.js';
 import { lazyState, restoredBy, unreadDetailKey } from './lazy-detail.js';
-import { boundPageCache, releasePageCache } from '../../util/sqlite-memory.js';
+import { releasePageCache } from '../../util/sqlite-memory.js';
 import type { DirListingCache } from './walk.js';
 
 /**
@@ -33,13 +35,9 @@ import type { DirListingCache } from './walk.js';
  * instead cost more than the stats of a warm start (about 30 µs a row before V8 warms up).
  */
 
-/**
- * The version of the table layout and of the meaning of a stored `state`: a cache of another
- * version is discarded and rebuilt. Bump it when the tables change, or when sessions are read by
- * rules that change what a state holds (states folded by the old rules must be read again); add
- * the new version to docs/cache.md.
- */
-export const CACHE_SCHEMA_VERSION = 14;
+export { CACHE_SCHEMA_VERSION } from './cache-db.js';
+export type { CachedDatabase } from './cache-databases.js';
+export type { CachedText } from './cache-side-texts.js';
 export const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
@@ -52,29 +50,6 @@ export interface CachedFile {
   /** Inode of the file when the state was persisted (from the checkpoint), when known. */
   readonly ino?: number;
   readonly state: SessionState;
-}
-
-/** A side file's text and the size and mtime it had when read. */
-export interface CachedText {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly text: string;
-}
-
-/** What a SQLite source recorded after its last complete read of one database. */
-export interface CachedDatabase {
-  readonly agent: AgentKind;
-  /** Sizes and mtimes of the database and its journals (see sqlite/signature.ts). */
-  readonly signature: string;
-  /** `now` of the read (listings that depend on time, like cursor's 48 h, age). */
-  readonly listedAt: number;
-  /** Session id -> the listing stamp its persisted state was replayed at. */
-  readonly stamps: ReadonlyMap<string, string>;
-  /**
-   * What the listing itself found it could not use (a Cursor composer that is not JSON): counts
-   * by code, per session id the diagnostic named ('' for none).
-   */
-  readonly diagnostics?: ReadonlyMap<string, DiagnosticCounts>;
 }
 
 export interface DiscoveryCache extends DirListingCache {
@@ -134,68 +109,6 @@ export interface DiscoveryCache extends DirListingCache {
 
 export const discoveryCachePath = (env: Env): string => path.join(cacheDir(env), CACHE_FILE_NAME);
 
-// Rowid tables with large pages: rows of a few KB fit in one page (a WITHOUT ROWID table with
-// 4 KiB pages spilled them into overflow pages and cost 4x the time to write a cold start's rows).
-// Details sit in their own table, written in the same transaction as their core: a warm start
-// selects every core, and with the details in the same rows it read all their pages too (the
-// details are about 85 % of the bytes; the SELECT took a third longer).
-const SCHEMA = `
-PRAGMA page_size = 65536;
-CREATE TABLE files (
-  path TEXT PRIMARY KEY NOT NULL,
-  agent TEXT NOT NULL,
-  session_id TEXT NOT NULL,
-  offset INTEGER NOT NULL,
-  size INTEGER NOT NULL,
-  mtime_ms REAL NOT NULL,
-  state TEXT NOT NULL,
-  state_hash INTEGER NOT NULL
-);
-CREATE TABLE details (
-  path TEXT PRIMARY KEY NOT NULL,
-  detail BLOB NOT NULL
-);
-CREATE TABLE databases (
-  path TEXT PRIMARY KEY NOT NULL,
-  agent TEXT NOT NULL,
-  signature TEXT NOT NULL,
-  listing TEXT NOT NULL
-);
-CREATE TABLE side_files (
-  path TEXT PRIMARY KEY NOT NULL,
-  agent TEXT NOT NULL,
-  size INTEGER NOT NULL,
-  mtime_ms REAL NOT NULL,
-  text TEXT NOT NULL
-);
-CREATE TABLE dirs (
-  path TEXT PRIMARY KEY NOT NULL,
-  identity TEXT NOT NULL,
-  files TEXT NOT NULL,
-  subdirs TEXT NOT NULL
-);
-PRAGMA user_version = ${CACHE_SCHEMA_VERSION};`;
-
-const TABLE_COLUMNS = {
-  files: 'path, agent, session_id, offset, size, mtime_ms, state, state_hash',
-  details: 'path, detail',
-  databases: 'path, agent, signature, listing',
-  side_files: 'path, agent, size, mtime_ms, text',
-  dirs: 'path, identity, files, subdirs',
-} as const;
-
-// A listing's names joined by '/', which no file name holds: cheaper to split than JSON to parse.
-const NAME_SEPARATOR = '/';
-const joinNames = (names: readonly string[]): string => names.join(NAME_SEPARATOR);
-const splitNames = (text: string): string[] => (text === '' ? [] : text.split(NAME_SEPARATOR));
-
-/** A remembered listing as read: its names are split when first asked for. */
-interface ListingRow {
-  readonly identity: string;
-  readonly files: string;
-  readonly subdirs: string;
-}
-
 /** Columns in SELECT order (raw rows: arrays are cheaper than objects for 10,000 rows). */
 type Row = [path: string, agent: string, sessionId: string, offset: number, size: number, mtimeMs: number, state: string, stateHash: number];
 const COLUMNS = 'path, agent, session_id, offset, size, mtime_ms, state, state_hash';
@@ -205,67 +118,6 @@ const COLUMNS = 'path, agent, session_id, offset, size, mtime_ms, state, state_h
  * JavaScript over every core was a tenth of a warm start.
  */
 const checksum = (text: string): number => crc32(text);
-
-const removeFiles = (file: string): void => {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
-};
-
-/** The cause of the error `openExisting` throws for a cache an earlier version of agentwatch wrote. */
-const OUTDATED = Symbol('outdated');
-
-/** True for what an earlier version of agentwatch wrote: an earlier schema version, our table in it. */
-const ours = (version: number, tables: readonly { name: string }[]): boolean =>
-  version > 0 && version < CACHE_SCHEMA_VERSION && tables.some((table) => table.name === 'files');
-
-/** Opens `file` if it is our cache at the current version; creates it when absent or empty; throws otherwise. */
-const openExisting = (file: string): Database.Database => {
-  const db = new Database(file);
-  try {
-    db.pragma('busy_timeout = 2000');
-    boundPageCache(db);
-    // Reading the header is what fails on a file that is not SQLite.
-    const version = db.pragma('user_version', { simple: true }) as number;
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
-    const fresh = version === 0 && tables.length === 0;
-    if (fresh) db.exec(SCHEMA);
-    else if (version !== CACHE_SCHEMA_VERSION) throw new Error(`schema version ${version}, expected ${CACHE_SCHEMA_VERSION}`, { cause: ours(version, tables) ? OUTDATED : undefined });
-    else {
-      // The right version but not our layout (damaged, or written by a development build): rebuild.
-      for (const [table, columns] of Object.entries(TABLE_COLUMNS)) {
-        const found = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).join(', ');
-        if (found !== columns) throw new Error(`table ${table} has columns (${found}), expected (${columns})`);
-      }
-    }
-    // A fresh cache takes its first write (a cold start's thousands of rows) in rollback-journal
-    // mode, straight into the file; `openDiscoveryCache` turns WAL on after it. In WAL mode the
-    // rows went to the log first and were copied again when the connection closed (20 ms of a
-    // one-shot cold start's 120 ms write).
-    if (!fresh) db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-};
-
-const openOrRebuild = (file: string, log?: Logger): Database.Database => {
-  if (file === ':memory:') return openExisting(file);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  chmodSync(path.dirname(file), 0o700);
-  let db: Database.Database;
-  try {
-    db = openExisting(file);
-  } catch (error) {
-    // A cache an earlier version wrote is expected after an upgrade: rebuilt without a warning.
-    const say = (error as Error).cause === OUTDATED ? log?.info : log?.warn;
-    say?.(`discovery cache ${file} is ${(error as Error).cause === OUTDATED ? 'from an earlier version' : 'unusable'} (${(error as Error).message}); rebuilding it`);
-    removeFiles(file);
-    db = openExisting(file);
-  }
-  chmodSync(file, 0o600);
-  return db;
-};
 
 /**
  * The two stored parts of a state. The detail is a BLOB: read back as a Buffer outside the JS
@@ -306,26 +158,6 @@ const rowToEntry = (file: string, row: Row, loadDetail: DetailLoader, owner: obj
   return ino === undefined ? { path: file, agent, sessionId, offset, size, mtimeMs, state } : { path: file, agent, sessionId, offset, size, mtimeMs, ino, state };
 };
 
-const databaseOf = (agent: string, signature: string, listingText: string): CachedDatabase | undefined => {
-  if (!isAgentKind(agent)) return undefined;
-  const listing = parseJson(listingText) as { listedAt?: unknown; stamps?: unknown; diagnostics?: unknown } | undefined;
-  if (typeof listing?.listedAt !== 'number' || !Array.isArray(listing.stamps)) return undefined;
-  const stamps = new Map<string, string>();
-  for (const pair of listing.stamps as unknown[]) {
-    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return undefined;
-    stamps.set(pair[0], pair[1]);
-  }
-  if (listing.diagnostics === undefined) return { agent, signature, listedAt: listing.listedAt, stamps };
-  if (!Array.isArray(listing.diagnostics)) return undefined;
-  const diagnostics = new Map<string, DiagnosticCounts>();
-  for (const entry of listing.diagnostics as unknown[]) {
-    const counts = Array.isArray(entry) && typeof entry[0] === 'string' ? decodeDiagnosticCounts(entry[1]) : undefined;
-    if (counts === undefined) return undefined;
-    diagnostics.set((entry as [string])[0], counts);
-  }
-  return { agent, signature, listedAt: listing.listedAt, stamps, diagnostics };
-};
-
 /**
  * Opens (or rebuilds) the cache under `$XDG_CACHE_HOME/agentwatch/`. Never throws: when even a
  * fresh file cannot be created, it falls back to an in-memory cache and says so through `log`.
@@ -334,11 +166,11 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   let db: Database.Database;
   let where = file;
   try {
-    db = openOrRebuild(file, log);
+    db = openCacheDb(file, log);
   } catch (error) {
     log?.warn(`discovery cache disabled for this run: ${(error as Error).message}`);
     where = ':memory:';
-    db = openOrRebuild(where);
+    db = openCacheDb(where);
   }
   // One query at open instead of one per transcript: a warm start asks for every row anyway.
   let rows: Map<string, Row>;
@@ -357,7 +189,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     preloaded = false;
   }
   const writtenSincePreload = new Set<string>();
-  // Readers of another process share the cache in WAL mode from the first write on (see openExisting).
+  // Readers of another process share the cache in WAL mode from the first write on (see cache-db.ts).
   let walAfterWrite = where !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal';
   const toWal = (): void => {
     if (!walAfterWrite) return;
@@ -368,29 +200,9 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       // Another process holds the file (it turns WAL on itself when it opens): tried after the next write.
     }
   };
-  // Side files: every row at open (a few hundred short texts), each handed out once; what to
-  // write waits for the next transaction (a cold start remembers one per kimi or grok session).
-  const sides = new Map<string, { agent: string; record: CachedText }>();
-  const pendingSides = new Map<string, { agent: AgentKind; record: CachedText | undefined }>();
-  try {
-    for (const [p, agent, size, mtimeMs, text] of db.prepare(`SELECT ${TABLE_COLUMNS.side_files} FROM side_files`).raw().iterate() as Iterable<[string, string, number, number, string]>) {
-      sides.set(p, { agent, record: { size, mtimeMs, text } });
-    }
-  } catch (error) {
-    log?.warn(`discovery cache read failed: ${(error as Error).message}`);
-  }
-  // Directory listings: every row at open (one per directory a walk visits), each asked for once
-  // per walk; what to write waits for the next transaction, as for side files.
-  const listings = new Map<string, ListingRow>();
-  const askedListings = new Set<string>();
-  const pendingListings = new Map<string, (ListingRow & { readonly path: string }) | undefined>();
-  try {
-    for (const [p, identity, files, subdirs] of db.prepare(`SELECT ${TABLE_COLUMNS.dirs} FROM dirs`).raw().iterate() as Iterable<[string, string, string, string]>) {
-      listings.set(p, { identity, files, subdirs });
-    }
-  } catch (error) {
-    log?.warn(`discovery cache read failed: ${(error as Error).message}`);
-  }
+  const sides = openSideTexts(db, log);
+  const listings = openDirListings(db, log);
+  const databases = openDatabaseRecords(db, (what, error) => failed(what, error));
   // What the states this cache handed out carry (lazy-detail.ts): a mark, not a WeakSet of 10,000.
   const owner = {};
   const select = db.prepare(`SELECT ${COLUMNS} FROM files WHERE path = ?`).raw();
@@ -431,16 +243,6 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
   const upsertDetail = db.prepare(`INSERT INTO details (${TABLE_COLUMNS.details}) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET detail = excluded.detail`);
   const removeFile = db.prepare('DELETE FROM files WHERE path = ?');
   const removeDetail = db.prepare('DELETE FROM details WHERE path = ?');
-  const upsertSide = db.prepare(
-    `INSERT INTO side_files (${TABLE_COLUMNS.side_files}) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, size = excluded.size, mtime_ms = excluded.mtime_ms, text = excluded.text`,
-  );
-  const removeSide = db.prepare('DELETE FROM side_files WHERE path = ?');
-  const upsertListing = db.prepare(
-    `INSERT INTO dirs (${TABLE_COLUMNS.dirs}) VALUES (?, ?, ?, ?)
-     ON CONFLICT(path) DO UPDATE SET identity = excluded.identity, files = excluded.files, subdirs = excluded.subdirs`,
-  );
-  const removeListing = db.prepare('DELETE FROM dirs WHERE path = ?');
   const writeAll = db.transaction((upserts: readonly CachedFile[], deletes: readonly string[]) => {
     for (const e of upserts) {
       const { core, detail } = splitState(e.state, e);
@@ -451,24 +253,10 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
       removeFile.run(p);
       removeDetail.run(p);
     }
-    for (const [p, { agent, record }] of pendingSides) {
-      if (record === undefined) removeSide.run(p);
-      else upsertSide.run(p, agent, record.size, record.mtimeMs, record.text);
-    }
-    pendingSides.clear();
-    for (const [p, row] of pendingListings) {
-      if (row === undefined) removeListing.run(p);
-      else upsertListing.run(p, row.identity, row.files, row.subdirs);
-    }
-    pendingListings.clear();
+    sides.flush();
+    listings.flush();
   });
-  const pendingWrites = (): boolean => pendingSides.size > 0 || pendingListings.size > 0;
-  const selectDatabase = db.prepare('SELECT agent, signature, listing FROM databases WHERE path = ?').raw();
-  const upsertDatabase = db.prepare(
-    `INSERT INTO databases (path, agent, signature, listing) VALUES (?, ?, ?, ?)
-     ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, signature = excluded.signature, listing = excluded.listing`,
-  );
-  const removeDatabase = db.prepare('DELETE FROM databases WHERE path = ?');
+  const pendingWrites = (): boolean => sides.pending() || listings.pending();
   let failures = 0;
   const storedPaths = (agent: AgentKind): string[] => db.prepare('SELECT path FROM files WHERE agent = ?').pluck().all(agent) as string[];
   const pruneAmong = (agent: AgentKind, keep: (file: string) => boolean, candidates: () => string[]): void => {
@@ -536,23 +324,6 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
     prune: (agent, keep) => pruneAmong(agent, keep, () => storedPaths(agent)),
     // After a good preload, the rows nothing asked for are still in `rows`.
     pruneUnasked: (agent, keep) => pruneAmong(agent, keep, () => (preloaded ? [...rows.values()].filter((row) => row[1] === agent).map((row) => row[0]) : storedPaths(agent))),
-    sideText: (p) => {
-      const found = sides.get(p);
-      sides.delete(p);
-      return found?.record;
-    },
-    rememberSideText: (p, agent, record) => {
-      sides.delete(p);
-      pendingSides.set(p, { agent, record });
-    },
-    forgetUnaskedSideTexts: (agent) => {
-      // A side file remembered anew has left `sides` already (rememberSideText).
-      for (const [p, side] of sides) {
-        if (side.agent !== agent) continue;
-        sides.delete(p);
-        pendingSides.set(p, { agent, record: undefined });
-      }
-    },
     write: (upserts, deletes) => {
       if (upserts.length === 0 && deletes.length === 0 && !pendingWrites()) return;
       try {
@@ -569,47 +340,13 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         failed('write', error);
       }
     },
-    listing: (dir, identity) => {
-      askedListings.add(dir);
-      const found = listings.get(dir);
-      if (found === undefined || found.identity !== identity) return undefined;
-      return { files: splitNames(found.files), dirs: splitNames(found.subdirs) };
-    },
-    rememberListing: (dir, identity, listing) => {
-      askedListings.add(dir);
-      if (listing === undefined) {
-        if (listings.delete(dir)) pendingListings.set(dir, undefined);
-        return;
-      }
-      const row = { path: dir, identity, files: joinNames(listing.files), subdirs: joinNames(listing.dirs) };
-      listings.set(dir, row);
-      pendingListings.set(dir, row);
-    },
-    forgetUnaskedListings: (root) => {
-      const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-      for (const p of listings.keys()) {
-        if (askedListings.has(p) || (p !== root && !p.startsWith(prefix))) continue;
-        listings.delete(p);
-        pendingListings.set(p, undefined);
-      }
-    },
-    getDatabase: (dbPath) => {
-      try {
-        const row = selectDatabase.get(dbPath) as [string, string, string] | undefined;
-        return row === undefined ? undefined : databaseOf(...row);
-      } catch (error) {
-        failed('read', error);
-        return undefined;
-      }
-    },
-    putDatabase: (dbPath, record) => {
-      try {
-        if (record === undefined) removeDatabase.run(dbPath);
-        else upsertDatabase.run(dbPath, record.agent, record.signature, JSON.stringify({ listedAt: record.listedAt, stamps: [...record.stamps], diagnostics: record.diagnostics && [...record.diagnostics].map(([id, counts]) => [id, encodeDiagnostics(counts) ?? []]) }));
-      } catch (error) {
-        failed('write', error);
-      }
-    },
+    sideText: sides.sideText,
+    rememberSideText: sides.rememberSideText,
+    forgetUnaskedSideTexts: sides.forgetUnaskedSideTexts,
+    listing: listings.listing,
+    rememberListing: listings.rememberListing,
+    forgetUnaskedListings: listings.forgetUnaskedListings,
+    ...databases,
     close: () => {
       if (!db.open) return;
       if (pendingWrites()) {
