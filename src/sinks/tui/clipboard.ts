@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 import type { Env } from '../../config/paths.js';
+import { findOnPath } from '../../util/find-on-path.js';
 
 /**
  * Copying the resume command: OSC 52 always (works over SSH and in most terminals), plus the
@@ -24,21 +23,6 @@ export const clipboardTools = (env: Env, platform: NodeJS.Platform): ClipboardTo
   if (env.WAYLAND_DISPLAY) tools.push({ command: 'wl-copy', args: [] });
   if (env.DISPLAY) tools.push({ command: 'xclip', args: ['-selection', 'clipboard'] }, { command: 'xsel', args: ['--clipboard', '--input'] });
   return tools;
-};
-
-/** The executable's full path on PATH, or undefined. */
-export const findOnPath = (command: string, env: Env): string | undefined => {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 };
 
 /** Pipe `text` into the tool; resolves true when it exited 0 within 2 s. */
@@ -71,7 +55,7 @@ export interface CopyResult {
 export const copyToClipboard = async (text: string, env: Env, platform: NodeJS.Platform, writeRaw: (bytes: string) => void): Promise<CopyResult> => {
   writeRaw(osc52(text));
   for (const tool of clipboardTools(env, platform)) {
-    const executable = findOnPath(tool.command, env);
+    const executable = findOnPath(tool.command, { path: env.PATH });
     if (executable && (await pipeTo(executable, tool.args, text, env))) return { tool: tool.command };
   }
   return {};

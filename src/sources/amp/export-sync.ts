@@ -1,29 +1,15 @@
 import { execFile, spawn } from 'node:child_process';
-import { constants, createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { exhaustMap, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { Env } from '../../config/paths.js';
+import { findOnPathAsync } from '../../util/find-on-path.js';
 import { countLocalMessages, parseThreadList, planExports } from './thread-list.js';
 
 /** At most one refresh per minute: it talks to Amp's servers (docs/formats/amp.md). */
 export const AMP_SYNC_INTERVAL_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
-
-/** The first executable `name` on `env.PATH`, or undefined (its absence is normal, not an error). */
-export const findOnPath = async (env: Env, name: string): Promise<string | undefined> => {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      if ((await stat(candidate)).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-};
 
 const commandEnv = (env: Env): NodeJS.ProcessEnv => ({ ...env, NO_COLOR: '1' });
 
@@ -80,7 +66,7 @@ export const createAmpExportSync = (env: Env, threadsDir: string, warn: (message
   const previous = new Map<string, number>();
   return {
     run: async () => {
-      const amp = await findOnPath(env, 'amp');
+      const amp = await findOnPathAsync('amp', { path: env.PATH });
       if (!amp) return [];
       const remote = parseThreadList(await listThreads(amp, env));
       const local = new Map<string, number>();

@@ -48,10 +48,35 @@ const NEWLINE = Buffer.from('\n');
 
 /**
  * Decompressed in chunks, a transcript holds only the decoder's window in memory, so the cap is
- * far above the decoder's default: Codex rollouts of a long thread reach 1-2 GB of text, and a
+ * far above a whole-file decoder's: Codex rollouts of a long thread reach 1-2 GB of text, and a
  * plain one that size is read too.
  */
 const MAX_DECOMPRESSED_BYTES = 16 * 1024 ** 3;
+
+/** Compressed bytes handed to the decoder at a time: the lines of each slice go on before the next. */
+const INPUT_SLICE_BYTES = 256 * 1024;
+
+/** Why a compressed transcript cannot be read: its message starts with "zstd:" and says what is wrong. */
+export class CompressedReadError extends Error {
+  override readonly name = 'CompressedReadError';
+}
+
+/** The decoder's error codes, as messages that say what a reader of the diagnostic can act on. */
+const DECODER_ERRORS: Readonly<Record<number, string>> = {
+  0: 'invalid compressed data',
+  1: 'window size too large',
+  2: 'invalid block type',
+  3: 'invalid entropy table',
+  4: 'match distance beyond the data decoded so far',
+  5: 'the file ends inside a frame (truncated)',
+};
+
+const decoderError = (error: unknown): CompressedReadError => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const what = typeof code === 'number' ? DECODER_ERRORS[code] : undefined;
+  // Anything else the decoder throws on a malformed file (a range error, say) is a damaged file too.
+  return new CompressedReadError(`zstd: ${what ?? (error instanceof Error ? error.message : String(error))}`, { cause: error });
+};
 
 /**
  * `readLinesFrom` for a compressed transcript: its lines, in chunks of the decompressed text as
@@ -59,7 +84,8 @@ const MAX_DECOMPRESSED_BYTES = 16 * 1024 ** 3;
  * checkpoint compare), and no offset but the file's end means anything: every chunk but the last
  * is handed on with `consumed` undefined (no checkpoint may be taken there), the last with the
  * file's size. A last line without its newline is a whole line here: nothing will be appended.
- * Throws a ZstdError for a file that does not decompress (the caller reports it).
+ * Throws a CompressedReadError for a file that does not decompress (the caller reports it).
+ * Frames may be concatenated and mixed with skippable frames; their checksums are not verified.
  */
 export const readCompressedLines = async (
   file: string,
@@ -67,16 +93,34 @@ export const readCompressedLines = async (
   options: ReadOptions = {},
 ): Promise<{ readonly consumed: number; readonly end: number }> => {
   const input = readFileSync(file);
+  if (input.length === 0) throw new CompressedReadError('zstd: empty file');
   // Loaded with the first compressed transcript: most machines have none.
-  const { decompressZstdChunks } = await import('../../util/zstd/index.js');
+  const { Decompress } = await import('fzstd');
   const splitter = createLineSplitter(0, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  let blocks: Uint8Array[] = [];
+  const decoder = new Decompress((block) => {
+    blocks.push(block);
+  });
+  let produced = 0;
   let endsWithNewline = true;
-  for (const chunk of decompressZstdChunks(input, { maxOutputBytes: MAX_DECOMPRESSED_BYTES })) {
-    if (chunk.length === 0) continue;
-    endsWithNewline = chunk[chunk.length - 1] === 0x0a;
-    // Lines are views into the chunk, handed on before the decoder reuses its window.
-    const items = splitter.push(chunk);
-    if (items.length > 0) onChunk(items, undefined);
+  for (let at = 0; at < input.length; at += INPUT_SLICE_BYTES) {
+    const end = Math.min(at + INPUT_SLICE_BYTES, input.length);
+    try {
+      decoder.push(input.subarray(at, end), end === input.length);
+    } catch (error) {
+      throw decoderError(error);
+    }
+    const decoded = blocks;
+    blocks = [];
+    for (const block of decoded) {
+      if (block.length === 0) continue;
+      produced += block.length;
+      if (produced > MAX_DECOMPRESSED_BYTES) throw new CompressedReadError(`zstd: decompresses to more than ${MAX_DECOMPRESSED_BYTES} bytes`);
+      endsWithNewline = block[block.length - 1] === 0x0a;
+      // The decoder hands out a new array per block (at most 128 KiB): lines may be views into it.
+      const items = splitter.push(Buffer.from(block.buffer, block.byteOffset, block.length));
+      if (items.length > 0) onChunk(items, undefined);
+    }
     await yieldIfDue();
   }
   onChunk(endsWithNewline ? [] : splitter.push(NEWLINE), input.length);

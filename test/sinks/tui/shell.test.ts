@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipboardTools, copyToClipboard, findOnPath, osc52 } from '../../../src/sinks/tui/clipboard.js';
+import { clipboardTools, copyToClipboard, osc52 } from '../../../src/sinks/tui/clipboard.js';
 import { installCrashGuard } from '../../../src/sinks/tui/crash-guard.js';
 import { editorCommand, runEditor, splitCommand } from '../../../src/sinks/tui/editor.js';
 import { captureStderr } from '../../../src/sinks/tui/stderr-capture.js';
+import { findOnPath } from '../../../src/util/find-on-path.js';
 
 let root: string;
 let bin: string;
@@ -46,7 +47,7 @@ describe('clipboard', () => {
     const log = await fakeTool('xsel');
     const written: string[] = [];
     const env = { PATH: bin, DISPLAY: ':0' };
-    expect(findOnPath('xclip', env)).toBeUndefined();
+    expect(findOnPath('xclip', { path: env.PATH })).toBeUndefined();
     const result = await copyToClipboard('codex resume x1', env, 'linux', (bytes) => written.push(bytes));
     expect(result).toEqual({ tool: 'xsel' });
     expect(written).toEqual([osc52('codex resume x1')]);

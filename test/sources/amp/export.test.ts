@@ -2,9 +2,10 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAmpExportSync, findOnPath, scheduleRefresh } from '../../../src/sources/amp/export-sync.js';
+import { createAmpExportSync, scheduleRefresh } from '../../../src/sources/amp/export-sync.js';
 import { createAmpSource } from '../../../src/sources/amp/index.js';
 import { countLocalMessages, parseThreadList, planExports } from '../../../src/sources/amp/thread-list.js';
+import { findOnPathAsync } from '../../../src/util/find-on-path.js';
 import { makeCtx, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const LIST = [
@@ -83,7 +84,7 @@ describe('amp export refresh with a fake amp on PATH', () => {
 
   it('is a no-op without an amp binary on PATH', async () => {
     const env = { ...fx.home.env, PATH: bin };
-    expect(await findOnPath(env, 'amp')).toBeUndefined();
+    expect(await findOnPathAsync('amp', { path: env.PATH })).toBeUndefined();
     expect(await createAmpExportSync(env, path.join(fx.home.root, 'threads'), () => undefined).run()).toEqual([]);
   });
 

@@ -1,15 +1,16 @@
 import { copyFile, mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { codex } from '../../../src/sources/codex/index.js';
 import { codexFamilyOf, codexIdFromFile } from '../../../src/sources/codex/paths.js';
 import { createCodexParser } from '../../../src/sources/codex/parse.js';
-import { readCompressedLines } from '../../../src/sources/internal/compressed.js';
+import { CompressedReadError, readCompressedLines } from '../../../src/sources/internal/compressed.js';
 import { createFileTracker } from '../../../src/sources/internal/file-tracker.js';
 import type { LineItem } from '../../../src/sources/internal/lines.js';
 import { foldById, makeCtx, passWithCache, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
-import type { TempHome } from '../../helpers/temp-home.js';
+import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
+import { mulberry32 } from '../../fuzz/prng.js';
 import { COMPRESSED_ROLLOUTS as COMPRESSED, copyRollout, PLAIN_ROLLOUTS as PLAIN, shown } from './rollout-files.js';
 
 // Codex 0.137+ compresses a rollout idle for a week to `<name>.jsonl.zst` and deletes the plain
@@ -210,5 +211,51 @@ describe('readCompressedLines', () => {
     expect(output?.kind === 'line' && JSON.parse(output.bytes.toString()).payload.call_id).toBe('call_big_1');
     const capped = await collect(file, 100_000);
     expect(capped.items.map((item) => item.kind)).toEqual(['line', 'line', 'line', 'line', 'line', 'oversized', 'line', 'line']);
+  });
+
+  describe('on a damaged file', () => {
+    let home: TempHome;
+    beforeAll(async () => {
+      home = await makeTempHome('agentwatch-zst-damaged-');
+    });
+    afterAll(() => home.cleanup());
+    const tmp = async (bytes: Uint8Array): Promise<string> => {
+      const file = path.join(home.root, 'damaged.jsonl.zst');
+      await writeFile(file, bytes);
+      return file;
+    };
+    const outcome = async (file: string): Promise<string> => {
+      try {
+        await collect(file);
+        return 'read';
+      } catch (error) {
+        expect(error).toBeInstanceOf(CompressedReadError);
+        return (error as Error).message;
+      }
+    };
+
+    it('says what is wrong: empty, truncated at every cut, not zstd at all', async () => {
+      const bytes = await readFile(path.join(COMPRESSED, `${FIRST}.zst`));
+      expect(await outcome(await tmp(Buffer.alloc(0)))).toBe('zstd: empty file');
+      expect(await outcome(await tmp(Buffer.from('{"not":"compressed"}\n')))).toBe('zstd: invalid compressed data');
+      for (let cut = 1; cut < bytes.length; cut += 3) {
+        expect(await outcome(await tmp(bytes.subarray(0, cut))), `cut at ${cut}`).toMatch(/^zstd: /);
+      }
+      expect(await outcome(await tmp(bytes.subarray(0, bytes.length - 40)))).toBe('zstd: the file ends inside a frame (truncated)');
+    });
+
+    it('with bytes flipped, is read or refused with a zstd error, never anything else', async () => {
+      const bytes = await readFile(path.join(COMPRESSED, `${BIG}.zst`));
+      const rng = mulberry32(0x5eed_0057);
+      for (let run = 0; run < 60; run += 1) {
+        const damaged = Buffer.from(bytes);
+        for (let flips = 1 + Math.floor(rng() * 4); flips > 0; flips -= 1) {
+          const at = Math.floor(rng() * damaged.length);
+          damaged[at] = (damaged[at] ?? 0) ^ (1 + Math.floor(rng() * 255));
+        }
+        const result = await outcome(await tmp(damaged));
+        expect(result === 'read' || result.startsWith('zstd: '), `run ${run}: ${result}`).toBe(true);
+      }
+    });
   });
 });

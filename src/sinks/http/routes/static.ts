@@ -1,8 +1,8 @@
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { packageRoot } from '../../../util/package-json.js';
-import { clip } from '../json-body.js';
 
 /**
  * The dashboard's static files (`dist/gui/`, built by `npm run build`), at `/`: public (the page
@@ -28,26 +28,6 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.webp': 'image/webp',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
-
-export const contentTypeOf = (file: string): string => TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-
 /** Vite names built assets `name-<hash>.ext` (8+ base64url characters): their content never changes. */
 export const isHashedAsset = (relative: string): boolean => /^assets\/.+[-.][A-Za-z0-9_-]{8,}\.[a-z0-9]+$/i.test(relative);
 
@@ -62,30 +42,39 @@ const NOT_BUILT_PAGE = `<!doctype html>
 </body></html>
 `;
 
-const securityHeaders = (reply: FastifyReply): FastifyReply =>
-  reply.header('content-security-policy', DASHBOARD_CSP).header('referrer-policy', 'no-referrer').header('x-frame-options', 'DENY');
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': DASHBOARD_CSP,
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
 
 export const registerStaticRoutes = (app: FastifyInstance, options: { readonly guiDir?: string } = {}): void => {
   const root = path.resolve(options.guiDir ?? defaultGuiDir());
 
-  /** Sends `relative` (already checked to stay inside root) or a 404 / the not-built page. */
-  const send = async (reply: FastifyReply, relative: string): Promise<FastifyReply> => {
-    const file = path.join(root, relative);
-    let body: Buffer;
-    try {
-      body = await fs.readFile(file);
-    } catch {
-      if (relative === 'index.html') {
-        const built = existsSync(root);
-        return securityHeaders(reply)
-          .code(503)
-          .type('text/html; charset=utf-8')
-          .send(built ? NOT_BUILT_PAGE.replace('has no <code>dist/gui/</code> folder', `has no <code>index.html</code> in ${root}`) : NOT_BUILT_PAGE);
-      }
-      return reply.code(404).send({ error: `no file /${clip(relative)}` });
+  // Files are sent by @fastify/static (content type, HEAD, ETag); which path may be asked for,
+  // and the answer when it is missing, stay ours. Its own cache header is replaced by ours.
+  void app.register(fastifyStatic, {
+    serve: false,
+    cacheControl: false,
+    dotfiles: 'ignore',
+    setHeaders: (response, file) => {
+      const relative = path.relative(root, file).split(path.sep).join('/');
+      response.setHeader('cache-control', isHashedAsset(relative) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+    },
+  });
+
+  /** Sends `relative` (already checked to stay inside root): the file, the not-built page, or a 404. */
+  const send = (reply: FastifyReply, relative: string): FastifyReply => {
+    if (relative === 'index.html' && !existsSync(path.join(root, relative))) {
+      const built = existsSync(root);
+      return reply
+        .headers(SECURITY_HEADERS)
+        .code(503)
+        .type('text/html; charset=utf-8')
+        .send(built ? NOT_BUILT_PAGE.replace('has no <code>dist/gui/</code> folder', `has no <code>index.html</code> in ${root}`) : NOT_BUILT_PAGE);
     }
-    reply.header('cache-control', isHashedAsset(relative) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    return securityHeaders(reply).type(contentTypeOf(file)).send(body);
+    return reply.sendFile(relative, root);
   };
 
   /** A request path inside root without dotfiles, or undefined (never a path outside the folder). */
@@ -96,7 +85,14 @@ export const registerStaticRoutes = (app: FastifyInstance, options: { readonly g
     return full.startsWith(`${root}${path.sep}`) ? relative : undefined;
   };
 
-  const publicRoute = { config: { access: 'public' as const } };
+  const publicRoute = {
+    config: { access: 'public' as const },
+    // The library's type table still says application/javascript; text/javascript is the standard one.
+    onSend: (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
+      if (String(reply.getHeader('content-type')).startsWith('application/javascript')) reply.header('content-type', 'text/javascript; charset=utf-8');
+      done(null, payload);
+    },
+  };
   app.get('/', publicRoute, async (_request, reply) => send(reply, 'index.html'));
   app.get('/index.html', publicRoute, async (_request, reply) => send(reply, 'index.html'));
   app.get('/assets/*', publicRoute, async (request, reply) => {
