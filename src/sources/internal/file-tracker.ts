@@ -10,7 +10,7 @@ import { isMissing } from './missing.js';
 import { hiddenTwins, isCompressedTranscript, readCompressedLines, type TwinRank } from './compressed.js';
 import type { LineItem } from './lines.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
-import { createTrackedFamilies } from './tracked-families.js';
+import { createTrackedFamilies, mustRefold } from './tracked-families.js';
 
 interface Tracked {
   readonly file: string;
@@ -353,21 +353,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     const existing = new Set(files.filter((_, i) => stats[i] !== undefined));
     const hidden = hiddenTwins(files, (file) => existing.has(file), deps.twinRank);
     const infos = stats.map((info, i) => (hidden.has(files[i] as string) ? undefined : info));
-    let lastRead = -1;
-    files.forEach((file, i) => {
-      if (tracked.has(file)) lastRead = i;
-    });
-    let refold = false;
-    files.forEach((file, i) => {
-      const t = tracked.get(file);
-      const info = infos[i];
-      if (!t) {
-        if (info && i < lastRead) refold = true;
-        return;
-      }
-      if (!info || info.ino !== t.ino || info.size < t.offset) refold = true;
-      else if (i < lastRead && (info.size !== t.size || info.mtimeMs !== t.mtimeMs)) refold = true;
-    });
+    const refold = mustRefold(files, infos, tracked);
     const present = files.filter((_, i) => infos[i] !== undefined);
     if (present.length === 0) {
       // Every file of the session is gone: the usual removal (and out of the family), file by file.

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { FamilyKey } from './file-family.js';
+import type { FamilyKey, FileStat } from './file-family.js';
 
 /**
  * The families of files a tracker knows (file-family.ts: files that continue one session one after
@@ -99,4 +99,34 @@ export const createTrackedFamilies = (deps: { readonly familyOf?: (file: string)
       return adopted;
     },
   };
+};
+
+/**
+ * True when what was read of a family no longer stands and it must be folded again from the first
+ * byte of each file: a read file that went, was replaced or truncated, a file before the last one
+ * read that changed, or a file new to the family that sorts before one already read. Growth of the
+ * last file read is read as any file's. `files` in reading order, `infos` their stats (undefined:
+ * gone, or not read while a twin is), `read` what was read of each (its offset, and its stats then).
+ */
+export const mustRefold = (
+  files: readonly string[],
+  infos: readonly (FileStat | undefined)[],
+  read: ReadonlyMap<string, FileStat & { readonly offset: number }>,
+): boolean => {
+  let lastRead = -1;
+  files.forEach((file, i) => {
+    if (read.has(file)) lastRead = i;
+  });
+  let refold = false;
+  files.forEach((file, i) => {
+    const t = read.get(file);
+    const info = infos[i];
+    if (!t) {
+      if (info && i < lastRead) refold = true;
+      return;
+    }
+    if (!info || info.ino !== t.ino || info.size < t.offset) refold = true;
+    else if (i < lastRead && (info.size !== t.size || info.mtimeMs !== t.mtimeMs)) refold = true;
+  });
+  return refold;
 };
