@@ -10,6 +10,7 @@ import { isMissing } from './missing.js';
 import { hiddenTwins, isCompressedTranscript, readCompressedLines, type TwinRank } from './compressed.js';
 import type { LineItem } from './lines.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
+import { createTrackedFamilies, mustRefold } from './tracked-families.js';
 
 interface Tracked {
   readonly file: string;
@@ -100,14 +101,6 @@ export interface FileTracker {
   readonly park: (state: SessionState) => boolean;
 }
 
-const isFileOnDisk = (file: string): boolean => {
-  try {
-    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
-  } catch {
-    return false;
-  }
-};
-
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const { agent, emit } = deps;
@@ -123,66 +116,9 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   const fileOfSession = new Map<string, string>();
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
-  // Family key -> its files known so far (file -> order and classified id).
-  const families = new Map<string, Map<string, { readonly order: string; readonly classifiedId: string | undefined }>>();
-  const familyOf = (file: string): FamilyKey | undefined => deps.familyOf?.(file);
-  const remember = (family: FamilyKey, file: string, classifiedId: string | undefined): void => {
-    let members = families.get(family.key);
-    if (!members) families.set(family.key, (members = new Map()));
-    if (!members.has(file) || classifiedId !== undefined) members.set(file, { order: family.order, classifiedId });
-  };
-  const dropFromFamily = (file: string): void => {
-    const family = familyOf(file);
-    const members = family && families.get(family.key);
-    if (!members) return;
-    members.delete(file);
-    if (members.size === 0) families.delete((family as FamilyKey).key);
-  };
-  /** What a sync of `file` runs under: the files of a family sync one at a time, as one. */
-  const syncKeyOf = (file: string): string => {
-    const family = familyOf(file);
-    return family ? `family:${family.key}` : file;
-  };
-  /** The files of a family in reading order. */
-  const membersOf = (key: string): string[] => {
-    const members = families.get(key);
-    if (!members) return [];
-    return [...members].sort(([, a], [, b]) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0)).map(([file]) => file);
-  };
-  /** The files of `t`'s family read before it, in order (none outside a family). */
-  const readBefore = (t: Tracked): Tracked[] => {
-    const family = familyOf(t.file);
-    if (!family || (families.get(family.key)?.size ?? 0) < 2) return [];
-    const earlier: Tracked[] = [];
-    for (const file of membersOf(family.key)) {
-      if (file === t.file) break;
-      const read = tracked.get(file);
-      if (read) earlier.push(read);
-    }
-    return earlier;
-  };
-
-  /**
-   * True when a twin of `file` (file-parser.ts `twinsOf`) is on disk to read in its place; one not
-   * yet known joins `file`'s family. Codex writes a twin before it deletes the file, but the
-   * watcher can report the deletion first, or report the twin while the deletion is being synced:
-   * without this the session would be removed, then added back.
-   */
-  const adoptTwins = (file: string, sessionId: string): boolean => {
-    const family = familyOf(file);
-    if (family === undefined || deps.twinsOf === undefined) return false;
-    let adopted = false;
-    for (const twin of deps.twinsOf(file)) {
-      const twinFamily = familyOf(twin);
-      if (twin === file || twinFamily === undefined || twinFamily.key !== family.key || !isFileOnDisk(twin)) continue;
-      // A twin already in the family (the watcher reported it while this deletion was being
-      // looked at) takes the file's place too: the session goes on from it, never removed.
-      if (!tracked.has(twin) && !families.get(family.key)?.has(twin)) remember(twinFamily, twin, sessionId);
-      adopted = true;
-    }
-    return adopted;
-  };
-
+  const families = createTrackedFamilies(deps);
+  const { familyOf, syncKeyOf, membersOf } = families;
+  const adoptTwins = (file: string, sessionId: string): boolean => families.adoptTwins(file, sessionId, (twin) => tracked.has(twin));
   const scratch = createScratch();
   const readOptions: ReadOptions = { ...deps.read, scratch };
   const parserOf = (t: Tracked): FileParser => (t.parser ??= t.makeParser());
@@ -192,7 +128,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
    */
   const checkpointOf = (t: Tracked): FileCheckpoint => {
     const cp = { path: t.file, offset: t.offset, size: Math.max(t.size, t.offset), mtimeMs: t.mtimeMs, ino: t.ino };
-    const earlier = readBefore(t);
+    const earlier = families.readBefore(t.file, tracked);
     let diagnostics = t.diagnostics;
     for (const read of earlier) if (read.diagnostics) diagnostics = diagnostics ? addCounts(read.diagnostics, diagnostics) : read.diagnostics;
     const withBefore = earlier.length > 0 ? { ...cp, before: earlier.map((read) => stampOf(read.file, read)) } : cp;
@@ -336,7 +272,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         const family = familyOf(file);
         // Compressed or moved while we looked the other way: read again from the twin, not removed.
         if (t !== undefined && family !== undefined && adoptTwins(file, t.sessionId)) return syncFamily(family.key);
-        dropFromFamily(file);
+        families.drop(file);
         if (t) {
           forget(t);
           emit({ type: 'removed', agent, sessionId: t.sessionId });
@@ -417,21 +353,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     const existing = new Set(files.filter((_, i) => stats[i] !== undefined));
     const hidden = hiddenTwins(files, (file) => existing.has(file), deps.twinRank);
     const infos = stats.map((info, i) => (hidden.has(files[i] as string) ? undefined : info));
-    let lastRead = -1;
-    files.forEach((file, i) => {
-      if (tracked.has(file)) lastRead = i;
-    });
-    let refold = false;
-    files.forEach((file, i) => {
-      const t = tracked.get(file);
-      const info = infos[i];
-      if (!t) {
-        if (info && i < lastRead) refold = true;
-        return;
-      }
-      if (!info || info.ino !== t.ino || info.size < t.offset) refold = true;
-      else if (i < lastRead && (info.size !== t.size || info.mtimeMs !== t.mtimeMs)) refold = true;
-    });
+    const refold = mustRefold(files, infos, tracked);
     const present = files.filter((_, i) => infos[i] !== undefined);
     if (present.length === 0) {
       // Every file of the session is gone: the usual removal (and out of the family), file by file.
@@ -439,7 +361,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       return;
     }
     // A file that went was read (and the family folds again below) or never was: either way it leaves.
-    for (const file of files) if (!present.includes(file) && !hidden.has(file)) dropFromFamily(file);
+    for (const file of files) if (!present.includes(file) && !hidden.has(file)) families.drop(file);
     if (refold) {
       const sessions = new Set<string>();
       for (const file of files) {
@@ -456,13 +378,13 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         if (i > 0 && !tracked.has(file) && !primed.has(file)) primed.set(file, undefined);
       });
     }
-    const members = families.get(key);
-    for (const file of present) await syncOnce(file, members?.get(file)?.classifiedId, undefined);
+    const classifiedIdOf = families.classifiedIdsOf(key);
+    for (const file of present) await syncOnce(file, classifiedIdOf(file), undefined);
   };
 
   const sync = (file: string, classifiedId: string | undefined, known?: Stats): Promise<void> => {
     const family = familyOf(file);
-    if (family) remember(family, file, classifiedId);
+    if (family) families.remember(family, file, classifiedId);
     const key = syncKeyOf(file);
     const current = running.get(key);
     if (current) {
@@ -476,7 +398,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       do {
         again.delete(key);
         try {
-          if (family && (families.get(family.key)?.size ?? 0) > 1) await syncFamily(family.key);
+          if (family && families.size(family.key) > 1) await syncFamily(family.key);
           else await syncOnce(file, classifiedId, stats);
           stats = undefined;
         } catch (error) {
@@ -501,7 +423,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
 
   const prime = (file: string, info: Stats, sessionId: string): boolean => {
     const family = familyOf(file);
-    if (family) remember(family, file, sessionId);
+    if (family) families.remember(family, file, sessionId);
     if (tracked.has(file) || running.has(syncKeyOf(file)) || primed.has(file) || !info.isFile()) return false;
     const cached = deps.cache?.get(file);
     if (cached === undefined || !untouchedSince(cached, info, agent)) {
@@ -516,7 +438,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     const [head] = found;
     const family = head && familyOf(head.file);
     if (!head || !family) return false;
-    for (const { file, sessionId } of found) remember(familyOf(file) ?? family, file, sessionId);
+    for (const { file, sessionId } of found) families.remember(familyOf(file) ?? family, file, sessionId);
     const files = membersOf(family.key);
     // Seen before (a directory added while watching): `sync` brings the family up to date.
     if (files.some((file) => tracked.has(file) || primed.has(file)) || running.has(syncKeyOf(head.file))) return false;

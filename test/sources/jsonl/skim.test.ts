@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createClaudeParser, skimToolResults } from '../../../src/sources/claude/parse.js';
+import { createClaudeParser } from '../../../src/sources/claude/parse.js';
+import { skimToolResults } from '../../../src/sources/claude/line-skim.js';
 import { createCodexParser } from '../../../src/sources/codex/parse.js';
 import { createPiParser } from '../../../src/sources/pi/parse.js';
 import { elideLongStrings, jsonKey, skimString, valueKey } from '../../../src/sources/internal/skim.js';

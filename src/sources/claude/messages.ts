@@ -1,0 +1,104 @@
+import type { SessionEvent, TokenCounts } from '../../core/session.js';
+import type { ClaudeBlock, ClaudeRecord } from './schema.js';
+
+/** The events of Claude Code's `user` and `assistant` records: turns, tool calls and results, usage. */
+
+/** Tools whose `input.file_path` (or notebook path) is a file the agent wrote. */
+const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+const textOf = (content: string | readonly ClaudeBlock[] | undefined): string => {
+  if (typeof content === 'string') return content;
+  if (!content) return '';
+  return content
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .join('\n');
+};
+
+const writtenPath = (block: ClaudeBlock): string | undefined => {
+  if (!block.name || !WRITE_TOOLS.has(block.name)) return undefined;
+  const value = block.input?.file_path ?? block.input?.notebook_path;
+  return typeof value === 'string' && value ? value : undefined;
+};
+
+const tokenCount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+
+/**
+ * The advisor calls of a turn (`usage.iterations` entries of type `advisor_message`), by their
+ * place in the list: billed apart from the turn's own counters, which leave them out. Anything
+ * else in the list (the executor's calls, an unbilled fallback attempt) is already in, or not billed.
+ */
+const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
+  if (!Array.isArray(iterations)) return [];
+  return iterations.flatMap((entry: unknown, i): [number, TokenCounts][] => {
+    if (typeof entry !== 'object' || entry === null || (entry as { type?: unknown }).type !== 'advisor_message') return [];
+    const u = entry as Record<string, unknown>;
+    return [[i, { input: tokenCount(u.input_tokens), output: tokenCount(u.output_tokens), cacheCreation: tokenCount(u.cache_creation_input_tokens), cacheRead: tokenCount(u.cache_read_input_tokens) }]];
+  });
+};
+
+type Ref = { readonly agent: 'claude'; readonly sessionId: string };
+
+export const userEvents = (ref: Ref, record: ClaudeRecord, at: number): SessionEvent[] => {
+  const content = record.message?.content;
+  const results = Array.isArray(content) ? content.filter((b) => b.type === 'tool_result') : [];
+  if (results.length > 0) {
+    return results.map((b) => ({ type: 'tool_result', ...ref, at, callId: b.tool_use_id, isError: b.is_error === true }));
+  }
+  const events: SessionEvent[] = [];
+  const text = textOf(content);
+  // Context Claude Code adds itself: a meta line, a compaction summary, a line it marks as its
+  // own (`promptSource: system`), a background task's notification (written without isMeta).
+  const injected = record.isMeta === true || record.isCompactSummary === true || record.promptSource === 'system' || text.trimStart().startsWith('<task-notification>');
+  events.push({ type: 'turn', ...ref, at, role: 'user', text, ...(injected ? { counts: false } : {}) });
+  return events;
+};
+
+/**
+ * The events of a file's assistant records, in order. One response is written as one line per
+ * content block, all with the same message id: only its first line counts as a turn.
+ * `lastId` is the response the file was last in (resumed in the middle of one).
+ */
+export const createAssistantEvents = (ref: Ref, lastId: string | undefined): ((record: ClaudeRecord, at: number) => SessionEvent[]) => {
+  let lastAssistantId = lastId;
+  return (record, at) => {
+    const message = record.message;
+    if (!message) return [];
+    const events: SessionEvent[] = [];
+    const blocks = Array.isArray(message.content) ? message.content : [];
+    const text = textOf(message.content);
+    // A block of extended thinking is written when it ends, long before the answer: the model is
+    // still working, so it is not an answer (the session stays "thinking"); only its usage counts.
+    const thinkingOnly = blocks.length > 0 && blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+    // ...but it is activity: the model is working (thinking), and the last activity moves.
+    if (thinkingOnly) events.push({ type: 'thinking', ...ref, at });
+    else {
+      const firstLine = message.id === undefined || message.id !== lastAssistantId;
+      lastAssistantId = message.id;
+      if (firstLine || text) events.push({ type: 'turn', ...ref, at, role: 'assistant', text: text, ...(firstLine ? {} : { counts: false }) });
+    }
+    for (const block of blocks) {
+      if (block.type !== 'tool_use' || !block.name) continue;
+      events.push({ type: 'tool_call', ...ref, at, name: block.name, callId: block.id, filePath: writtenPath(block) });
+    }
+    const usage = message.usage;
+    // Each under an id of its own: a later line of the same response repeats it, and replaces it.
+    if (message.id) for (const [i, advisor] of advisorUsages(usage?.iterations)) events.push({ type: 'usage', ...ref, at, messageId: `${message.id}:advisor:${i}`, tokens: advisor });
+    if (usage || record.costUSD !== undefined) {
+      events.push({
+        type: 'usage',
+        ...ref,
+        at,
+        messageId: message.id,
+        tokens: {
+          input: usage?.input_tokens ?? 0,
+          output: usage?.output_tokens ?? 0,
+          cacheCreation: usage?.cache_creation_input_tokens ?? 0,
+          cacheRead: usage?.cache_read_input_tokens ?? 0,
+        },
+        ...(record.costUSD !== undefined ? { costUsd: record.costUSD } : {}),
+      });
+    }
+    return events;
+  };
+};
