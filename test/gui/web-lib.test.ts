@@ -12,7 +12,7 @@ import { isShown, matchesSearch, moveSelection, newestFirst, nextFilter, stepWin
 import { linesOf, numberOrRaw } from '../../web/src/lib/settings.js';
 import { snippetParts } from '../../web/src/lib/snippet.js';
 import { barHeights, perMinute } from '../../web/src/lib/sparkline.js';
-import { createSseParser } from '../../web/src/lib/sse-parse.js';
+import { createMessageParser } from '../../web/src/lib/sse-parse.js';
 import { base64Url, fragmentWithoutToken, tokenFromFragment } from '../../web/src/lib/token.js';
 import { NO_WAITING, trackWaiting, type WaitingInput, type WaitState } from '../../web/src/lib/waiting.js';
 
@@ -37,6 +37,25 @@ const summary = (over: Partial<SessionSummary> = {}): SessionSummary => ({
 });
 
 describe('SSE parser', () => {
+  /** The messages each `push` completes, as the dashboard dispatches them, and the last retry. */
+  const createSseParser = () => {
+    let out: { event: string; data: string }[] = [];
+    let retry: number | undefined;
+    const parser = createMessageParser(
+      (event, data) => out.push({ event, data }),
+      (ms) => (retry = ms),
+    );
+    return {
+      push: (chunk: string) => {
+        parser.feed(chunk);
+        const done = out;
+        out = [];
+        return done;
+      },
+      retryMs: () => retry,
+    };
+  };
+
   it('reads events split anywhere, CRLF and lone CR line ends, comments and retry', () => {
     const parser = createSseParser();
     const text = 'retry: 3000\r\n\r\n: keep-alive\n\nevent: snapshot\ndata: {"a":\n\nevent: patch\r\ndata: 1\rdata: 2\r\n\r\n';

@@ -1,5 +1,5 @@
 import { nextDelay, retryAfterMs } from './backoff.js';
-import { createSseParser } from './sse-parse.js';
+import { createMessageParser } from './sse-parse.js';
 import type { PatchFrame, ReadyFrame, SessionsFrame } from './wire.js';
 
 /**
@@ -74,13 +74,13 @@ export const followEvents = (token: string, handlers: EventHandlers, url = 'api/
         if (response.status === 401) handlers.onUnauthorized();
         return;
       }
-      const parser = createSseParser();
+      const parser = createMessageParser(dispatch);
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         armStall();
         const { value, done } = await reader.read();
         if (done) break;
-        for (const message of parser.push(value)) dispatch(message.event, message.data);
+        parser.feed(value);
       }
       clearTimeout(stall);
       retry('the event stream ended');
