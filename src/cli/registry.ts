@@ -1,4 +1,4 @@
-import type { CommandRun } from './io.js';
+import type { CommandRun } from '../core/io.js';
 
 /**
  * Every command and mode the CLI offers. This file must stay import-free (only lazy `import()`),

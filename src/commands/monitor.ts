@@ -1,9 +1,9 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { Pipeline } from '../app.js';
-import { MONITOR_FLAGS } from '../cli/command-flags.js';
-import { parseFlags } from '../cli/flags.js';
-import { UsageError, type CliIo } from '../cli/io.js';
+import type { Pipeline } from '../app/pipeline.js';
+import { MONITOR_FLAGS } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { UsageError, type CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
@@ -15,8 +15,8 @@ import { isLocalAddress } from '../sinks/http/local-address.js';
 import { COMMANDS } from '../cli/registry.js';
 import { closest } from '../util/closest.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
-import type { PreparedApi } from '../sinks/http/api-door.js';
-import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
+import type { PreparedApi } from '../app/modes/api-door.js';
+import { loadConfigWithNotices, pickAgents, stderrLogger } from '../app/config-setup.js';
 import type { LiveConfig } from '../config/live.js';
 
 /**
@@ -86,18 +86,18 @@ const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }
   return {
     // The token's derivation starts and the socket listens (answering /api/auth) before the rest loads.
     prepare: async (io, loaded, address) => {
-      const { prepareApi } = await import('../sinks/http/api-door.js');
+      const { prepareApi } = await import('../app/modes/api-door.js');
       prepared = await prepareApi(io, loaded, address);
     },
     start: async (launch) => {
       if (!prepared) throw new Error('API mode started before prepare');
       const secret = prepared;
-      const { startApi } = await import('../sinks/http/api-mode.js');
+      const { startApi } = await import('../app/modes/api.js');
       const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
       let stopped = false;
       if (options.dashboard) {
         // The browser opens with the token once it is derived (not after a stop); the sources need not wait for that.
-        const { showDashboard } = await import('../sinks/http/gui-mode.js');
+        const { showDashboard } = await import('../app/modes/gui.js');
         void secret.token.then((token) => (stopped ? undefined : showDashboard(launch, api.address, token))).catch(() => undefined);
       }
       const stop = async (): Promise<void> => {
@@ -112,11 +112,11 @@ const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }
 
 const tuiMode = (): ModeRunner => ({
   prepare: async (io) => {
-    const { prepareTui } = await import('../sinks/tui/launch.js');
+    const { prepareTui } = await import('../app/modes/tui.js');
     await prepareTui(io);
   },
   start: async (launch) => {
-    const { startTui } = await import('../sinks/tui/launch.js');
+    const { startTui } = await import('../app/modes/tui.js');
     return startTui(launch);
   },
 });
@@ -207,7 +207,7 @@ export const run = async (io: CliIo): Promise<number> => {
 
 /** Logs each place of `agents` the config gets wrong (locations.ts `locationProblem`), except unreadable ones. */
 const warnLocationProblems = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], log: Logger): Promise<void> => {
-  const [{ checkAgentLocations }, { locationProblem }] = await Promise.all([import('./sessions-locations.js'), import('../doctor/locations.js')]);
+  const [{ checkAgentLocations }, { locationProblem }] = await Promise.all([import('../doctor/sessions-locations.js'), import('../doctor/locations.js')]);
   for (const agent of agents) {
     for (const check of await checkAgentLocations(agent, loaded.config, io.env, io.platform).catch(() => [])) {
       const problem = check.state === 'unreadable' ? undefined : locationProblem(agent, check);
@@ -229,9 +229,9 @@ interface Prepared {
 const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, runners, address, loaded, agents }: Prepared): Promise<number> => {
   const [{ asyncScheduler }, { startSourcePipeline }, { createLiveConfig }, { followConfig, liveCtx }] = await Promise.all([
     import('rxjs'),
-    import('./pipeline-setup.js'),
+    import('../app/pipeline-setup.js'),
     import('../config/live.js'),
-    import('./live-apply.js'),
+    import('../app/live-apply.js'),
   ]);
   // A stop during the loading above starts no interface (the TUI would flash, the API build for nothing).
   let stopping = false;
@@ -270,12 +270,12 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
   // a module graph loads one file per event-loop turn between its slices (next-turn.ts), and
   // `got` behind the webhooks kept a stop signal waiting 1.5 s for this setup to end.
   const sinkModules = Promise.all([
-    import('./compact-when-settled.js'),
+    import('../app/compact-when-settled.js'),
     import('../util/long-run-heap.js'),
     import('../sinks/webhook/index.js'),
     import('../sinks/notify/index.js'),
-    import('./headless-empty.js'),
-    import('./sessions-locations.js'),
+    import('../app/headless-empty.js'),
+    import('../doctor/sessions-locations.js'),
   ]);
   // NOTE: a rejection is met by the await below; a stop before it must not leave it unhandled.
   sinkModules.catch(() => undefined);

@@ -1,7 +1,7 @@
 import { createColors } from 'picocolors';
-import { SEARCH_FLAGS } from '../cli/command-flags.js';
-import { parseFlags } from '../cli/flags.js';
-import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { SEARCH_FLAGS } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import { loadSessionNames } from '../config/session-names.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
@@ -11,7 +11,7 @@ import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
 import { holdsNoSession } from '../search/index-db.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
 import { renderHits } from '../search/snippet.js';
-import { loadConfigWithNotices, stderrLogger } from './config-setup.js';
+import { loadConfigWithNotices, stderrLogger } from '../app/config-setup.js';
 
 /**
  * `agentwatch search QUERY [--agent LIST] [--limit N] [--json] [--reindex]` (PRODUCT.md 9):
@@ -64,7 +64,7 @@ export const renderResults = (results: readonly SearchResult[], color: boolean):
  */
 const nothingIndexedLines = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], asked: boolean, query: string): Promise<string[]> => {
   // Loaded only here: it pulls in every source's path module.
-  const { lookedInLines } = await import('./sessions-locations.js');
+  const { lookedInLines } = await import('../doctor/sessions-locations.js');
   const why =
     agents.length > 0 ? `no session of ${agents.join(', ')} was found to search` : asked ? 'no enabled agent to search' : `every agent is disabled in ${loaded.path}`;
   return [`No session mentions ${JSON.stringify(query)}: ${why}.`, ...lookedInLines(agents, loaded.config, io.env, io.platform)];

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { filter, firstValueFrom, timeout } from 'rxjs';
-import type { CliIo } from '../cli/io.js';
+import type { CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import { AGENT_KINDS } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import { startSourcePipeline } from '../commands/pipeline-setup.js';
+import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { openSearchDb, removeSearchIndex, searchCursorPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, reconcileScope, type IndexScope } from './scope.js';

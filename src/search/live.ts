@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
-import type { CliIo } from '../cli/io.js';
+import type { CliIo } from '../core/io.js';
 import type { Config } from '../config/effective.js';
 import type { Loaded } from '../config/load.js';
 import { loadSessionNames, type SessionNames } from '../config/session-names.js';

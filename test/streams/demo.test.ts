@@ -1,6 +1,6 @@
 import { take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { startPipeline } from '../../src/app.js';
+import { startPipeline } from '../../src/app/pipeline.js';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 import { ACTIVITIES, type Activity } from '../../src/core/activity.js';
 import type { SessionEvent } from '../../src/core/session.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseAgentList, DEFAULT_LIMIT } from '../../commands/search.js';
 import type { LiveIndex } from '../../search/live.js';
 import { QuerySyntaxError, toJsonResults } from '../../search/query.js';
-import { LIMIT_RANGE } from '../../cli/command-flags.js';
+import { LIMIT_RANGE } from '../../commands/command-flags.js';
 
 const LIMIT_NOT_WHOLE = 'limit must be a whole number';
 const LIMIT_OUTSIDE = `limit must be from ${LIMIT_RANGE.min} to ${LIMIT_RANGE.max}`;

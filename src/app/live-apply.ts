@@ -1,5 +1,5 @@
 import { pairwise, startWith } from 'rxjs';
-import type { Pipeline } from '../app.js';
+import type { Pipeline } from './pipeline.js';
 import type { Config } from '../config/effective.js';
 import type { LiveConfig } from '../config/live.js';
 import type { AgentKind } from '../core/agents.js';

@@ -22,16 +22,16 @@
  * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
 import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
-import type { AgentKind } from './core/agents.js';
-import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
-import { sessionKey, type DiagnosticEvent, type SessionDetail, type SessionEvent, type SessionState, type SessionSummary, type Transition } from './core/session.js';
-import type { SessionNames } from './config/session-names.js';
-import { demoSource } from './demo/source.js';
-import { batchSync } from './streams/batch.js';
-import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from './streams/frames.js';
-import { toDetail, toSummary } from './streams/views.js';
-import { selectVisible, type VisibilityOptions } from './streams/visibility.js';
-import type { WorktreeLookup } from './streams/worktree.js';
+import type { AgentKind } from '../core/agents.js';
+import type { Ctx, Sink, SessionsState, Source, Teardown } from '../core/contracts.js';
+import { sessionKey, type DiagnosticEvent, type SessionDetail, type SessionEvent, type SessionState, type SessionSummary, type Transition } from '../core/session.js';
+import type { SessionNames } from '../config/session-names.js';
+import { demoSource } from '../demo/source.js';
+import { batchSync } from '../streams/batch.js';
+import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from '../streams/frames.js';
+import { toDetail, toSummary } from '../streams/views.js';
+import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
+import type { WorktreeLookup } from '../streams/worktree.js';
 
 export interface PipelineOptions {
   /** The source registry (src/sources/index.ts); agents without an entry are skipped. */

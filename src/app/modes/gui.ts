@@ -3,7 +3,7 @@ import type { MonitorLaunch } from '../../commands/monitor.js';
 import { openPlan } from '../../desktop/browser.js';
 import { spawnDetached } from '../../desktop/spawn-detached.js';
 import { pathFinder } from '../../desktop/which.js';
-import { formatAddress, type ListenAddress } from './address.js';
+import { formatAddress, type ListenAddress } from '../../sinks/http/address.js';
 
 /**
  * `--gui`: the API server also serves the dashboard; say where (without the token: stderr ends up

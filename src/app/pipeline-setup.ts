@@ -1,6 +1,6 @@
 import { asyncScheduler, Subject } from 'rxjs';
-import { startPipeline, type Pipeline } from '../app.js';
-import type { CliIo } from '../cli/io.js';
+import { startPipeline, type Pipeline } from './pipeline.js';
+import type { CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
