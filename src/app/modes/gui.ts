@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { MonitorLaunch } from '../../commands/monitor.js';
+import type { MonitorLaunch } from '../contracts.js';
 import { openPlan } from '../../desktop/browser.js';
 import { spawnDetached } from '../../desktop/spawn-detached.js';
 import { pathFinder } from '../../desktop/which.js';

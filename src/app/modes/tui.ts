@@ -1,5 +1,5 @@
 import { RuntimeError, type CliIo } from '../../core/io.js';
-import type { MonitorLaunch, RunningMode } from '../../commands/monitor.js';
+import type { MonitorLaunch, RunningMode } from '../contracts.js';
 import { agentLocations } from '../../doctor/sessions-locations.js';
 import { loadSessionNames } from '../../config/session-names.js';
 import { makeLimitsCtx } from '../../commands/limits.js';
