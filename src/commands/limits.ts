@@ -4,35 +4,14 @@ import { parseFlags } from './flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
 import { loadConfigWithNotices } from '../app/config-setup.js';
 import { LIMIT_AGENTS, type LimitAgent } from '../core/agents.js';
-import { REQUEST_TIMEOUT_MS, userAgentOf, type LimitsCtx } from '../limits/context.js';
-import { sqliteCursorTokenRead } from '../limits/cursor-db.js';
 import { fetchLimits } from '../limits/fetch-limits.js';
-import { gotGet } from '../limits/http.js';
-import { securityKeychainRead } from '../limits/keychain.js';
+import { makeLimitsCtx } from '../limits/make-ctx.js';
 import { shouldColor } from '../limits/palette.js';
 import { renderDetailed } from '../limits/render-detailed.js';
 import { limitsJson, renderJson } from '../limits/render-json.js';
 import { SAMPLE_NOTE, sampleOutcomes } from '../limits/sample.js';
 import { renderTable } from '../limits/render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from '../limits/rows.js';
-import { packageField } from '../util/package-json.js';
-
-const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
-
-/** The project URL for the honest User-Agent, from our package.json. */
-const homepage = (): string => packageField('homepage') ?? FALLBACK_HOMEPAGE;
-
-/** The production context: real HTTP, keychain (macOS only) and Cursor's database. */
-export const makeLimitsCtx = (io: Pick<CliIo, 'env' | 'platform' | 'version'>): LimitsCtx => ({
-  env: io.env,
-  platform: io.platform,
-  now: () => Date.now(),
-  timeoutMs: REQUEST_TIMEOUT_MS,
-  userAgent: userAgentOf(io.version, homepage()),
-  get: gotGet,
-  readKeychain: securityKeychainRead,
-  readCursorToken: sqliteCursorTokenRead,
-});
 
 /** Columns to lay out for. A pty that reports 0 columns (script(1), some CI) counts as unknown. */
 export const widthOf = (io: Pick<CliIo, 'env' | 'stdout'>): number => {

@@ -5,7 +5,7 @@ import { parseFlags } from './flags.js';
 import { UsageError, type CliIo } from '../core/io.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
 import { isLocalAddress } from '../sinks/http/local-address.js';
-import { COMMANDS } from '../cli/registry.js';
+import { COMMAND_NAMES } from './names.js';
 import { closest } from '../util/closest.js';
 import { loadConfigWithNotices, pickAgents } from '../app/config-setup.js';
 import type { Mode } from '../app/contracts.js';
@@ -29,7 +29,7 @@ export const run = async (io: CliIo): Promise<number> => {
   if (input.length > 0) {
     // A command after a flag (`agentwatch --api limts`): the same suggestion as in first place.
     const word = input[0] ?? '';
-    const guess = closest(word, Object.keys(COMMANDS));
+    const guess = closest(word, COMMAND_NAMES);
     throw new UsageError(`unknown command "${word}"${guess ? ` (did you mean "agentwatch ${guess}"?)` : ''}`);
   }
   // `--no-open` and `--host` without the mode they go with were refused by parseFlags (`requires`).

@@ -56,7 +56,7 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
       now: () => Date.now(),
       read: async (agents, now) => {
         if (launch.demo) return (await import('../../limits/sample.js')).sampleOutcomes(now, agents);
-        const [{ fetchLimits }, { makeLimitsCtx }, { firstValueFrom }] = await Promise.all([import('../../limits/fetch-limits.js'), import('../../commands/limits.js'), import('rxjs')]);
+        const [{ fetchLimits }, { makeLimitsCtx }, { firstValueFrom }] = await Promise.all([import('../../limits/fetch-limits.js'), import('../../limits/make-ctx.js'), import('rxjs')]);
         return firstValueFrom(fetchLimits(makeLimitsCtx(io), agents));
       },
     },

@@ -2,7 +2,7 @@ import { RuntimeError, type CliIo } from '../../core/io.js';
 import type { MonitorLaunch, RunningMode } from '../contracts.js';
 import { agentLocations } from '../../doctor/sessions-locations.js';
 import { loadSessionNames } from '../../config/session-names.js';
-import { makeLimitsCtx } from '../../commands/limits.js';
+import { makeLimitsCtx } from '../../limits/make-ctx.js';
 import { detectTheme, queryBackground } from '../../sinks/tui/detect-theme.js';
 import { runTui } from '../../sinks/tui/index.js';
 import { captureStderr } from '../../sinks/tui/stderr-capture.js';
