@@ -156,7 +156,7 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
   const live = createLiveConfig(loaded.config);
   const search = flags.demo
     ? liveSearch.createDemoIndex(loaded, asyncScheduler, log, live.current, agents)
-    : liveSearch.createLiveIndex(io, loaded, asyncScheduler, log, live.current, agents);
+    : liveSearch.createLiveIndex(io, loaded, startSourcePipeline, asyncScheduler, log, live.current, agents);
   // The sources start once the interfaces are up: the API answers during the first discovery.
   const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
   const { ctx, pipeline } = sources;

@@ -6,6 +6,7 @@ import type { Loaded } from '../config/load.js';
 import { loadSessionNames } from '../config/session-names.js';
 import { timeOf } from '../core/time.js';
 import { shouldColor } from '../limits/palette.js';
+import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
 import { holdsNoSession } from '../search/index-db.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
@@ -77,7 +78,7 @@ export const run = async (io: CliIo): Promise<number> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
   const log = stderrLogger(io, { info: false });
-  const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log });
+  const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log, startSources: startSourcePipeline });
   try {
     const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd, customNames: names.names });
     const nothingIndexed = results.length === 0 && holdsNoSession(db, agents);

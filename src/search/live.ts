@@ -7,7 +7,7 @@ import { loadSessionNames, type SessionNames } from '../config/session-names.js'
 import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import { catchUp, openIndex, scopeOf, type OpenedIndex } from './catch-up.js';
+import { catchUp, openIndex, scopeOf, type OpenedIndex, type StartSources } from './catch-up.js';
 import { openMemorySearchDb, searchCursorPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, type IndexScope } from './scope.js';
@@ -107,6 +107,7 @@ const createFeed = (
 export const createLiveIndex = (
   io: CliIo,
   loaded: Loaded,
+  startSources: StartSources,
   scheduler: SchedulerLike,
   log: Logger,
   configNow: () => Config = () => loaded.config,
@@ -137,7 +138,7 @@ export const createLiveIndex = (
     },
     search: async (query, options) => {
       // A failed catch-up (a read that timed out) is said and tried again by the next search.
-      caughtUp ??= catchUp(io, loaded, index, { log }).then(startPersisting, (error: unknown) => {
+      caughtUp ??= catchUp(io, loaded, index, { log, startSources }).then(startPersisting, (error: unknown) => {
         caughtUp = undefined;
         log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
       });
