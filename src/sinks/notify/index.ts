@@ -1,5 +1,6 @@
 import { catchError, EMPTY, filter, from, mergeMap, type Observable } from 'rxjs';
-import type { Ctx, Sink, Teardown } from '../../core/contracts.js';
+import type { Teardown } from '../../core/contracts.js';
+import type { Ctx, Sink } from '../../streams/contracts.js';
 import type { Transition } from '../../core/session.js';
 import { isDeliverable } from '../webhook/filter.js';
 import { notifyAfterWaiting } from './debounce.js';
