@@ -14,7 +14,7 @@ import { oneShotMessage } from '../doctor/report.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail, toSummary } from '../streams/views.js';
-import { createWorktreeLookup } from '../streams/worktree.js';
+import { createWorktreeLookup } from '../app/worktree.js';
 import { dirForms } from '../util/dir-forms.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
 import { loadConfigWithNotices, pickAgents, stderrLogger } from '../app/config-setup.js';

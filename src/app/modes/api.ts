@@ -3,7 +3,7 @@ import type { Pipeline } from '../pipeline.js';
 import type { CliIo } from '../../core/io.js';
 import type { Loaded } from '../../config/load.js';
 import { loadSessionNames, setSessionName } from '../../config/session-names.js';
-import { createWorktreeLookup } from '../../streams/worktree.js';
+import { createWorktreeLookup } from '../worktree.js';
 import type { ListenAddress } from '../../sinks/http/address.js';
 import type { FrontDoor, RequestHandler } from '../../sinks/http/front-door.js';
 import { allowedHostsFor } from '../../sinks/http/host-check.js';

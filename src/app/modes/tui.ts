@@ -5,6 +5,7 @@ import { loadSessionNames } from '../../config/session-names.js';
 import { makeLimitsCtx } from '../../limits/make-ctx.js';
 import { detectTheme, queryBackground } from '../../sinks/tui/detect-theme.js';
 import { runTui } from '../../sinks/tui/index.js';
+import { createWorktreeLookup } from '../worktree.js';
 import { captureStderr } from '../../sinks/tui/stderr-capture.js';
 import { limitsText, readLimits, type LimitsRenderer } from '../../sinks/tui/limits.js';
 import { openScreen } from '../../sinks/tui/terminal.js';
@@ -68,6 +69,7 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     screen: openScreen(),
     agents: [...pipeline.visibility.agents],
     searched: demo ? [] : pipeline.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform)),
+    worktree: createWorktreeLookup(),
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
     // --demo: generated sample windows, marked as sample, and no request to any vendor.
