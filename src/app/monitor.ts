@@ -1,8 +1,6 @@
 import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
-import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
-import type { Logger, Teardown } from '../core/contracts.js';
-import type { Config } from '../config/effective.js';
+import type { Logger } from '../core/contracts.js';
 import { UsageError, type CliIo } from '../core/io.js';
 import type { ListenAddress } from '../sinks/http/address.js';
 import type { PreparedApi } from './modes/api-door.js';
@@ -137,13 +135,9 @@ const warnLocationProblems = async (io: CliIo, loaded: Loaded, agents: readonly 
     }
   }
 };
+
 const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, runners, address, loaded, agents }: MonitorPlan): Promise<number> => {
-  const [{ asyncScheduler }, { startSourcePipeline }, { createLiveConfig }, { followConfig, liveCtx }] = await Promise.all([
-    import('rxjs'),
-    import('./pipeline-setup.js'),
-    import('../config/live.js'),
-    import('./live-apply.js'),
-  ]);
+  const [{ asyncScheduler }, { startSourcePipeline }, { createLiveConfig }] = await Promise.all([import('rxjs'), import('./pipeline-setup.js'), import('../config/live.js')]);
   // A stop during the loading above starts no interface (the TUI would flash, the API build for nothing).
   let stopping = false;
   void stopped.then(() => {
@@ -158,36 +152,24 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     ? liveSearch.createDemoIndex(loaded, asyncScheduler, log, live.current, agents)
     : liveSearch.createLiveIndex(io, loaded, startSourcePipeline, asyncScheduler, log, live.current, agents);
   // The sources start once the interfaces are up: the API answers during the first discovery.
-  const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
-  const { ctx, pipeline } = sources;
-  search?.follow(pipeline.state$);
-  const running: RunningMode[] = [];
-  const background: Teardown[] = [];
-  // Silence is a bug: what keeps sessions from being read (an unreadable directory, a locked or
-  // corrupt database) is logged once per distinct problem; `agentwatch doctor` lists the rest.
-  const reported = new Set<string>();
-  const attention = pipeline.diagnostics$.subscribe((d) => {
-    const line = describeDiagnostic(d);
-    if (severityOf(d.code) !== 'attention' || reported.has(line)) return;
-    reported.add(line);
-    ctx.log.warn(`${line} (agentwatch doctor for details)`);
+  const sources = await startSourcePipeline(io, loaded, {
+    agents,
+    demo: flags.demo,
+    watch: true,
+    log,
+    deferSources: true,
+    ...(search ? { tap: search.tap, sinks: [liveSearch.searchIndexSink(search)] } : {}),
   });
-  background.push(() => attention.unsubscribe());
+  const { ctx, pipeline } = sources;
+  const running: RunningMode[] = [];
   // The config's own mistakes (a claude_dirs entry that does not exist, a file where a folder
   // belongs) are no source's diagnostic: said once at start, as `agentwatch sessions` says them.
-  // An unreadable place is left to its source's diagnostic above.
+  // An unreadable place is left to its source's diagnostic (attention-log.ts).
   if (!flags.demo) void warnLocationProblems(io, loaded, agents, ctx.log);
   // The sinks' modules load while the interfaces start, before the first discovery: once it runs,
   // a module graph loads one file per event-loop turn between its slices (next-turn.ts), and
   // `got` behind the webhooks kept a stop signal waiting 1.5 s for this setup to end.
-  const sinkModules = Promise.all([
-    import('./compact-when-settled.js'),
-    import('../util/long-run-heap.js'),
-    import('../sinks/webhook/index.js'),
-    import('../sinks/notify/index.js'),
-    import('./headless-empty.js'),
-    import('../doctor/sessions-locations.js'),
-  ]);
+  const sinkModules = import('./sinks.js');
   // NOTE: a rejection is met by the await below; a stop before it must not leave it unhandled.
   sinkModules.catch(() => undefined);
   try {
@@ -204,49 +186,27 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     }
     const modules = await Promise.race([sinkModules, stopped.then(() => undefined)]);
     if (!modules) return 0;
-    const [{ compactWhenSettled, processCpuMs }, { compactHeap }, { startWebhooks }, { startNotifier }, { watchHeadlessEmpty }, { agentLocations }] = modules;
-    sources.begin();
-    // A monitor runs all day: once the first discovery has settled, give back what it allocated.
-    // First the details a first discovery without a cache folded go back to the cache (a warm
-    // start never loads them), then the heap is compacted around what stays.
-    const compact = (): void => {
-      if (sources.releaseDetails() > 0) for (const mode of running) mode.settle?.();
-      compactHeap();
-    };
-    const settled = compactWhenSettled(pipeline.state$, { compact, cpuMs: processCpuMs, scheduler: ctx.scheduler });
-    background.push(() => settled.unsubscribe());
-    const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
-    const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;
-    // `--demo` never delivers webhooks or desktop notifications.
-    // Sinks read the live config (exclusions saved in the Settings panel apply to the next transition).
-    const sinkCtx = liveCtx(ctx, live);
-    if (!flags.demo) {
-      background.push(
-        startWebhooks(pipeline.transitions$, sinkCtx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}), ...(webhookMetrics ? { metrics: webhookMetrics } : {}) }),
-      );
-    }
-    // Desktop notifications come from every long-running mode when `notifications` is on.
-    // Saved settings follow live: the listing's window, exclusions and agents; the notifier restarts.
-    background.push(
-      followConfig(live, pipeline, {
-        picked: agents,
-        ...(flags.demo ? {} : { startNotifier: (config: Config) => startNotifier(pipeline.transitions$, { ...ctx, config }) }),
-      }),
-    );
+    const sinks = modules.monitorSinks({
+      io,
+      loaded,
+      live,
+      pipeline,
+      agents,
+      demo: flags.demo,
+      tui: modes.includes('tui'),
+      releaseDetails: () => {
+        if (sources.releaseDetails() > 0) for (const mode of running) mode.settle?.();
+      },
+      api: { baseUrl: running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl, webhookMetrics: running.find((mode) => mode.webhookMetrics)?.webhookMetrics },
+    });
+    sources.begin(modules.sinkList(sinks));
     if (flags.demo) ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
-    // Headless, nobody sees an empty list: say it once after the first discovery, with where it looked.
-    if (!modes.includes('tui') && !flags.demo) {
-      const searched = pipeline.agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform));
-      const empty = watchHeadlessEmpty(pipeline.state$, ctx.now, pipeline.visibility, searched, (line) => ctx.log.info(line));
-      background.push(() => empty.unsubscribe());
-    }
     const ended = await Promise.race([stopped.then(() => 0), ...running.map((mode) => mode.done)]);
     return ended;
   } finally {
-    // Interfaces first (SSE streams end, sockets close), then the sinks flush, then the sources stop
-    // (the discovery cache saves a last time first).
+    // Interfaces first (SSE streams end, sockets close), then the pipeline: the discovery cache
+    // saves a last time, the sinks are told to flush and the sources stop.
     await Promise.allSettled(running.map((mode) => mode.stop()));
-    await Promise.allSettled(background.map(async (teardown) => teardown()));
     await sources.stop();
     await search?.close();
   }

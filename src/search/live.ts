@@ -7,6 +7,7 @@ import { loadSessionNames, type SessionNames } from '../config/session-names.js'
 import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
+import type { Sink } from '../streams/contracts.js';
 import { catchUp, openIndex, scopeOf, type OpenedIndex, type StartSources } from './catch-up.js';
 import { openMemorySearchDb, searchCursorPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
@@ -34,6 +35,18 @@ export interface LiveIndex {
   readonly search: (query: string, options: { readonly agents?: readonly AgentKind[]; readonly limit: number }) => Promise<SearchResult[]>;
   readonly close: () => Promise<void>;
 }
+
+/**
+ * The index as a sink of the monitor's pipeline, plugged in when the pipeline is made (the
+ * interfaces search it from their start). It outlives the pipeline: it is also the sources' tap,
+ * so the monitor closes it once the sources have stopped.
+ */
+export const searchIndexSink =
+  (index: LiveIndex): Sink =>
+  ({ state$ }) => {
+    index.follow(state$);
+    return () => undefined;
+  };
 
 /**
  * What both indexes share: the tap that takes user/assistant messages and names as the sources
