@@ -10,7 +10,7 @@ import { askNewPassphrase, saveNewPassphrase } from './passphrase-flow.js';
 import { authInfo, deriveToken } from '../../sinks/http/token.js';
 
 /**
- * What `--api` does before anything heavy loads (api-mode.ts brings Fastify, the routes and the
+ * What `--api` does before anything heavy loads (api.ts brings Fastify, the routes and the
  * metrics later): refuse to serve without a passphrase, start the token's derivation, and listen.
  * From here on `/api/auth` answers; other requests wait for the app (front-door.ts).
  */

@@ -53,9 +53,10 @@ export const startNotifier = (transitions$: Observable<Transition>, ctx: Ctx, op
 };
 
 /**
- * `startNotifier` in the shape of `startPipeline`'s `sinks` (the GUI process adds it).
+ * `startNotifier` as a pipeline sink: how the monitor starts it, again whenever the notifier's
+ * settings change (app/sinks.ts).
  *
- * @example startPipeline(ctx, { ..., sinks: [makeNotifierSink()] })
+ * @example pipeline.start([makeNotifierSink()])
  */
 export const makeNotifierSink =
   (options: NotifierOptions = {}): Sink =>

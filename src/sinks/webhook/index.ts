@@ -228,9 +228,9 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
 };
 
 /**
- * `startWebhooks` in the shape of `startPipeline`'s `sinks`.
+ * `startWebhooks` as a pipeline sink: how the monitor starts it (app/sinks.ts).
  *
- * @example startPipeline(ctx, { ..., sinks: [makeWebhookSink({ invalid: loaded.invalidWebhooks, apiBaseUrl })] })
+ * @example pipeline.start([makeWebhookSink({ invalid: [], apiBaseUrl, metrics })])
  */
 export const makeWebhookSink =
   (options: WebhookOptions = {}): Sink =>
