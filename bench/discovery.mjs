@@ -16,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = process.env.BENCH_DIST ?? path.join(here, '..', 'dist');
 const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
 const { loadConfig } = await load('config/load.js');
-const { startSourcePipeline } = await load('commands/pipeline-setup.js');
+const { startSourcePipeline } = await load('app/pipeline-setup.js');
 const { AGENT_KINDS } = await load('core/agents.js');
 const { filter, firstValueFrom } = await import('rxjs');
 await load('sources/index.js');

@@ -5,7 +5,7 @@
  * `--version` stay near the cost of starting node.
  */
 import { overview } from './cli/help.js';
-import type { CliIo } from './cli/io.js';
+import type { CliIo } from './core/io.js';
 import { COMMANDS, MONITOR } from './cli/registry.js';
 import { closest } from './util/closest.js';
 import { packageField } from './util/package-json.js';
@@ -38,7 +38,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
   if (help || showVersion) {
     // Answered without loading the command, but a flag beside them that the command does not take is still a usage error.
     const others = flagsPart.filter((token) => !isHelp(token) && !(showVersion && isVersion(token)));
-    if (others.some((token) => token.startsWith('-'))) (await import('./cli/command-flags.js')).checkFlags(command, others);
+    if (others.some((token) => token.startsWith('-'))) (await import('./commands/command-flags.js')).checkFlags(command, others);
     process.stdout.write(help ? (entry ? `${entry.usage}\n` : overview(version)) : `${version}\n`);
     return 0;
   }
@@ -83,7 +83,7 @@ const exitOnceWritten = async (code: number): Promise<void> => {
 };
 
 const report = async (error: unknown): Promise<number> => {
-  const { UsageError, RuntimeError } = await import('./cli/io.js');
+  const { UsageError, RuntimeError } = await import('./core/io.js');
   const { ConfigError } = await import('./config/errors.js');
   if (error instanceof UsageError) {
     fail(error.message, error.hint);

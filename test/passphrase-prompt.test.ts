@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyKeys, EMPTY_INPUT } from '../src/cli/prompt.js';
+import { applyKeys, EMPTY_INPUT } from '../src/util/prompt.js';
 
 const type = (...chunks: string[]) => chunks.reduce(applyKeys, EMPTY_INPUT);
 

@@ -1,7 +1,8 @@
-import type { CommandRun } from './io.js';
+import type { CommandName } from '../commands/names.js';
+import type { CommandRun } from '../core/io.js';
 
 /**
- * Every command and mode the CLI offers. This file must stay import-free (only lazy `import()`),
+ * Every command and mode the CLI offers. This file must stay import-free (only types and lazy `import()`),
  * because `--help` reads it and has to answer in about the time of `node -e 0`.
  * A command appears here only once it works; nothing is listed as "coming soon".
  */
@@ -139,7 +140,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     ].join('\n'),
     load: () => import('../commands/passphrase.js'),
   },
-};
+} satisfies Record<CommandName, CommandEntry>;
 
 /**
  * The monitor modes (`agentwatch [--tui] [--api] [--gui] ...`), offered once the monitor exists.

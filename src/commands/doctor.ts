@@ -1,7 +1,7 @@
 import { filter, firstValueFrom, timeout } from 'rxjs';
-import { DOCTOR_FLAGS } from '../cli/command-flags.js';
-import { parseFlags } from '../cli/flags.js';
-import { UsageError, type CliIo } from '../cli/io.js';
+import { DOCTOR_FLAGS } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { UsageError, type CliIo } from '../core/io.js';
 import { toEffective } from '../config/effective.js';
 import { ConfigError } from '../config/errors.js';
 import { loadConfig, passphraseProblem, type Loaded } from '../config/load.js';
@@ -13,8 +13,8 @@ import { AGENT_KINDS } from '../core/agents.js';
 import type { DiagnosticEvent } from '../core/session.js';
 import { renderDoctor } from '../doctor/render.js';
 import { agentReport, problemsOf, type DoctorReport } from '../doctor/report.js';
-import { checkAgentLocations } from './sessions-locations.js';
-import { startSourcePipeline } from './pipeline-setup.js';
+import { checkAgentLocations } from '../doctor/sessions-locations.js';
+import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { DISCOVERY_WAIT_MS } from './sessions.js';
 
 /**

@@ -1,2 +1,60 @@
-/** `agentwatch limits`: the command lives in src/limits; this is its CLI entry point. */
-export { run } from '../limits/command.js';
+import { firstValueFrom } from 'rxjs';
+import { LIMITS_FLAGS } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
+import { loadConfigWithNotices } from '../app/config-setup.js';
+import { LIMIT_AGENTS, type LimitAgent } from '../core/agents.js';
+import { fetchLimits } from '../limits/fetch-limits.js';
+import { makeLimitsCtx } from '../limits/make-ctx.js';
+import { shouldColor } from '../limits/palette.js';
+import { renderDetailed } from '../limits/render-detailed.js';
+import { limitsJson, renderJson } from '../limits/render-json.js';
+import { SAMPLE_NOTE, sampleOutcomes } from '../limits/sample.js';
+import { renderTable } from '../limits/render-table.js';
+import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from '../limits/rows.js';
+
+/** Columns to lay out for. A pty that reports 0 columns (script(1), some CI) counts as unknown. */
+export const widthOf = (io: Pick<CliIo, 'env' | 'stdout'>): number => {
+  const fromEnv = Number(io.env.COLUMNS);
+  const columns = io.stdout.columns;
+  if (columns !== undefined && columns > 0) return columns;
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100;
+};
+
+/**
+ * `agentwatch limits`: one concurrent GET per requested agent, then the table, the detailed
+ * report or JSON on stdout, `Error (<agent>): ...` lines on stderr, exit 0/1 (2 for bad flags,
+ * thrown as UsageError). Reads credentials and the config (agents switched off there are left
+ * out), never writes a file, never retries.
+ */
+export const run = async (io: CliIo): Promise<number> => {
+  const { flags, input } = parseFlags(io.argv, LIMITS_FLAGS, 'agentwatch limits');
+  if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0] ?? ''}" for agentwatch limits`, 'Run agentwatch limits --help');
+  const explicit = flags.agent !== undefined && flags.agent !== 'all';
+  // Read-only: an invalid config is exit 1 naming the file (ConfigError), and nothing is written.
+  const loaded = await loadConfigWithNotices(io, { write: false });
+  const enabled = LIMIT_AGENTS.filter((agent) => loaded.config.agents[agent]);
+  if (explicit && !enabled.includes(flags.agent as LimitAgent)) {
+    throw new RuntimeError(`${flags.agent ?? ''} is disabled in ${loaded.path} (agents.${flags.agent ?? ''}: false)`);
+  }
+  const agents: readonly LimitAgent[] = explicit ? [flags.agent as LimitAgent] : enabled;
+  if (agents.length === 0) throw new RuntimeError(`nothing to query: ${LIMIT_AGENTS.join(', ')} are all disabled in ${loaded.path}`);
+
+  const now = Date.now();
+  // --demo: generated sample windows, no request to any vendor, marked as sample everywhere.
+  const outcomes = flags.demo ? sampleOutcomes(now, agents) : resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io), agents)), explicit);
+  const options = { color: shouldColor(io.env, io.stdout.isTTY), now, width: widthOf(io) };
+
+  const report = flags.json
+    ? flags.demo
+      ? `${JSON.stringify({ ...limitsJson(outcomes, now), sample: true }, null, 2)}\n`
+      : renderJson(outcomes, now)
+    : flags.detailed
+      ? renderDetailed(outcomes, options)
+      : `${renderTable(outcomes, options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
+  if (report) io.stdout.write(report);
+  const errors = errorLines(outcomes);
+  if (errors.length > 0) io.stderr.write(`${errors.join('\n')}\n`);
+  if (!explicit && noneAvailable(outcomes)) io.stderr.write(`${guidanceMessage(outcomes)}\n`);
+  return exitCodeOf(outcomes);
+};

@@ -1,132 +1,22 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { Pipeline } from '../app.js';
-import { MONITOR_FLAGS } from '../cli/command-flags.js';
-import { parseFlags } from '../cli/flags.js';
-import { UsageError, type CliIo } from '../cli/io.js';
-import type { Loaded } from '../config/load.js';
-import type { AgentKind } from '../core/agents.js';
-import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
-import type { Ctx, Logger, Teardown } from '../core/contracts.js';
-import type { Config } from '../config/effective.js';
-import type { LiveIndex } from '../search/live.js';
+import { MONITOR_FLAGS } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { UsageError, type CliIo } from '../core/io.js';
 import { parseHostFlag, type ListenAddress } from '../sinks/http/address.js';
 import { isLocalAddress } from '../sinks/http/local-address.js';
-import { COMMANDS } from '../cli/registry.js';
+import { COMMAND_NAMES } from './names.js';
 import { closest } from '../util/closest.js';
-import type { WebhookMetrics } from '../sinks/metrics/index.js';
-import type { PreparedApi } from '../sinks/http/api-door.js';
-import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
-import type { LiveConfig } from '../config/live.js';
+import { loadConfigWithNotices, pickAgents } from '../app/config-setup.js';
+import type { Mode } from '../app/contracts.js';
+import { modeRunners, runMonitor } from '../app/monitor.js';
 
 /**
- * `agentwatch [--tui] [--api] [--gui] [--host ADDR] [--agent NAME|all] [--demo]`: load the
- * config, start the one shared pipeline, run the chosen interfaces over it plus the background
- * sinks (webhooks, notifier), and stop everything cleanly on SIGINT/SIGTERM or when an
- * interface ends (the TUI quits).
+ * `agentwatch [--tui] [--api] [--gui] [--host ADDR] [--agent NAME|all] [--demo]`: the flags, the
+ * config and the agents; the monitor itself is wired in app/monitor.ts.
  *
- * A mode plugs in by adding its runner to MODES; a mode without one is refused with a clear
- * message rather than faked.
- *
- * Only what comes before the API's socket listens is imported statically (the flags, the config);
- * rxjs, the pipeline and the sources load after it (issue 11: the API answers within 200 ms).
+ * Only what comes before the API's socket listens is imported statically (the flags, the config).
  */
-
-export type Mode = 'tui' | 'api' | 'gui';
-
-/** What every mode gets: the loaded config, the shared pipeline and the parsed options. */
-export interface MonitorLaunch {
-  readonly io: CliIo;
-  readonly loaded: Loaded;
-  readonly ctx: Ctx;
-  readonly pipeline: Pipeline;
-  /** From `--host`; undefined when absent (127.0.0.1 with the port fallback). */
-  readonly address: ListenAddress | undefined;
-  /** The live search index GET /api/search and the TUI's `s` answer from (in --demo: of the generated sessions, in memory). */
-  readonly search?: LiveIndex;
-  /** The running config: what the Settings panel saves lands here and is applied live. */
-  readonly live?: LiveConfig;
-  readonly demo?: boolean;
-  /** False with `--no-open`: --gui serves the dashboard without opening a browser. */
-  readonly open?: boolean;
-}
-
-/** A running interface. `done` resolves (with an exit code) when it ends on its own, e.g. the TUI quits. */
-export interface RunningMode {
-  readonly done: Promise<number>;
-  readonly stop: () => Promise<void>;
-  /** Set by the API: its base URL, which webhook payloads link to. */
-  readonly apiBaseUrl?: string;
-  /** Set by the API: where the webhook sink reports for GET /metrics. */
-  readonly webhookMetrics?: WebhookMetrics;
-  /** Brings the mode's cached views up to date now (they let go of states the fold replaced). */
-  readonly settle?: () => void;
-}
-
-export interface ModeRunner {
-  /**
-   * Runs before the pipeline starts: questions and checks that must fail fast (the API
-   * passphrase), and what should be up before the rest loads (the API's socket).
-   */
-  readonly prepare?: (io: CliIo, loaded: Loaded, address: ListenAddress | undefined) => Promise<void>;
-  readonly start: (launch: MonitorLaunch) => Promise<RunningMode>;
-  /** Releases what `prepare` took when `start` never ran or failed (idempotent; after a start, `stop` owns it). */
-  readonly release?: () => Promise<void>;
-}
-
-const NOT_BUILT: Record<Mode, string> = {
-  tui: 'the terminal UI is not built yet; use --api',
-  api: 'the API is not available in this build',
-  gui: 'the web dashboard (--gui) is not available in this build; use --api',
-};
-
-/** `--api`, or with `dashboard` `--gui`: the same server, which then also says where the dashboard is and opens it. */
-const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }): ModeRunner => {
-  let prepared: PreparedApi | undefined;
-  return {
-    // The token's derivation starts and the socket listens (answering /api/auth) before the rest loads.
-    prepare: async (io, loaded, address) => {
-      const { prepareApi } = await import('../sinks/http/api-door.js');
-      prepared = await prepareApi(io, loaded, address);
-    },
-    start: async (launch) => {
-      if (!prepared) throw new Error('API mode started before prepare');
-      const secret = prepared;
-      const { startApi } = await import('../sinks/http/api-mode.js');
-      const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
-      let stopped = false;
-      if (options.dashboard) {
-        // The browser opens with the token once it is derived (not after a stop); the sources need not wait for that.
-        const { showDashboard } = await import('../sinks/http/gui-mode.js');
-        void secret.token.then((token) => (stopped ? undefined : showDashboard(launch, api.address, token))).catch(() => undefined);
-      }
-      const stop = async (): Promise<void> => {
-        stopped = true;
-        await api.close();
-      };
-      return { done: new Promise<number>(() => undefined), stop, apiBaseUrl: api.baseUrl, webhookMetrics: api.webhookMetrics, settle: api.settle };
-    },
-    release: async () => prepared?.door.close(),
-  };
-};
-
-const tuiMode = (): ModeRunner => ({
-  prepare: async (io) => {
-    const { prepareTui } = await import('../sinks/tui/launch.js');
-    await prepareTui(io);
-  },
-  start: async (launch) => {
-    const { startTui } = await import('../sinks/tui/launch.js');
-    return startTui(launch);
-  },
-});
-
-/** The interfaces this build offers; `undefined` = not built yet (refused, exit 2). */
-const MODES: Readonly<Record<Mode, (() => ModeRunner) | undefined>> = {
-  tui: tuiMode,
-  api: apiMode,
-  gui: () => apiMode({ dashboard: true }),
-};
 
 /** Pure: the modes the flags ask for; no mode flag means the TUI. */
 export const selectModes = (flags: { readonly tui: boolean; readonly api: boolean; readonly gui: boolean }): Mode[] => {
@@ -134,37 +24,17 @@ export const selectModes = (flags: { readonly tui: boolean; readonly api: boolea
   return modes.length === 0 ? ['tui'] : modes;
 };
 
-/** Resolves on the first SIGINT or SIGTERM; the listeners are removed by the returned cleanup. */
-const onStopSignal = (): { stopped: Promise<string>; dispose: () => void } => {
-  let dispose = (): void => undefined;
-  const stopped = new Promise<string>((resolve) => {
-    const handler = (signal: NodeJS.Signals): void => resolve(signal);
-    process.once('SIGINT', handler);
-    process.once('SIGTERM', handler);
-    dispose = () => {
-      process.removeListener('SIGINT', handler);
-      process.removeListener('SIGTERM', handler);
-    };
-  });
-  return { stopped, dispose };
-};
-
 export const run = async (io: CliIo): Promise<number> => {
   const { flags, input } = parseFlags(io.argv, MONITOR_FLAGS, 'agentwatch');
   if (input.length > 0) {
     // A command after a flag (`agentwatch --api limts`): the same suggestion as in first place.
     const word = input[0] ?? '';
-    const guess = closest(word, Object.keys(COMMANDS));
+    const guess = closest(word, COMMAND_NAMES);
     throw new UsageError(`unknown command "${word}"${guess ? ` (did you mean "agentwatch ${guess}"?)` : ''}`);
   }
   // `--no-open` and `--host` without the mode they go with were refused by parseFlags (`requires`).
   const modes = selectModes(flags);
-  // --gui serves the API as well: one server for `--gui --api`.
-  const runners = modes.filter((mode) => !(mode === 'api' && modes.includes('gui'))).map((mode) => {
-    const make = MODES[mode];
-    if (!make) throw new UsageError(NOT_BUILT[mode]);
-    return make();
-  });
+  const runners = modeRunners(modes);
   let address: ListenAddress | undefined;
   if (flags.host !== undefined) {
     const parsed = parseHostFlag(flags.host);
@@ -189,154 +59,5 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const loaded = await loadConfigWithNotices(io);
   const agents = pickAgents(io, loaded, flags.agent, 'refuse');
-  // From here a signal stops the monitor cleanly (the API's socket listens from the prepare on).
-  const signal = onStopSignal();
-  const prepared: ModeRunner[] = [];
-  try {
-    for (const runner of runners) {
-      prepared.push(runner);
-      await runner.prepare?.(io, loaded, address);
-    }
-    return await runPrepared(io, signal.stopped, { flags, modes, runners, address, loaded, agents });
-  } finally {
-    signal.dispose();
-    // What a prepare took and no start took over (the API's socket): a failed start, a signal meanwhile.
-    await Promise.allSettled(prepared.map(async (runner) => runner.release?.()));
-  }
-};
-
-/** Logs each place of `agents` the config gets wrong (locations.ts `locationProblem`), except unreadable ones. */
-const warnLocationProblems = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], log: Logger): Promise<void> => {
-  const [{ checkAgentLocations }, { locationProblem }] = await Promise.all([import('./sessions-locations.js'), import('../doctor/locations.js')]);
-  for (const agent of agents) {
-    for (const check of await checkAgentLocations(agent, loaded.config, io.env, io.platform).catch(() => [])) {
-      const problem = check.state === 'unreadable' ? undefined : locationProblem(agent, check);
-      if (problem !== undefined) log.warn(`${problem} (agentwatch doctor for details)`);
-    }
-  }
-};
-
-/** The parsed monitor command, its interfaces prepared (the API listening). */
-interface Prepared {
-  readonly flags: { readonly demo: boolean; readonly open: boolean };
-  readonly modes: readonly Mode[];
-  readonly runners: readonly ModeRunner[];
-  readonly address: ListenAddress | undefined;
-  readonly loaded: Loaded;
-  readonly agents: readonly AgentKind[];
-}
-
-const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, runners, address, loaded, agents }: Prepared): Promise<number> => {
-  const [{ asyncScheduler }, { startSourcePipeline }, { createLiveConfig }, { followConfig, liveCtx }] = await Promise.all([
-    import('rxjs'),
-    import('./pipeline-setup.js'),
-    import('../config/live.js'),
-    import('./live-apply.js'),
-  ]);
-  // A stop during the loading above starts no interface (the TUI would flash, the API build for nothing).
-  let stopping = false;
-  void stopped.then(() => {
-    stopping = true;
-  });
-  const log = stderrLogger(io, { info: true });
-  // The search index follows what the sources read (no second read of any file); the API and the TUI
-  // search it. The demo's generated sessions get an index in memory, never the user's.
-  const liveSearch = await import('../search/live.js');
-  const live = createLiveConfig(loaded.config);
-  const search = flags.demo
-    ? liveSearch.createDemoIndex(loaded, asyncScheduler, log, live.current, agents)
-    : liveSearch.createLiveIndex(io, loaded, asyncScheduler, log, live.current, agents);
-  // The sources start once the interfaces are up: the API answers during the first discovery.
-  const sources = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: true, log, deferSources: true, ...(search ? { tap: search.tap } : {}) });
-  const { ctx, pipeline } = sources;
-  search?.follow(pipeline.state$);
-  const running: RunningMode[] = [];
-  const background: Teardown[] = [];
-  // Silence is a bug: what keeps sessions from being read (an unreadable directory, a locked or
-  // corrupt database) is logged once per distinct problem; `agentwatch doctor` lists the rest.
-  const reported = new Set<string>();
-  const attention = pipeline.diagnostics$.subscribe((d) => {
-    const line = describeDiagnostic(d);
-    if (severityOf(d.code) !== 'attention' || reported.has(line)) return;
-    reported.add(line);
-    ctx.log.warn(`${line} (agentwatch doctor for details)`);
-  });
-  background.push(() => attention.unsubscribe());
-  // The config's own mistakes (a claude_dirs entry that does not exist, a file where a folder
-  // belongs) are no source's diagnostic: said once at start, as `agentwatch sessions` says them.
-  // An unreadable place is left to its source's diagnostic above.
-  if (!flags.demo) void warnLocationProblems(io, loaded, agents, ctx.log);
-  // The sinks' modules load while the interfaces start, before the first discovery: once it runs,
-  // a module graph loads one file per event-loop turn between its slices (next-turn.ts), and
-  // `got` behind the webhooks kept a stop signal waiting 1.5 s for this setup to end.
-  const sinkModules = Promise.all([
-    import('./compact-when-settled.js'),
-    import('../util/long-run-heap.js'),
-    import('../sinks/webhook/index.js'),
-    import('../sinks/notify/index.js'),
-    import('./headless-empty.js'),
-    import('./sessions-locations.js'),
-  ]);
-  // NOTE: a rejection is met by the await below; a stop before it must not leave it unhandled.
-  sinkModules.catch(() => undefined);
-  try {
-    for (const runner of runners) {
-      if (stopping) return 0;
-      // NOTE: a start takes a moment (modules, the token, listening); a signal meanwhile must not be swallowed.
-      const starting = runner.start({ io, loaded, ctx, pipeline, address, live, demo: flags.demo, open: flags.open, ...(search ? { search } : {}) });
-      const started = await Promise.race([starting, stopped.then(() => undefined)]);
-      if (!started) {
-        void starting.then((mode) => mode.stop()).catch(() => undefined);
-        return 0;
-      }
-      running.push(started);
-    }
-    const modules = await Promise.race([sinkModules, stopped.then(() => undefined)]);
-    if (!modules) return 0;
-    const [{ compactWhenSettled, processCpuMs }, { compactHeap }, { startWebhooks }, { startNotifier }, { watchHeadlessEmpty }, { agentLocations }] = modules;
-    sources.begin();
-    // A monitor runs all day: once the first discovery has settled, give back what it allocated.
-    // First the details a first discovery without a cache folded go back to the cache (a warm
-    // start never loads them), then the heap is compacted around what stays.
-    const compact = (): void => {
-      if (sources.releaseDetails() > 0) for (const mode of running) mode.settle?.();
-      compactHeap();
-    };
-    const settled = compactWhenSettled(pipeline.state$, { compact, cpuMs: processCpuMs, scheduler: ctx.scheduler });
-    background.push(() => settled.unsubscribe());
-    const apiBaseUrl = running.find((mode) => mode.apiBaseUrl)?.apiBaseUrl;
-    const webhookMetrics = running.find((mode) => mode.webhookMetrics)?.webhookMetrics;
-    // `--demo` never delivers webhooks or desktop notifications (PRODUCT.md 2).
-    // Sinks read the live config (exclusions saved in the Settings panel apply to the next transition).
-    const sinkCtx = liveCtx(ctx, live);
-    if (!flags.demo) {
-      background.push(
-        startWebhooks(pipeline.transitions$, sinkCtx, { invalid: [], ...(apiBaseUrl ? { apiBaseUrl } : {}), ...(webhookMetrics ? { metrics: webhookMetrics } : {}) }),
-      );
-    }
-    // Desktop notifications come from every long-running mode when `notifications` is on (PRODUCT.md 7).
-    // Saved settings follow live: the listing's window, exclusions and agents; the notifier restarts.
-    background.push(
-      followConfig(live, pipeline, {
-        picked: agents,
-        ...(flags.demo ? {} : { startNotifier: (config: Config) => startNotifier(pipeline.transitions$, { ...ctx, config }) }),
-      }),
-    );
-    if (flags.demo) ctx.log.info('--demo: sample sessions; webhooks and desktop notifications are off');
-    // Headless, nobody sees an empty list: say it once after the first discovery, with where it looked.
-    if (!modes.includes('tui') && !flags.demo) {
-      const searched = pipeline.agents.flatMap((agent) => agentLocations(agent, loaded.config, io.env, io.platform));
-      const empty = watchHeadlessEmpty(pipeline.state$, ctx.now, pipeline.visibility, searched, (line) => ctx.log.info(line));
-      background.push(() => empty.unsubscribe());
-    }
-    const ended = await Promise.race([stopped.then(() => 0), ...running.map((mode) => mode.done)]);
-    return ended;
-  } finally {
-    // Interfaces first (SSE streams end, sockets close), then the sinks flush, then the sources stop
-    // (the discovery cache saves a last time first).
-    await Promise.allSettled(running.map((mode) => mode.stop()));
-    await Promise.allSettled(background.map(async (teardown) => teardown()));
-    await sources.stop();
-    await search?.close();
-  }
+  return runMonitor(io, { flags, modes, runners, address, loaded, agents });
 };

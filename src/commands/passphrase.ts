@@ -1,13 +1,13 @@
 import { configPath } from '../config/paths.js';
-import { PASSPHRASE_FLAGS } from '../cli/command-flags.js';
-import { parseFlags } from '../cli/flags.js';
-import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
-import { canPrompt } from '../cli/prompt.js';
+import { PASSPHRASE_FLAGS } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
+import { canPrompt } from '../util/prompt.js';
 import { loadConfig, type Loaded } from '../config/load.js';
 import { configNotices } from '../config/notices.js';
 import { MIN_PASSPHRASE_LENGTH } from '../config/schema.js';
-import { loadConfigWithNotices } from './config-setup.js';
-import { askNewPassphrase, currentToken, saveNewPassphrase } from '../sinks/http/passphrase-flow.js';
+import { loadConfigWithNotices } from '../app/config-setup.js';
+import { askNewPassphrase, currentToken, saveNewPassphrase } from '../app/modes/passphrase-flow.js';
 
 /**
  * `agentwatch passphrase`: set or rotate the API passphrase (asked twice, hidden) and print the

@@ -1,17 +1,19 @@
 import { createColors } from 'picocolors';
-import { SEARCH_FLAGS } from '../cli/command-flags.js';
-import { parseFlags } from '../cli/flags.js';
-import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { SEARCH_FLAGS } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import { loadSessionNames } from '../config/session-names.js';
-import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import { timeOf } from '../core/time.js';
 import { shouldColor } from '../limits/palette.js';
+import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
 import { holdsNoSession } from '../search/index-db.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
 import { renderHits } from '../search/snippet.js';
-import { loadConfigWithNotices, stderrLogger } from './config-setup.js';
+import { DEFAULT_LIMIT, parseAgentList } from '../search/options.js';
+import { loadConfigWithNotices, stderrLogger } from '../app/config-setup.js';
+import type { AgentKind } from '../core/agents.js';
 
 /**
  * `agentwatch search QUERY [--agent LIST] [--limit N] [--json] [--reindex]` (PRODUCT.md 9):
@@ -20,24 +22,11 @@ import { loadConfigWithNotices, stderrLogger } from './config-setup.js';
  * with a pipe). Exit 0 (also with no hits), 2 for a malformed query or bad flags.
  */
 const COMMAND = 'agentwatch search';
-export const DEFAULT_LIMIT = 10;
 
 const readStdin = async (io: CliIo): Promise<string> => {
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8').trim();
-};
-
-/** `--agent claude,codex`: each must be an agent kind. `name` is how the message calls the value (the route's own parameter). */
-export const parseAgentList = (value: string | undefined, name = '--agent'): AgentKind[] | undefined => {
-  if (value === undefined || value === 'all') return undefined;
-  const names = value.split(',').map((agent) => agent.trim()).filter(Boolean);
-  const bad = names.find((agent) => !isAgentKind(agent));
-  // The hint is the command's own help (as every usage error of a subcommand gives); the route uses the message only.
-  if (bad !== undefined || names.length === 0) {
-    throw new UsageError(`Invalid value for ${name}: ${JSON.stringify(value)} (a comma-separated list of ${AGENT_KINDS.join(', ')})`, `Run ${COMMAND} --help`);
-  }
-  return names as AgentKind[];
 };
 
 const projectOf = (cwd: string): string => cwd.split('/').filter(Boolean).at(-1) ?? cwd;
@@ -64,7 +53,7 @@ export const renderResults = (results: readonly SearchResult[], color: boolean):
  */
 const nothingIndexedLines = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[], asked: boolean, query: string): Promise<string[]> => {
   // Loaded only here: it pulls in every source's path module.
-  const { lookedInLines } = await import('./sessions-locations.js');
+  const { lookedInLines } = await import('../doctor/sessions-locations.js');
   const why =
     agents.length > 0 ? `no session of ${agents.join(', ')} was found to search` : asked ? 'no enabled agent to search' : `every agent is disabled in ${loaded.path}`;
   return [`No session mentions ${JSON.stringify(query)}: ${why}.`, ...lookedInLines(agents, loaded.config, io.env, io.platform)];
@@ -89,7 +78,7 @@ export const run = async (io: CliIo): Promise<number> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
   const log = stderrLogger(io, { info: false });
-  const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log });
+  const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log, startSources: startSourcePipeline });
   try {
     const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd, customNames: names.names });
     const nothingIndexed = results.length === 0 && holdsNoSession(db, agents);

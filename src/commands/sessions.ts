@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import path from 'node:path';
 import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
-import { SESSIONS_FLAGS } from '../cli/command-flags.js';
-import { parseFlags, type ParsedFlags } from '../cli/flags.js';
-import { UsageError, type CliIo } from '../cli/io.js';
+import { SESSIONS_FLAGS } from './command-flags.js';
+import { parseFlags, type ParsedFlags } from './flags.js';
+import { UsageError, type CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import { loadSessionNames, type SessionNames } from '../config/session-names.js';
 import type { AgentKind } from '../core/agents.js';
@@ -14,11 +14,11 @@ import { oneShotMessage } from '../doctor/report.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail, toSummary } from '../streams/views.js';
-import { createWorktreeLookup } from '../streams/worktree.js';
+import { createWorktreeLookup } from '../app/worktree.js';
 import { dirForms } from '../util/dir-forms.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
-import { loadConfigWithNotices, pickAgents, stderrLogger } from './config-setup.js';
-import { startSourcePipeline } from './pipeline-setup.js';
+import { loadConfigWithNotices, pickAgents, stderrLogger } from '../app/config-setup.js';
+import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { renderSessionsTable } from './sessions-render.js';
 
 /**
@@ -72,7 +72,7 @@ interface CheckedPlace {
  * checks, a stat and an access per place, made while the sources read.
  */
 const checkPlaces = async (io: CliIo, loaded: Loaded, agents: readonly AgentKind[]): Promise<CheckedPlace[]> => {
-  const { checkAgentLocations } = await import('./sessions-locations.js');
+  const { checkAgentLocations } = await import('../doctor/sessions-locations.js');
   const checked = await Promise.all(agents.map(async (agent) => (await checkAgentLocations(agent, loaded.config, io.env, io.platform)).map((check) => ({ agent, check }))));
   return checked.flat();
 };
@@ -190,7 +190,7 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     (flags.json ? io.stderr : io.stdout).write(`${nothingEnabled(flags, loaded)}\n`);
   } else if (listed.length === 0) {
     // Loaded only here: it pulls in every source's path module.
-    const { lookedInLines } = await import('./sessions-locations.js');
+    const { lookedInLines } = await import('../doctor/sessions-locations.js');
     const lookedIn = flags.demo ? ['Looked in:', '  (demo sessions)'] : lookedInLines(agents, loaded.config, io.env, io.platform);
     // Lead somewhere: what exists outside this scope or window, and the command that shows it.
     const anywhere = countAnyAge(frame.state.sessions.values(), now, { ...visibility, dirs: undefined });

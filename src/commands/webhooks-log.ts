@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { firstValueFrom } from 'rxjs';
-import { RuntimeError, type CliIo } from '../cli/io.js';
+import { RuntimeError, type CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
-import { loadConfigWithNotices } from './config-setup.js';
+import { loadConfigWithNotices } from '../app/config-setup.js';
 import { failureReason } from '../sinks/webhook/breaker.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryRecord, type DeliveryStore } from '../sinks/webhook/delivery-store.js';
 import { requestFor } from '../sinks/webhook/payload.js';

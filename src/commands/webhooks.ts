@@ -1,7 +1,7 @@
 import { createColors } from 'picocolors';
-import { isWebhooksSubcommand, WEBHOOKS_FLAGS, webhooksInput } from '../cli/command-flags.js';
-import { parseFlags } from '../cli/flags.js';
-import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { isWebhooksSubcommand, WEBHOOKS_FLAGS, webhooksInput } from './command-flags.js';
+import { parseFlags } from './flags.js';
+import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
 import { loadConfig } from '../config/load.js';
 import { configNotices } from '../config/notices.js';
 import type { WebhookEntry } from '../config/schema.js';

@@ -1,8 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { Env } from '../core/env.js';
 
-/** The environment variables agentwatch reads; everything path-like is derived from these. */
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 /** The account's home from the user database, for a process started without HOME (env -i, some services). */
 const accountHome = (): string | undefined => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACTIVITIES, ACTIVITY_FILTERS } from '../core/activity.js';
 import { AGENT_KINDS } from '../core/agents.js';
-import { standardSecretProblem } from '../sinks/webhook/standard-webhooks.js';
+import { standardSecretProblem } from './standard-secret.js';
 import { closest } from '../util/closest.js';
 
 /**

@@ -1,8 +1,4 @@
-import type { Observable, SchedulerLike } from 'rxjs';
-import type { Config } from '../config/effective.js';
-import type { Env } from '../config/paths.js';
-import type { AgentKind } from './agents.js';
-import type { SessionEvent, SessionState, SessionKey, Transition } from './session.js';
+import type { SessionState, SessionKey } from './session.js';
 
 /** Diagnostics go through this; sinks decide where (stderr, TUI status line, API). */
 export interface Logger {
@@ -10,23 +6,6 @@ export interface Logger {
   readonly warn: (message: string) => void;
   readonly error: (message: string) => void;
 }
-
-/** Everything a component may touch of the outside world, injected (tests pass their own). */
-export interface Ctx {
-  readonly config: Config;
-  readonly env: Env;
-  readonly scheduler: SchedulerLike;
-  /** `() => scheduler.now()`: virtual under TestScheduler. */
-  readonly now: () => number;
-  readonly log: Logger;
-  /** `process.platform` as a value, so path logic is testable for macOS on Linux. */
-  readonly platform: NodeJS.Platform;
-}
-
-/** Cold; one per agent; unsubscribing closes every watcher, timer and database handle. */
-export type Source = (ctx: Ctx) => Observable<SessionEvent>;
-
-export type SourceRegistry = Readonly<Record<AgentKind, Source>>;
 
 /** The folded state of every session, keyed by `sessionKey`. */
 export interface SessionsState {
@@ -38,6 +17,3 @@ export interface SessionsState {
 }
 
 export type Teardown = () => void | Promise<void>;
-
-/** A sink subscribes to the shared streams and owns its errors and retries. */
-export type Sink = (streams: { readonly state$: Observable<SessionsState>; readonly transitions$: Observable<Transition> }, ctx: Ctx) => Teardown;

@@ -61,3 +61,23 @@ export interface ScopeDocument {
   /** Where the sources looked, per agent watched. */
   readonly looked_in: readonly { readonly agent: string; readonly path: string }[];
 }
+
+export type DeliveryState = 'queued' | 'delivered' | 'refused' | 'failed' | 'dropped';
+
+/** One delivery as stored and as listed by `webhooks log` and `GET /api/webhooks/deliveries`. */
+export interface DeliveryRecord {
+  readonly id: string;
+  readonly webhook: string;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  /** HTTP status of the last answer, or null when none came (network error, timeout). */
+  readonly status: number | null;
+  /** Why the last attempt failed, or why the delivery was dropped. */
+  readonly error: string | null;
+  /** Duration of the last attempt, ms. */
+  readonly latency_ms: number | null;
+  /** RFC 3339 UTC. */
+  readonly created_at: string;
+  readonly last_attempt_at: string | null;
+  readonly body: string;
+}

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { filter, firstValueFrom, timeout } from 'rxjs';
-import type { CliIo } from '../cli/io.js';
+import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
+import type { CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
-import { AGENT_KINDS } from '../core/agents.js';
+import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import { startSourcePipeline } from '../commands/pipeline-setup.js';
+import type { PipelineFrame } from '../streams/frames.js';
 import { openSearchDb, removeSearchIndex, searchCursorPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, reconcileScope, type IndexScope } from './scope.js';
@@ -17,6 +17,24 @@ import { fileAgentRoots, treeStamp } from './tree-stamp.js';
 const CATCH_UP_WAIT_MS = 120_000;
 /** Messages held before a write: a first index of a large history must not sit in memory. */
 const FLUSH_EVERY = 5_000;
+
+/**
+ * Runs the sources of `agents` once (no watching) from the offsets in `cacheFile`, every event
+ * through `tap` first; the monitor's setup passes its own (app/pipeline-setup.ts).
+ */
+export type StartSources = (
+  io: CliIo,
+  loaded: Loaded,
+  options: {
+    readonly agents: readonly AgentKind[];
+    readonly demo: false;
+    readonly watch: false;
+    readonly log: Logger;
+    readonly cacheFile: string;
+    readonly tap: (event: SessionEvent) => void;
+    readonly beforeCacheWrite: () => void;
+  },
+) => Promise<{ readonly pipeline: { readonly frame$: Observable<PipelineFrame> }; readonly stop: () => Promise<void> }>;
 
 /** The enabled agents and exclusions of the config: what the index may hold. */
 export const scopeOf = (loaded: Pick<Loaded, 'config'>): IndexScope => ({
@@ -60,7 +78,7 @@ export const catchUp = async (
   io: CliIo,
   loaded: Loaded,
   index: OpenedIndex,
-  options: { readonly log: Logger; readonly databases?: Omit<CatchUpDeps, 'log' | 'now'> },
+  options: { readonly log: Logger; readonly startSources: StartSources; readonly databases?: Omit<CatchUpDeps, 'log' | 'now'> },
 ): Promise<number> => {
   const { indexer } = index;
   const agents = scopeOf(loaded).agents;
@@ -74,7 +92,7 @@ export const catchUp = async (
       indexer.add(event);
       if (indexer.pending() >= FLUSH_EVERY) indexed += indexer.flush();
     };
-    const { pipeline, stop } = await startSourcePipeline(io, loaded, {
+    const { pipeline, stop } = await options.startSources(io, loaded, {
       agents: fileAgents,
       demo: false,
       watch: false,
@@ -101,10 +119,14 @@ export const catchUp = async (
 };
 
 /** `agentwatch search`: open, catch up, and hand the index to the query. */
-export const openCaughtUpIndex = async (io: CliIo, loaded: Loaded, options: { readonly reindex: boolean; readonly log: Logger }): Promise<OpenedIndex> => {
+export const openCaughtUpIndex = async (
+  io: CliIo,
+  loaded: Loaded,
+  options: { readonly reindex: boolean; readonly log: Logger; readonly startSources: StartSources },
+): Promise<OpenedIndex> => {
   const index = openIndex(io.env, scopeOf(loaded), options);
   try {
-    await catchUp(io, loaded, index, { log: options.log });
+    await catchUp(io, loaded, index, { log: options.log, startSources: options.startSources });
     return index;
   } catch (error) {
     index.db.close();

@@ -1,13 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
-import type { CliIo } from '../cli/io.js';
+import type { CliIo } from '../core/io.js';
 import type { Config } from '../config/effective.js';
 import type { Loaded } from '../config/load.js';
 import { loadSessionNames, type SessionNames } from '../config/session-names.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import { catchUp, openIndex, scopeOf, type OpenedIndex } from './catch-up.js';
+import type { Sink } from '../streams/contracts.js';
+import { catchUp, openIndex, scopeOf, type OpenedIndex, type StartSources } from './catch-up.js';
 import { openMemorySearchDb, searchCursorPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, type IndexScope } from './scope.js';
@@ -34,6 +35,18 @@ export interface LiveIndex {
   readonly search: (query: string, options: { readonly agents?: readonly AgentKind[]; readonly limit: number }) => Promise<SearchResult[]>;
   readonly close: () => Promise<void>;
 }
+
+/**
+ * The index as a sink of the monitor's pipeline, plugged in when the pipeline is made (the
+ * interfaces search it from their start). It outlives the pipeline: it is also the sources' tap,
+ * so the monitor closes it once the sources have stopped.
+ */
+export const searchIndexSink =
+  (index: LiveIndex): Sink =>
+  ({ state$ }) => {
+    index.follow(state$);
+    return () => undefined;
+  };
 
 /**
  * What both indexes share: the tap that takes user/assistant messages and names as the sources
@@ -107,6 +120,7 @@ const createFeed = (
 export const createLiveIndex = (
   io: CliIo,
   loaded: Loaded,
+  startSources: StartSources,
   scheduler: SchedulerLike,
   log: Logger,
   configNow: () => Config = () => loaded.config,
@@ -137,7 +151,7 @@ export const createLiveIndex = (
     },
     search: async (query, options) => {
       // A failed catch-up (a read that timed out) is said and tried again by the next search.
-      caughtUp ??= catchUp(io, loaded, index, { log }).then(startPersisting, (error: unknown) => {
+      caughtUp ??= catchUp(io, loaded, index, { log, startSources }).then(startPersisting, (error: unknown) => {
         caughtUp = undefined;
         log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
       });

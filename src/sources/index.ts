@@ -1,6 +1,6 @@
 import { from, switchMap } from 'rxjs';
 import type { AgentKind } from '../core/agents.js';
-import type { Source } from '../core/contracts.js';
+import type { Source } from '../streams/contracts.js';
 
 /**
  * A source whose module loads when it is first subscribed: a command that runs one agent

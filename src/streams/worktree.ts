@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Git worktree facts of a session's cwd (PRODUCT.md section 4: `is_worktree`, `main_repo`). */
@@ -25,35 +24,5 @@ export const parseGitFile = (content: string, dir: string): WorktreeInfo => {
   return { isWorktree: true, mainRepo: gitdir.slice(0, at) };
 };
 
-/** Reads `<dir>/.git`, walking up to the filesystem root; without spawning git. */
-const detect = (cwd: string): WorktreeInfo => {
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const dotGit = path.join(dir, '.git');
-    try {
-      const stat = statSync(dotGit);
-      if (stat.isDirectory()) return NOT_A_WORKTREE;
-      if (stat.isFile()) return parseGitFile(readFileSync(dotGit, 'utf8'), dir);
-    } catch {
-      // No .git here (or unreadable): look one level up.
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return NOT_A_WORKTREE;
-    dir = parent;
-  }
-};
-
 /** A lookup that reads the disk once per cwd (a worktree does not turn into a main repo while we run). */
 export type WorktreeLookup = (cwd: string) => WorktreeInfo;
-
-export const createWorktreeLookup = (): WorktreeLookup => {
-  const cache = new Map<string, WorktreeInfo>();
-  return (cwd) => {
-    if (cwd === '') return NOT_A_WORKTREE;
-    const known = cache.get(cwd);
-    if (known) return known;
-    const info = detect(cwd);
-    cache.set(cwd, info);
-    return info;
-  };
-};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFlags } from '../../src/cli/flags.js';
-import { UsageError } from '../../src/cli/io.js';
+import { parseFlags } from '../../src/commands/flags.js';
+import { UsageError } from '../../src/core/io.js';
 
 const specs = {
   agent: { type: 'string', choices: ['claude', 'codex', 'all'] },

@@ -1,6 +1,6 @@
 import { asyncScheduler, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { compactWhenSettled, QUIET_FOR_MS, SETTLE_CHECK_MS, SETTLE_MAX_MS } from '../../src/commands/compact-when-settled.js';
+import { compactWhenSettled, QUIET_FOR_MS, SETTLE_CHECK_MS, SETTLE_MAX_MS } from '../../src/app/compact-when-settled.js';
 import type { SessionsState } from '../../src/core/contracts.js';
 
 const state = (ready: boolean): SessionsState => ({ sessions: new Map(), diagnostics: {}, ready });

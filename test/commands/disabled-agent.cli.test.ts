@@ -6,7 +6,7 @@ import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 /**
  * `--agent NAME` for an agent the config disables: the monitor refuses (exit 1), `sessions` says so
- * and lists nothing (exit 0). Both go through the shared setup (src/commands/config-setup.ts).
+ * and lists nothing (exit 0). Both go through the shared setup (src/app/config-setup.ts).
  * Needs `npm run build` first.
  */
 describe('--agent for a disabled agent', () => {

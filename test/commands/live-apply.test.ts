@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followConfig, liveCtx } from '../../src/commands/live-apply.js';
+import { followConfig, liveCtx } from '../../src/app/live-apply.js';
 import type { Config } from '../../src/config/effective.js';
 import { createLiveConfig } from '../../src/config/live.js';
 import type { VisibilityOptions } from '../../src/streams/visibility.js';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { widthOf } from '../../src/limits/command.js';
+import { widthOf } from '../../src/commands/limits.js';
 
 const stdoutWith = (columns: number | undefined): PassThrough & { columns?: number } => Object.assign(new PassThrough(), columns === undefined ? {} : { columns });
 

@@ -1,6 +1,6 @@
 import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { startPipeline, type Pipeline } from '../../src/app.js';
+import { startPipeline, type Pipeline } from '../../src/app/pipeline.js';
 import type { SessionsState } from '../../src/core/contracts.js';
 import type { SessionEvent } from '../../src/core/session.js';
 import { NOT_A_WORKTREE } from '../../src/streams/worktree.js';

@@ -1,6 +1,6 @@
 import { distinctUntilChanged, filter, map, merge, type Observable } from 'rxjs';
 import { describe, it } from 'vitest';
-import { startPipeline, type Pipeline, type PipelineOptions } from '../../src/app.js';
+import { startPipeline, type Pipeline, type PipelineOptions } from '../../src/app/pipeline.js';
 import { AGENT_KINDS, type AgentKind } from '../../src/core/agents.js';
 import type { SessionEvent, Transition } from '../../src/core/session.js';
 import { listSessions$ } from '../../src/streams/listing.js';

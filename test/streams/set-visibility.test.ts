@@ -1,6 +1,6 @@
 import { NEVER, concat, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { startPipeline } from '../../src/app.js';
+import { startPipeline } from '../../src/app/pipeline.js';
 import type { SessionEvent } from '../../src/core/session.js';
 import { createSessionStore } from '../../src/sinks/http/store.js';
 import { NOT_A_WORKTREE } from '../../src/streams/worktree.js';

@@ -1,6 +1,6 @@
 import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { startPipeline } from '../../src/app.js';
+import { startPipeline } from '../../src/app/pipeline.js';
 import type { SessionsState } from '../../src/core/contracts.js';
 import type { SessionEvent, SessionState, Transition } from '../../src/core/session.js';
 import { EPOCH, rx, testConfig, testCtx } from '../helpers/marbles.js';

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorktreeLookup, parseGitFile } from '../../src/streams/worktree.js';
+import { createWorktreeLookup } from '../../src/app/worktree.js';
+import { parseGitFile } from '../../src/streams/worktree.js';
 
 describe('parseGitFile', () => {
   it('reads a linked worktree, absolute or relative', () => {

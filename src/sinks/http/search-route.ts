@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { parseAgentList, DEFAULT_LIMIT } from '../../commands/search.js';
+import { parseAgentList, DEFAULT_LIMIT } from '../../search/options.js';
 import type { LiveIndex } from '../../search/live.js';
 import { QuerySyntaxError, toJsonResults } from '../../search/query.js';
-import { LIMIT_RANGE } from '../../cli/command-flags.js';
+import { LIMIT_RANGE } from '../../core/ranges.js';
 
 const LIMIT_NOT_WHOLE = 'limit must be a whole number';
 const LIMIT_OUTSIDE = `limit must be from ${LIMIT_RANGE.min} to ${LIMIT_RANGE.max}`;
@@ -11,7 +11,7 @@ const LIMIT_OUTSIDE = `limit must be from ${LIMIT_RANGE.min} to ${LIMIT_RANGE.ma
 const querySchema = z.object({
   q: z.string({ error: 'q (the search query) is required' }).trim().min(1, 'q (the search query) is required').max(1_000, 'q must be at most 1000 characters'),
   agent: z.string().optional(),
-  // The range and the plain decimal digits of `search --limit` (command-flags.ts): the route answers
+  // The range and the plain decimal digits of `search --limit` (core/ranges.ts): the route answers
   // what the command prints for the same query.
   limit: z
     .string({ error: LIMIT_NOT_WHOLE })

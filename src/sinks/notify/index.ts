@@ -1,5 +1,6 @@
 import { catchError, EMPTY, filter, from, mergeMap, type Observable } from 'rxjs';
-import type { Ctx, Sink, Teardown } from '../../core/contracts.js';
+import type { Teardown } from '../../core/contracts.js';
+import type { Ctx, Sink } from '../../streams/contracts.js';
 import type { Transition } from '../../core/session.js';
 import { isDeliverable } from '../webhook/filter.js';
 import { notifyAfterWaiting } from './debounce.js';
@@ -52,9 +53,10 @@ export const startNotifier = (transitions$: Observable<Transition>, ctx: Ctx, op
 };
 
 /**
- * `startNotifier` in the shape of `startPipeline`'s `sinks` (the GUI process adds it).
+ * `startNotifier` as a pipeline sink: how the monitor starts it, again whenever the notifier's
+ * settings change (app/sinks.ts).
  *
- * @example startPipeline(ctx, { ..., sinks: [makeNotifierSink()] })
+ * @example pipeline.start([makeNotifierSink()])
  */
 export const makeNotifierSink =
   (options: NotifierOptions = {}): Sink =>

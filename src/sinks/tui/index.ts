@@ -5,7 +5,7 @@ import type { SessionsState } from '../../core/contracts.js';
 import type { Config } from '../../config/effective.js';
 import type { Env } from '../../config/paths.js';
 import { setSessionName, type SessionNames } from '../../config/session-names.js';
-import { createWorktreeLookup } from '../../streams/worktree.js';
+import type { WorktreeLookup } from '../../streams/worktree.js';
 import { copyToClipboard } from './clipboard.js';
 import { installCrashGuard } from './crash-guard.js';
 import { diffFrames } from './diff.js';
@@ -40,6 +40,8 @@ export interface TuiOptions {
   readonly agents: readonly AgentKind[];
   /** Where the sources look, shown when nothing is listed. */
   readonly searched: readonly string[];
+  /** Worktree facts of a session's cwd, for the detail pane. */
+  readonly worktree: WorktreeLookup;
   readonly names: SessionNames;
   /** Problem reading session-names.json at startup, shown once. */
   readonly namesProblem?: string;
@@ -102,7 +104,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
       warnings,
     });
     let names = options.names;
-    const worktreeOf = createWorktreeLookup();
+    const worktreeOf = options.worktree;
     const dirty$ = new Subject<void>();
 
     // Whether the last frame showed something that moves (spinners): only then do 250 ms ticks draw.

@@ -1,4 +1,4 @@
-import type { Action, LimitsTab, LimitsView, ReduceContext, Reduced, ViewState } from './state.js';
+import type { Action, LimitsTab, LimitsView, ReduceContext, Reduced, ViewState } from './state-types.js';
 
 /** The limits modal's part of the view reducer (spec rule 4: read on entry and on r, never polled). */
 

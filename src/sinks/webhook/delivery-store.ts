@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { openOwnedDb } from '../../util/owned-db.js';
+import type { DeliveryRecord, DeliveryState } from '../../core/wire.js';
 
 /** The shortest prefix of a delivery id (a UUID) that `find` matches: shorter ones match too much to name one. */
 export const MIN_ID_PREFIX = 8;
@@ -20,25 +21,7 @@ export const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Finished deliveries kept per webhook for `webhooks log` and the API. */
 export const DEFAULT_HISTORY = 1_000;
 
-export type DeliveryState = 'queued' | 'delivered' | 'refused' | 'failed' | 'dropped';
-
-/** One delivery as stored and as listed by `webhooks log` and `GET /api/webhooks/deliveries`. */
-export interface DeliveryRecord {
-  readonly id: string;
-  readonly webhook: string;
-  readonly state: DeliveryState;
-  readonly attempts: number;
-  /** HTTP status of the last answer, or null when none came (network error, timeout). */
-  readonly status: number | null;
-  /** Why the last attempt failed, or why the delivery was dropped. */
-  readonly error: string | null;
-  /** Duration of the last attempt, ms. */
-  readonly latency_ms: number | null;
-  /** RFC 3339 UTC. */
-  readonly created_at: string;
-  readonly last_attempt_at: string | null;
-  readonly body: string;
-}
+export type { DeliveryRecord, DeliveryState };
 
 export interface QueuedDelivery {
   readonly seq: number;

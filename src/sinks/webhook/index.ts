@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { filter, interval, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
-import type { Ctx, Logger, Sink, Teardown } from '../../core/contracts.js';
+import type { Logger, Teardown } from '../../core/contracts.js';
+import type { Ctx, Sink } from '../../streams/contracts.js';
 import type { Transition } from '../../core/session.js';
 import type { WebhookMetrics } from '../metrics/index.js';
 import { createBreaker, type Breaker, type BreakerEvent } from './breaker.js';
@@ -217,9 +218,9 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
 };
 
 /**
- * `startWebhooks` in the shape of `startPipeline`'s `sinks`.
+ * `startWebhooks` as a pipeline sink: how the monitor starts it (app/sinks.ts).
  *
- * @example startPipeline(ctx, { ..., sinks: [makeWebhookSink({ invalid: loaded.invalidWebhooks, apiBaseUrl })] })
+ * @example pipeline.start([makeWebhookSink({ invalid: [], apiBaseUrl, metrics })])
  */
 export const makeWebhookSink =
   (options: WebhookOptions = {}): Sink =>

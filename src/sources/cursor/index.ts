@@ -1,4 +1,4 @@
-import type { Source } from '../../core/contracts.js';
+import type { Source } from '../../streams/contracts.js';
 import { pollDatabase } from '../sqlite/poll-source.js';
 import { cursorDbPath } from './paths.js';
 import { openCursorReader } from './reader.js';

@@ -1,4 +1,4 @@
-import type { Source } from '../../core/contracts.js';
+import type { Source } from '../../streams/contracts.js';
 import { makeFamilySource, type FamilySourceOptions } from '../sqlite/opencode-family/index.js';
 import { kiloDbPaths } from './paths.js';
 

@@ -1,5 +1,5 @@
 import type { SessionEvent, SessionState } from '../../core/session.js';
-import type { Source } from '../../core/contracts.js';
+import type { Source } from '../../streams/contracts.js';
 import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.js';
 import type { SourceCtx } from '../internal/options.js';
 import { diagnostic, type FileParser, type JsonlAgentSpec } from '../internal/file-parser.js';

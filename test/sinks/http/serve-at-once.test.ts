@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPipeline, type Pipeline } from '../../../src/app.js';
+import { startPipeline, type Pipeline } from '../../../src/app/pipeline.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { buildServer } from '../../../src/sinks/http/server.js';
 import { createSessionStore } from '../../../src/sinks/http/store.js';

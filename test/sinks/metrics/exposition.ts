@@ -1,5 +1,5 @@
 import { Subject, VirtualAction, VirtualTimeScheduler, type SchedulerLike } from 'rxjs';
-import type { Pipeline } from '../../../src/app.js';
+import type { Pipeline } from '../../../src/app/pipeline.js';
 import type { SessionsState } from '../../../src/core/contracts.js';
 import type { Transition } from '../../../src/core/session.js';
 import { startMetrics, type Metrics } from '../../../src/sinks/metrics/index.js';

@@ -1,6 +1,6 @@
 import { Subject, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPipeline, type Pipeline } from '../../../src/app.js';
+import { startPipeline, type Pipeline } from '../../../src/app/pipeline.js';
 import type { Config } from '../../../src/config/effective.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { clearLimitsRead, recordLimitsRead } from '../../../src/limits/last-read.js';

@@ -7,6 +7,7 @@ import type { SessionsState } from '../../../src/core/contracts.js';
 import { toEffective } from '../../../src/config/effective.js';
 import { configSchema } from '../../../src/config/schema.js';
 import type { RowChange } from '../../../src/sinks/tui/diff.js';
+import { createWorktreeLookup } from '../../../src/app/worktree.js';
 import { runTui, type RunningTui } from '../../../src/sinks/tui/index.js';
 import type { KeyPress, MousePress } from '../../../src/sinks/tui/keys.js';
 import type { Size } from '../../../src/sinks/tui/layout.js';
@@ -113,6 +114,7 @@ const start = (options: { limits?: () => Promise<LimitsText>; size?: Size; names
     screen: fake.screen,
     agents: AGENT_KINDS,
     searched: [],
+    worktree: createWorktreeLookup(),
     names: options.names ?? {},
     readLimits: () => {
       limitReads.push(fake.screen.size().width);

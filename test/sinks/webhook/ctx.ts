@@ -5,7 +5,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { onTestFinished } from 'vitest';
 import { toEffective, type Effective } from '../../../src/config/effective.js';
 import { configSchema } from '../../../src/config/schema.js';
-import type { Ctx } from '../../../src/core/contracts.js';
+import type { Ctx } from '../../../src/streams/contracts.js';
 
 /**
  * A Ctx over a config document (validated by the real schema), logging into an array. Its cache

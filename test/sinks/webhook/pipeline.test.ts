@@ -1,6 +1,6 @@
 import { merge, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { startPipeline, type Pipeline } from '../../../src/app.js';
+import { startPipeline, type Pipeline } from '../../../src/app/pipeline.js';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { makeNotifierSink } from '../../../src/sinks/notify/index.js';
 import type { DesktopNotification } from '../../../src/sinks/notify/message.js';
@@ -10,7 +10,7 @@ import type { Post } from '../../../src/sinks/webhook/post.js';
 import { EPOCH, memoryLogger, rx, testConfig, testCtx } from '../../helpers/marbles.js';
 import { counterIds, entry } from './transitions.js';
 
-// Both sinks plugged into the real pipeline (src/app.ts) as `sinks`, on virtual time: a claude
+// Both sinks plugged into the real pipeline (src/app/pipeline.ts) as `sinks`, on virtual time: a claude
 // session answers at 5 s, so it turns waiting at 15 s (10 s grace) and idle at 125 s.
 describe('webhook and notifier sinks in the real pipeline', () => {
   it('deliver each transition and notify once the session has waited notify_after_sec', () => {

@@ -3,7 +3,7 @@
  * cannot drift (type-only imports: nothing of the server ends up in the bundle).
  */
 export type { SessionSummary, SessionDetail } from '../../../src/core/session.js';
-export type { ApiStats, SessionsFrame, PatchFrame, ReadyFrame, AuthParameters, ScopeDocument } from '../../../src/core/wire.js';
+export type { ApiStats, SessionsFrame, PatchFrame, ReadyFrame, AuthParameters, ScopeDocument, DeliveryRecord } from '../../../src/core/wire.js';
 export type { Activity, ActivityFilter } from '../../../src/core/activity.js';
 export type { AgentKind, LimitAgent } from '../../../src/core/agents.js';
 export type { LimitsJson } from '../../../src/limits/render-json.js';

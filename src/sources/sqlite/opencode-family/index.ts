@@ -1,5 +1,5 @@
 import { filter, merge, mergeMap, Observable, timer } from 'rxjs';
-import type { Ctx, Source } from '../../../core/contracts.js';
+import type { Ctx, Source } from '../../../streams/contracts.js';
 import type { SessionEvent } from '../../../core/session.js';
 import type { SourceCtx } from '../../internal/options.js';
 import { DEFAULT_POLL_INTERVAL_MS, pollDatabase } from '../poll-source.js';

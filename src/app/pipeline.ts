@@ -11,8 +11,8 @@
  *   pipeline.transitions$.subscribe((t) => post(t));       // activity changes, after `ready`
  *   await pipeline.dispose();                               // closes sources, sinks, timers
  *
- * or pass `sinks: [mySink]` (contract `Sink` in core/contracts.ts): each gets the shared streams
- * and returns its teardown, awaited by `dispose()`. The discovery cache hooks in the same way: its
+ * or pass `sinks: [mySink]` (contract `Sink` in streams/contracts.ts), or `start(sinks)` when the
+ * sources are deferred: each gets the shared streams and returns its teardown, awaited by `dispose()`. The discovery cache hooks in the same way: its
  * writer subscribes to `state$` and persists sessions whose `checkpoint` is set
  * (`persistCache(pipeline.state$, cache, ctx.scheduler)` from src/sources, as `sessions` and the
  * monitor do, or `sinks: [(streams, ctx) => persistCache(streams.state$, cache, ctx.scheduler)]`);
@@ -22,16 +22,17 @@
  * (waiting -> idle) re-render without new records; `frame$` carries the activities at `now`.
  */
 import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
-import type { AgentKind } from './core/agents.js';
-import type { Ctx, Sink, SessionsState, Source, Teardown } from './core/contracts.js';
-import { sessionKey, type DiagnosticEvent, type SessionDetail, type SessionEvent, type SessionState, type SessionSummary, type Transition } from './core/session.js';
-import type { SessionNames } from './config/session-names.js';
-import { demoSource } from './demo/source.js';
-import { batchSync } from './streams/batch.js';
-import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from './streams/frames.js';
-import { toDetail, toSummary } from './streams/views.js';
-import { selectVisible, type VisibilityOptions } from './streams/visibility.js';
-import type { WorktreeLookup } from './streams/worktree.js';
+import type { AgentKind } from '../core/agents.js';
+import type { SessionsState, Teardown } from '../core/contracts.js';
+import type { Ctx, Sink, Source } from '../streams/contracts.js';
+import { sessionKey, type DiagnosticEvent, type SessionDetail, type SessionEvent, type SessionState, type SessionSummary, type Transition } from '../core/session.js';
+import type { SessionNames } from '../config/session-names.js';
+import { demoSource } from '../demo/source.js';
+import { batchSync } from '../streams/batch.js';
+import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from '../streams/frames.js';
+import { toDetail, toSummary } from '../streams/views.js';
+import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
+import type { WorktreeLookup } from '../streams/worktree.js';
 
 export interface PipelineOptions {
   /** The source registry (src/sources/index.ts); agents without an entry are skipped. */
@@ -87,8 +88,11 @@ export interface Pipeline {
    * at once, so window-edge deadlines follow the new window and listeners get a fresh frame.
    */
   readonly setVisibility: (next: VisibilityOptions) => void;
-  /** Subscribes the sources (at once unless `deferSources`); later calls do nothing. */
-  readonly start: () => void;
+  /**
+   * Subscribes the sources (at once unless `deferSources`), after starting `sinks` so that they see
+   * every transition; later calls do nothing.
+   */
+  readonly start: (sinks?: readonly Sink[]) => void;
   /**
    * Replaces sessions by states of the same content (a persisted state by its lazy twin, see
    * persist-cache.ts), each only while the fold still holds exactly `from`: a session that changed
@@ -185,9 +189,14 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     armed = undefined;
   });
   let started = false;
-  const start = (): void => {
+  const teardowns: Teardown[] = [];
+  const plug = (sinks: readonly Sink[]): void => {
+    for (const sink of sinks) teardowns.push(sink({ state$, transitions$, diagnostics$ }, ctx));
+  };
+  const start = (sinks: readonly Sink[] = []): void => {
     if (started || connection.closed) return;
     started = true;
+    plug(sinks);
     connection.add(
       inputs$.pipe(scan((frame: PipelineFrame, input: FoldInput) => stepFrame(frame, input, frameOptions), first)).subscribe((frame) => {
         frames.next(frame);
@@ -195,7 +204,6 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
       }),
     );
   };
-  if (options.deferSources !== true) start();
   const frame$: Observable<PipelineFrame> = frames.asObservable();
   // A new value only when the state changed: frames that only moved time (a deadline passed)
   // carry the same state, and nobody that follows the state should walk it again for them.
@@ -204,7 +212,9 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     distinctUntilChanged(),
   );
   const transitions$ = frame$.pipe(mergeMap((frame) => frame.transitions));
-  const teardowns: Teardown[] = (options.sinks ?? []).map((sink) => sink({ state$, transitions$ }, ctx));
+  const diagnostics$ = diagnostics.asObservable();
+  if (options.deferSources !== true) start();
+  plug(options.sinks ?? []);
   let disposed: Promise<void> | undefined;
   // NOTE: sinks are told first (they already hold the latest state), then the sources and the
   // wake timer stop synchronously, so virtual-time tests end; only the sinks' own teardowns are awaited.
@@ -241,7 +251,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     frame$,
     state$,
     transitions$,
-    diagnostics$: diagnostics.asObservable(),
+    diagnostics$,
     agents,
     get visibility() {
       return visibility;

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
-import type { MonitorLaunch } from '../../commands/monitor.js';
+import type { MonitorLaunch } from '../contracts.js';
 import { openPlan } from '../../desktop/browser.js';
 import { spawnDetached } from '../../desktop/spawn-detached.js';
 import { pathFinder } from '../../desktop/which.js';
-import { formatAddress, type ListenAddress } from './address.js';
+import { formatAddress, type ListenAddress } from '../../sinks/http/address.js';
 
 /**
  * `--gui`: the API server also serves the dashboard; say where (without the token: stderr ends up

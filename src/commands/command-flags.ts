@@ -1,19 +1,13 @@
 import { AGENT_KINDS, LIMIT_AGENTS } from '../core/agents.js';
+import { LIMIT_RANGE, TIMEOUT_RANGE, WINDOW_RANGE } from '../core/ranges.js';
 import { parseFlags, type FlagSpec, type FlagSpecs } from './flags.js';
 
 /**
  * The flags of every command, as data. Each command parses its arguments with its own; `--help`
  * and `--version`, answered without loading the command, check the flags given beside them with
  * the same specs, so `agentwatch --bogus --version` is the usage error `agentwatch --bogus` is.
- * The ranges are the ones the usage texts (registry.ts) and docs name.
+ * The ranges (core/ranges.ts) are the ones the usage texts (registry.ts) and docs name.
  */
-
-/** `--limit`: more than anyone reads through, and far below what SQLite's LIMIT takes. */
-export const LIMIT_RANGE = { min: 1, max: 10_000 } as const;
-/** `--window`, in minutes: the range of `window_minutes` (a minute to a week). */
-export const WINDOW_RANGE = { min: 1, max: 10_080 } as const;
-/** `--timeout`, in seconds: how long one receiver may take to answer a test or replay. */
-export const TIMEOUT_RANGE = { min: 1, max: 600 } as const;
 
 export const MONITOR_FLAGS = {
   tui: { type: 'boolean' },

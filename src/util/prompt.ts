@@ -1,4 +1,4 @@
-import { RuntimeError, type CliIo } from './io.js';
+import { RuntimeError, type CliIo } from '../core/io.js';
 
 /**
  * Hidden terminal input (passphrases): raw mode, nothing echoed, Backspace edits, Enter ends,

@@ -1,8 +1,8 @@
 import { loadConfig, passphraseProblem, updateConfig, type Loaded } from '../../config/load.js';
 import { configPath, type Env } from '../../config/paths.js';
-import { RuntimeError, type CliIo } from '../../cli/io.js';
-import { readHidden } from '../../cli/prompt.js';
-import { deriveToken } from './token.js';
+import { RuntimeError, type CliIo } from '../../core/io.js';
+import { readHidden } from '../../util/prompt.js';
+import { deriveToken } from '../../sinks/http/token.js';
 
 /**
  * Setting and reading the API passphrase, shared by `agentwatch passphrase` and the first

@@ -2,7 +2,7 @@ import type { Config } from '../config/effective.js';
 import type { Env } from '../config/paths.js';
 import { existsSync } from 'node:fs';
 import type { AgentKind } from '../core/agents.js';
-import { checkLocation, fromClaudeDirs, type LocationCheck } from '../doctor/locations.js';
+import { checkLocation, fromClaudeDirs, type LocationCheck } from './locations.js';
 import { ampThreadsDir } from '../sources/amp/paths.js';
 import { claudeProjectsDirs } from '../sources/claude/paths.js';
 import { codexArchivedDir, codexSessionsDir } from '../sources/codex/paths.js';

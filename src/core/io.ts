@@ -1,4 +1,4 @@
-import type { Env } from '../config/paths.js';
+import type { Env } from './env.js';
 
 /** What a command may touch of the process: injected so commands run in tests without spawning. */
 export interface CliIo {

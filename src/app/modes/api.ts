@@ -1,22 +1,22 @@
 import type { SchedulerLike } from 'rxjs';
-import type { Pipeline } from '../../app.js';
-import type { CliIo } from '../../cli/io.js';
+import type { Pipeline } from '../pipeline.js';
+import type { CliIo } from '../../core/io.js';
 import type { Loaded } from '../../config/load.js';
 import { loadSessionNames, setSessionName } from '../../config/session-names.js';
-import { createWorktreeLookup } from '../../streams/worktree.js';
-import type { ListenAddress } from './address.js';
-import type { FrontDoor, RequestHandler } from './front-door.js';
-import { allowedHostsFor } from './host-check.js';
-import { watchSessionNames } from './names-watch.js';
-import { readRecentDeliveries } from '../webhook/delivery-store.js';
-import { startMetrics, type WebhookMetrics } from '../metrics/index.js';
-import { buildServer, type ServerDeps } from './server.js';
-import { createSessionStore } from './store.js';
+import { createWorktreeLookup } from '../worktree.js';
+import type { ListenAddress } from '../../sinks/http/address.js';
+import type { FrontDoor, RequestHandler } from '../../sinks/http/front-door.js';
+import { allowedHostsFor } from '../../sinks/http/host-check.js';
+import { watchSessionNames } from '../../sinks/http/names-watch.js';
+import { readRecentDeliveries } from '../../sinks/webhook/delivery-store.js';
+import { startMetrics, type WebhookMetrics } from '../../sinks/metrics/index.js';
+import { buildServer, type ServerDeps } from '../../sinks/http/server.js';
+import { createSessionStore } from '../../sinks/http/store.js';
 import { createLiveConfig, type LiveConfig } from '../../config/live.js';
 import { currentCommand, setLaunchAtLogin } from '../../desktop/autostart.js';
 import { spawnDetached } from '../../desktop/spawn-detached.js';
 import { pathFinder } from '../../desktop/which.js';
-import type { DashboardDeps } from './routes/dashboard.js';
+import type { DashboardDeps } from '../../sinks/http/routes/dashboard.js';
 
 /**
  * The `--api` interface over a socket that already listens (api-door.ts): the server over the
@@ -56,7 +56,7 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
       now: () => Date.now(),
       read: async (agents, now) => {
         if (launch.demo) return (await import('../../limits/sample.js')).sampleOutcomes(now, agents);
-        const [{ fetchLimits }, { makeLimitsCtx }, { firstValueFrom }] = await Promise.all([import('../../limits/fetch-limits.js'), import('../../limits/command.js'), import('rxjs')]);
+        const [{ fetchLimits }, { makeLimitsCtx }, { firstValueFrom }] = await Promise.all([import('../../limits/fetch-limits.js'), import('../../limits/make-ctx.js'), import('rxjs')]);
         return firstValueFrom(fetchLimits(makeLimitsCtx(io), agents));
       },
     },
@@ -71,8 +71,8 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
     scope: async () => {
       const [{ firstValueFrom }, { agentLocations }, { scopeOf }] = await Promise.all([
         import('rxjs'),
-        import('../../commands/sessions-locations.js'),
-        import('./scope-of.js'),
+        import('../../doctor/sessions-locations.js'),
+        import('../../sinks/http/scope-of.js'),
       ]);
       const state = await firstValueFrom(pipeline.state$);
       const config = live.current();

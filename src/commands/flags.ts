@@ -1,5 +1,5 @@
 import meow from 'meow';
-import { UsageError } from './io.js';
+import { UsageError } from '../core/io.js';
 import { closest } from '../util/closest.js';
 
 /**

@@ -1,17 +1,18 @@
-import { RuntimeError, type CliIo } from '../../cli/io.js';
-import type { MonitorLaunch, RunningMode } from '../../commands/monitor.js';
-import { agentLocations } from '../../commands/sessions-locations.js';
+import { RuntimeError, type CliIo } from '../../core/io.js';
+import type { MonitorLaunch, RunningMode } from '../contracts.js';
+import { agentLocations } from '../../doctor/sessions-locations.js';
 import { loadSessionNames } from '../../config/session-names.js';
-import { makeLimitsCtx } from '../../limits/command.js';
-import { detectTheme, queryBackground } from './detect-theme.js';
-import { runTui } from './index.js';
-import { captureStderr } from './stderr-capture.js';
-import { limitsText, readLimits, type LimitsRenderer } from './limits.js';
-import { openScreen } from './terminal.js';
-import { pickTheme } from './theme.js';
+import { makeLimitsCtx } from '../../limits/make-ctx.js';
+import { detectTheme, queryBackground } from '../../sinks/tui/detect-theme.js';
+import { runTui } from '../../sinks/tui/index.js';
+import { createWorktreeLookup } from '../worktree.js';
+import { captureStderr } from '../../sinks/tui/stderr-capture.js';
+import { limitsText, readLimits, type LimitsRenderer } from '../../sinks/tui/limits.js';
+import { openScreen } from '../../sinks/tui/terminal.js';
+import { pickTheme } from '../../sinks/tui/theme.js';
 import { SAMPLE_NOTE, sampleOutcomes } from '../../limits/sample.js';
 import { configNotices } from '../../config/notices.js';
-import { contentSearch } from './content-search.js';
+import { contentSearch } from '../../sinks/tui/content-search.js';
 
 /** The limits modal under --demo: generated windows, said to be sample on the Summary tab too. */
 const sampleLimits = (): LimitsRenderer => {
@@ -68,6 +69,7 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
     screen: openScreen(),
     agents: [...pipeline.visibility.agents],
     searched: demo ? [] : pipeline.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform)),
+    worktree: createWorktreeLookup(),
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
     // --demo: generated sample windows, marked as sample, and no request to any vendor.

@@ -1,9 +1,10 @@
 import { pairwise, startWith } from 'rxjs';
-import type { Pipeline } from '../app.js';
+import type { Pipeline } from './pipeline.js';
 import type { Config } from '../config/effective.js';
 import type { LiveConfig } from '../config/live.js';
 import type { AgentKind } from '../core/agents.js';
-import type { Ctx, Teardown } from '../core/contracts.js';
+import type { Teardown } from '../core/contracts.js';
+import type { Ctx } from '../streams/contracts.js';
 import type { VisibilityOptions } from '../streams/visibility.js';
 
 /**

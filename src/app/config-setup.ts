@@ -1,4 +1,4 @@
-import { RuntimeError, UsageError, type CliIo } from '../cli/io.js';
+import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
 import { loadConfig, type Loaded, type LoadOptions } from '../config/load.js';
 import { configNotices } from '../config/notices.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';

@@ -1,10 +1,11 @@
 import { asyncScheduler, Subject } from 'rxjs';
-import { startPipeline, type Pipeline } from '../app.js';
-import type { CliIo } from '../cli/io.js';
+import { startPipeline, type Pipeline } from './pipeline.js';
+import type { CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { SessionEvent, SessionState } from '../core/session.js';
+import type { Sink } from '../streams/contracts.js';
 import type { DiscoveryCache, Persister, SourceCtx } from '../sources/index.js';
 
 /**
@@ -16,8 +17,8 @@ import type { DiscoveryCache, Persister, SourceCtx } from '../sources/index.js';
 export interface SourcePipeline {
   readonly ctx: SourceCtx;
   readonly pipeline: Pipeline;
-  /** Starts the sources (already done unless `deferSources`); later calls do nothing. */
-  readonly begin: () => void;
+  /** Starts `sinks`, then the sources (already done unless `deferSources`); later calls do nothing. */
+  readonly begin: (sinks?: readonly Sink[]) => void;
   /** Saves the cache a last time, stops the sources and closes the cache, in that order. */
   readonly stop: () => Promise<void>;
   /**
@@ -44,6 +45,8 @@ export interface SourcePipelineOptions {
   readonly cacheFile?: string;
   /** Wait for `begin()` before starting the sources (the monitor starts its interfaces first). */
   readonly deferSources?: boolean;
+  /** Started with the pipeline, before the sources (PipelineOptions.sinks). */
+  readonly sinks?: readonly Sink[];
   /** Sees every source event (PipelineOptions.tap). */
   readonly tap?: (event: SessionEvent) => void;
   /** Runs before each write of the discovery cache (the search index writes what it took from `tap` first). */
@@ -79,9 +82,10 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
     deferSources: true,
     sourceCtx,
     ...(options.tap ? { tap: options.tap } : {}),
+    ...(options.sinks ? { sinks: options.sinks } : {}),
   });
-  const begin = (): void => {
-    pipeline.start();
+  const begin = (sinks: readonly Sink[] = []): void => {
+    pipeline.start(sinks);
     if (cache && registry) persister = registry.createPersister(pipeline.state$, cache, base.scheduler);
   };
   if (options.deferSources !== true) begin();

@@ -1,16 +1,16 @@
-import type { CliIo } from '../../cli/io.js';
-import { RuntimeError } from '../../cli/io.js';
-import { canPrompt } from '../../cli/prompt.js';
+import type { CliIo } from '../../core/io.js';
+import { RuntimeError } from '../../core/io.js';
+import { canPrompt } from '../../util/prompt.js';
 import type { Loaded } from '../../config/load.js';
 import { passphraseProblem } from '../../config/load.js';
-import { DEFAULT_HOST, FALLBACK_PORTS, formatAddress, type ListenAddress } from './address.js';
-import { openFrontDoor, type FrontDoor } from './front-door.js';
-import { allowedHostsFor } from './host-check.js';
+import { DEFAULT_HOST, FALLBACK_PORTS, formatAddress, type ListenAddress } from '../../sinks/http/address.js';
+import { openFrontDoor, type FrontDoor } from '../../sinks/http/front-door.js';
+import { allowedHostsFor } from '../../sinks/http/host-check.js';
 import { askNewPassphrase, saveNewPassphrase } from './passphrase-flow.js';
-import { authInfo, deriveToken } from './token.js';
+import { authInfo, deriveToken } from '../../sinks/http/token.js';
 
 /**
- * What `--api` does before anything heavy loads (api-mode.ts brings Fastify, the routes and the
+ * What `--api` does before anything heavy loads (api.ts brings Fastify, the routes and the
  * metrics later): refuse to serve without a passphrase, start the token's derivation, and listen.
  * From here on `/api/auth` answers; other requests wait for the app (front-door.ts).
  */

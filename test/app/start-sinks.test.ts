@@ -1,0 +1,54 @@
+import { defer, of } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { attentionLog } from '../../src/app/attention-log.js';
+import { startPipeline } from '../../src/app/pipeline.js';
+import type { SessionEvent } from '../../src/core/session.js';
+import type { Sink } from '../../src/streams/contracts.js';
+import { memoryLogger, rx, testCtx } from '../helpers/marbles.js';
+
+const locked: SessionEvent = { type: 'diagnostic', agent: 'cursor', code: 'E_DB_LOCKED', message: 'database is locked', path: '/db' };
+const junk: SessionEvent = { type: 'diagnostic', agent: 'claude', code: 'E_JUNK_LINE', message: 'junk line', path: '/a.jsonl', line: 3 };
+
+describe('Pipeline.start(sinks)', () => {
+  it('starts the sinks before the deferred sources, and dispose awaits their teardown', async () => {
+    const scheduler = rx();
+    let subscribed = false;
+    const seen: { readonly sourcesRunning: boolean; readonly codes: string[] }[] = [];
+    let tornDown = false;
+    const sink: Sink = ({ diagnostics$ }) => {
+      const record = { sourcesRunning: subscribed, codes: [] as string[] };
+      seen.push(record);
+      const subscription = diagnostics$.subscribe((d) => record.codes.push(d.code));
+      return async () => {
+        subscription.unsubscribe();
+        tornDown = true;
+      };
+    };
+    const claude = () =>
+      defer(() => {
+        subscribed = true;
+        return of(junk);
+      });
+    const pipeline = startPipeline(testCtx(scheduler), { sources: { claude }, agents: ['claude'], deferSources: true });
+    expect(seen).toEqual([]);
+    pipeline.start([sink]);
+    expect(subscribed).toBe(true);
+    expect(seen).toEqual([{ sourcesRunning: false, codes: ['E_JUNK_LINE'] }]);
+    pipeline.start([sink]);
+    expect(seen).toHaveLength(1);
+    await pipeline.dispose();
+    expect(tornDown).toBe(true);
+  });
+});
+
+describe('attentionLog', () => {
+  it('warns once per distinct problem the user should fix, and not about junk lines', async () => {
+    const scheduler = rx();
+    const log = memoryLogger();
+    const cursor = () => of(locked, junk, locked);
+    const pipeline = startPipeline({ ...testCtx(scheduler), log }, { sources: { cursor }, agents: ['cursor'], deferSources: true });
+    pipeline.start([attentionLog()]);
+    await pipeline.dispose();
+    expect(log.lines).toEqual(['warn cursor: database is locked (/db) (agentwatch doctor for details)']);
+  });
+});
