@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { createColors } from 'picocolors';
 import type { BarTone, PaceLabel, Severity } from './pace.js';
 
@@ -36,10 +37,7 @@ export const shouldColor = (env: Readonly<Record<string, string | undefined>>, i
   return isTTY === true;
 };
 
-// eslint-disable-next-line no-control-regex -- matching ANSI color codes is the point
-const ANSI = /\x1b\[[0-9;]*m/g;
-
 /** Printed width of a string that may contain color codes. */
-export const visibleLength = (text: string): number => text.replace(ANSI, '').length;
+export const visibleLength = (text: string): number => stripVTControlCharacters(text).length;
 
 export const padVisible = (text: string, width: number): string => text + ' '.repeat(Math.max(0, width - visibleLength(text)));

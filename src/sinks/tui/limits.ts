@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { firstValueFrom } from 'rxjs';
 import { LIMIT_AGENTS } from '../../core/agents.js';
 import type { LimitsCtx } from '../../limits/context.js';
@@ -8,10 +9,7 @@ import { errorLines, guidanceMessage, noneAvailable } from '../../limits/rows.js
 import type { Outcomes } from '../../limits/types.js';
 import type { LimitsText } from './state.js';
 
-// eslint-disable-next-line no-control-regex -- stripping SGR escapes is the point
-const SGR = /\u001b\[[0-9;]*m/g;
-
-const linesOf = (text: string): string[] => text.replace(SGR, '').replace(/\n+$/, '').split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
+const linesOf = (text: string): string[] => stripVTControlCharacters(text).replace(/\n+$/, '').split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
 
 const dropLeadingBlanks = (lines: string[]): string[] => {
   const first = lines.findIndex((line) => line.trim() !== '');

@@ -4,7 +4,8 @@ import type { Size } from './layout.js';
 import type { RowChange } from './diff.js';
 
 /**
- * The only terminal-kit import: alternate screen, raw key input, resize events, row writes.
+ * The only terminal-kit import that touches the terminal (text.ts takes its width tables):
+ * alternate screen, raw key input, resize events, row writes.
  * Everything above this file deals in strings and key names, so it runs in tests without a tty.
  */
 export interface Screen {

@@ -1,59 +1,20 @@
+import termkit from 'terminal-kit';
+
 /**
- * Terminal cell widths of strings. Pure and dependency-free so render code never imports the
- * terminal library. Covers what session names and paths realistically contain: ASCII, accents
- * (combining marks take no cell), CJK and emoji (two cells), control characters (dropped).
+ * Terminal cell widths of strings, pure (no terminal is touched). Covers what session names and
+ * paths realistically contain: ASCII, accents (combining marks take no cell), CJK and emoji (two
+ * cells), control characters (dropped). The wide and zero-width tables are terminal-kit's.
  */
-
-/** Code point ranges drawn two cells wide (East Asian Wide/Fullwidth and emoji blocks). */
-const WIDE: readonly (readonly [number, number])[] = [
-  [0x1100, 0x115f],
-  [0x231a, 0x231b],
-  [0x2329, 0x232a],
-  [0x23e9, 0x23ec],
-  [0x25fd, 0x25fe],
-  [0x2614, 0x2615],
-  [0x2648, 0x2653],
-  [0x26a1, 0x26a1],
-  [0x26bd, 0x26be],
-  [0x26c4, 0x26c5],
-  [0x26d4, 0x26d4],
-  [0x26ea, 0x26ea],
-  [0x26f2, 0x26f5],
-  [0x26fa, 0x26fd],
-  [0x2705, 0x2705],
-  [0x270a, 0x270b],
-  [0x2728, 0x2728],
-  [0x274c, 0x274c],
-  [0x2753, 0x2757],
-  [0x2795, 0x2797],
-  [0x27b0, 0x27b0],
-  [0x2b1b, 0x2b1c],
-  [0x2e80, 0x303e],
-  [0x3041, 0x33ff],
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0xa000, 0xa4cf],
-  [0xac00, 0xd7a3],
-  [0xf900, 0xfaff],
-  [0xfe30, 0xfe4f],
-  [0xff00, 0xff60],
-  [0xffe0, 0xffe6],
-  [0x1f300, 0x1f64f],
-  [0x1f680, 0x1f6ff],
-  [0x1f900, 0x1f9ff],
-  [0x20000, 0x3fffd],
-];
-
-const inRanges = (cp: number, ranges: readonly (readonly [number, number])[]): boolean =>
-  ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
 
 /** Cells one code point occupies: 0 for controls, combining marks and joiners, 2 for wide. */
 export const charWidth = (cp: number): 0 | 1 | 2 => {
   // Fast path: printable ASCII, the bulk of every frame.
   if (cp >= 0x20 && cp < 0x7f) return 1;
+  // The library counts these as one cell each; a terminal draws nothing for them.
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if ((cp >= 0x300 && cp <= 0x36f) || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x200b && cp <= 0x200f)) return 0;
-  return cp >= 0x1100 && inRanges(cp, WIDE) ? 2 : 1;
+  if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x200b && cp <= 0x200f)) return 0;
+  const width = termkit.stringWidth(String.fromCodePoint(cp));
+  return width === 2 ? 2 : width === 0 ? 0 : 1;
 };
 
 export const displayWidth = (text: string): number => {
