@@ -9,6 +9,7 @@ import { configSchema } from '../../src/config/schema.js';
 import type { Transition } from '../../src/core/session.js';
 import { createBreaker, type BreakerEvent } from '../../src/sinks/webhook/breaker.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore } from '../../src/sinks/webhook/delivery-store.js';
+import { openQueue } from '../../src/sinks/webhook/index.js';
 import type { Post, PostResponse } from '../../src/sinks/webhook/post.js';
 import { BACKOFF_MS } from '../../src/sinks/webhook/retry.js';
 import { createSinkLog } from '../../src/sinks/webhook/sink-log.js';
@@ -222,6 +223,29 @@ describe('a damaged queue file', () => {
       expect((await stat(file)).mode & 0o777).toBe(0o600);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('a queue file of this version whose table is not ours', () => {
+  it('is moved aside as a damaged one is, and a new queue started', async () => {
+    const temp = await makeTempHome();
+    try {
+      const file = webhookQueuePath(temp.env);
+      await mkdir(path.dirname(file), { recursive: true });
+      const foreign = new BetterSqlite3(file);
+      foreign.exec('CREATE TABLE deliveries (seq INTEGER PRIMARY KEY, note TEXT); PRAGMA user_version = 2;');
+      foreign.close();
+      const lines: string[] = [];
+      const say = (line: string): number => lines.push(line);
+      const store = openQueue({ env: temp.env }, { info: say, warn: say, error: say });
+      store.enqueue({ id: 'd1', webhook: 'h', body: '{}', createdAt: 0 });
+      expect(store.file).toBe(file);
+      expect(store.queued('h')).toBe(1);
+      store.close();
+      expect(lines).toEqual([expect.stringMatching(/^webhook queue .*webhooks\.db was unusable \(.*\); moved it to .*webhooks\.db\.corrupt-.* and started a new one$/)]);
+    } finally {
+      await temp.cleanup();
     }
   });
 });
