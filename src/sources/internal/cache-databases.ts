@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { isAgentKind, type AgentKind } from '../../core/agents.js';
 import type { DiagnosticCounts } from '../../core/session.js';
-import type { DiscoveryCache } from './cache.js';
 import { TABLE_COLUMNS } from './cache-db.js';
 import { decodeDiagnosticCounts, encodeDiagnostics } from './core-codec.js';
 import { parseJson } from './skim.js';
@@ -42,8 +41,16 @@ const databaseOf = (agent: string, signature: string, listingText: string): Cach
   return { agent, signature, listedAt: listing.listedAt, stamps, diagnostics };
 };
 
+/** What the discovery cache offers of the `databases` table. */
+export interface DatabaseRecords {
+  /** The record of a database's last complete read, or undefined. */
+  readonly getDatabase: (dbPath: string) => CachedDatabase | undefined;
+  /** Records (or, with undefined, forgets) a database's last complete read. Failures are logged, never thrown. */
+  readonly putDatabase: (dbPath: string, record: CachedDatabase | undefined) => void;
+}
+
 /** The `databases` table: one row per SQLite database a source read, asked for and written one at a time. */
-export const openDatabaseRecords = (db: Database.Database, failed: (what: string, error: unknown) => void): Pick<DiscoveryCache, 'getDatabase' | 'putDatabase'> => {
+export const openDatabaseRecords = (db: Database.Database, failed: (what: string, error: unknown) => void): DatabaseRecords => {
   const selectDatabase = db.prepare('SELECT agent, signature, listing FROM databases WHERE path = ?').raw();
   const upsertDatabase = db.prepare(
     `INSERT INTO databases (${TABLE_COLUMNS.databases}) VALUES (?, ?, ?, ?)

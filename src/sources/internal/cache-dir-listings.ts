@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../core/contracts.js';
-import type { DiscoveryCache } from './cache.js';
 import { TABLE_COLUMNS } from './cache-db.js';
+import type { DirListingCache } from './walk.js';
 
 // A listing's names joined by '/', which no file name holds: cheaper to split than JSON to parse.
 const NAME_SEPARATOR = '/';
@@ -17,7 +17,12 @@ interface ListingRow {
 }
 
 /** The `dirs` table, and what to write to it at the cache's next transaction. */
-export interface DirListings extends Pick<DiscoveryCache, 'listing' | 'rememberListing' | 'forgetUnaskedListings'> {
+export interface DirListings extends DirListingCache {
+  /**
+   * Forgets the listings of directories under `root` (itself included) nothing asked for since the
+   * cache opened: after a walk of `root`, those of directories deleted meanwhile.
+   */
+  readonly forgetUnaskedListings: (root: string) => void;
   /** True when something waits to be written. */
   readonly pending: () => boolean;
   /** Writes what waits; inside the caller's transaction. */

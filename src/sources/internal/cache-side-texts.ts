@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AgentKind } from '../../core/agents.js';
 import type { Logger } from '../../core/contracts.js';
-import type { DiscoveryCache } from './cache.js';
 import { TABLE_COLUMNS } from './cache-db.js';
 
 /** A side file's text and the size and mtime it had when read. */
@@ -12,7 +11,17 @@ export interface CachedText {
 }
 
 /** The `side_files` table, and what to write to it at the cache's next transaction. */
-export interface SideTexts extends Pick<DiscoveryCache, 'sideText' | 'rememberSideText' | 'forgetUnaskedSideTexts'> {
+export interface SideTexts {
+  /**
+   * What a side file (a session's title or name file) held when last read, with its size and
+   * mtime then: a warm start that finds it unchanged reads it from here (side-text.ts). Handed
+   * out once (the row stays): a later read of the file is of a change.
+   */
+  readonly sideText: (file: string) => CachedText | undefined;
+  /** Remembers (or, with undefined, forgets) a side file's text; written with the next `write`, or on `close`. */
+  readonly rememberSideText: (file: string, agent: AgentKind, text: CachedText | undefined) => void;
+  /** Forgets the side files of `agent` nothing asked for since the cache opened (after a first pass: the deleted ones). */
+  readonly forgetUnaskedSideTexts: (agent: AgentKind) => void;
   /** True when something waits to be written. */
   readonly pending: () => boolean;
   /** Writes what waits; inside the caller's transaction. */

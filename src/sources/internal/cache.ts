@@ -6,13 +6,12 @@ import type { Logger } from '../../core/contracts.js';
 import type { FileCheckpoint, SessionState } from '../../core/session.js';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { openCacheDb, TABLE_COLUMNS } from './cache-db.js';
-import { openDatabaseRecords, type CachedDatabase } from './cache-databases.js';
-import { openDirListings } from './cache-dir-listings.js';
-import { openSideTexts, type CachedText } from './cache-side-texts.js';
+import { openDatabaseRecords, type DatabaseRecords } from './cache-databases.js';
+import { openDirListings, type DirListings } from './cache-dir-listings.js';
+import { openSideTexts, type SideTexts } from './cache-side-texts.js';
 import { decodeCore, encodeCore, type CoreRow } from './core-codec.js';
 import { lazyState, restoredBy, unreadDetailKey } from './lazy-detail.js';
 import { releasePageCache } from '../../util/sqlite-memory.js';
-import type { DirListingCache } from './walk.js';
 
 /**
  * The persistent discovery cache: per transcript file, the byte offset read so far and the folded
@@ -52,7 +51,7 @@ export interface CachedFile {
   readonly state: SessionState;
 }
 
-export interface DiscoveryCache extends DirListingCache {
+export interface DiscoveryCache extends Omit<DirListings, 'pending' | 'flush'>, Omit<SideTexts, 'pending' | 'flush'>, DatabaseRecords {
   /** Where the cache lives (`:memory:` when the cache directory is unusable). */
   readonly file: string;
   /** The entry of one transcript, or undefined (unknown, or its row did not validate). */
@@ -85,25 +84,6 @@ export interface DiscoveryCache extends DirListingCache {
   readonly pruneUnasked: (agent: AgentKind, keep: (file: string) => boolean) => void;
   /** Upserts and deletes in one transaction. Failures are logged, never thrown. */
   readonly write: (upserts: readonly CachedFile[], deletes: readonly string[]) => void;
-  /**
-   * What a side file (a session's title or name file) held when last read, with its size and
-   * mtime then: a warm start that finds it unchanged reads it from here (side-text.ts). Handed
-   * out once (the row stays): a later read of the file is of a change.
-   */
-  readonly sideText: (file: string) => CachedText | undefined;
-  /** Remembers (or, with undefined, forgets) a side file's text; written with the next `write`, or on `close`. */
-  readonly rememberSideText: (file: string, agent: AgentKind, text: CachedText | undefined) => void;
-  /** Forgets the side files of `agent` nothing asked for since the cache opened (after a first pass: the deleted ones). */
-  readonly forgetUnaskedSideTexts: (agent: AgentKind) => void;
-  /**
-   * Forgets the listings of directories under `root` (itself included) nothing asked for since the
-   * cache opened: after a walk of `root`, those of directories deleted meanwhile.
-   */
-  readonly forgetUnaskedListings: (root: string) => void;
-  /** The record of a database's last complete read, or undefined. */
-  readonly getDatabase: (dbPath: string) => CachedDatabase | undefined;
-  /** Records (or, with undefined, forgets) a database's last complete read. Failures are logged, never thrown. */
-  readonly putDatabase: (dbPath: string, record: CachedDatabase | undefined) => void;
   readonly close: () => void;
 }
 
