@@ -1,9 +1,10 @@
 import type { Source } from '../../core/contracts.js';
 import { makeFamilySource, type FamilySourceOptions } from '../sqlite/opencode-family/index.js';
+import { kiloResumeCommand } from './descriptor.js';
 import { kiloDbPaths } from './paths.js';
 
 /** Which agent and how to resume one of its sessions (the search index reads the same database). */
-export const KILO_SPEC = { agent: 'kilo', resumeCommand: (id: string) => `kilo --session=${id}` } as const;
+export const KILO_SPEC = { agent: 'kilo', resumeCommand: kiloResumeCommand } as const;
 
 /** Kilo Code CLI sessions: the opencode schema in `kilo.db` (AGENT-FORMATS §6). */
 export const makeKiloSource = (options: FamilySourceOptions = {}): Source => makeFamilySource(KILO_SPEC, (ctx) => kiloDbPaths(ctx.env), options);
