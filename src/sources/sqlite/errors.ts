@@ -1,5 +1,5 @@
 import type { AgentKind } from '../../core/agents.js';
-import { AGENT_LABEL } from '../../core/agents.js';
+import { AGENT_LABEL } from '../agents.js';
 import type { DiagnosticCode, SessionEvent } from '../../core/session.js';
 
 /**
