@@ -6,8 +6,11 @@ import tseslint from 'typescript-eslint';
  * SAME_FLOOR says so, and no folder above its own. Dynamic `import()` is held to the same rule.
  */
 const FLOORS = [['core', 'util'], ['config', 'demo'], ['sources', 'streams', 'limits', 'desktop'], ['search', 'doctor'], ['sinks'], ['app'], ['commands'], ['cli']];
-/** Same-floor imports that are allowed: util uses the process handle; sources implement the contracts. */
-const SAME_FLOOR = { util: ['core'], sources: ['streams/contracts.js'] };
+/**
+ * Same-floor imports that are allowed: util uses the process handle; sources implement the
+ * contracts; streams read the agent registry (each agent's facts, such as its resume command).
+ */
+const SAME_FLOOR = { util: ['core'], sources: ['streams/contracts.js'], streams: ['sources/agents.js'] };
 
 const layerRules = FLOORS.flatMap((floor, level) =>
   floor.flatMap((folder) => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
+import { AGENT_LOOKS } from '../src/sources/agents.js';
 import { FAVICON_LABELS, faviconFile, faviconSvg } from './src/lib/badge.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -22,6 +23,15 @@ const favicons = (): Plugin => ({
   },
 });
 
+const AGENTS_MODULE = 'virtual:agentwatch-agents';
+
+/** The agents' labels, glyphs and colour slots, from the agent registry (see src/lib/agents.ts). */
+const agents = (): Plugin => ({
+  name: 'agentwatch-agents',
+  resolveId: (id) => (id === AGENTS_MODULE ? `\0${AGENTS_MODULE}` : undefined),
+  load: (id) => (id === `\0${AGENTS_MODULE}` ? `export default ${JSON.stringify(AGENT_LOOKS)};` : undefined),
+});
+
 /**
  * The dashboard build: web/ -> dist/gui/ (index.html + hashed assets), served by the agentwatch
  * server at `/`. Everything is bundled: no CDN, no network at run time. `npm run dev:web` serves
@@ -31,7 +41,7 @@ export default defineConfig({
   root: here,
   // Relative asset URLs: the page works wherever the server mounts it.
   base: './',
-  plugins: [svelte({ compilerOptions: { runes: true } }), favicons()],
+  plugins: [svelte({ compilerOptions: { runes: true } }), favicons(), agents()],
   build: {
     outDir: path.join(here, '..', 'dist', 'gui'),
     emptyOutDir: true,

@@ -1,9 +1,14 @@
+import { AGENT_KINDS } from '../core/agents.js';
 import type { CommandName } from '../commands/names.js';
 import type { CommandRun } from '../core/io.js';
 
+/** How the help texts list the agents a flag accepts. */
+const AGENTS = AGENT_KINDS.join(' ');
+
 /**
- * Every command and mode the CLI offers. This file must stay import-free (only types and lazy `import()`),
- * because `--help` reads it and has to answer in about the time of `node -e 0`.
+import { AGENT_KINDS } from '../core/agents.js';
+import type { CommandName } from '../commands/names.js';
+import type { CommandRun } from '../core/io.js';
  * A command appears here only once it works; nothing is listed as "coming soon".
  */
 export interface CommandEntry {
@@ -73,7 +78,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       'Options',
       '  --all              sessions of every directory',
       '  --dir DIR          sessions in DIR or below it (instead of the current directory; also through a symlink)',
-      '  --agent NAME       one agent (amp claude codex cursor grok kilo kimi opencode pi) or all (default)',
+      `  --agent NAME       one agent (${AGENTS}) or all (default)`,
       '  --window MINUTES   only sessions active in the last MINUTES minutes (1 to 10080)',
       '  --json             a JSON array of session-detail objects (the API\'s GET /api/sessions/:id shape)',
       '  --demo             generated sessions of every agent instead of the real ones (every directory unless --dir)',
@@ -96,7 +101,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       'Queries: words (all must match), "a phrase", prefix*, OR, NOT, AND, parentheses.',
       '',
       'Options',
-      '  --agent LIST   only these agents, comma-separated (amp claude codex cursor grok kilo kimi opencode pi)',
+      `  --agent LIST   only these agents, comma-separated (${AGENTS})`,
       '  --limit N      at most N sessions (1 to 10000, default 10)',
       '  --json         a JSON array, best first: { session_id, agent, cwd, title, last_activity, resume_command, score, snippets[] }',
       '  --reindex      rebuild the index from nothing',
@@ -155,7 +160,7 @@ export const MONITOR: { readonly usage: string; readonly load: CommandEntry['loa
     '      --gui          the web dashboard: the API server also serves it at /, opened in an app window',
     '      --no-open      with --gui: do not open a browser (the dashboard URL is printed on stderr)',
     '      --host ADDR    with --api or --gui: listen address (default 127.0.0.1:7421; without it a busy port falls back to 7422-7431)',
-    '      --agent NAME   one agent (amp claude codex cursor grok kilo kimi opencode pi) or all (default)',
+    `      --agent NAME   one agent (${AGENTS}) or all (default)`,
     '      --demo         generated sessions of every agent instead of the real ones',
     '',
   ].join('\n'),

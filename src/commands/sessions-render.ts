@@ -1,6 +1,6 @@
 import { createColors } from 'picocolors';
 import type { Activity } from '../core/activity.js';
-import { AGENT_LABEL } from '../core/agents.js';
+import { AGENT_LABEL } from '../sources/agents.js';
 import type { SessionSummary } from '../core/session.js';
 import { timeOf } from '../core/time.js';
 

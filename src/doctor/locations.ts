@@ -1,5 +1,7 @@
 import { existsSync, promises as fs, constants } from 'node:fs';
-import { dirname } from 'node:path';
+import type { Location } from '../sources/descriptor.js';
+
+type ConfigEntry = NonNullable<Location['configEntry']>;
 
 /** What is at one place an agent's source reads. */
 export interface LocationCheck {
@@ -44,14 +46,16 @@ export const checkLocation = async (path: string, expect: 'directory' | 'file'):
 };
 
 /**
- * The `projects/` folder of a `claude_dirs` entry (when any is set, they replace `~/.claude`):
- * each entry must hold one (docs/configuration.md), so one without it is the config's mistake, said with the entry.
+ * A place inside a config entry the user named (a `claude_dirs` entry's `projects/` folder): each
+ * entry must hold that folder, so one without it is the config's mistake, said with the entry.
  */
-export const fromClaudeDirs = (check: LocationCheck): LocationCheck => {
-  const entry = dirname(check.path);
-  if (check.state !== 'missing') return { ...check, config_entry: `claude_dirs: ${entry}` };
-  const detail = existsSync(entry) ? `the claude_dirs entry ${entry} has no projects/ folder; each entry must contain one` : `the claude_dirs entry ${entry} does not exist`;
-  return { ...check, detail, config_entry: `claude_dirs: ${entry}` };
+export const fromConfigEntry = (check: LocationCheck, from: ConfigEntry): LocationCheck => {
+  const configEntry = `${from.key}: ${from.entry}`;
+  if (check.state !== 'missing') return { ...check, config_entry: configEntry };
+  const detail = existsSync(from.entry)
+    ? `the ${from.key} entry ${from.entry} has no ${from.holds} folder; each entry must contain one`
+    : `the ${from.key} entry ${from.entry} does not exist`;
+  return { ...check, detail, config_entry: configEntry };
 };
 
 /**

@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import { nextTurn } from '../util/next-turn.js';
 import type { Env } from '../config/paths.js';
@@ -10,6 +9,7 @@ import { KILO_SPEC } from '../sources/kilo/index.js';
 import { kiloDbPaths } from '../sources/kilo/paths.js';
 import { OPENCODE_SPEC } from '../sources/opencode/index.js';
 import { opencodeDbPaths } from '../sources/opencode/paths.js';
+import type { SqliteAgent } from '../sources/agents.js';
 import { openFamilyReader } from '../sources/sqlite/opencode-family/reader.js';
 import type { OpenReader } from '../sources/sqlite/reader.js';
 import { initialFoldState, reduceSessions } from '../streams/sessions-reducer.js';
@@ -22,9 +22,7 @@ import type { Indexer } from './indexer.js';
  * reader's stamp (only sessions whose stamp moved are replayed). A replayed session's old messages
  * are skipped by the indexer's hashes.
  */
-export const SQLITE_AGENTS = ['opencode', 'kilo', 'cursor'] as const satisfies readonly AgentKind[];
-export type SqliteAgent = (typeof SQLITE_AGENTS)[number];
-export const isSqliteAgent = (agent: AgentKind): agent is SqliteAgent => (SQLITE_AGENTS as readonly AgentKind[]).includes(agent);
+export { isSqliteAgent, SQLITE_AGENTS, type SqliteAgent } from '../sources/agents.js';
 
 export interface DatabaseSpec {
   readonly agent: SqliteAgent;

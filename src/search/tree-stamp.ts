@@ -4,12 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config/effective.js';
 import type { Env } from '../config/paths.js';
 import type { AgentKind } from '../core/agents.js';
-import { ampDataDir } from '../sources/amp/paths.js';
-import { claudeDesktopDir, claudeProjectsDirs } from '../sources/claude/paths.js';
-import { codexArchivedDir, codexSessionIndexPath, codexSessionsDir } from '../sources/codex/paths.js';
-import { grokSessionsDir } from '../sources/grok/paths.js';
-import { kimiIndexFile, kimiRoot, kimiSessionsDir } from '../sources/kimi/paths.js';
-import { piSessionDirs } from '../sources/pi/paths.js';
+import { agentStampRoots } from '../sources/agents.js';
 
 /**
  * The file agents' high-water mark as a whole: one hash of every file's size, mtime and inode and
@@ -18,30 +13,8 @@ import { piSessionDirs } from '../sources/pi/paths.js';
  * deleted since, and the sources need not start at all (a warm start of every source costs seconds
  * on a large history; this costs a walk and a stat per file).
  */
-export const fileAgentRoots = (agent: AgentKind, config: Config, env: Env, platform: NodeJS.Platform): string[] => {
-  switch (agent) {
-    case 'amp':
-      return [ampDataDir(env)];
-    case 'claude': {
-      const desktop = claudeDesktopDir(env, platform);
-      return [...claudeProjectsDirs(config, env), ...(desktop ? [desktop] : [])];
-    }
-    case 'codex':
-      return [codexSessionsDir(env), codexArchivedDir(env), codexSessionIndexPath(env)];
-    case 'grok':
-      return [grokSessionsDir(env)];
-    case 'kimi':
-      return [kimiSessionsDir(kimiRoot(env)), kimiIndexFile(kimiRoot(env))];
-    case 'pi':
-      return piSessionDirs(env);
-    case 'cursor':
-    case 'kilo':
-    case 'opencode':
-      return [];
-    default:
-      return agent satisfies never;
-  }
-};
+export const fileAgentRoots = (agent: AgentKind, config: Config, env: Env, platform: NodeJS.Platform): string[] =>
+  agentStampRoots(agent, { config, env, platform });
 
 /** Deeper than any agent's layout (codex: sessions/YYYY/MM/DD/file); a deeper tree is not walked further. */
 const MAX_DEPTH = 8;

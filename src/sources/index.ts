@@ -1,6 +1,7 @@
 import { from, switchMap } from 'rxjs';
-import type { AgentKind } from '../core/agents.js';
+import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import type { Source } from '../streams/contracts.js';
+import { agentLoaders } from './agents.js';
 
 /**
  * A source whose module loads when it is first subscribed: a command that runs one agent
@@ -13,8 +14,9 @@ const onDemand =
     from(load()).pipe(switchMap((source) => source(ctx)));
 
 /**
- * Every agent source, one line per agent. A source is `(ctx) => Observable<SessionEvent>`; the
- * file sources also read two optional fields of `SourceCtx` (src/sources/internal/options.ts):
+ * Every agent source, loaded through its descriptor (agents.ts). A source is
+ * `(ctx) => Observable<SessionEvent>`; the file sources also read two optional fields of
+ * `SourceCtx` (src/sources/internal/options.ts):
  *
  * - `cache`: the discovery cache (`openDiscoveryCache(env, log)` from internal/cache.ts). With it a
  *   warm start emits `restore` and reads only appended bytes. Keep it current with
@@ -26,17 +28,7 @@ const onDemand =
  * `FileParser` (internal/file-parser.ts); it handles offsets, partial and oversized lines,
  * truncation, rotation, deletion, new directories, the cache and `ready`.
  */
-export const sources = {
-  amp: onDemand(async () => (await import('./amp/index.js')).amp),
-  claude: onDemand(async () => (await import('./claude/index.js')).claude),
-  codex: onDemand(async () => (await import('./codex/index.js')).codex),
-  cursor: onDemand(async () => (await import('./cursor/index.js')).cursor),
-  grok: onDemand(async () => (await import('./grok/index.js')).grok),
-  kilo: onDemand(async () => (await import('./kilo/index.js')).kilo),
-  kimi: onDemand(async () => (await import('./kimi/index.js')).kimi),
-  opencode: onDemand(async () => (await import('./opencode/index.js')).opencode),
-  pi: onDemand(async () => (await import('./pi/index.js')).pi),
-} satisfies Record<AgentKind, Source>;
+export const sources = Object.fromEntries(AGENT_KINDS.map((kind) => [kind, onDemand(agentLoaders[kind])])) as Readonly<Record<AgentKind, Source>>;
 
 export type { SourceCtx } from './internal/options.js';
 export { openDiscoveryCache, discoveryCachePath, type DiscoveryCache } from './internal/cache.js';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { rfc3339 } from '../core/time.js';
 import { isActiveActivity, type Activity } from '../core/activity.js';
-import type { AgentKind } from '../core/agents.js';
 import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
+import { agentResume } from '../sources/agents.js';
 import { resolveActivity } from './activity.js';
 import { sessionCost } from './cost.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
@@ -27,23 +27,8 @@ export const shortName = (cwd: string): string => {
 /** Micro-dollar precision: float noise (0.30000000000000004) never reaches the wire. */
 const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_000;
 
-/**
- * How each agent resumes a session by id (AGENT-FORMATS.md section 0), used when the source did
- * not record one. grok has no resume command.
- */
-const RESUME: Readonly<Record<AgentKind, ((id: string) => string) | undefined>> = {
-  amp: (id) => `amp threads continue ${id}`,
-  claude: (id) => `claude --resume ${id}`,
-  codex: (id) => `codex resume ${id}`,
-  cursor: (id) => `cursor-agent --resume="${id}"`,
-  grok: undefined,
-  kilo: (id) => `kilo --session=${id}`,
-  kimi: (id) => `kimi --resume ${id}`,
-  opencode: (id) => `opencode -s ${id}`,
-  pi: (id) => `pi --session ${id}`,
-};
-
-export const resumeCommand = (s: SessionState): string => s.resumeCommand || (RESUME[s.agent]?.(s.sessionId) ?? '');
+/** The command the source recorded, else the one the agent's descriptor builds from the session. */
+export const resumeCommand = (s: SessionState): string => s.resumeCommand || agentResume(s.agent, s);
 
 /** Summary object of `GET /api/sessions` (PRODUCT.md section 4). Pure. */
 export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now).activity);

@@ -1,3 +1,4 @@
+import { AGENT_LABEL } from '../../src/sources/agents.js';
 import type { Database } from 'better-sqlite3';
 import { describe, it } from 'vitest';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
@@ -28,7 +29,7 @@ import { mutate, touchOwner } from './sqlite-mutations.js';
 const RUNS = 3;
 const SEEDS: Readonly<Record<Flavour, number>> = { opencode: 21_000, 'opencode-v2': 22_000, kilo: 23_000, cursor: 24_000 };
 
-const pollerOf = (flavour: Flavour, dbPath: string) => createSqlitePoller({ agent: FLAVOUR[flavour].agent, dbPath, openReader: FLAVOUR[flavour].openReader });
+const pollerOf = (flavour: Flavour, dbPath: string) => createSqlitePoller({ agent: FLAVOUR[flavour].agent, label: AGENT_LABEL[FLAVOUR[flavour].agent], dbPath, openReader: FLAVOUR[flavour].openReader });
 
 const expectSame = (what: string, a: ReadonlyMap<string, SessionState>, b: ReadonlyMap<string, SessionState>): void => {
   const differing = differingSessions(a, b);

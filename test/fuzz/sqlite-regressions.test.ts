@@ -154,7 +154,7 @@ describe('a warm start counts the diagnostics a cold start counts', () => {
     const dbPath = fixtureWith('opencode');
     await runWithCache('opencode', home.env);
     const cache = openDiscoveryCache(home.env);
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath, openReader: FLAVOUR.opencode.openReader, cache });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath, openReader: FLAVOUR.opencode.openReader, cache });
     try {
       const restored = poller.poll(FLAVOUR.opencode.now);
       expect(restored.filter((e) => e.type === 'reset')).toEqual([]);

@@ -42,6 +42,8 @@ export default function setup(): void {
     mtime(path.join(root, 'web', 'vite.config.ts')),
     newest(path.join(root, 'src', 'core')),
     newest(path.join(root, 'src', 'limits')),
+    // The agent registry: the dashboard's agent names and colours are built from it.
+    newest(path.join(root, 'src', 'sources')),
   );
   const guiStale = mtime(path.join(dist, 'gui', 'index.html')) < guiSources;
   if (!serverStale && !guiStale) return;

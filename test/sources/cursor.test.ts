@@ -28,7 +28,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'aw-cursor-'));
   const file = path.join(dir, 'state.vscdb');
   writer = buildFixtureDb(file, 'cursor');
-  poller = createSqlitePoller({ agent: 'cursor', dbPath: file, openReader: openCursorReader });
+  poller = createSqlitePoller({ agent: 'cursor', label: 'Cursor', dbPath: file, openReader: openCursorReader });
   events = poller.poll(NOW);
 });
 afterAll(() => {
@@ -99,7 +99,7 @@ describe('cursor fixture database', () => {
   });
 
   it('with relistAfterMs, a composer ageing out is dropped without any write', () => {
-    const quiet = createSqlitePoller({ agent: 'cursor', dbPath: path.join(dir, 'state.vscdb'), openReader: openCursorReader, relistAfterMs: 600_000 });
+    const quiet = createSqlitePoller({ agent: 'cursor', label: 'Cursor', dbPath: path.join(dir, 'state.vscdb'), openReader: openCursorReader, relistAfterMs: 600_000 });
     try {
       expect(ofType(quiet.poll(NOW), 'reset').map((e) => e.sessionId)).toContain(E2E);
       expect(quiet.poll(NOW + 1_000)).toEqual([]);
@@ -196,7 +196,7 @@ describe("Cursor 3.x's composer index", () => {
     const db = buildFixtureDb(file, 'cursor');
     try {
       write(db);
-      const indexed = createSqlitePoller({ agent: 'cursor', dbPath: file, openReader: openCursorReader });
+      const indexed = createSqlitePoller({ agent: 'cursor', label: 'Cursor', dbPath: file, openReader: openCursorReader });
       try {
         return [...indexed.poll(NOW)];
       } finally {

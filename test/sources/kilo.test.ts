@@ -18,8 +18,9 @@ beforeAll(() => {
   buildFixtureDb(file, 'kilo').close();
   const poller = createSqlitePoller({
     agent: 'kilo',
+    label: 'Kilo',
     dbPath: file,
-    openReader: openFamilyReader({ agent: 'kilo', resumeCommand: (id) => `kilo --session=${id}` }),
+    openReader: openFamilyReader({ agent: 'kilo', label: 'Kilo', resumeCommand: (id) => `kilo --session=${id}` }),
   });
   events = poller.poll(NOW);
   poller.close();

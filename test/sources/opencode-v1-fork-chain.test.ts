@@ -1,3 +1,4 @@
+import { AGENT_LABEL } from '../../src/sources/agents.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -92,7 +93,7 @@ const pollOf = (name: string, sessions: readonly Session[], agent: 'opencode' | 
     }
   }
   db.close();
-  const poller = createSqlitePoller({ agent, dbPath: file, openReader: openFamilyReader({ agent, resumeCommand: (id) => id }) });
+  const poller = createSqlitePoller({ agent, label: AGENT_LABEL[agent], dbPath: file, openReader: openFamilyReader({ agent, label: AGENT_LABEL[agent], resumeCommand: (id) => id }) });
   try {
     return [...poller.poll(1790500000000)];
   } finally {

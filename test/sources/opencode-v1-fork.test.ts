@@ -173,7 +173,7 @@ describe('telling copies by their ids', () => {
     session.run('ses_f', 'Wrapped (fork #1)', WRAP + 300_000, WRAP + 300_000);
     message.run(idAt(WRAP + 300_000, 'F1AAAAAAAAAAAA'), 'ses_f', WRAP - 20_000, WRAP + 300_000, prompt);
     message.run(idAt(WRAP + 300_001, 'F2AAAAAAAAAAAA'), 'ses_f', WRAP - 19_000, WRAP + 300_001, answer(idAt(WRAP + 300_000, 'F1AAAAAAAAAAAA')));
-    const reader = openFamilyReader({ agent: 'opencode', resumeCommand: (id) => id })(db, file);
+    const reader = openFamilyReader({ agent: 'opencode', label: 'OpenCode', resumeCommand: (id) => id })(db, file);
     expect(ofType(reader.load('ses_f'), 'usage')).toEqual([]);
     expect(ofType(reader.load('ses_p'), 'usage')).toHaveLength(1);
     db.close();

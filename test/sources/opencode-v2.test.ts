@@ -14,7 +14,7 @@ import { makeTempHome } from '../helpers/temp-home.js';
 import { activityAt, fixtureSql, foldSession, forSession, ofType } from './sqlite/helpers.js';
 
 // OpenCode 2.x keeps sessions in `session_v2` and messages in `session_message` (fixtures/opencode/v2-*.sql).
-const spec = { agent: 'opencode', resumeCommand: (id: string) => `opencode -s ${id}` } as const;
+const spec = { agent: 'opencode', label: 'OpenCode', resumeCommand: (id: string) => `opencode -s ${id}` } as const;
 let dir = '';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(() => {
@@ -28,7 +28,7 @@ const pollOf = (name: string, files: readonly Parameters<typeof fixtureSql>[1][]
   db.pragma('journal_mode = WAL');
   for (const sql of files) db.exec(fixtureSql('opencode', sql));
   db.close();
-  const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
+  const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader: openFamilyReader(spec) });
   try {
     return [...poller.poll(now)];
   } finally {
@@ -147,7 +147,7 @@ describe('a database that OpenCode upgrades while it is watched', () => {
     db.pragma('journal_mode = WAL');
     db.exec(fixtureSql('opencode', 'schema'));
     db.exec(fixtureSql('opencode', 'data'));
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader: openFamilyReader(spec) });
     try {
       const before = poller.poll(1773136400000);
       expect(ofType(before, 'reset').map((e) => e.sessionId)).not.toContain('ses_after');
@@ -258,7 +258,7 @@ describe('both message stores beside each other (late 1.x releases, Kilo)', () =
     const insert = db.prepare('INSERT INTO session_message VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const [id, session, type, seq, at, data] of rows) insert.run(id, session, type, seq, at, at, JSON.stringify(data));
     db.close();
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader: openFamilyReader(spec) });
     try {
       return [...poller.poll(1773136400000)];
     } finally {

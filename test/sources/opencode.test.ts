@@ -11,7 +11,7 @@ import { createSqlitePoller } from '../../src/sources/sqlite/poller.js';
 import { activityAt, buildFixtureDb, foldSession, forSession, ofType } from './sqlite/helpers.js';
 
 const NOW = 1773136400000;
-const spec = { agent: 'opencode', resumeCommand: (id: string) => `opencode -s ${id}` } as const;
+const spec = { agent: 'opencode', label: 'OpenCode', resumeCommand: (id: string) => `opencode -s ${id}` } as const;
 let dir = '';
 let events: readonly SessionEvent[] = [];
 
@@ -19,7 +19,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'aw-opencode-'));
   const file = path.join(dir, 'opencode.db');
   buildFixtureDb(file, 'opencode').close();
-  const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
+  const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader: openFamilyReader(spec) });
   events = poller.poll(NOW);
   poller.close();
 });
@@ -159,7 +159,7 @@ describe('schemas of other opencode versions', () => {
       INSERT INTO message VALUES ('msg_1', 'ses_min', '{"role":"user","time":{"created":5000}}');
       INSERT INTO part VALUES ('prt_1', 'msg_1', '{"type":"text","text":"hello"}');`);
     db.close();
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader: openFamilyReader(spec) });
     const out = poller.poll(NOW);
     poller.close();
     expect(ofType(out, 'diagnostic')).toEqual([]);
@@ -171,7 +171,7 @@ describe('schemas of other opencode versions', () => {
     const db = new BetterSqlite3(file);
     db.exec(`CREATE TABLE session (id text PRIMARY KEY); CREATE TABLE message (id text PRIMARY KEY, session_id text, payload text);`);
     db.close();
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: openFamilyReader(spec) });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader: openFamilyReader(spec) });
     const out = poller.poll(NOW);
     expect(ofType(out, 'diagnostic')).toEqual([
       expect.objectContaining({ code: 'E_DB_SCHEMA', message: expect.stringMatching(/^OpenCode: .*table "message" has no column "data"/) }),

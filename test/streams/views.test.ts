@@ -79,7 +79,9 @@ describe('views', () => {
     expect(shortName('/home/dev/acme-api/')).toBe('acme-api');
     expect(shortName('/')).toBe('/');
     expect(resumeCommand({ ...emptySession('codex', 'r1') })).toBe('codex resume r1');
-    expect(resumeCommand({ ...emptySession('grok', 'g1') })).toBe('');
+    // Grok resumes a session by id; a grok sub-agent cannot be resumed on its own.
+    expect(resumeCommand({ ...emptySession('grok', 'g1') })).toBe('grok --resume g1');
+    expect(resumeCommand({ ...emptySession('grok', 'g2'), isSidechain: true })).toBe('');
     expect(resumeCommand({ ...emptySession('claude', 'c1'), resumeCommand: 'claude -r c1' })).toBe('claude -r c1');
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AGENT_LABEL } from '../../core/agents.js';
+import { AGENT_LABEL } from '../../sources/agents.js';
 import type { WaitingAlert } from './debounce.js';
 
 /** What a desktop notification shows. */

@@ -1,22 +1,9 @@
 import { AGENT_KINDS, type AgentKind } from '../../core/agents.js';
 import type { SessionSummary } from '../../core/session.js';
+import { AGENT_GLYPH } from '../../sources/agents.js';
 
-/**
- * How the list names an agent: a colored one-cell glyph where space is short (the `?` overlay has
- * the legend), the agent's name where the list is wide enough. Every agent has a glyph, claude
- * too (the origin left it blank, so a claude row said nothing about its agent).
- */
-export const AGENT_GLYPH = {
-  amp: 'A',
-  claude: 'C',
-  codex: 'X',
-  cursor: 'U',
-  grok: 'G',
-  kilo: 'L',
-  kimi: 'K',
-  opencode: 'O',
-  pi: 'π',
-} as const satisfies Record<AgentKind, string>;
+// How the list names an agent: a colored one-cell glyph where space is short (the `?` overlay has
+// the legend), the agent's name where the list is wide enough.
 
 /** Claude Desktop sessions (the macOS app's sidecar) are told apart from the CLI's. */
 export const DESKTOP_GLYPH = 'D';

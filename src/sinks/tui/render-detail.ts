@@ -1,4 +1,4 @@
-import { AGENT_LABEL } from '../../core/agents.js';
+import { AGENT_LABEL } from '../../sources/agents.js';
 import { timeOf } from '../../core/time.js';
 import type { SessionDetail } from '../../core/session.js';
 import { formatAge, formatClock, formatCost, formatTokens } from './format.js';

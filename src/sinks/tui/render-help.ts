@@ -1,4 +1,5 @@
 import { ACTIVITIES } from '../../core/activity.js';
+import { AGENT_COLOUR } from '../../sources/agents.js';
 import { glyphLegend } from './agent-glyph.js';
 import { KEY_REFERENCE } from './keys.js';
 import { seg, type Line, type Segment } from './line.js';
@@ -61,7 +62,7 @@ export const helpLines = (input: HelpInput, width: number): Line[] => {
     for (const [keys, what] of section.keys) lines.push(...described(seg(`  ${keys}`, 'key'), column, what, width));
   }
   heading('Agents (the list shows the glyph when narrow, the name when wide)');
-  lines.push(...grid(glyphLegend().map(([glyph, agent, label]) => [seg(`  ${glyph} `, `agent.${agent}`), seg(label, 'text')]), 26, width));
+  lines.push(...grid(glyphLegend().map(([glyph, agent, label]) => [seg(`  ${glyph} `, `agent.${AGENT_COLOUR[agent]}`), seg(label, 'text')]), 26, width));
   heading('Activities');
   lines.push(...grid(ACTIVITIES.map((activity) => [seg(`  ${activity}`, `act.${activity}`)]), 14, width));
   heading(`Sort (S): now ${SORT_LABEL[input.sort]}`);

@@ -1,3 +1,4 @@
+import { AGENT_COLOUR } from '../../sources/agents.js';
 import { agentColumnText, agentGlyph } from './agent-glyph.js';
 import { ACTIVITY_WIDTH, MARKER_WIDTH, planColumns, shortModel, type Column, type ColumnPlan } from './columns.js';
 import { activityPerMinute, formatAge, formatCost, sparkline, spinnerAt } from './format.js';
@@ -28,7 +29,7 @@ const rowCell = (row: ListRow, column: Column, plan: ColumnPlan, now: number): S
   const { summary } = row;
   switch (column.id) {
     case 'agent':
-      return [cell(plan.agentNames ? agentColumnText(summary) : agentGlyph(summary), column, `agent.${summary.agent}`)];
+      return [cell(plan.agentNames ? agentColumnText(summary) : agentGlyph(summary), column, `agent.${AGENT_COLOUR[summary.agent]}`)];
     case 'activity':
       return [seg(summary.is_active ? spinnerAt(now) : ' ', 'spinner'), seg(' '), seg(summary.activity.padEnd(ACTIVITY_WIDTH - 2), `act.${summary.activity}`)];
     case 'name':

@@ -1,5 +1,5 @@
 import type { Activity } from '../../core/activity.js';
-import type { AgentKind } from '../../core/agents.js';
+import type { AgentColour } from '../../sources/descriptor.js';
 
 /**
  * Every color of the TUI lives here (spec 2.1: "All TUI colors are driven by the theme"). Render
@@ -50,8 +50,8 @@ export const BASE_STYLES = [
 ] as const;
 
 export type BaseStyle = (typeof BASE_STYLES)[number];
-/** Activity badges get one role each, e.g. `act.waiting`; agent glyphs one per agent, `agent.codex`. */
-export type StyleName = BaseStyle | `act.${Activity}` | `agent.${AgentKind}`;
+/** Activity badges get one role each, e.g. `act.waiting`; agent glyphs one per colour slot, `agent.codex`. */
+export type StyleName = BaseStyle | `act.${Activity}` | `agent.${AgentColour}`;
 
 export interface Theme {
   readonly name: ThemeName | 'plain';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { patchTarget } from '../internal/apply-patch.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
+import { ampResumeCommand } from './descriptor.js';
 import { fileUriToPath } from './file-uri.js';
 import {
   ampMessageSchema,
@@ -48,8 +49,6 @@ const KNOWN_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use
 
 /** Tool-run states that mean "still running": the call stays pending until a final status. */
 const RUNNING_STATUSES: ReadonlySet<string> = new Set(['in-progress', 'running', 'queued', 'pending', 'blocked-on-user']);
-
-export const ampResumeCommand = (threadId: string): string => `amp threads continue ${threadId}`;
 
 /** The blocks of one message agentwatch reads, each validated by its own schema; others are skipped. */
 interface Blocks {

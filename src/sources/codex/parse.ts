@@ -9,6 +9,7 @@ import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimTimestamp, skimType, valu
 import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { forkBase, isForkRollout, isOwnTurn, minusUsage, rawUsageOf, rawUsageOfTokens, tokensOf, ZERO_USAGE, type RawUsage } from './fork.js';
+import { codexResumeCommand } from './descriptor.js';
 import { isCodexSegment } from './paths.js';
 import {
   codexEnvelopeSchema,
@@ -22,8 +23,6 @@ import {
 type CodexEnvelope = z.infer<typeof codexEnvelopeSchema>;
 
 const agent = 'codex';
-
-export const codexResumeCommand = (sessionId: string): string => `codex resume ${sessionId}`;
 
 /** `event_msg` kinds that matter; the rest (deltas, reasoning, duplicated messages, command output) is skipped unparsed. */
 const USED_EVENT_MSGS = new Set(['token_count', 'context_compacted', 'user_message']);

@@ -1,5 +1,6 @@
 import type { Source } from '../../streams/contracts.js';
 import { pollDatabase } from '../sqlite/poll-source.js';
+import { cursor as cursorAgent } from './descriptor.js';
 import { cursorDbPath } from './paths.js';
 import { openCursorReader } from './reader.js';
 
@@ -14,6 +15,7 @@ export const makeCursorSource =
   (ctx) =>
     pollDatabase(ctx, {
       agent: 'cursor',
+      label: cursorAgent.label,
       dbPath: cursorDbPath(ctx.env, ctx.platform),
       openReader: openCursorReader,
       // Composers age out of the 48 h window without any write: re-list every 10 minutes.

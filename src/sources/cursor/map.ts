@@ -4,6 +4,7 @@ import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { recordDiagnostic, toolCallEvent, toolResultEvent, turnEvent, usageEvent, type Ref } from '../sqlite/events.js';
 import type { JsonResult } from '../sqlite/values.js';
+import { cursorResumeCommand } from './descriptor.js';
 import { commonDirectory, fileUriToPath } from './file-uri.js';
 import type { ComposerHeader } from './headers.js';
 import { bubbleSchema, type Bubble, type Composer } from './schema.js';
@@ -138,7 +139,7 @@ export const mapCursorComposer = (
     lastActivityAt: composer.lastUpdatedAt ?? undefined,
     version,
     path: spec.dbPath,
-    resumeCommand: `cursor-agent --resume="${composerId}"`,
+    resumeCommand: cursorResumeCommand(composerId),
     // A sub-agent runs in a composer of its own (Cursor 3.x): hidden, as other agents' sub-agents are.
     isSidechain: header?.subagent === true,
   };

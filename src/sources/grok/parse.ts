@@ -4,13 +4,9 @@
 import path from 'node:path';
 import type { SessionEvent, SessionMetaPatch } from '../../core/session.js';
 import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-literals.js';
+import { grokResumeCommand } from './descriptor.js';
+import { GROK_CHAT_FILE } from './paths.js';
 import { grokChatLineSchema, type GrokChatLine, type GrokSummary } from './schema.js';
-
-/** Official Grok CLI docs (docs.x.ai, "Sessions"): `grok --resume <session-id>`. */
-export const grokResumeCommand = (sessionId: string): string => `grok --resume ${sessionId}`;
-
-export const GROK_SUMMARY_FILE = 'summary.json';
-export const GROK_CHAT_FILE = 'chat_history.jsonl';
 
 /** The newest chat format this parser knows; newer transcripts are still read, with a diagnostic. */
 export const GROK_CHAT_FORMAT = 1;

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
 import { levelsBelow } from '../internal/walk.js';
-import { GROK_CHAT_FILE, GROK_SUMMARY_FILE } from './parse.js';
-import { GROK_UPDATES_FILE } from './usage-ledger.js';
 
 /** Grok's home: `$GROK_HOME` (Grok honours it), else `~/.grok`; sessions live in its `sessions/`. */
 export const grokSessionsDir = (env: Env): string => path.join(env.GROK_HOME || path.join(homeDir(env), '.grok'), 'sessions');
+
+export const GROK_SUMMARY_FILE = 'summary.json';
+export const GROK_CHAT_FILE = 'chat_history.jsonl';
+/** Grok Build's ACP update stream: every turn ends with a `turn_completed` update carrying its usage. */
+export const GROK_UPDATES_FILE = 'updates.jsonl';
 
 /** `sessions/<pct-enc-cwd>/<session>/`: session directories sit exactly two levels down. */
 export const GROK_SESSION_DEPTH = 2;

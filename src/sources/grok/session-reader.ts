@@ -10,9 +10,10 @@ import { unlessMissing } from '../internal/missing.js';
 import { createSideTextReader } from '../internal/side-text.js';
 import { createUnknownRecords, type UnknownRecords } from '../internal/unknown-records.js';
 import { skimGrokLine } from './skim.js';
-import { GROK_CHAT_FILE, GROK_CHAT_FORMAT, GROK_SUMMARY_FILE, grokFormatLabel, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
+import { GROK_CHAT_FILE, GROK_SUMMARY_FILE, GROK_UPDATES_FILE } from './paths.js';
+import { GROK_CHAT_FORMAT, grokFormatLabel, grokMeta, grokSessionId, grokSummaryTime, parseGrokLine, stampGrokBatch } from './parse.js';
 import { grokSummarySchema, type GrokSummary } from './schema.js';
-import { advanceLedger, EMPTY_LEDGER, GROK_UPDATES_FILE, ledgerFromText, ledgerIsCurrent, ledgerText, ledgerTotals, type GrokLedger } from './usage-ledger.js';
+import { advanceLedger, EMPTY_LEDGER, ledgerFromText, ledgerIsCurrent, ledgerText, ledgerTotals, type GrokLedger } from './usage-ledger.js';
 
 interface Tracked {
   readonly sessionId: string;

@@ -8,8 +8,6 @@ import { readLinesFrom, type ReadOptions } from '../internal/read-lines.js';
 import { parseJson } from '../internal/skim.js';
 import { lenientCount } from '../internal/counts.js';
 
-/** Grok Build's ACP update stream: every turn ends with a `turn_completed` update carrying its usage. */
-export const GROK_UPDATES_FILE = 'updates.jsonl';
 /** A line that may end a turn; others (the stream's text chunks, tool updates) are never parsed. */
 const TURN_COMPLETED = Buffer.from('"turn_completed"');
 /** USD per `costUsdTicks` tick. */

@@ -4,7 +4,8 @@ import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.
 import type { SourceCtx } from '../internal/options.js';
 import { diagnostic, type FileParser, type JsonlAgentSpec } from '../internal/file-parser.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
-import { KIMI_START, kimiResumeCommand, parseKimiLine, type KimiParseState } from './parse.js';
+import { kimiResumeCommand } from './descriptor.js';
+import { KIMI_START, parseKimiLine, type KimiParseState } from './parse.js';
 import { kimiParseBytes, skimKimiLine } from './skim.js';
 import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
 import { kimiSideFiles } from './side-files.js';

@@ -6,9 +6,6 @@ import { toolCallEvent, toolResultEvent, turnEvent } from '../internal/event-lit
 import { timeMs } from '../internal/times.js';
 import { KIMI_IGNORED_TYPES, KIMI_LOOP_EVENTS, KIMI_RECORD_TYPES, kimiWireRecordSchema, type KimiWireRecord } from './schema.js';
 
-/** `kimi --resume <session-dir-name>` (docs/formats/kimi.md). */
-export const kimiResumeCommand = (sessionId: string): string => `kimi --resume ${sessionId}`;
-
 /** Carried from line to line: records without a time inherit the last one seen. */
 export interface KimiParseState {
   readonly clock: number;

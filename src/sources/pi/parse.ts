@@ -7,7 +7,8 @@ import { FAST_PATH_MIN_BYTES, jsonKey, skimString, skimType, valueKey } from '..
 import { asCopied } from '../internal/copies.js';
 import { createUnknownRecords } from '../internal/unknown-records.js';
 import { parentIdsOf } from './fork.js';
-import { piResumeCommand, type PiFileKind } from './paths.js';
+import { piResumeCommand } from './descriptor.js';
+import type { PiFileKind } from './paths.js';
 import { piEntrySchema, piMessageSchema, type PiBlock, type PiEntry, type PiUsage } from './schema.js';
 
 const agent = 'pi';

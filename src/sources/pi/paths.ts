@@ -48,8 +48,6 @@ export const classifyPiFile = (sessionsDir: string, file: string, flat = false):
   return undefined;
 };
 
-export const piResumeCommand = (sessionId: string): string => `pi --session ${sessionId}`;
-
 /** The text of pi's global `settings.json`, or undefined when it cannot be read. */
 const readPiSettings = (env: Env): string | undefined => {
   try {

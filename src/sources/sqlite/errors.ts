@@ -1,5 +1,4 @@
 import type { AgentKind } from '../../core/agents.js';
-import { AGENT_LABEL } from '../../core/agents.js';
 import type { DiagnosticCode, SessionEvent } from '../../core/session.js';
 
 /**
@@ -36,10 +35,9 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * Pure: a thrown value from better-sqlite3 (or a reader) -> diagnostic code and a one-line message
  * naming the agent, the database and what went wrong.
  *
- * @example classifyDbError('kilo', '/d/kilo.db', sqliteError('SQLITE_BUSY')) // { code: 'E_DB_LOCKED', ... }
+ * @example classifyDbError('Kilo', '/d/kilo.db', sqliteError('SQLITE_BUSY')) // { code: 'E_DB_LOCKED', ... }
  */
-export const classifyDbError = (agent: AgentKind, dbPath: string, error: unknown): DbFailure => {
-  const label = AGENT_LABEL[agent];
+export const classifyDbError = (label: string, dbPath: string, error: unknown): DbFailure => {
   const code = sqliteCode(error);
   const detail = messageOf(error);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {

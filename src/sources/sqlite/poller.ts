@@ -15,6 +15,8 @@ import { restoredDiagnostics, withDiagnosticsOf } from '../internal/kept-diagnos
 
 export interface PollerOptions {
   readonly agent: AgentKind;
+  /** The agent's name in diagnostics (its descriptor's label). */
+  readonly label: string;
   readonly dbPath: string;
   readonly openReader: OpenReader;
   /**
@@ -308,7 +310,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
       step(now, out);
     } catch (error) {
       close();
-      if (!wasOpen || classifyDbError(agent, dbPath, error).code !== 'E_DB_SCHEMA') throw error;
+      if (!wasOpen || classifyDbError(options.label, dbPath, error).code !== 'E_DB_SCHEMA') throw error;
       step(now, out);
     }
   };
@@ -341,7 +343,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     } catch (error) {
       close();
       more = false;
-      const failure = classifyDbError(agent, dbPath, error);
+      const failure = classifyDbError(options.label, dbPath, error);
       const key = `${failure.code}|${failure.message}`;
       if (key !== lastFailure) out.push(failureEvent(agent, dbPath, failure));
       lastFailure = key;

@@ -94,7 +94,13 @@ describe('reduceView', () => {
   it('copy and open act on the selected session, or say why they cannot', () => {
     expect(run([{ type: 'move', delta: 1 }, { type: 'copyResume' }]).effects).toEqual([{ type: 'copy', text: 'claude --resume c1' }]);
     expect(run([{ type: 'move', delta: 1 }, { type: 'openEditor' }]).effects).toEqual([{ type: 'openEditor', cwd: '/home/dev/acme-api' }]);
-    const noResume = run([{ type: 'copyResume' }]);
+    expect(run([{ type: 'copyResume' }]).effects).toEqual([{ type: 'copy', text: 'grok --resume g1' }]);
+    // A grok sub-agent cannot be resumed on its own.
+    const start = initialView(30, '');
+    const [grok] = ctxOf(start).rows;
+    if (!grok) throw new Error('the scene lists the grok session first');
+    const subAgent = { key: grok.key, state: { ...grok.state, isSidechain: true }, activity: grok.activity, summary: grok.summary };
+    const noResume = reduceView(start, { type: 'copyResume' }, { ...ctxOf(start), rows: [subAgent] });
     expect(noResume.effects).toEqual([]);
     expect(noResume.view.notice).toEqual({ text: 'This session has no resume command', tone: 'error', at: NOW });
   });

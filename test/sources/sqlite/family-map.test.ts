@@ -8,7 +8,7 @@ import { activityAt, foldSession } from './helpers.js';
  * the whole input): every input shape must still give the call, the file when one is named, and a
  * diagnostic (not a crash, not a silent skip) for an input that is not an object.
  */
-const spec = { agent: 'opencode', dbPath: '/db', resumeCommand: (id: string) => `opencode -s ${id}` } as const;
+const spec = { agent: 'opencode', label: 'OpenCode', dbPath: '/db', resumeCommand: (id: string) => `opencode -s ${id}` } as const;
 const session: FamilySessionRow = { id: 's1', parent_id: null, directory: '/w', title: 't', version: '1', time_created: 1, time_updated: 2, time_compacting: null, model: null };
 const message: FamilyMessageRow = { id: 'm1', time_created: 10, data: JSON.stringify({ role: 'assistant', time: { created: 10 }, extra: { deep: [1] } }) };
 const part = (input: unknown): FamilyPartRow => ({

@@ -1,3 +1,4 @@
+import { AGENT_LABEL } from '../../../src/sources/agents.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,7 +112,7 @@ export const pollFamilyDb = (file: string, agent: 'opencode' | 'kilo', scripts: 
   db.pragma('journal_mode = WAL');
   for (const sql of scripts) if (sql) db.exec(sql);
   db.close();
-  const poller = createSqlitePoller({ agent, dbPath: file, openReader: openFamilyReader({ agent, resumeCommand: (id) => `${agent} -s ${id}` }) });
+  const poller = createSqlitePoller({ agent, label: AGENT_LABEL[agent], dbPath: file, openReader: openFamilyReader({ agent, label: AGENT_LABEL[agent], resumeCommand: (id) => `${agent} -s ${id}` }) });
   try {
     return [...poller.poll(now)];
   } finally {

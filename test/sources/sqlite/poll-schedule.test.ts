@@ -29,7 +29,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const openReader = openFamilyReader({ agent: 'opencode', resumeCommand: (id) => `opencode -s ${id}` });
+const openReader = openFamilyReader({ agent: 'opencode', label: 'OpenCode', resumeCommand: (id) => `opencode -s ${id}` });
 
 describe('pollDatabase on ctx.scheduler', () => {
   it('polls at once and every 3 s; unchanged polls emit nothing; a commit is replayed at the next poll', () => {
@@ -37,7 +37,7 @@ describe('pollDatabase on ctx.scheduler', () => {
     scheduler.run(({ expectObservable }) => {
       const ctx = testCtx(scheduler);
       // r = reset of ses_tests, R = ready, x = removed.
-      const events$ = pollDatabase(ctx, { agent: 'opencode', dbPath: file, openReader }).pipe(
+      const events$ = pollDatabase(ctx, { agent: 'opencode', label: 'OpenCode', dbPath: file, openReader }).pipe(
         filter((e) => e.type === 'ready' || ('sessionId' in e && e.sessionId === 'ses_tests' && (e.type === 'reset' || e.type === 'removed'))),
         map((e) => (e.type === 'ready' ? 'R' : e.type === 'reset' ? 'r' : 'x')),
       );
@@ -56,7 +56,7 @@ describe('pollDatabase on ctx.scheduler', () => {
     const missing = path.join(dir, 'later.db');
     scheduler.run(({ expectObservable }) => {
       const ctx = testCtx(scheduler);
-      const events$ = pollDatabase(ctx, { agent: 'opencode', dbPath: missing, openReader, intervalMs: 1_000 }).pipe(
+      const events$ = pollDatabase(ctx, { agent: 'opencode', label: 'OpenCode', dbPath: missing, openReader, intervalMs: 1_000 }).pipe(
         filter((e) => e.type === 'ready' || (e.type === 'diagnostic' && e.code !== 'E_SCHEMA') || (e.type === 'reset' && e.sessionId === 'ses_footer')),
         map((e) => (e.type === 'ready' ? 'R' : e.type === 'diagnostic' ? 'D' : 'f')),
       );
@@ -73,7 +73,7 @@ describe('the change check', () => {
       const reader = openReader(db, dbPath);
       return { ...reader, list: (now) => ((listings += 1), reader.list(now)) };
     };
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader: counting });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader: counting });
     try {
       poller.poll(0);
       for (let i = 0; i < 50; i++) poller.poll(i);
@@ -90,7 +90,7 @@ describe('the change check', () => {
 
 describe('schema migrations under an open connection', () => {
   it('a dropped column is re-probed at once: no diagnostic, the rows read with the column missing', () => {
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader });
     try {
       poller.poll(0);
       writer.exec(`ALTER TABLE session DROP COLUMN title`);
@@ -106,7 +106,7 @@ describe('schema migrations under an open connection', () => {
 
 describe('the replay budget', () => {
   it('a pass larger than maxEventsPerPoll is delivered over several polls, ready after the last', () => {
-    const poller = createSqlitePoller({ agent: 'opencode', dbPath: file, openReader, maxEventsPerPoll: 1 });
+    const poller = createSqlitePoller({ agent: 'opencode', label: 'OpenCode', dbPath: file, openReader, maxEventsPerPoll: 1 });
     try {
       const batches: string[][] = [];
       do {
@@ -123,7 +123,7 @@ describe('the replay budget', () => {
     const scheduler = rx();
     scheduler.run(({ expectObservable }) => {
       const ctx = testCtx(scheduler);
-      const events$ = pollDatabase(ctx, { agent: 'opencode', dbPath: file, openReader, maxEventsPerPoll: 1 }).pipe(
+      const events$ = pollDatabase(ctx, { agent: 'opencode', label: 'OpenCode', dbPath: file, openReader, maxEventsPerPoll: 1 }).pipe(
         filter((e) => e.type === 'ready' || e.type === 'reset'),
         map((e) => (e.type === 'ready' ? 'R' : 'r')),
       );
@@ -138,7 +138,7 @@ describe('one-shot (watch: false)', () => {
     const scheduler = rx();
     scheduler.run(({ expectObservable }) => {
       const ctx = { ...testCtx(scheduler), watch: false };
-      const events$ = pollDatabase(ctx, { agent: 'opencode', dbPath: file, openReader }).pipe(
+      const events$ = pollDatabase(ctx, { agent: 'opencode', label: 'OpenCode', dbPath: file, openReader }).pipe(
         filter((e) => e.type === 'ready' || (e.type === 'reset' && e.sessionId === 'ses_tests')),
         map((e) => (e.type === 'ready' ? 'R' : 'r')),
       );
@@ -153,7 +153,7 @@ describe('unsubscribing', () => {
     let polls = 0;
     scheduler.run(() => {
       const ctx = { ...testCtx(scheduler), now: () => (polls += 1) };
-      const subscription = pollDatabase(ctx, { agent: 'opencode', dbPath: file, openReader }).subscribe();
+      const subscription = pollDatabase(ctx, { agent: 'opencode', label: 'OpenCode', dbPath: file, openReader }).subscribe();
       scheduler.schedule(() => subscription.unsubscribe(), 7_000);
     });
     // Polls at 0, 3 s and 6 s; none after the unsubscribe at 7 s although the scheduler ran on.

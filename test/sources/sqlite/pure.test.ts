@@ -24,7 +24,7 @@ describe('classifyDbError', () => {
     ['SQLITE_ERROR', 'no such column: data', 'E_DB_SCHEMA'],
     ['SQLITE_CANTOPEN', 'unable to open database file', 'E_READ'],
   ])('%s -> %s', (code, message, expected) => {
-    const failure = classifyDbError('kilo', '/d/kilo.db', sqliteError(code, message));
+    const failure = classifyDbError('Kilo', '/d/kilo.db', sqliteError(code, message));
     expect(failure.code).toBe(expected);
     expect(failure.message).toContain('Kilo');
     expect(failure.message).toContain('/d/kilo.db');
@@ -32,7 +32,7 @@ describe('classifyDbError', () => {
   });
 
   it('a schema probe failure names what is missing', () => {
-    const failure = classifyDbError('cursor', '/s.vscdb', new DbSchemaError('table "cursorDiskKV" is missing'));
+    const failure = classifyDbError('Cursor', '/s.vscdb', new DbSchemaError('table "cursorDiskKV" is missing'));
     expect(failure).toEqual({ code: 'E_DB_SCHEMA', message: expect.stringContaining('Cursor: unexpected schema in /s.vscdb: table "cursorDiskKV" is missing') });
   });
 });

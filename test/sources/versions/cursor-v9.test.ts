@@ -76,7 +76,7 @@ const database = (): { file: string; db: Database.Database } => {
 describe('Cursor composer _v 9: times from timingInfo and lastUpdatedAt', () => {
   it('a chat created days ago and answered 14 s ago is listed, with that answer as its last activity (waiting, not idle)', () => {
     const { file, db } = database();
-    const poller = createSqlitePoller({ agent: 'cursor', dbPath: file, openReader: openCursorReader });
+    const poller = createSqlitePoller({ agent: 'cursor', label: 'Cursor', dbPath: file, openReader: openCursorReader });
     try {
       const events = poller.poll(NOW);
       expect(foldSession(events, ID)).toMatchObject({ lastActivityAt: ANSWERED, agentName: 'Fix flaky checkout test', cwd: '/home/dev/store' });
@@ -97,7 +97,7 @@ describe('Cursor composer _v 9: times from timingInfo and lastUpdatedAt', () => 
       `composerData:${ID}`,
       JSON.stringify({ ...composer, lastUpdatedAt: sent, status: 'generating', fullConversationHeadersOnly: [...composer.fullConversationHeadersOnly, { bubbleId: 'b-4', type: 1 }] }),
     );
-    const poller = createSqlitePoller({ agent: 'cursor', dbPath: file, openReader: openCursorReader });
+    const poller = createSqlitePoller({ agent: 'cursor', label: 'Cursor', dbPath: file, openReader: openCursorReader });
     try {
       const events = poller.poll(NOW);
       expect(foldSession(events, ID)).toMatchObject({ lastActivityAt: sent, userMessages: 2 });

@@ -41,6 +41,7 @@ export const makeFamilySource =
     const poll = (dbPath: string): Observable<SessionEvent> =>
       pollDatabase(ctx, {
         agent: spec.agent,
+        label: spec.label,
         dbPath,
         openReader: openFamilyReader(spec),
         ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),

@@ -39,6 +39,8 @@ export interface FamilyPartRow {
 
 export interface FamilySpec {
   readonly agent: 'opencode' | 'kilo';
+  /** The agent's name in diagnostics. */
+  readonly label: string;
   readonly dbPath: string;
   readonly resumeCommand: (sessionId: string) => string;
 }

@@ -1,0 +1,48 @@
+import type { Source } from '../streams/contracts.js';
+import type { AgentColour, AgentDescriptor, Location, ResumeTarget, Where } from './descriptor.js';
+
+/** One descriptor per agent kind, each under its own kind. */
+export type AgentRegistry<K extends string> = { readonly [P in K]: AgentDescriptor<P> };
+
+/** How an agent looks wherever it is named: the TUI, the dashboard, tables. */
+export interface AgentLook {
+  readonly label: string;
+  readonly glyph: string;
+  readonly colour: AgentColour;
+}
+
+const byKind = <K extends string, V>(kinds: readonly K[], value: (kind: K) => V): Readonly<Record<K, V>> =>
+  Object.fromEntries(kinds.map((kind) => [kind, value(kind)])) as Record<K, V>;
+
+/**
+ * Everything the rest of agentwatch asks about agents, derived from one registry: a new agent
+ * is a descriptor in its folder and a line in the registry, and shows up in every table here.
+ */
+export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
+  const kinds = Object.keys(registry) as K[];
+  const of = (kind: K): AgentDescriptor<K> => registry[kind];
+  return {
+    kinds,
+    labels: byKind(kinds, (kind) => of(kind).label),
+    glyphs: byKind(kinds, (kind) => of(kind).glyph),
+    colours: byKind(kinds, (kind) => of(kind).colour),
+    looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph, colour: of(kind).colour })),
+    /** The agents whose sources read database files rather than directories, in registry order. */
+    databaseAgents: kinds.filter((kind) => of(kind).storage === 'sqlite'),
+    /** How help texts list the agents a flag accepts. */
+    helpList: kinds.join(' '),
+    /** Every place `kind`'s source reads, checked or not: the ones named only when present included. */
+    allLocations: (kind: K, where: Where): readonly Location[] => of(kind).locations(where),
+    /** The places `kind`'s source reads that "Looked in:" always names. */
+    locations: (kind: K, where: Where): string[] =>
+      of(kind)
+        .locations(where)
+        .filter((location) => location.onlyIfPresent !== true)
+        .map((location) => location.path),
+    stampRoots: (kind: K, where: Where): string[] => [...of(kind).stampRoots(where)],
+    resume: (kind: K, session: ResumeTarget): string => of(kind).resume(session),
+    loaders: byKind(kinds, (kind): (() => Promise<Source>) => of(kind).load),
+  };
+};
+
+export type AgentTables<K extends string> = ReturnType<typeof agentTables<K>>;

@@ -1,0 +1,47 @@
+import type { AgentKind } from '../core/agents.js';
+import type { Source } from '../streams/contracts.js';
+import { agentTables, type AgentRegistry } from './agent-tables.js';
+import type { AgentFacts } from './descriptor.js';
+import { amp } from './amp/descriptor.js';
+import { claude } from './claude/descriptor.js';
+import { codex } from './codex/descriptor.js';
+import { cursor } from './cursor/descriptor.js';
+import { grok } from './grok/descriptor.js';
+import { kilo } from './kilo/descriptor.js';
+import { kimi } from './kimi/descriptor.js';
+import { opencode } from './opencode/descriptor.js';
+import { pi } from './pi/descriptor.js';
+
+/** An agent's facts with its source, loaded when first asked for. */
+const withSource = <K extends AgentKind, F extends AgentFacts<K>>(facts: F, load: () => Promise<Source>): F & { readonly load: () => Promise<Source> } => ({ ...facts, load });
+
+/** Every agent, one line each, in `AGENT_KINDS` order (help texts and legends list them so). */
+export const AGENTS = {
+  amp: withSource(amp, async () => (await import('./amp/index.js')).amp),
+  claude: withSource(claude, async () => (await import('./claude/index.js')).claude),
+  codex: withSource(codex, async () => (await import('./codex/index.js')).codex),
+  cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
+  grok: withSource(grok, async () => (await import('./grok/index.js')).grok),
+  kilo: withSource(kilo, async () => (await import('./kilo/index.js')).kilo),
+  kimi: withSource(kimi, async () => (await import('./kimi/index.js')).kimi),
+  opencode: withSource(opencode, async () => (await import('./opencode/index.js')).opencode),
+  pi: withSource(pi, async () => (await import('./pi/index.js')).pi),
+} as const satisfies AgentRegistry<AgentKind>;
+
+const tables = agentTables<AgentKind>(AGENTS);
+
+export const AGENT_LABEL = tables.labels;
+export const AGENT_GLYPH = tables.glyphs;
+export const AGENT_COLOUR = tables.colours;
+export const AGENT_LOOKS = tables.looks;
+export const AGENT_HELP_LIST = tables.helpList;
+export const agentLocations = tables.locations;
+export const agentAllLocations = tables.allLocations;
+export const agentStampRoots = tables.stampRoots;
+export const agentResume = tables.resume;
+export const agentLoaders = tables.loaders;
+
+/** The agents whose sources read SQLite databases (search catches them up through their readers). */
+export type SqliteAgent = { [K in AgentKind]: (typeof AGENTS)[K]['storage'] extends 'sqlite' ? K : never }[AgentKind];
+export const SQLITE_AGENTS = tables.databaseAgents as readonly SqliteAgent[];
+export const isSqliteAgent = (agent: AgentKind): agent is SqliteAgent => AGENTS[agent].storage === 'sqlite';

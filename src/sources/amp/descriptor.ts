@@ -1,0 +1,18 @@
+import type { AgentFacts } from '../descriptor.js';
+import { ampDataDir, ampThreadsDir } from './paths.js';
+
+export const ampResumeCommand = (threadId: string): string => `amp threads continue ${threadId}`;
+
+export const amp = {
+  kind: 'amp',
+  label: 'Amp',
+  glyph: 'A',
+  colour: 'amp',
+  storage: 'files',
+  env: ['XDG_DATA_HOME'],
+  locations: ({ env }) => [{ path: ampThreadsDir(env) }],
+  // The whole data directory: the thread exports land in threads/, their bookkeeping beside it.
+  stampRoots: ({ env }) => [ampDataDir(env)],
+  resume: ({ sessionId }) => ampResumeCommand(sessionId),
+  checkedVersions: ['0.0.1785164324-gd1fcef', '0.0.1785170481-ga5b614'],
+} as const satisfies AgentFacts;

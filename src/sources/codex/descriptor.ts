@@ -1,0 +1,18 @@
+import type { AgentFacts } from '../descriptor.js';
+import { codexArchivedDir, codexSessionIndexPath, codexSessionsDir } from './paths.js';
+
+export const codexResumeCommand = (sessionId: string): string => `codex resume ${sessionId}`;
+
+export const codex = {
+  kind: 'codex',
+  label: 'Codex',
+  glyph: 'X',
+  colour: 'codex',
+  storage: 'files',
+  env: ['CODEX_HOME'],
+  // Archived threads are read too, but most people never archive one.
+  locations: ({ env }) => [{ path: codexSessionsDir(env) }, { path: codexArchivedDir(env), onlyIfPresent: true }],
+  stampRoots: ({ env }) => [codexSessionsDir(env), codexArchivedDir(env), codexSessionIndexPath(env)],
+  resume: ({ sessionId }) => codexResumeCommand(sessionId),
+  checkedVersions: ['0.104 (Desktop)', '0.118', '0.125', '0.128 (Desktop)', '0.135-0.159'],
+} as const satisfies AgentFacts;

@@ -1,0 +1,18 @@
+import type { AgentFacts } from '../descriptor.js';
+import { cursorDbPath } from './paths.js';
+
+export const cursorResumeCommand = (composerId: string): string => `cursor-agent --resume="${composerId}"`;
+
+export const cursor = {
+  kind: 'cursor',
+  label: 'Cursor',
+  glyph: 'U',
+  colour: 'cursor',
+  storage: 'sqlite',
+  env: ['XDG_CONFIG_HOME', 'APPDATA'],
+  locations: ({ env, platform }) => [{ path: cursorDbPath(env, platform) }],
+  stampRoots: () => [],
+  resume: ({ sessionId }) => cursorResumeCommand(sessionId),
+  // Cursor records no app version per chat: the composer format is the version.
+  checkedVersions: ['composer _v 9', 'composer _v 10', '3.x composer headers'],
+} as const satisfies AgentFacts;

@@ -1,0 +1,78 @@
+import type { Config } from '../config/effective.js';
+import type { Env } from '../config/paths.js';
+import type { AgentKind } from '../core/agents.js';
+import type { Source } from '../streams/contracts.js';
+
+/** What the places an agent reads are computed from. */
+export interface Where {
+  readonly config: Pick<Config, 'claude_dirs'>;
+  readonly env: Env;
+  readonly platform: NodeJS.Platform;
+}
+
+/** One place an agent's source reads, as the "looked in" lines and doctor check it. */
+export interface Location {
+  readonly path: string;
+  /** Named only when something is there: a place most users never fill (archived threads). */
+  readonly onlyIfPresent?: boolean;
+  /**
+   * The config entry the place comes from, when the user named one: nothing there is then a
+   * mistake in the config, not an agent that is not installed. `holds`: the folder each entry
+   * must contain (`projects/`).
+   */
+  readonly configEntry?: { readonly key: string; readonly entry: string; readonly holds: string };
+}
+
+/**
+ * Palette slots for agent colours. The TUI themes and the dashboard's stylesheet each map every
+ * slot; an agent names one. A slot carries the name of the agent that first took it, and a new
+ * agent may share one rather than add a slot.
+ */
+export const AGENT_COLOURS = ['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi'] as const;
+export type AgentColour = (typeof AGENT_COLOURS)[number];
+
+/** The session facts a resume command is built from. */
+export interface ResumeTarget {
+  readonly sessionId: string;
+  readonly isSidechain: boolean;
+}
+
+/**
+ * Everything agentwatch knows about one agent outside its reader. Kept light: a descriptor
+ * imports its agent's path functions, never its parser, so the sources still load on demand.
+ */
+export interface AgentDescriptor<K extends string = AgentKind> {
+  readonly kind: K;
+  /** Tables, notifications, the dashboard. */
+  readonly label: string;
+  /** One cell, where the TUI list is narrow. */
+  readonly glyph: string;
+  readonly colour: AgentColour;
+  /** JSONL or JSON files under directories, or SQLite database files. */
+  readonly storage: 'files' | 'sqlite';
+  /** Environment variables that move where the agent (and so its reader) keeps its sessions. */
+  readonly env: readonly string[];
+  /** Every place the source reads, in the order it reads them. */
+  readonly locations: (where: Where) => readonly Location[];
+  /**
+   * What search stamps to tell whether anything was written since its last catch-up: the
+   * transcripts and the side files naming sessions. Empty for the SQLite agents, whose
+   * databases search stamps itself.
+   */
+  readonly stampRoots: (where: Where) => readonly string[];
+  /** The command that resumes a session, '' when the session cannot be resumed on its own. */
+  readonly resume: (session: ResumeTarget) => string;
+  /**
+   * The agent versions (or, where the agent records none, format versions) the reader was
+   * checked against.
+   */
+  readonly checkedVersions: readonly string[];
+  /** The agent's source, loaded when first asked for. */
+  readonly load: () => Promise<Source>;
+}
+
+/**
+ * What an agent's own descriptor file declares: everything but the loader, which the registry
+ * adds, so that the agent's reader may import its descriptor without a loop back through it.
+ */
+export type AgentFacts<K extends string = AgentKind> = Omit<AgentDescriptor<K>, 'load'>;

@@ -1,0 +1,20 @@
+import type { AgentFacts } from '../descriptor.js';
+import { grokSessionsDir } from './paths.js';
+
+/** As the Grok CLI documents it: `grok --resume <session-id>`. */
+export const grokResumeCommand = (sessionId: string): string => `grok --resume ${sessionId}`;
+
+export const grok = {
+  kind: 'grok',
+  label: 'Grok',
+  glyph: 'G',
+  colour: 'grok',
+  storage: 'files',
+  env: ['GROK_HOME'],
+  locations: ({ env }) => [{ path: grokSessionsDir(env) }],
+  stampRoots: ({ env }) => [grokSessionsDir(env)],
+  // Sub-agents cannot be resumed on their own.
+  resume: ({ sessionId, isSidechain }) => (isSidechain ? '' : grokResumeCommand(sessionId)),
+  // Grok records no CLI version: the chat format is the version.
+  checkedVersions: ['chat format 1'],
+} as const satisfies AgentFacts;

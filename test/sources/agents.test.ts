@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { EMPTY } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AGENT_KINDS } from '../../src/core/agents.js';
+import { agentTables, type AgentRegistry } from '../../src/sources/agent-tables.js';
+import { AGENTS } from '../../src/sources/agents.js';
+import { claudeResumeCommand } from '../../src/sources/claude/parse.js';
+import { AGENT_COLOURS, type AgentDescriptor, type Where } from '../../src/sources/descriptor.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+
+let t: TempHome;
+beforeEach(async () => {
+  t = await makeTempHome();
+});
+afterEach(async () => t.cleanup());
+
+const whereIn = (env: Record<string, string>, platform: NodeJS.Platform = 'linux'): Where => ({ config: { claude_dirs: [] }, env, platform });
+
+/** A tenth agent, as its folder would declare it. */
+const zed: AgentDescriptor<'zed'> = {
+  kind: 'zed',
+  label: 'Zed',
+  glyph: 'Z',
+  colour: 'kimi',
+  storage: 'files',
+  env: ['ZED_HOME'],
+  locations: ({ env }) => [{ path: path.join(env.ZED_HOME ?? '/nowhere', 'threads') }],
+  stampRoots: ({ env }) => [path.join(env.ZED_HOME ?? '/nowhere', 'threads'), path.join(env.ZED_HOME ?? '/nowhere', 'index.json')],
+  resume: ({ sessionId }) => `zed --resume ${sessionId}`,
+  checkedVersions: [],
+  load: async () => () => EMPTY,
+};
+
+describe('the agent registry', () => {
+  it('a new agent is its descriptor plus one registry line: every derived table includes it', async () => {
+    const registry: AgentRegistry<keyof typeof AGENTS | 'zed'> = { ...AGENTS, zed };
+    const tables = agentTables(registry);
+    const where = whereIn({ ...t.env, ZED_HOME: '/opt/zed' });
+    expect(tables.kinds).toEqual([...AGENT_KINDS, 'zed']);
+    expect(tables.labels.zed).toBe('Zed');
+    expect(tables.glyphs.zed).toBe('Z');
+    expect(tables.colours.zed).toBe('kimi');
+    expect(tables.looks.zed).toEqual({ label: 'Zed', glyph: 'Z', colour: 'kimi' });
+    expect(tables.helpList.split(' ')).toContain('zed');
+    expect(tables.locations('zed', where)).toEqual(['/opt/zed/threads']);
+    expect(tables.stampRoots('zed', where)).toEqual(['/opt/zed/threads', '/opt/zed/index.json']);
+    expect(tables.resume('zed', { sessionId: 'z1', isSidechain: false })).toBe('zed --resume z1');
+    expect(tables.databaseAgents).not.toContain('zed');
+    expect(agentTables({ ...registry, zed: { ...zed, storage: 'sqlite' } }).databaseAgents).toContain('zed');
+    expect(await tables.loaders.zed()).toBeTypeOf('function');
+  });
+
+  it('lists every agent kind under its own kind, in the kinds order', () => {
+    expect(Object.keys(AGENTS)).toEqual([...AGENT_KINDS]);
+    for (const kind of AGENT_KINDS) expect(AGENTS[kind].kind).toBe(kind);
+  });
+
+  it('gives every agent its own label and a one-cell glyph of its own, and a palette slot', () => {
+    const looks = AGENT_KINDS.map((kind) => AGENTS[kind]);
+    expect(new Set(looks.map((d) => d.label)).size).toBe(AGENT_KINDS.length);
+    expect(new Set(looks.map((d) => d.glyph)).size).toBe(AGENT_KINDS.length);
+    for (const d of looks) {
+      expect([...d.glyph], d.kind).toHaveLength(1);
+      // D is Claude Desktop's glyph in the TUI list.
+      expect(d.glyph, d.kind).not.toBe('D');
+      expect(AGENT_COLOURS, d.kind).toContain(d.colour);
+      expect(d.checkedVersions.length, d.kind).toBeGreaterThan(0);
+    }
+  });
+
+  it('takes the SQLite agents as those whose locations are database files', () => {
+    expect(AGENT_KINDS.filter((kind) => AGENTS[kind].storage === 'sqlite')).toEqual(['cursor', 'kilo', 'opencode']);
+    for (const kind of ['cursor', 'kilo', 'opencode'] as const) {
+      const d: AgentDescriptor<typeof kind> = AGENTS[kind];
+      expect(d.stampRoots(whereIn(t.env))).toEqual([]);
+    }
+  });
+
+  it('honours every environment variable a descriptor names: each moves a place the agent is read from', () => {
+    const elsewhere = path.join(t.root, 'elsewhere');
+    for (const kind of AGENT_KINDS) {
+      const d = AGENTS[kind];
+      for (const name of d.env) {
+        const moved = (['linux', 'win32'] as const).some((platform) => {
+          const where = whereIn({ ...t.env, [name]: name === 'OPENCODE_DB' ? path.join(elsewhere, 'chosen.db') : elsewhere }, platform);
+          const places = [...d.locations(where).map((location) => location.path), ...d.stampRoots(where)];
+          return places.some((place) => place.startsWith(elsewhere));
+        });
+        expect(moved, `${kind}: ${name}`).toBe(true);
+      }
+    }
+  });
+
+  it('names a claude_dirs entry as the config entry its projects/ folder comes from', () => {
+    const entry = path.join(t.root, 'work-claude');
+    const [location] = AGENTS.claude.locations({ config: { claude_dirs: [entry] }, env: t.env, platform: 'linux' });
+    expect(location).toEqual({ path: path.join(entry, 'projects'), configEntry: { key: 'claude_dirs', entry, holds: 'projects/' } });
+    expect(AGENTS.claude.locations(whereIn(t.env))).toEqual([{ path: path.join(t.home, '.claude', 'projects') }]);
+  });
+
+  it('builds the resume commands the sources record', () => {
+    const main = { sessionId: 's1', isSidechain: false };
+    expect(AGENTS.claude.resume(main)).toBe(claudeResumeCommand('s1'));
+    expect(AGENT_KINDS.map((kind) => AGENTS[kind].resume(main))).toEqual([
+      'amp threads continue s1',
+      'claude --resume s1',
+      'codex resume s1',
+      'cursor-agent --resume="s1"',
+      'grok --resume s1',
+      'kilo --session=s1',
+      'kimi --resume s1',
+      'opencode -s s1',
+      'pi --session s1',
+    ]);
+    expect(AGENTS.grok.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
+  });
+});
