@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src/core/session.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
 import { resumeCommand, shortName, toDetail, toSummary } from '../../src/streams/views.js';
 
 const NOW = Date.UTC(2026, 2, 10, 9, 16, 0);

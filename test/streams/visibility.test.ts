@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src/core/session.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
 import { isVisible, isWithinDir, selectVisible, type VisibilityOptions } from '../../src/streams/visibility.js';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 
