@@ -1,9 +1,5 @@
 import type { AgentKind } from '../core/agents.js';
-import { NO_SUBAGENTS, ZERO_TOKENS, type SessionEvent, type SessionState } from '../core/session.js';
-import { applyToDraft, closeDraft, openDraft } from './session-draft.js';
-
-/** Events that belong to one session (everything except `ready` and `diagnostic`). */
-export type SessionScopedEvent = Extract<SessionEvent, { readonly sessionId: string; readonly type: Exclude<SessionEvent['type'], 'ready' | 'diagnostic'> }>;
+import { NO_SUBAGENTS, ZERO_TOKENS, type SessionState } from '../core/session.js';
 
 /** A session nobody has described yet: every field at its "unknown" value. */
 export const emptySession = (agent: AgentKind, sessionId: string): SessionState => ({
@@ -39,17 +35,3 @@ export const emptySession = (agent: AgentKind, sessionId: string): SessionState 
   compactionEndedAt: 0,
   checkpoint: null,
 });
-
-/**
- * Pure fold of one event into one session. Returns `undefined` when the session is gone (`removed`).
- * Every event but `checkpoint`/`restore` clears the checkpoint (see `applyToDraft`). A batch of
- * events is folded by `reduceSessions` with one draft per session instead, to the same result.
- */
-export const reduceSession = (prev: SessionState | undefined, e: SessionScopedEvent): SessionState | undefined => {
-  if (e.type === 'removed') return undefined;
-  if (e.type === 'restore') return e.state;
-  if (e.type === 'reset') return emptySession(e.agent, e.sessionId);
-  const draft = openDraft(prev ?? emptySession(e.agent, e.sessionId));
-  applyToDraft(draft, e);
-  return closeDraft(draft);
-};
