@@ -30,7 +30,7 @@ import { demoSource } from './demo/source.js';
 import { batchSync } from './streams/batch.js';
 import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from './streams/frames.js';
 import { toDetail, toSummary } from './streams/views.js';
-import { selectVisible, type VisibilityOptions } from './streams/visibility.js';
+import { selectVisible, windowMs, type VisibilityOptions } from './streams/visibility.js';
 import type { WorktreeLookup } from './streams/worktree.js';
 
 export interface PipelineOptions {
@@ -172,7 +172,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   );
   const frameOptions = {
     get windowMs() {
-      return visibility.windowMinutes === undefined ? undefined : visibility.windowMinutes * 60_000;
+      return windowMs(visibility.windowMinutes);
     },
   };
   // NOTE: the first frame is there at once, so `state$` has a value before any source speaks

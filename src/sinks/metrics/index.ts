@@ -8,7 +8,7 @@ import { latestLimitsRead } from '../../limits/last-read.js';
 import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
 import { deriveActivity } from '../../streams/activity.js';
 import { WAITING_GRACE_MS } from '../../streams/constants.js';
-import { isVisible, type VisibilityOptions } from '../../streams/visibility.js';
+import { isHiddenForGood, isVisible, windowMs, type VisibilityOptions } from '../../streams/visibility.js';
 import { isDeliverable } from '../webhook/filter.js';
 import { createActivityLedger, type ListedSession } from './activity-ledger.js';
 import { createUsageLedger } from './usage-ledger.js';
@@ -85,11 +85,11 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   // Usage is counted for every session an interface may show, whatever its age or content.
   const counted = (s: SessionState): boolean => {
     const visibility = inputs.visibility();
-    return !s.isSidechain && visibility.agents.has(s.agent) && !visibility.excludeCwdSubstrings.some((fragment) => fragment !== '' && s.cwd.includes(fragment));
+    return !isHiddenForGood(s, visibility);
   };
   const listedUntil = (s: SessionState): number => {
-    const minutes = inputs.visibility().windowMinutes;
-    return minutes === undefined ? Number.POSITIVE_INFINITY : s.lastActivityAt + minutes * 60_000;
+    const window = windowMs(inputs.visibility().windowMinutes);
+    return window === undefined ? Number.POSITIVE_INFINITY : s.lastActivityAt + window;
   };
   const isShownTransition = (t: Transition): boolean => {
     const visibility = inputs.visibility();
