@@ -111,6 +111,7 @@ export const summaryOf = (d: SessionDetail): SessionSummary => ({
   cost_usd: d.cost_usd,
   last_activity: d.last_activity,
   total_messages: d.total_messages,
+  display_name: d.display_name,
 });
 
 const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number => {
