@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { startPipeline, type Pipeline, type PipelineOptions } from '../../src/app.js';
 import { AGENT_KINDS, type AgentKind } from '../../src/core/agents.js';
 import type { SessionEvent, Transition } from '../../src/core/session.js';
-import { createListingCache } from '../../src/streams/listing-cache.js';
+import { createListingCache } from '../../src/streams/listing.js';
 import type { VisibilityOptions } from '../../src/streams/visibility.js';
 import { EPOCH, rx, testCtx } from '../helpers/marbles.js';
 

@@ -3,7 +3,7 @@ import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
 import type { PipelineFrame } from '../../streams/frames.js';
-import { createListingCache, type ListingCache } from '../../streams/listing-cache.js';
+import { createListingCache, type ListingCache } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';

@@ -3,7 +3,7 @@ import type { AgentKind } from '../../src/core/agents.js';
 import type { SessionEvent } from '../../src/core/session.js';
 import type { SessionNames } from '../../src/config/session-names.js';
 import { initialFrame, stepFrame, type PipelineFrame } from '../../src/streams/frames.js';
-import { createListingCache } from '../../src/streams/listing-cache.js';
+import { createListingCache } from '../../src/streams/listing.js';
 import { toSummary } from '../../src/streams/views.js';
 import { selectVisible, type VisibilityOptions } from '../../src/streams/visibility.js';
 
