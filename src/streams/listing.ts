@@ -3,17 +3,19 @@ import { isActiveActivity } from '../core/activity.js';
 import type { SessionKey, SessionState, SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
 import { flatJson } from '../core/flat-json.js';
-import { resolveActivity } from './activity.js';
+import { deriveActivity } from './activity.js';
 import { ALL_SESSIONS, type PipelineFrame } from './frames.js';
 import { summaryWith } from './views.js';
 import { compareNewestFirst, isVisible, type VisibilityOptions } from './visibility.js';
 
 /**
- * The listed sessions kept up to date per session version: what the API, its SSE streams and the
- * TUI show. A frame only marks the sessions it touched (O(touched)); reading the listing rebuilds
- * the summary and its JSON text of exactly those sessions whose state, activity or name changed,
- * and keeps every other entry (and its serialised bytes) as it was. Nothing here walks every
- * session, except once when the whole picture changes (the frame that turns ready, a new window).
+ * The read model: what is listed, kept up to date per session version, for every interface. A
+ * session's entry holds its state, its activity (the one the fold derived for the frame), its
+ * summary with the display name and cost, and that summary's JSON text. A frame only marks the
+ * sessions it touched (O(touched)); reading the listing rebuilds exactly those entries whose
+ * state, activity or name changed, and keeps every other entry (and its serialised bytes) as it
+ * was. Nothing here walks every session, except once when the whole picture changes (the frame
+ * that turns ready, a new window).
  */
 
 /** One listed session: its state, its activity at the frame's time, and the wire summary built once. */
@@ -21,8 +23,6 @@ export interface ListedSession {
   readonly key: SessionKey;
   readonly state: SessionState;
   readonly activity: Activity;
-  /** The raw tool name that decides the activity ("" when none). */
-  readonly tool: string;
   readonly customName: string;
   readonly summary: SessionSummary;
   /** `summary` as JSON text, serialised once per version of the session. */
@@ -43,7 +43,7 @@ export interface ListingCounts {
   readonly waiting: number;
 }
 
-export interface ListingCache {
+export interface Listing {
   /** Follows a frame: marks the sessions it touched (nothing is rebuilt until the listing is read). */
   readonly push: (frame: PipelineFrame) => void;
   /** The user's names: sessions whose name changed are rebuilt on the next read. */
@@ -73,7 +73,13 @@ const countsDelta = (activity: Activity, sign: 1 | -1): { active: number; waitin
   waiting: activity === 'waiting' ? sign : 0,
 });
 
-export const createListingCache = (options: { readonly visibility: () => VisibilityOptions; readonly names?: SessionNames }): ListingCache => {
+/**
+ * The activity the fold derived for the frame. Until the first discovery completes the fold
+ * derives none (nothing is announced then), and the listing derives it for what it shows.
+ */
+const activityIn = (frame: PipelineFrame, key: SessionKey, s: SessionState): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now);
+
+export const createListing = (options: { readonly visibility: () => VisibilityOptions; readonly names?: SessionNames }): Listing => {
   let names: SessionNames = options.names ?? {};
   let latest: PipelineFrame | undefined;
   // The frame the entries were last brought in line with; its sessions map tells what changed.
@@ -93,9 +99,9 @@ export const createListingCache = (options: { readonly visibility: () => Visibil
   // Some entry was replaced by a newer object that shows the same (its place and bytes unchanged).
   let replaced = false;
 
-  const build = (key: SessionKey, s: SessionState, activity: Activity, tool: string, customName: string): ListedSession => {
+  const build = (key: SessionKey, s: SessionState, activity: Activity, customName: string): ListedSession => {
     const summary = summaryWith(s, { customNames: customName === '' ? {} : { [s.sessionId]: customName } }, activity);
-    return { key, state: s, activity, tool, customName, summary, json: flatJson(summary) };
+    return { key, state: s, activity, customName, summary, json: flatJson(summary) };
   };
 
   const add = (entry: ListedSession, sign: 1 | -1): void => {
@@ -118,10 +124,10 @@ export const createListingCache = (options: { readonly visibility: () => Visibil
       removed.push(before.state.sessionId);
       return;
     }
-    const { activity, tool } = resolveActivity(s, frame.now);
+    const activity = activityIn(frame, key, s);
     const customName = names[s.sessionId] ?? '';
-    if (before && before.state === s && before.activity === activity && before.tool === tool && before.customName === customName) return;
-    const entry = build(key, s, activity, tool, customName);
+    if (before && before.state === s && before.activity === activity && before.customName === customName) return;
+    const entry = build(key, s, activity, customName);
     entries.set(key, entry);
     byId.set(s.sessionId, key);
     if (before) add(before, -1);
@@ -225,8 +231,7 @@ export const createListingCache = (options: { readonly visibility: () => Visibil
       const visibility = anyAge(options.visibility());
       for (const [key, s] of frame.state.sessions) {
         if (s.sessionId !== sessionId || !isVisible(s, frame.now, visibility)) continue;
-        const { activity, tool } = resolveActivity(s, frame.now);
-        return build(key, s, activity, tool, names[sessionId] ?? '');
+        return build(key, s, activityIn(frame, key, s), names[sessionId] ?? '');
       }
       return undefined;
     },

@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { startPipeline, type Pipeline, type PipelineOptions } from '../../src/app.js';
 import { AGENT_KINDS, type AgentKind } from '../../src/core/agents.js';
 import type { SessionEvent, Transition } from '../../src/core/session.js';
-import { createListingCache } from '../../src/streams/listing.js';
+import { createListing } from '../../src/streams/listing.js';
 import type { VisibilityOptions } from '../../src/streams/visibility.js';
 import { EPOCH, rx, testCtx } from '../helpers/marbles.js';
 
@@ -152,7 +152,7 @@ describe('pipeline transitions (virtual time)', () => {
       const p = start(claudeOnly(turns$));
       // The window is the pipeline's (the Settings panel sets it): its edges are deadlines the pipeline wakes at.
       options$.subscribe((next) => p.setVisibility(next));
-      const listing = createListingCache({ visibility: () => p.visibility });
+      const listing = createListing({ visibility: () => p.visibility });
       const ids$ = p.frame$.pipe(
         filter((f) => f.state.ready),
         map((frame) => {

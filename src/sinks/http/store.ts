@@ -3,7 +3,7 @@ import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
 import type { PipelineFrame } from '../../streams/frames.js';
-import { createListingCache, type ListingCache } from '../../streams/listing.js';
+import { createListing, type Listing as SessionListing } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
@@ -122,10 +122,11 @@ const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number =
 
 /** The monitor's listing: the pipeline's frames through the per-session cache (listing-cache.ts). */
 const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => VisibilityOptions, worktree: WorktreeLookup): Listing => {
-  const cache: ListingCache = createListingCache({ visibility });
+  const cache: SessionListing = createListing({ visibility });
   let names: SessionNames = {};
-  // Details are built on request, once per session state, activity and name.
-  const details = new WeakMap<SessionState, { readonly activity: string; readonly tool: string; readonly name: string; readonly detail: SessionDetail }>();
+  // Details are built on request, once per session state, name and frame (the current tool may
+  // change with time alone).
+  const details = new WeakMap<SessionState, { readonly now: number; readonly name: string; readonly detail: SessionDetail }>();
   let diagnosticsOf: { readonly from: Readonly<Record<string, number>>; readonly sum: number } | undefined;
   return {
     changes$: frame$.pipe(map((frame) => cache.push(frame))),
@@ -147,9 +148,9 @@ const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => Vi
       const now = cache.frame()?.now;
       if (!found || now === undefined) return undefined;
       const cached = details.get(found.state);
-      if (cached && cached.activity === found.activity && cached.tool === found.tool && cached.name === found.customName) return cached.detail;
+      if (cached && cached.now === now && cached.name === found.customName) return cached.detail;
       const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd) });
-      details.set(found.state, { activity: found.activity, tool: found.tool, name: found.customName, detail });
+      details.set(found.state, { now, name: found.customName, detail });
       return detail;
     },
   };
