@@ -1,4 +1,4 @@
-import { BehaviorSubject, distinctUntilChanged, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
@@ -33,17 +33,16 @@ export interface SessionsSnapshot {
   readonly find: (sessionId: string) => SessionDetail | undefined;
 }
 
-/** Sessions added or changed, and ids that left, since the tracker's previous `take`. */
+/** Sessions added or changed, and ids that left. */
 export interface StoreChanges {
   readonly changed: readonly ServedSession[];
   readonly removed: readonly string[];
 }
 
-/** Collects every change of the listing from its creation on (the SSE patch stream holds one). */
-export interface ChangeTracker {
-  /** The changes since the previous take (or since creation). */
-  readonly take: () => StoreChanges;
-  readonly close: () => void;
+/** A new snapshot's stats and what changed in the listing since the snapshot before it. */
+export interface StoreUpdate {
+  readonly changes: StoreChanges;
+  readonly stats: ApiStats;
 }
 
 /** The API's view of the monitor: read the latest picture, follow changes, rename. */
@@ -52,7 +51,11 @@ export interface SessionStore {
   readonly current: () => SessionsSnapshot;
   /** The latest snapshot on subscription, then one per change (events, a deadline, a rename). */
   readonly snapshot$: Observable<SessionsSnapshot>;
-  readonly trackChanges: () => ChangeTracker;
+  /**
+   * One update per new snapshot from subscription on (whoever made it: a change pushed by the
+   * pipeline, a rename, a request), carrying the sessions changed since the previous snapshot.
+   */
+  readonly updates$: Observable<StoreUpdate>;
   /**
    * Persist a custom name ("" or undefined resets it) for any session id, known yet or not (it
    * shows once the session does); resolves to the name as now stored ("" when none).
@@ -226,22 +229,29 @@ export const createSessionStore = (
   const listing = 'views$' in deps ? viewsListing(deps.views$) : pipelineListing(deps.frame$, deps.visibility, deps.worktree);
   const names$ = new BehaviorSubject<SessionNames>(deps.names);
   const followNames = deps.namesChanged$?.subscribe((names) => names$.next(names));
-  const trackers = new Set<{ changed: Map<string, ServedSession>; removed: Set<string> }>();
+  // What changed since the last snapshot was built: handed out with the next one.
+  const pending = { changed: new Map<string, ServedSession>(), removed: new Set<string>() };
+  const updates = new Subject<StoreUpdate>();
   let snapshot: { readonly key: string; readonly value: SessionsSnapshot } | undefined;
 
   const refresh = (): void => {
     const changes = listing.refresh();
-    if (changes.changed.length === 0 && changes.removed.length === 0) return;
-    for (const tracker of trackers) {
-      for (const id of changes.removed) {
-        tracker.changed.delete(id);
-        tracker.removed.add(id);
-      }
-      for (const served of changes.changed) {
-        tracker.removed.delete(served.summary.session_id);
-        tracker.changed.set(served.summary.session_id, served);
-      }
+    for (const id of changes.removed) {
+      pending.changed.delete(id);
+      pending.removed.add(id);
     }
+    for (const served of changes.changed) {
+      pending.removed.delete(served.summary.session_id);
+      pending.changed.set(served.summary.session_id, served);
+    }
+  };
+
+  const takePending = (): StoreChanges => {
+    if (pending.changed.size === 0 && pending.removed.size === 0) return { changed: [], removed: [] };
+    const taken = { changed: [...pending.changed.values()], removed: [...pending.removed] };
+    pending.changed.clear();
+    pending.removed.clear();
+    return taken;
   };
 
   const current = (): SessionsSnapshot => {
@@ -283,6 +293,7 @@ export const createSessionStore = (
       find: (sessionId) => listing.find(sessionId),
     };
     snapshot = { key, value };
+    updates.next({ changes: takePending(), stats: value.stats });
     return value;
   };
 
@@ -296,6 +307,8 @@ export const createSessionStore = (
     map(() => current()),
     distinctUntilChanged(),
   );
+  // The pipeline's changes reach the listing through `snapshot$`: following it is what makes them.
+  const updates$ = merge(updates, snapshot$.pipe(ignoreElements()));
 
   return {
     current,
@@ -305,24 +318,7 @@ export const createSessionStore = (
       snapshot = undefined;
     },
     snapshot$,
-    trackChanges: () => {
-      const tracker = { changed: new Map<string, ServedSession>(), removed: new Set<string>() };
-      // Whatever the listing owes from before the tracker existed is not the tracker's news.
-      refresh();
-      trackers.add(tracker);
-      return {
-        take: () => {
-          refresh();
-          const taken = { changed: [...tracker.changed.values()], removed: [...tracker.removed] };
-          tracker.changed.clear();
-          tracker.removed.clear();
-          return taken;
-        },
-        close: () => {
-          trackers.delete(tracker);
-        },
-      };
-    },
+    updates$,
     rename: async (sessionId, name) => {
       const names = await deps.saveName(sessionId, name);
       names$.next(names);
@@ -334,6 +330,7 @@ export const createSessionStore = (
       followNamesIntoListing.unsubscribe();
       changed$.complete();
       names$.complete();
+      updates.complete();
     },
   };
 };
