@@ -24,9 +24,10 @@ import { createUsageLedger } from './usage-ledger.js';
 export interface MetricsInputs {
   /**
    * The pipeline's frames. `touched` names the sessions a frame may have changed (the pipeline's
-   * `PipelineFrame.touched`); without it every session is looked at.
+   * `PipelineFrame.touched`); without it every session is looked at. `activities` are the ones
+   * the fold derived for the frame; without them a scrape derives them.
    */
-  readonly frame$: Observable<{ readonly state: SessionsState; readonly touched?: ReadonlySet<SessionKey> | 'all' }>;
+  readonly frame$: Observable<{ readonly state: SessionsState; readonly touched?: ReadonlySet<SessionKey> | 'all'; readonly activities?: ReadonlyMap<SessionKey, Activity> }>;
   readonly transitions$: Observable<Transition>;
   /** What is listed: window, exclusions, enabled agents (read at every scrape: it may change live). */
   readonly visibility: () => VisibilityOptions;
@@ -78,6 +79,9 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   const { now } = inputs;
   const startedAt = now();
   let latest: SessionsState | undefined;
+  // The activities the fold derived for the latest frame: valid until the next deadline, at which
+  // the pipeline wakes and folds a new frame.
+  let activities: ReadonlyMap<SessionKey, Activity> | undefined;
   let readyAfterMs: number | undefined;
   const activityLedger = createActivityLedger();
   const usageLedger = createUsageLedger();
@@ -118,6 +122,7 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   const subscriptions = [
     inputs.frame$.subscribe((frame) => {
       latest = frame.state;
+      activities = frame.activities;
       if (readyAfterMs === undefined) {
         if (!frame.state.ready) return;
         readyAfterMs = now() - startedAt;
@@ -154,7 +159,8 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
     if (latest) {
       const visibility = inputs.visibility();
       latest.sessions.forEach((session, key) => {
-        if (isVisible(session, at, visibility)) listed.set(key, { session, activity: deriveActivity(session, at) });
+        // Before the first discovery completes the fold derives no activity: derived here then.
+        if (isVisible(session, at, visibility)) listed.set(key, { session, activity: activities?.get(key) ?? deriveActivity(session, at) });
       });
     }
     return { at, listed };
