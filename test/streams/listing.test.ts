@@ -119,4 +119,15 @@ describe('createListing', () => {
     expect(listing.refresh()).toEqual({ changed: [], removed: [] });
     expect(listing.sessions()).toBe(before);
   });
+
+  it('shows the activity the fold derived for the frame, and its display name', () => {
+    const prompt = (sessionId: string, at: number): SessionEvent => ({ agent: 'claude', sessionId, type: 'turn', at, role: 'user', text: '## Fix the **parser**' });
+    const frame = stepFrame(initialFrame(['claude'], T0), { events: [prompt('a', T0 - 5_000), { type: 'ready', agent: 'claude' }], now: T0 });
+    expect(frame.activities.get('claude:a')).toBe('thinking');
+    // The listing reads the frame's activities: one the fold would not derive shows as it is.
+    const listing = createListing({ visibility: () => visibility });
+    listing.push({ ...frame, activities: new Map([['claude:a', 'writing']]) });
+    listing.refresh();
+    expect(listing.sessions().map((e) => [e.activity, e.summary.activity, e.summary.display_name])).toEqual([['writing', 'writing', 'Fix the parser']]);
+  });
 });
