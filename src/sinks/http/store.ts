@@ -123,7 +123,7 @@ const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number =
   return sum;
 };
 
-/** The monitor's listing: the pipeline's frames through the per-session cache (listing-cache.ts). */
+/** The monitor's listing: the pipeline's frames through the per-session cache (streams/listing.ts). */
 const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => VisibilityOptions, worktree: WorktreeLookup): Listing => {
   const cache: SessionListing = createListing({ visibility });
   let names: SessionNames = {};
