@@ -17,7 +17,7 @@ import { amp } from '../dist/sources/amp/index.js';
 import { grok } from '../dist/sources/grok/index.js';
 import { kimi } from '../dist/sources/kimi/index.js';
 import { openDiscoveryCache } from '../dist/sources/internal/cache.js';
-import { reduceSession } from '../dist/streams/session-reducer.js';
+import { reduceSession } from '../dist/streams/reduce-session.js';
 
 const SESSIONS = Number(process.argv[2] ?? 300);
 const TURNS = Number(process.argv[3] ?? 60);

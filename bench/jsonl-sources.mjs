@@ -22,7 +22,7 @@ const child = async (mode, home, cacheDir, filesList) => {
   const { toEffective } = await import('../dist/config/effective.js');
   const { configSchema } = await import('../dist/config/schema.js');
   const { sources, openDiscoveryCache, persistCache } = await import('../dist/sources/index.js');
-  const { reduceSession } = await import('../dist/streams/session-reducer.js');
+  const { reduceSession } = await import('../dist/streams/reduce-session.js');
   const env = { HOME: home, XDG_CACHE_HOME: cacheDir };
   const ctx = { config: toEffective(configSchema.parse({}), env).config, env, scheduler: asyncScheduler, now: () => Date.now(), log: { info() {}, warn() {}, error() {} }, platform: 'linux' };
   const cpu0 = process.cpuUsage();

@@ -12,7 +12,7 @@ import { median } from './util.mjs';
 const load = async (dist) => {
   const from = (file) => import(pathToFileURL(path.resolve(dist, file)).href);
   const [agents, session, reducer, frame, render, encode, diff, theme, state] = await Promise.all(
-    ['core/agents.js', 'core/session.js', 'streams/session-reducer.js', 'sinks/tui/frame.js', 'sinks/tui/render.js', 'sinks/tui/encode.js', 'sinks/tui/diff.js', 'sinks/tui/theme.js', 'sinks/tui/state.js'].map(from),
+    ['core/agents.js', 'core/session.js', 'streams/reduce-session.js', 'sinks/tui/frame.js', 'sinks/tui/render.js', 'sinks/tui/encode.js', 'sinks/tui/diff.js', 'sinks/tui/theme.js', 'sinks/tui/state.js'].map(from),
   );
   return { ...agents, ...session, ...reducer, ...frame, ...render, ...encode, ...diff, ...theme, ...state };
 };

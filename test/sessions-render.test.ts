@@ -1,25 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../src/core/session.js';
+import { sessionName } from '../src/core/session-name.js';
 import { relativeTime, renderSessionsTable } from '../src/commands/sessions-render.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
-const row = (patch: Partial<SessionSummary>): SessionSummary => ({
-  session_id: 's',
-  agent: 'claude',
-  cwd: '/w/api',
-  short_name: 'api',
-  agent_name: '',
-  custom_name: '',
-  source: 'cli',
-  activity: 'idle',
-  is_active: false,
-  model: '',
-  git_branch: '',
-  cost_usd: 0,
-  last_activity: new Date(NOW - 90_000).toISOString(),
-  total_messages: 0,
-  ...patch,
-});
+const row = (patch: Partial<SessionSummary>): SessionSummary => {
+  const s: Omit<SessionSummary, 'display_name'> = {
+    session_id: 's',
+    agent: 'claude',
+    cwd: '/w/api',
+    short_name: 'api',
+    agent_name: '',
+    custom_name: '',
+    source: 'cli',
+    activity: 'idle',
+    is_active: false,
+    model: '',
+    git_branch: '',
+    cost_usd: 0,
+    last_activity: new Date(NOW - 90_000).toISOString(),
+    total_messages: 0,
+    ...patch,
+  };
+  return { ...s, display_name: patch.display_name ?? sessionName(s, '').text };
+};
 
 describe('relativeTime', () => {
   it.each([

@@ -106,7 +106,7 @@ describe('agentwatch sessions (spawned)', () => {
     });
     expect(Object.keys(api ?? {}).sort()).toEqual([
       'activity', 'agent', 'agent_name', 'assistant_messages', 'cache_creation_tokens', 'cache_read_tokens', 'cost_usd', 'current_tool', 'custom_name',
-      'cwd', 'git_branch', 'input_tokens', 'is_active', 'is_worktree', 'last_activity', 'last_file_write', 'last_file_write_at', 'main_repo', 'model',
+      'cwd', 'display_name', 'git_branch', 'input_tokens', 'is_active', 'is_worktree', 'last_activity', 'last_file_write', 'last_file_write_at', 'main_repo', 'model',
       'output_tokens', 'recent_messages', 'recent_tools', 'resume_command', 'session_id', 'short_name', 'source', 'subagents', 'total_messages', 'user_messages', 'version',
     ]);
     expect(ACTIVITIES).toContain(list[1]?.activity);
@@ -150,7 +150,8 @@ describe('agentwatch sessions (spawned)', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^AGENT\s+STATE\s+PROJECT\s+NAME\s+LAST ACTIVITY$/);
     expect(lines[1]).toMatch(/^Claude\s+waiting\s+api\s+limiter work\s+1m ago$/);
-    expect(lines[2]).toMatch(/^Codex\s+idle\s+sub\s+-\s+10m ago$/);
+    // No rename and no title: the latest prompt names it, as everywhere.
+    expect(lines[2]).toMatch(/^Codex\s+idle\s+sub\s+Fix JPY rounding\s+10m ago$/);
     expect(lines).toHaveLength(3);
   });
 

@@ -7,7 +7,8 @@
  * How a sink uses it (API, TUI, webhooks, notifier, discovery cache):
  *
  *   const pipeline = startPipeline(ctx, { sources, agents });
- *   pipeline.state$.subscribe((state) => render(pipeline.views.summaries(state, { now: ctx.now(), customNames })));
+ *   const listing = createListing({ visibility: () => pipeline.visibility });  // streams/listing.ts
+ *   pipeline.frame$.subscribe((frame) => { listing.push(frame); render(listing.refresh()); });
  *   pipeline.transitions$.subscribe((t) => post(t));       // activity changes, after `ready`
  *   await pipeline.dispose();                               // closes sources, sinks, timers
  *
@@ -25,14 +26,11 @@ import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, me
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState, Teardown } from '../core/contracts.js';
 import type { Ctx, Sink, Source } from '../streams/contracts.js';
-import { sessionKey, type DiagnosticEvent, type SessionDetail, type SessionEvent, type SessionState, type SessionSummary, type Transition } from '../core/session.js';
-import type { SessionNames } from '../config/session-names.js';
+import { sessionKey, type DiagnosticEvent, type SessionEvent, type SessionState, type Transition } from '../core/session.js';
 import { demoSource } from '../demo/source.js';
 import { batchSync } from '../streams/batch.js';
 import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from '../streams/frames.js';
-import { toDetail, toSummary } from '../streams/views.js';
-import { selectVisible, type VisibilityOptions } from '../streams/visibility.js';
-import type { WorktreeLookup } from '../streams/worktree.js';
+import { windowMs, type VisibilityOptions } from '../streams/visibility.js';
 
 export interface PipelineOptions {
   /** The source registry (src/sources/index.ts); agents without an entry are skipped. */
@@ -51,20 +49,6 @@ export interface PipelineOptions {
   readonly sourceCtx?: () => Ctx;
   /** Sees every source event before the fold (the search index takes turn texts from here). */
   readonly tap?: (event: SessionEvent) => void;
-}
-
-/** What a listing needs besides the state: the time, the user's names, and optionally other visibility. */
-export interface ListOptions {
-  readonly now: number;
-  readonly customNames?: SessionNames;
-  /** Defaults to the pipeline's `visibility` (config window, exclusions, enabled agents). */
-  readonly visibility?: VisibilityOptions;
-}
-
-/** The listed sessions of a state as wire objects, newest first. */
-export interface PipelineViews {
-  readonly summaries: (state: SessionsState, options: ListOptions) => SessionSummary[];
-  readonly details: (state: SessionsState, options: ListOptions & { readonly worktree: WorktreeLookup }) => SessionDetail[];
 }
 
 export interface Pipeline {
@@ -99,7 +83,6 @@ export interface Pipeline {
    * since keeps its newer state. Synchronous. The listing sends nothing for it (same JSON).
    */
   readonly swapStates: (swaps: readonly { readonly from: SessionState; readonly to: SessionState }[]) => void;
-  readonly views: PipelineViews;
   readonly dispose: () => Promise<void>;
 }
 
@@ -176,7 +159,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   );
   const frameOptions = {
     get windowMs() {
-      return visibility.windowMinutes === undefined ? undefined : visibility.windowMinutes * 60_000;
+      return windowMs(visibility.windowMinutes);
     },
   };
   // NOTE: the first frame is there at once, so `state$` has a value before any source speaks
@@ -227,12 +210,6 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     });
     return disposed;
   };
-  const listed = (state: SessionsState, options: ListOptions) => selectVisible(state.sessions.values(), options.now, options.visibility ?? visibility);
-  const views: PipelineViews = {
-    summaries: (state, options) => listed(state, options).map((s) => toSummary(s, { now: options.now, customNames: options.customNames ?? {} })),
-    details: (state, options) =>
-      listed(state, options).map((s) => toDetail(s, { now: options.now, customNames: options.customNames ?? {}, worktree: options.worktree(s.cwd) })),
-  };
   const setVisibility = (next: VisibilityOptions): void => {
     visibility = next;
     rederive$.next();
@@ -259,7 +236,6 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     setVisibility,
     start,
     swapStates,
-    views,
     dispose,
   };
 };

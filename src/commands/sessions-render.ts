@@ -27,8 +27,8 @@ const paintFor = (activity: Activity, c: ReturnType<typeof createColors>): Paint
 };
 
 /**
- * The human table of `agentwatch sessions`: agent, state, project, name (the user's rename, else
- * the agent's own title), last activity. Pure: `now` and color are inputs.
+ * The human table of `agentwatch sessions`: agent, state, project, name (the display name every
+ * interface shows), last activity. Pure: `now` and color are inputs.
  */
 export const renderSessionsTable = (rows: readonly SessionSummary[], options: { readonly now: number; readonly color: boolean }): string => {
   const c = createColors(options.color);
@@ -37,7 +37,7 @@ export const renderSessionsTable = (rows: readonly SessionSummary[], options: { 
     AGENT_LABEL[row.agent],
     row.activity,
     row.short_name || row.cwd || '-',
-    cut(row.custom_name || row.agent_name || '-', NAME_MAX),
+    cut(row.display_name || '-', NAME_MAX),
     relativeTime(row.last_activity, options.now),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => (line[i] ?? '').length)));

@@ -181,8 +181,9 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     for (const chunk of jsonArrayChunks(listed, detailOf)) if (io.stdout.write(chunk) === false) await once(io.stdout, 'drain');
     io.stdout.write('\n');
   } else if (listed.length > 0) {
-    // Summaries: the table shows none of a detail's fields, and a restored session's detail
-    // (recent tools and messages) is read from the discovery cache only when something asks.
+    // Summaries: the table shows none of a detail's fields but the name, which may be the latest
+    // prompt: the restored details are read in one pass, as for --json.
+    prefetchDetails(listed);
     io.stdout.write(renderSessionsTable(listed.map((session) => toSummary(session, { now, customNames: names })), { now, color: useColor(io) }));
   }
 

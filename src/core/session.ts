@@ -283,6 +283,8 @@ export interface SessionSummary {
   /** RFC 3339 UTC, or "" when unknown. */
   readonly last_activity: string;
   readonly total_messages: number;
+  /** What every interface calls the session (core/session-name.ts): rename, title, latest prompt, folder. */
+  readonly display_name: string;
 }
 
 /** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. */

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionEvent, SessionKey, SessionState } from '../core/session.js';
 import { resumeCommand } from '../streams/views.js';
-import { emptySession } from '../streams/session-reducer.js';
+import { emptySession } from '../streams/empty-session.js';
 import { identifierParts, segment } from './segment.js';
 
 /**

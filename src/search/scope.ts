@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AgentKind } from '../core/agents.js';
+import { isExcludedCwd } from '../streams/visibility.js';
 import { holdsNoSession } from './index-db.js';
 
 /**
@@ -67,4 +68,4 @@ export const reconcileScope = (db: Database.Database, scope: IndexScope): ScopeC
 };
 
 /** `exclude_cwd_substrings` as a predicate (literal, case-sensitive, as everywhere). */
-export const excludedBy = (fragments: readonly string[]) => (cwd: string): boolean => fragments.some((fragment) => fragment !== '' && cwd.includes(fragment));
+export const excludedBy = (fragments: readonly string[]) => (cwd: string): boolean => isExcludedCwd(cwd, fragments);

@@ -1,31 +1,239 @@
-import { asyncScheduler, combineLatest, concat, defer, EMPTY, of, switchMap, timer, type Observable, type SchedulerLike } from 'rxjs';
-import type { SessionState } from '../core/session.js';
-import { windowEdgeAt } from './deadlines.js';
-import type { PipelineFrame } from './frames.js';
-import { selectVisible, type VisibilityOptions } from './visibility.js';
+import type { Activity } from '../core/activity.js';
+import { isActiveActivity } from '../core/activity.js';
+import type { SessionKey, SessionState, SessionSummary } from '../core/session.js';
+import type { SessionNames } from '../config/session-names.js';
+import { flatJson } from '../core/flat-json.js';
+import { deriveActivity } from './activity.js';
+import { ALL_SESSIONS, type PipelineFrame } from './frames.js';
+import { summaryWith } from './views.js';
+import { compareNewestFirst, isVisible, type VisibilityOptions } from './visibility.js';
 
 /**
- * The listed sessions, newest first, re-evaluated on every frame, whenever the options change
- * (the TUI widens the window with `+`/`-`), and when a listed session reaches the edge of THIS
- * listing's window (the pipeline only wakes for the configured one). Time comes from the frame,
- * advanced by the scheduler between frames.
+ * The read model: what is listed, kept up to date per session version, for every interface. A
+ * session's entry holds its state, its activity (the one the fold derived for the frame), its
+ * summary with the display name and cost, and that summary's JSON text. A frame only marks the
+ * sessions it touched (O(touched)); reading the listing rebuilds exactly those entries whose
+ * state, activity or name changed, and keeps every other entry (and its serialised bytes) as it
+ * was. Nothing here walks every session, except once when the whole picture changes (the frame
+ * that turns ready, a new window).
  */
-export const listSessions$ = (
-  frame$: Observable<PipelineFrame>,
-  options$: Observable<VisibilityOptions>,
-  scheduler: SchedulerLike = asyncScheduler,
-): Observable<SessionState[]> =>
-  combineLatest([frame$, options$]).pipe(
-    switchMap(([frame, options]) => {
-      const seenAt = scheduler.now();
-      const windowMs = options.windowMinutes === undefined ? undefined : options.windowMinutes * 60_000;
-      const listAt = (now: number): Observable<SessionState[]> =>
-        defer(() => {
-          const listed = selectVisible(frame.state.sessions.values(), now, options);
-          const edge = Math.min(...listed.map((s) => windowEdgeAt(s, now, windowMs)));
-          const next = Number.isFinite(edge) ? timer(edge - now, scheduler).pipe(switchMap(() => listAt(frame.now + (scheduler.now() - seenAt)))) : EMPTY;
-          return concat(of(listed), next);
-        });
-      return listAt(frame.now);
-    }),
-  );
+
+/** One listed session: its state, its activity at the frame's time, and the wire summary built once. */
+export interface ListedSession {
+  readonly key: SessionKey;
+  readonly state: SessionState;
+  readonly activity: Activity;
+  readonly customName: string;
+  readonly summary: SessionSummary;
+  /** `summary` as JSON text, serialised once per version of the session. */
+  readonly json: string;
+}
+
+/** What one refresh changed: sessions added or whose summary changed, and the ids that left. */
+export interface ListingChanges {
+  readonly changed: readonly ListedSession[];
+  readonly removed: readonly string[];
+}
+
+export interface ListingCounts {
+  /** Listed sessions. */
+  readonly total: number;
+  /** Listed sessions doing something on their own (not idle, not waiting). */
+  readonly active: number;
+  readonly waiting: number;
+}
+
+export interface Listing {
+  /** Follows a frame: marks the sessions it touched (nothing is rebuilt until the listing is read). */
+  readonly push: (frame: PipelineFrame) => void;
+  /** The user's names: sessions whose name changed are rebuilt on the next read. */
+  readonly setNames: (names: SessionNames) => void;
+  /** The visibility options changed outside the frames: everything is looked at again. */
+  readonly invalidate: () => void;
+  /** Brings the listing up to date with the latest frame; what changed since the previous refresh. */
+  readonly refresh: () => ListingChanges;
+  /** Grows by one for every refresh that changed something visible. */
+  readonly version: () => number;
+  /** Listed sessions, newest first (as of the last refresh; rebuilt at most once per version). */
+  readonly sessions: () => readonly ListedSession[];
+  readonly counts: () => ListingCounts;
+  /** The latest frame pushed. */
+  readonly frame: () => PipelineFrame | undefined;
+  /**
+   * Any known session that is not hidden for good (sub-agent, excluded, disabled agent), listed or
+   * outside the window, with its activity at the frame's time.
+   */
+  readonly find: (sessionId: string) => ListedSession | undefined;
+}
+
+const NO_CHANGES: ListingChanges = { changed: [], removed: [] };
+
+const countsDelta = (activity: Activity, sign: 1 | -1): { active: number; waiting: number } => ({
+  active: isActiveActivity(activity) ? sign : 0,
+  waiting: activity === 'waiting' ? sign : 0,
+});
+
+/**
+ * The activity the fold derived for the frame. Until the first discovery completes the fold
+ * derives none (nothing is announced then), and the listing derives it for what it shows.
+ */
+const activityIn = (frame: PipelineFrame, key: SessionKey, s: SessionState): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now);
+
+export const createListing = (options: { readonly visibility: () => VisibilityOptions; readonly names?: SessionNames }): Listing => {
+  let names: SessionNames = options.names ?? {};
+  let latest: PipelineFrame | undefined;
+  // The frame the entries were last brought in line with; its sessions map tells what changed.
+  let dirty = new Set<SessionKey>();
+  let everything = false;
+  const entries = new Map<SessionKey, ListedSession>();
+  const byId = new Map<string, SessionKey>();
+  let version = 0;
+  let total = 0;
+  let active = 0;
+  let waiting = 0;
+  // Newest first, rebuilt lazily: `moved` entries are re-placed, the rest keep their order.
+  let order: ListedSession[] = [];
+  let orderVersion = 0;
+  const moved = new Set<SessionKey>();
+  let reorderAll = false;
+  // Some entry was replaced by a newer object that shows the same (its place and bytes unchanged).
+  let replaced = false;
+
+  const build = (key: SessionKey, s: SessionState, activity: Activity, customName: string): ListedSession => {
+    const summary = summaryWith(s, { customNames: customName === '' ? {} : { [s.sessionId]: customName } }, activity);
+    return { key, state: s, activity, customName, summary, json: flatJson(summary) };
+  };
+
+  const add = (entry: ListedSession, sign: 1 | -1): void => {
+    total += sign;
+    const delta = countsDelta(entry.activity, sign);
+    active += delta.active;
+    waiting += delta.waiting;
+  };
+
+  /** Re-evaluates one session against the frame; records what changed. */
+  const look = (key: SessionKey, frame: PipelineFrame, visibility: VisibilityOptions, changed: ListedSession[], removed: string[]): void => {
+    const s = frame.state.sessions.get(key);
+    const before = entries.get(key);
+    if (!s || !isVisible(s, frame.now, visibility)) {
+      if (!before) return;
+      entries.delete(key);
+      if (byId.get(before.state.sessionId) === key) byId.delete(before.state.sessionId);
+      add(before, -1);
+      moved.add(key);
+      removed.push(before.state.sessionId);
+      return;
+    }
+    const activity = activityIn(frame, key, s);
+    const customName = names[s.sessionId] ?? '';
+    if (before && before.state === s && before.activity === activity && before.customName === customName) return;
+    const entry = build(key, s, activity, customName);
+    entries.set(key, entry);
+    byId.set(s.sessionId, key);
+    if (before) add(before, -1);
+    add(entry, 1);
+    if (!before || before.state.lastActivityAt !== s.lastActivityAt) moved.add(key);
+    // A state change that shows nothing new (a checkpoint, a token count outside the summary)
+    // keeps the entry current without announcing it.
+    if (!before || before.json !== entry.json) changed.push(entry);
+    else replaced = true;
+  };
+
+  const refresh = (): ListingChanges => {
+    const frame = latest;
+    if (!frame || (!everything && dirty.size === 0)) return NO_CHANGES;
+    const visibility = options.visibility();
+    const changed: ListedSession[] = [];
+    const removed: string[] = [];
+    if (everything) {
+      for (const key of frame.state.sessions.keys()) look(key, frame, visibility, changed, removed);
+      for (const key of [...entries.keys()]) if (!frame.state.sessions.has(key)) look(key, frame, visibility, changed, removed);
+      reorderAll = true;
+    } else {
+      for (const key of dirty) look(key, frame, visibility, changed, removed);
+    }
+    everything = false;
+    dirty = new Set();
+    if (changed.length === 0 && removed.length === 0) return NO_CHANGES;
+    version += 1;
+    return { changed, removed };
+  };
+
+  const sessions = (): readonly ListedSession[] => {
+    if (orderVersion === version && !reorderAll && moved.size === 0 && !replaced) return order;
+    if (reorderAll || moved.size > entries.size / 4) {
+      order = [...entries.values()].sort((a, b) => compareNewestFirst(a.state, b.state));
+    } else {
+      // Entries that did not move keep their relative order (only their object may be newer);
+      // the moved ones are sorted and merged in.
+      const kept: ListedSession[] = [];
+      for (const entry of order) {
+        if (moved.has(entry.key)) continue;
+        kept.push(entries.get(entry.key) ?? entry);
+      }
+      const placed = [...moved].flatMap((key) => entries.get(key) ?? []).sort((a, b) => compareNewestFirst(a.state, b.state));
+      const merged: ListedSession[] = [];
+      let i = 0;
+      let j = 0;
+      while (i < kept.length || j < placed.length) {
+        const a = kept[i];
+        const b = placed[j];
+        if (b === undefined || (a !== undefined && compareNewestFirst(a.state, b.state) <= 0)) {
+          merged.push(a as ListedSession);
+          i += 1;
+        } else {
+          merged.push(b);
+          j += 1;
+        }
+      }
+      order = merged;
+    }
+    moved.clear();
+    reorderAll = false;
+    replaced = false;
+    orderVersion = version;
+    return order;
+  };
+
+  const anyAge = (visibility: VisibilityOptions): VisibilityOptions => ({ ...visibility, windowMinutes: undefined, dirs: undefined });
+
+  return {
+    push: (frame) => {
+      latest = frame;
+      if (frame.touched === ALL_SESSIONS) everything = true;
+      else if (!everything) for (const key of frame.touched) dirty.add(key);
+    },
+    setNames: (next) => {
+      if (next === names) return;
+      const before = names;
+      names = next;
+      for (const id of new Set([...Object.keys(before), ...Object.keys(next)])) {
+        if ((before[id] ?? '') === (next[id] ?? '')) continue;
+        const key = byId.get(id);
+        if (key) dirty.add(key);
+      }
+    },
+    invalidate: () => {
+      everything = true;
+    },
+    refresh,
+    version: () => version,
+    sessions,
+    counts: () => ({ total, active, waiting }),
+    frame: () => latest,
+    find: (sessionId) => {
+      const frame = latest;
+      if (!frame) return undefined;
+      const listedKey = byId.get(sessionId);
+      const listed = listedKey ? entries.get(listedKey) : undefined;
+      if (listed && frame.state.sessions.get(listed.key) === listed.state) return listed;
+      // Outside the window (or not refreshed yet): a walk over the sessions, for one detail request.
+      const visibility = anyAge(options.visibility());
+      for (const [key, s] of frame.state.sessions) {
+        if (s.sessionId !== sessionId || !isVisible(s, frame.now, visibility)) continue;
+        return build(key, s, activityIn(frame, key, s), names[sessionId] ?? '');
+      }
+      return undefined;
+    },
+  };
+};

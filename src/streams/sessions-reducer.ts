@@ -3,7 +3,8 @@ import type { SessionsState } from '../core/contracts.js';
 import { sessionKey, type SessionEvent, type SessionKey, type SessionState } from '../core/session.js';
 import { PersistentMap } from './persistent-map.js';
 import { applyToDraft, closeDraft, openDraft, type SessionDraft } from './session-draft.js';
-import { emptySession, type SessionScopedEvent } from './session-reducer.js';
+import { emptySession } from './empty-session.js';
+import type { SessionScopedEvent } from './reduce-session.js';
 import { rollUpSubagents } from './subagent-usage.js';
 
 /** `SessionsState` plus what the fold needs to decide `ready`. */

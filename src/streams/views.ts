@@ -4,6 +4,7 @@ import { isActiveActivity, type Activity } from '../core/activity.js';
 import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
 import { agentResume } from '../sources/agents.js';
+import { lastPrompt, sessionName } from '../core/session-name.js';
 import { resolveActivity } from './activity.js';
 import { sessionCost } from './cost.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
@@ -35,13 +36,14 @@ export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary
 
 /** The summary with an activity already resolved (the cached listing resolves it once). Pure. */
 export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customNames'>, activity: Activity): SessionSummary => {
+  const named = { custom_name: options.customNames?.[s.sessionId] ?? '', agent_name: s.agentName, short_name: shortName(s.cwd), session_id: s.sessionId };
   return {
     session_id: s.sessionId,
     agent: s.agent,
     cwd: s.cwd,
-    short_name: shortName(s.cwd),
+    short_name: named.short_name,
     agent_name: s.agentName,
-    custom_name: options.customNames?.[s.sessionId] ?? '',
+    custom_name: named.custom_name,
     source: s.source,
     activity,
     is_active: isActiveActivity(activity),
@@ -50,6 +52,9 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd) + s.subagents.costUsd),
     last_activity: rfc3339(s.lastActivityAt),
     total_messages: s.userMessages + s.assistantMessages,
+    // NOTE: the latest prompt is read only when neither name is set: a restored session's
+    // recent messages are loaded from the discovery cache on first read.
+    display_name: sessionName(named, named.custom_name || named.agent_name ? '' : lastPrompt(s.recentMessages)).text,
   };
 };
 

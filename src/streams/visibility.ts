@@ -35,16 +35,25 @@ export const isWithinDir = (cwd: string, dir: string): boolean => {
   return child.startsWith(prefix);
 };
 
+/** A window in minutes as milliseconds; `undefined` (every age) stays `undefined`. */
+export const windowMs = (windowMinutes: number | undefined): number | undefined => (windowMinutes === undefined ? undefined : windowMinutes * 60_000);
+
+/** `exclude_cwd_substrings`: literal, case-sensitive fragments of the cwd; an empty one hides nothing. */
+export const isExcludedCwd = (cwd: string, fragments: readonly string[]): boolean => fragments.some((fragment) => fragment !== '' && cwd.includes(fragment));
+
+/** The sessions no interface shows at any age: sub-agents, disabled agents and excluded folders. */
+export const isHiddenForGood = (s: Pick<SessionState, 'isSidechain' | 'agent' | 'cwd'>, options: Pick<VisibilityOptions, 'agents' | 'excludeCwdSubstrings'>): boolean =>
+  s.isSidechain || !options.agents.has(s.agent) || isExcludedCwd(s.cwd, options.excludeCwdSubstrings);
+
 /** Pure: is this session listed at `now` under `options`? */
 export const isVisible = (s: SessionState, now: number, options: VisibilityOptions): boolean => {
-  if (s.isSidechain) return false;
+  if (isHiddenForGood(s, options)) return false;
   // A transcript with no dated record yet (an empty file, only a header) has nothing to show.
   if (s.lastActivityAt <= 0) return false;
-  if (!options.agents.has(s.agent)) return false;
   if (NEEDS_A_PROMPT.has(s.agent) && s.userMessages === 0) return false;
-  if (options.excludeCwdSubstrings.some((fragment) => fragment !== '' && s.cwd.includes(fragment))) return false;
   if (options.dirs !== undefined && !options.dirs.some((dir) => isWithinDir(s.cwd, dir))) return false;
-  if (options.windowMinutes !== undefined && !(s.lastActivityAt > 0 && s.lastActivityAt > now - options.windowMinutes * 60_000)) return false;
+  const window = windowMs(options.windowMinutes);
+  if (window !== undefined && !(s.lastActivityAt > now - window)) return false;
   return true;
 };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DiagnosticEvent, SessionState } from '../../src/core/session.js';
 import { renderDoctor } from '../../src/doctor/render.js';
 import { agentReport, oneShotMessage, problemsOf, type DoctorReport } from '../../src/doctor/report.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
 
 const junk = (line: number): DiagnosticEvent => ({ type: 'diagnostic', agent: 'claude', code: 'E_JUNK_LINE', message: 'not a JSON object', path: '/p/a.jsonl', line });
 

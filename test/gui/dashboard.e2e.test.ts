@@ -112,7 +112,7 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       expect(await card.locator('.project').textContent()).toBe('shop');
       // The folder once (the name was `shop` above `shop`).
       expect(((await card.textContent()) ?? '').split('shop').length - 1).toBe(1);
-      // Compact cards read the detail of an untitled session for its prompt too.
+      // Compact cards name it by its latest prompt too (the summary's display_name).
       await page.getByRole('button', { name: 'Compact', exact: true }).click();
       await eventually(() => readJson(home.configFile), (config) => config.card_density === 'compact', 'card_density saved');
       await page.reload();

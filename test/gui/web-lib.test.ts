@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../src/core/session.js';
+import { lastPrompt, sessionName as nameOf } from '../../src/core/session-name.js';
 import { nextDelay, retryAfterMs } from '../../web/src/lib/backoff.js';
 import { faviconFor, faviconSvg, titleFor } from '../../web/src/lib/badge.js';
 import { age, ago, cost, displayName, localTime, placeLine, sessionName, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
-import { sessionName as tuiSessionName } from '../../src/sinks/tui/model.js';
+import { displayNameOf as tuiDisplayNameOf } from '../../src/sinks/tui/model.js';
 import { detailWidth, dragTo, EDGE, fitInside, initialRect, MIN_DIALOG, resizeBy } from '../../web/src/lib/geometry.js';
 import { keyAction } from '../../web/src/lib/keys.js';
 import { latestOnly } from '../../web/src/lib/latest.js';
@@ -18,23 +19,26 @@ import { NO_WAITING, trackWaiting, type WaitingInput, type WaitState } from '../
 
 /** The dashboard's pure modules (web/src/lib), run in Node: what the browser tests cannot pin down cheaply. */
 
-const summary = (over: Partial<SessionSummary> = {}): SessionSummary => ({
-  session_id: 's-1',
-  agent: 'claude',
-  cwd: '/home/dev/src/parser',
-  short_name: 'parser',
-  agent_name: '',
-  custom_name: '',
-  source: 'cli',
-  activity: 'idle',
-  is_active: false,
-  model: 'claude-sonnet-4-5-20250929',
-  git_branch: 'main',
-  cost_usd: 0,
-  last_activity: '2026-11-24T10:00:00.000Z',
-  total_messages: 2,
-  ...over,
-});
+const summary = (over: Partial<SessionSummary> = {}): SessionSummary => {
+  const s: Omit<SessionSummary, 'display_name'> = {
+    session_id: 's-1',
+    agent: 'claude',
+    cwd: '/home/dev/src/parser',
+    short_name: 'parser',
+    agent_name: '',
+    custom_name: '',
+    source: 'cli',
+    activity: 'idle',
+    is_active: false,
+    model: 'claude-sonnet-4-5-20250929',
+    git_branch: 'main',
+    cost_usd: 0,
+    last_activity: '2026-11-24T10:00:00.000Z',
+    total_messages: 2,
+    ...over,
+  };
+  return { ...s, display_name: over.display_name ?? nameOf(s, '').text };
+};
 
 describe('SSE parser', () => {
   /** The messages each `push` completes, as the dashboard dispatches them, and the last retry. */
@@ -208,25 +212,30 @@ describe('dialog geometry', () => {
 });
 
 describe('session names (card, detail panel, panel view: as the TUI)', () => {
-  const detail = (...prompts: string[]) => ({ recent_messages: [...prompts.map((text) => ({ role: 'user' as const, text, timestamp: '' })), { role: 'assistant' as const, text: 'Done.', timestamp: '' }] });
+  // The latest prompt reaches the dashboard in the summary's display_name, named by the server's rule.
+  const named = (over: Partial<SessionSummary>, ...prompts: string[]): SessionSummary => {
+    const s = summary(over);
+    return { ...s, display_name: nameOf(s, lastPrompt(prompts.map((text) => ({ role: 'user', text })))).text };
+  };
   it('the rename, else the title, else the latest prompt, else the folder; the line under it never repeats the name', () => {
-    const untitled = summary({ cwd: '/home/dev/work/src', short_name: 'src' });
-    expect(sessionName(untitled, detail('first', 'Fix the\nflaky test'))).toEqual({ text: 'Fix the flaky test', source: 'prompt' });
-    expect(placeLine(untitled, sessionName(untitled, detail('Fix it')))).toBe('src');
-    // Before the detail is read, or without a prompt: the folder, and the line says where it is.
+    const at = { cwd: '/home/dev/work/src', short_name: 'src' };
+    const untitled = summary(at);
+    expect(sessionName(named(at, 'first', 'Fix the\nflaky test'))).toEqual({ text: 'Fix the flaky test', source: 'prompt' });
+    expect(placeLine(untitled, sessionName(named(at, 'Fix it')))).toBe('src');
+    // Without a prompt: the folder, and the line says where it is.
     expect(sessionName(untitled)).toEqual({ text: 'src', source: 'project' });
     expect(placeLine(untitled, sessionName(untitled))).toBe('/home/dev/work/');
     expect(placeLine(summary({ cwd: '/src', short_name: 'src' }), { source: 'project' })).toBe('');
-    expect(sessionName(summary({ agent_name: 'Theirs' }), detail('Fix it'))).toEqual({ text: 'Theirs', source: 'title' });
-    expect(sessionName(summary({ custom_name: 'Mine', agent_name: 'Theirs' }), detail('Fix it'))).toEqual({ text: 'Mine', source: 'custom' });
+    expect(sessionName(named({ agent_name: 'Theirs' }, 'Fix it'))).toEqual({ text: 'Theirs', source: 'title' });
+    expect(sessionName(named({ custom_name: 'Mine', agent_name: 'Theirs' }, 'Fix it'))).toEqual({ text: 'Mine', source: 'custom' });
     expect(sessionName(summary({ short_name: '', session_id: '0123456789' })).text).toBe('01234567');
   });
 
   it('is the TUI list and detail panel name', () => {
     for (const over of [{}, { agent_name: 'Theirs' }, { custom_name: 'Mine', agent_name: 'Theirs' }]) {
       for (const prompt of ['', 'Fix the flaky test']) {
-        const s = summary(over);
-        expect(sessionName(s, prompt ? detail(prompt) : undefined)).toEqual(tuiSessionName(s, prompt));
+        const s = prompt ? named(over, prompt) : summary(over);
+        expect(sessionName(s)).toEqual(tuiDisplayNameOf(s));
       }
     }
   });

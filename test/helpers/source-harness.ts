@@ -11,7 +11,7 @@ import { openDiscoveryCache, type CachedFile } from '../../src/sources/internal/
 import type { FileParser } from '../../src/sources/internal/file-parser.js';
 import type { SourceCtx } from '../../src/sources/internal/options.js';
 import { persistCache } from '../../src/sources/internal/persist-cache.js';
-import { reduceSession, type SessionScopedEvent } from '../../src/streams/session-reducer.js';
+import { reduceSession, type SessionScopedEvent } from '../../src/streams/reduce-session.js';
 import { initialFoldState, reduceSessions } from '../../src/streams/sessions-reducer.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState, ToolUse } from '../../src/core/session.js';
 import { deriveActivity, resolveActivity } from '../../src/streams/activity.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
 
 const T = 1_773_133_200_000; // a fixed "now"
 const s = (patch: Partial<SessionState>): SessionState => ({ ...emptySession('claude', 's'), ...patch });

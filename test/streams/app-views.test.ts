@@ -1,9 +1,9 @@
 import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { startPipeline, type Pipeline } from '../../src/app/pipeline.js';
-import type { SessionsState } from '../../src/core/contracts.js';
 import type { SessionEvent } from '../../src/core/session.js';
-import { NOT_A_WORKTREE } from '../../src/streams/worktree.js';
+import type { PipelineFrame } from '../../src/streams/frames.js';
+import { createListing } from '../../src/streams/listing.js';
 import { EPOCH, rx, testConfig, testCtx } from '../helpers/marbles.js';
 
 const turn = (sessionId: string, agoMs: number, extra: Partial<SessionEvent> = {}): SessionEvent[] => [
@@ -11,10 +11,10 @@ const turn = (sessionId: string, agoMs: number, extra: Partial<SessionEvent> = {
   { agent: 'claude', sessionId, type: 'turn', at: EPOCH - agoMs, role: 'assistant', text: 'done' },
 ];
 
-describe('startPipeline views', () => {
+describe('the pipeline through the listing', () => {
   it('lists summaries and details with the config visibility: window, exclusions, sub-agents hidden, newest first', () => {
     const scheduler = rx();
-    let state: SessionsState | undefined;
+    let frame: PipelineFrame | undefined;
     let pipeline: Pipeline | undefined;
     scheduler.run(() => {
       const events: SessionEvent[] = [
@@ -27,17 +27,23 @@ describe('startPipeline views', () => {
       ];
       const ctx = testCtx(scheduler, testConfig({ exclude_cwd_substrings: ['skip-me'] }));
       const started = startPipeline(ctx, { sources: { claude: () => of(...events) }, agents: ['claude'] });
-      started.state$.subscribe((s) => (state = s));
+      started.frame$.subscribe((f) => (frame = f));
       scheduler.schedule(() => void started.dispose(), 10);
       pipeline = started;
     });
-    if (!state || !pipeline) throw new Error('the pipeline emitted no state');
-    const summaries = pipeline.views.summaries(state, { now: EPOCH, customNames: { a: 'named' } });
+    if (!frame || !pipeline) throw new Error('the pipeline emitted no frame');
+    const started = pipeline;
+    const listing = createListing({ visibility: () => started.visibility, names: { a: 'named' } });
+    listing.push(frame);
+    listing.refresh();
+    const summaries = listing.sessions().map((entry) => entry.summary);
     expect(summaries.map((s) => [s.session_id, s.activity, s.custom_name])).toEqual([
       ['b', 'waiting', ''],
       ['a', 'waiting', 'named'],
     ]);
-    const all = pipeline.views.details(state, { now: EPOCH, worktree: () => NOT_A_WORKTREE, visibility: { ...pipeline.visibility, windowMinutes: undefined } });
-    expect(all.map((s) => s.session_id)).toEqual(['b', 'a', 'old']);
+    const anyAge = createListing({ visibility: () => ({ ...started.visibility, windowMinutes: undefined }) });
+    anyAge.push(frame);
+    anyAge.refresh();
+    expect(anyAge.sessions().map((entry) => entry.summary.session_id)).toEqual(['b', 'a', 'old']);
   });
 });

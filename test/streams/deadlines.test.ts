@@ -3,7 +3,7 @@ import type { SessionState, ToolUse } from '../../src/core/session.js';
 import { resolveActivity } from '../../src/streams/activity.js';
 import { nextChangeAt as nextActivityChangeAt } from '../../src/streams/activity.js';
 import { ACTIVITY_TIMEOUT_MS, COMPACTION_TIMEOUT_MS, SPAWNING_TIMEOUT_MS, THINKING_TIMEOUT_MS, WAITING_GRACE_MS, WAITING_TIMEOUT_MS } from '../../src/streams/constants.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
 
 /**
  * The deadline contract, checked exhaustively on random sessions: between `now` and the deadline

@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { startPipeline, type Pipeline, type PipelineOptions } from '../../src/app/pipeline.js';
 import { AGENT_KINDS, type AgentKind } from '../../src/core/agents.js';
 import type { SessionEvent, Transition } from '../../src/core/session.js';
-import { listSessions$ } from '../../src/streams/listing.js';
+import { createListing } from '../../src/streams/listing.js';
 import type { VisibilityOptions } from '../../src/streams/visibility.js';
 import { EPOCH, rx, testCtx } from '../helpers/marbles.js';
 
@@ -150,8 +150,18 @@ describe('pipeline transitions (virtual time)', () => {
       const options = (windowMinutes: number): VisibilityOptions => ({ windowMinutes, excludeCwdSubstrings: [], agents: new Set(AGENT_KINDS) });
       const options$ = hot('w 9999ms n 89999ms w', { w: options(30), n: options(1) });
       const p = start(claudeOnly(turns$));
-      const ready$ = p.frame$.pipe(filter((f) => f.state.ready));
-      const ids$ = listSessions$(ready$, options$).pipe(map((list) => list.map((s) => s.sessionId).join(',')), distinctUntilChanged());
+      // The window is the pipeline's (the Settings panel sets it): its edges are deadlines the pipeline wakes at.
+      options$.subscribe((next) => p.setVisibility(next));
+      const listing = createListing({ visibility: () => p.visibility });
+      const ids$ = p.frame$.pipe(
+        filter((f) => f.state.ready),
+        map((frame) => {
+          listing.push(frame);
+          listing.refresh();
+          return listing.sessions().map((s) => s.state.sessionId).join(',');
+        }),
+        distinctUntilChanged(),
+      );
       expectObservable(ids$, '^ 120s !').toBe('a 4999ms b 54999ms c 4999ms d 34999ms e', { a: 's1', b: 's2,s1', c: 's2', d: '', e: 's2,s1' });
     });
   });

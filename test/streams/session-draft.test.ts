@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
-import { reduceSession, type SessionScopedEvent } from '../../src/streams/session-reducer.js';
+import { reduceSession, type SessionScopedEvent } from '../../src/streams/reduce-session.js';
 import { initialFoldState, reduceSessions, type FoldState } from '../../src/streams/sessions-reducer.js';
 
 // Batches update per-session drafts in place; these tests prove that gives exactly the states of

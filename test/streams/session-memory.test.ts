@@ -35,7 +35,7 @@ const heapGrowth = (imports: string, body: string): number =>
 /** Heap growth of folding `count` sessions, each built by `events(i)`. */
 const heapOfSessions = (count: number, events: string): number =>
   heapGrowth(
-    `import { reduceSession } from ${JSON.stringify(distModule('streams/session-reducer.js'))};
+    `import { reduceSession } from ${JSON.stringify(distModule('streams/reduce-session.js'))};
      const events = ${events};`,
     `for (let i = 0; i < ${count}; i += 1) {
        let s;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionKey, type SessionKey, type SessionState } from '../../src/core/session.js';
 import { PersistentMap } from '../../src/streams/persistent-map.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
 import { rollUpSubagents } from '../../src/streams/subagent-usage.js';
 
 const child = (id: string, parentId: string, input: number): SessionState => ({

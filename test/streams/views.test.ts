@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src/core/session.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
 import { resumeCommand, shortName, toDetail, toSummary } from '../../src/streams/views.js';
 
 const NOW = Date.UTC(2026, 2, 10, 9, 16, 0);
@@ -40,7 +40,14 @@ describe('views', () => {
       cost_usd: 0.0342, // 19x3 + 233x15 + 4640x3.75 + 44159x0.3 per million
       last_activity: '2026-03-10T09:15:14.020Z',
       total_messages: 4,
+      display_name: 'limiter work',
     });
+  });
+
+  it('names the session by its latest prompt when neither the user nor the agent did', () => {
+    const untitled = { ...session, agentName: '', recentMessages: [{ role: 'user' as const, text: '<command-name>/review</command-name><command-args>pr 12</command-args>', at: NOW - 1 }] };
+    expect(toSummary(untitled, { now: NOW }).display_name).toBe('/review pr 12');
+    expect(toSummary({ ...untitled, recentMessages: [] }, { now: NOW }).display_name).toBe('acme-api');
   });
 
   it('builds the detail wire object with worktree facts and a default resume command', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src/core/session.js';
-import { emptySession } from '../../src/streams/session-reducer.js';
-import { isVisible, isWithinDir, selectVisible, type VisibilityOptions } from '../../src/streams/visibility.js';
+import { emptySession } from '../../src/streams/empty-session.js';
+import { isExcludedCwd, isHiddenForGood, isVisible, isWithinDir, selectVisible, windowMs, type VisibilityOptions } from '../../src/streams/visibility.js';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 
 const NOW = 1_773_133_200_000;
@@ -73,5 +73,25 @@ describe('selectVisible', () => {
       all,
     );
     expect(list.map((x) => x.sessionId)).toEqual(['c', 'a', 'b']);
+  });
+});
+
+describe('the visibility rule, in one place', () => {
+  it('turns a window in minutes into milliseconds, every age staying every age', () => {
+    expect(windowMs(30)).toBe(1_800_000);
+    expect(windowMs(undefined)).toBeUndefined();
+  });
+
+  it('excludes by literal, case-sensitive fragments; an empty fragment hides nothing', () => {
+    expect(isExcludedCwd('/w/secret/app', ['secret'])).toBe(true);
+    expect(isExcludedCwd('/w/Secret/app', ['secret'])).toBe(false);
+    expect(isExcludedCwd('/w/app', [''])).toBe(false);
+  });
+
+  it('hides sub-agents, disabled agents and excluded folders at any age', () => {
+    expect(isHiddenForGood(s({}), all)).toBe(false);
+    expect(isHiddenForGood(s({ isSidechain: true }), all)).toBe(true);
+    expect(isHiddenForGood(s({}), { ...all, agents: new Set(['codex']) })).toBe(true);
+    expect(isHiddenForGood(s({ cwd: '/w/secret' }), { ...all, excludeCwdSubstrings: ['secret'] })).toBe(true);
   });
 });

@@ -40,7 +40,7 @@ describe('discovery cache writes', () => {
         '--input-type=module',
         '-e',
         `import { openDiscoveryCache } from ${JSON.stringify(dist('sources/internal/cache.js'))};
-         import { emptySession } from ${JSON.stringify(dist('streams/session-reducer.js'))};
+         import { emptySession } from ${JSON.stringify(dist('streams/empty-session.js'))};
          const cache = openDiscoveryCache(${JSON.stringify(temp.env)});
          const text = 'x'.repeat(280);
          const batches = [];

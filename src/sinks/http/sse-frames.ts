@@ -4,18 +4,18 @@ import {
   defer,
   distinctUntilChanged,
   filter,
-  finalize,
   interval,
   map,
   merge,
   mergeMap,
   of,
   share,
+  tap,
   throttleTime,
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import type { ApiStats, SessionsSnapshot, SessionStore, StoreChanges } from './store.js';
+import type { ApiStats, ServedSession, SessionsSnapshot, SessionStore, StoreChanges } from './store.js';
 
 /**
  * What goes down an SSE connection, as pure streams of text frames so the timing (throttle,
@@ -120,26 +120,38 @@ export interface SharedPatch {
 }
 
 /**
- * Patches shared by every `?format=patch` connection: the store's changes since the previous
- * patch (only the sessions that changed, serialised once per version), throttled, and none when
- * neither a session nor the stats changed. A patch is an upsert of whole summaries plus removals,
- * so a client that got a snapshot between two patches may apply the next one as it is.
+ * Patches shared by every `?format=patch` connection: the changes the store pushes with each new
+ * snapshot (only the sessions that changed, serialised once per version), folded together while
+ * the throttle holds them back, and none when neither a session nor the stats changed. A patch is
+ * an upsert of whole summaries plus removals, so a client that got a snapshot between two patches
+ * may apply the next one as it is.
  */
 export const sharedPatches = (store: SessionStore, timing: SseTiming, scheduler: SchedulerLike = asyncScheduler): Observable<SharedPatch> =>
   defer(() => {
-    const tracker = store.trackChanges();
     let lastStats = JSON.stringify(store.current().stats);
-    return store.snapshot$.pipe(
+    const changed = new Map<string, ServedSession>();
+    const removed = new Set<string>();
+    return store.updates$.pipe(
+      tap(({ changes }) => {
+        for (const id of changes.removed) {
+          changed.delete(id);
+          removed.add(id);
+        }
+        for (const served of changes.changed) {
+          removed.delete(served.summary.session_id);
+          changed.set(served.summary.session_id, served);
+        }
+      }),
       throttleTime(timing.patchThrottleMs ?? DEFAULT_PATCH_THROTTLE_MS, scheduler, { leading: true, trailing: true }),
-      mergeMap((): SharedPatch[] => {
-        const changes = tracker.take();
-        const stats = store.current().stats;
+      mergeMap(({ stats }): SharedPatch[] => {
         const statsJson = JSON.stringify(stats);
-        if (changes.changed.length === 0 && changes.removed.length === 0 && statsJson === lastStats) return [];
+        if (changed.size === 0 && removed.size === 0 && statsJson === lastStats) return [];
+        const changes = { changed: [...changed.values()], removed: [...removed] };
+        changed.clear();
+        removed.clear();
         lastStats = statsJson;
         return [{ frame: patchFrame(changes, stats), stats }];
       }),
-      finalize(() => tracker.close()),
     );
   }).pipe(share());
 

@@ -1,9 +1,9 @@
-import { BehaviorSubject, distinctUntilChanged, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
 import type { PipelineFrame } from '../../streams/frames.js';
-import { createListingCache, type ListingCache } from '../../streams/listing-cache.js';
+import { createListing, type Listing as SessionListing } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
@@ -33,17 +33,16 @@ export interface SessionsSnapshot {
   readonly find: (sessionId: string) => SessionDetail | undefined;
 }
 
-/** Sessions added or changed, and ids that left, since the tracker's previous `take`. */
+/** Sessions added or changed, and ids that left. */
 export interface StoreChanges {
   readonly changed: readonly ServedSession[];
   readonly removed: readonly string[];
 }
 
-/** Collects every change of the listing from its creation on (the SSE patch stream holds one). */
-export interface ChangeTracker {
-  /** The changes since the previous take (or since creation). */
-  readonly take: () => StoreChanges;
-  readonly close: () => void;
+/** A new snapshot's stats and what changed in the listing since the snapshot before it. */
+export interface StoreUpdate {
+  readonly changes: StoreChanges;
+  readonly stats: ApiStats;
 }
 
 /** The API's view of the monitor: read the latest picture, follow changes, rename. */
@@ -52,7 +51,11 @@ export interface SessionStore {
   readonly current: () => SessionsSnapshot;
   /** The latest snapshot on subscription, then one per change (events, a deadline, a rename). */
   readonly snapshot$: Observable<SessionsSnapshot>;
-  readonly trackChanges: () => ChangeTracker;
+  /**
+   * One update per new snapshot from subscription on (whoever made it: a change pushed by the
+   * pipeline, a rename, a request), carrying the sessions changed since the previous snapshot.
+   */
+  readonly updates$: Observable<StoreUpdate>;
   /**
    * Persist a custom name ("" or undefined resets it) for any session id, known yet or not (it
    * shows once the session does); resolves to the name as now stored ("" when none).
@@ -111,6 +114,7 @@ export const summaryOf = (d: SessionDetail): SessionSummary => ({
   cost_usd: d.cost_usd,
   last_activity: d.last_activity,
   total_messages: d.total_messages,
+  display_name: d.display_name,
 });
 
 const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number => {
@@ -119,12 +123,13 @@ const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number =
   return sum;
 };
 
-/** The monitor's listing: the pipeline's frames through the per-session cache (listing-cache.ts). */
+/** The monitor's listing: the pipeline's frames through the per-session cache (streams/listing.ts). */
 const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => VisibilityOptions, worktree: WorktreeLookup): Listing => {
-  const cache: ListingCache = createListingCache({ visibility });
+  const cache: SessionListing = createListing({ visibility });
   let names: SessionNames = {};
-  // Details are built on request, once per session state, activity and name.
-  const details = new WeakMap<SessionState, { readonly activity: string; readonly tool: string; readonly name: string; readonly detail: SessionDetail }>();
+  // Details are built on request, once per session state, name and frame (the current tool may
+  // change with time alone).
+  const details = new WeakMap<SessionState, { readonly now: number; readonly name: string; readonly detail: SessionDetail }>();
   let diagnosticsOf: { readonly from: Readonly<Record<string, number>>; readonly sum: number } | undefined;
   return {
     changes$: frame$.pipe(map((frame) => cache.push(frame))),
@@ -146,9 +151,9 @@ const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => Vi
       const now = cache.frame()?.now;
       if (!found || now === undefined) return undefined;
       const cached = details.get(found.state);
-      if (cached && cached.activity === found.activity && cached.tool === found.tool && cached.name === found.customName) return cached.detail;
+      if (cached && cached.now === now && cached.name === found.customName) return cached.detail;
       const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd) });
-      details.set(found.state, { activity: found.activity, tool: found.tool, name: found.customName, detail });
+      details.set(found.state, { now, name: found.customName, detail });
       return detail;
     },
   };
@@ -224,22 +229,29 @@ export const createSessionStore = (
   const listing = 'views$' in deps ? viewsListing(deps.views$) : pipelineListing(deps.frame$, deps.visibility, deps.worktree);
   const names$ = new BehaviorSubject<SessionNames>(deps.names);
   const followNames = deps.namesChanged$?.subscribe((names) => names$.next(names));
-  const trackers = new Set<{ changed: Map<string, ServedSession>; removed: Set<string> }>();
+  // What changed since the last snapshot was built: handed out with the next one.
+  const pending = { changed: new Map<string, ServedSession>(), removed: new Set<string>() };
+  const updates = new Subject<StoreUpdate>();
   let snapshot: { readonly key: string; readonly value: SessionsSnapshot } | undefined;
 
   const refresh = (): void => {
     const changes = listing.refresh();
-    if (changes.changed.length === 0 && changes.removed.length === 0) return;
-    for (const tracker of trackers) {
-      for (const id of changes.removed) {
-        tracker.changed.delete(id);
-        tracker.removed.add(id);
-      }
-      for (const served of changes.changed) {
-        tracker.removed.delete(served.summary.session_id);
-        tracker.changed.set(served.summary.session_id, served);
-      }
+    for (const id of changes.removed) {
+      pending.changed.delete(id);
+      pending.removed.add(id);
     }
+    for (const served of changes.changed) {
+      pending.removed.delete(served.summary.session_id);
+      pending.changed.set(served.summary.session_id, served);
+    }
+  };
+
+  const takePending = (): StoreChanges => {
+    if (pending.changed.size === 0 && pending.removed.size === 0) return { changed: [], removed: [] };
+    const taken = { changed: [...pending.changed.values()], removed: [...pending.removed] };
+    pending.changed.clear();
+    pending.removed.clear();
+    return taken;
   };
 
   const current = (): SessionsSnapshot => {
@@ -281,6 +293,7 @@ export const createSessionStore = (
       find: (sessionId) => listing.find(sessionId),
     };
     snapshot = { key, value };
+    updates.next({ changes: takePending(), stats: value.stats });
     return value;
   };
 
@@ -294,6 +307,8 @@ export const createSessionStore = (
     map(() => current()),
     distinctUntilChanged(),
   );
+  // The pipeline's changes reach the listing through `snapshot$`: following it is what makes them.
+  const updates$ = merge(updates, snapshot$.pipe(ignoreElements()));
 
   return {
     current,
@@ -303,24 +318,7 @@ export const createSessionStore = (
       snapshot = undefined;
     },
     snapshot$,
-    trackChanges: () => {
-      const tracker = { changed: new Map<string, ServedSession>(), removed: new Set<string>() };
-      // Whatever the listing owes from before the tracker existed is not the tracker's news.
-      refresh();
-      trackers.add(tracker);
-      return {
-        take: () => {
-          refresh();
-          const taken = { changed: [...tracker.changed.values()], removed: [...tracker.removed] };
-          tracker.changed.clear();
-          tracker.removed.clear();
-          return taken;
-        },
-        close: () => {
-          trackers.delete(tracker);
-        },
-      };
-    },
+    updates$,
     rename: async (sessionId, name) => {
       const names = await deps.saveName(sessionId, name);
       names$.next(names);
@@ -332,6 +330,7 @@ export const createSessionStore = (
       followNamesIntoListing.unsubscribe();
       changed$.complete();
       names$.complete();
+      updates.complete();
     },
   };
 };

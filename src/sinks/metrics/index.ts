@@ -8,7 +8,7 @@ import { latestLimitsRead } from '../../limits/last-read.js';
 import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
 import { deriveActivity } from '../../streams/activity.js';
 import { WAITING_GRACE_MS } from '../../streams/constants.js';
-import { isVisible, type VisibilityOptions } from '../../streams/visibility.js';
+import { isHiddenForGood, isVisible, windowMs, type VisibilityOptions } from '../../streams/visibility.js';
 import { isDeliverable } from '../webhook/filter.js';
 import { createActivityLedger, type ListedSession } from './activity-ledger.js';
 import { createUsageLedger } from './usage-ledger.js';
@@ -24,9 +24,10 @@ import { createUsageLedger } from './usage-ledger.js';
 export interface MetricsInputs {
   /**
    * The pipeline's frames. `touched` names the sessions a frame may have changed (the pipeline's
-   * `PipelineFrame.touched`); without it every session is looked at.
+   * `PipelineFrame.touched`); without it every session is looked at. `activities` are the ones
+   * the fold derived for the frame; without them a scrape derives them.
    */
-  readonly frame$: Observable<{ readonly state: SessionsState; readonly touched?: ReadonlySet<SessionKey> | 'all' }>;
+  readonly frame$: Observable<{ readonly state: SessionsState; readonly touched?: ReadonlySet<SessionKey> | 'all'; readonly activities?: ReadonlyMap<SessionKey, Activity> }>;
   readonly transitions$: Observable<Transition>;
   /** What is listed: window, exclusions, enabled agents (read at every scrape: it may change live). */
   readonly visibility: () => VisibilityOptions;
@@ -78,6 +79,9 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   const { now } = inputs;
   const startedAt = now();
   let latest: SessionsState | undefined;
+  // The activities the fold derived for the latest frame: valid until the next deadline, at which
+  // the pipeline wakes and folds a new frame.
+  let activities: ReadonlyMap<SessionKey, Activity> | undefined;
   let readyAfterMs: number | undefined;
   const activityLedger = createActivityLedger();
   const usageLedger = createUsageLedger();
@@ -85,11 +89,11 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   // Usage is counted for every session an interface may show, whatever its age or content.
   const counted = (s: SessionState): boolean => {
     const visibility = inputs.visibility();
-    return !s.isSidechain && visibility.agents.has(s.agent) && !visibility.excludeCwdSubstrings.some((fragment) => fragment !== '' && s.cwd.includes(fragment));
+    return !isHiddenForGood(s, visibility);
   };
   const listedUntil = (s: SessionState): number => {
-    const minutes = inputs.visibility().windowMinutes;
-    return minutes === undefined ? Number.POSITIVE_INFINITY : s.lastActivityAt + minutes * 60_000;
+    const window = windowMs(inputs.visibility().windowMinutes);
+    return window === undefined ? Number.POSITIVE_INFINITY : s.lastActivityAt + window;
   };
   const isShownTransition = (t: Transition): boolean => {
     const visibility = inputs.visibility();
@@ -118,6 +122,7 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   const subscriptions = [
     inputs.frame$.subscribe((frame) => {
       latest = frame.state;
+      activities = frame.activities;
       if (readyAfterMs === undefined) {
         if (!frame.state.ready) return;
         readyAfterMs = now() - startedAt;
@@ -154,7 +159,8 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
     if (latest) {
       const visibility = inputs.visibility();
       latest.sessions.forEach((session, key) => {
-        if (isVisible(session, at, visibility)) listed.set(key, { session, activity: deriveActivity(session, at) });
+        // Before the first discovery completes the fold derives no activity: derived here then.
+        if (isVisible(session, at, visibility)) listed.set(key, { session, activity: activities?.get(key) ?? deriveActivity(session, at) });
       });
     }
     return { at, listed };

@@ -1,4 +1,6 @@
+import type { Activity } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
+import type { SessionKey } from '../../core/session.js';
 import type { SessionsState } from '../../core/contracts.js';
 import type { SessionNames } from '../../config/session-names.js';
 import { toDetail } from '../../streams/views.js';
@@ -19,6 +21,8 @@ export interface FrameContext {
   readonly worktreeOf?: (cwd: string) => WorktreeInfo;
   /** Warnings written while the TUI runs, oldest first. */
   readonly warnings?: readonly string[];
+  /** The activities the fold derived for the latest frame; a session without one derives its own. */
+  readonly activities?: ReadonlyMap<SessionKey, Activity> | undefined;
 }
 
 export interface Frame extends FrameInput {
@@ -37,6 +41,7 @@ export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameCont
     ctx.names,
     now,
     { mode: view.sort, memory },
+    ctx.activities,
   );
   const { rows, counts } = selected;
   const row = selectedRow(view, rows);

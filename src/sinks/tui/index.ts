@@ -1,7 +1,8 @@
 import { interval, merge, Subject, throttleTime, type Observable, type SchedulerLike } from 'rxjs';
-import { isActiveActivity } from '../../core/activity.js';
+import { isActiveActivity, type Activity } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionsState } from '../../core/contracts.js';
+import type { SessionKey } from '../../core/session.js';
 import type { Config } from '../../config/effective.js';
 import type { Env } from '../../config/paths.js';
 import { setSessionName, type SessionNames } from '../../config/session-names.js';
@@ -29,6 +30,8 @@ export const FRAME_MS = 150;
 
 export interface TuiOptions {
   readonly state$: Observable<SessionsState>;
+  /** The activities the fold derived for the latest frame (without them, each draw derives its own). */
+  readonly activities?: () => ReadonlyMap<SessionKey, Activity> | undefined;
   readonly config: Config;
   readonly env: Env;
   readonly platform: NodeJS.Platform;
@@ -102,6 +105,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
       searched: options.searched,
       worktreeOf,
       warnings,
+      activities: options.activities?.(),
     });
     let names = options.names;
     const worktreeOf = options.worktree;

@@ -37,8 +37,9 @@ class LazyRow implements ListRow {
     readonly state: SessionState,
     private readonly names: SessionNames,
     private readonly now: number,
+    activities: ReadonlyMap<SessionKey, Activity> | undefined,
   ) {
-    this.activity = deriveActivity(state, now);
+    this.activity = activities?.get(sessionKey(state)) ?? deriveActivity(state, now);
   }
   get key(): SessionKey {
     return sessionKey(this.state);
@@ -77,6 +78,8 @@ export const selectRows = (
   names: SessionNames,
   now: number,
   order: ListOrder = { mode: 'recent', memory: NO_MEMORY },
+  /** The activities the fold derived for the latest frame (before the first discovery completes: none). */
+  activities?: ReadonlyMap<SessionKey, Activity>,
 ): { rows: ListRow[]; counts: ListCounts; memory: OrderMemory } => {
   const visible = selectVisible(state.sessions.values(), now, {
     windowMinutes: query.windowMinutes,
@@ -84,7 +87,7 @@ export const selectRows = (
     agents: query.agents,
   });
   const ordered = orderRows(
-    visible.map((s) => new LazyRow(s, names, now)),
+    visible.map((s) => new LazyRow(s, names, now, activities)),
     order.mode,
     order.memory,
     state.ready,
@@ -104,7 +107,7 @@ export const selectRows = (
 };
 
 // One naming rule for the TUI and the dashboard (core/session-name.ts).
-export { lastPrompt, sessionName, type NameSource } from '../../core/session-name.js';
+export { displayNameOf, type NameSource } from '../../core/session-name.js';
 
 /** Tokens counted for a session, its sub-agents included (the cost column shows a cost only with tokens). */
 export const totalTokens = (s: Pick<SessionState, 'tokens' | 'subagents'>): number =>

@@ -3,7 +3,7 @@ import { timeOf } from '../../core/time.js';
 import type { SessionDetail } from '../../core/session.js';
 import { formatAge, formatClock, formatCost, formatTokens } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
-import { lastPrompt, sessionName } from './model.js';
+import { displayNameOf } from './model.js';
 import { ellipsize, ellipsizeStart, wrapText } from './text.js';
 
 const LABEL_WIDTH = 12;
@@ -47,7 +47,7 @@ export const detailLines = (d: SessionDetail, width: number, now: number): Line[
   const total = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens + d.output_tokens;
   const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : d.activity;
   const wroteAt = when(d.last_file_write_at, now);
-  const name = sessionName(d, lastPrompt(d.recent_messages));
+  const name = displayNameOf(d);
   const lines: Line[] = [
     field('Name', name.text, width, name.source === 'prompt' ? 'muted' : 'value'),
     ...(d.custom_name && d.agent_name ? [field('Title', d.agent_name, width)] : []),

@@ -3,7 +3,7 @@ import { agentColumnText, agentGlyph } from './agent-glyph.js';
 import { ACTIVITY_WIDTH, MARKER_WIDTH, planColumns, shortModel, type Column, type ColumnPlan } from './columns.js';
 import { activityPerMinute, formatAge, formatCost, sparkline, spinnerAt } from './format.js';
 import { fitLine, markSelected, seg, type Line, type Segment } from './line.js';
-import { lastPrompt, sessionName, totalTokens, type ListRow } from './model.js';
+import { displayNameOf, totalTokens, type ListRow } from './model.js';
 import { ellipsize, padEndTo, padStartTo } from './text.js';
 import type { StyleName } from './theme.js';
 
@@ -13,7 +13,7 @@ const cell = (text: string, column: Column, style?: StyleName): Segment => {
 };
 
 /**
- * The name column: sessionName (the same as the detail panel's) beside the project column; a
+ * The name column: the session's display name (the same as the detail panel's) beside the project column; a
  * prompt standing in for a title is muted. Without the project column (a narrow list) it is the
  * user's name, else the project (issue 8: "project short name or custom name"): the one column
  * left says where the session works.
@@ -21,7 +21,7 @@ const cell = (text: string, column: Column, style?: StyleName): Segment => {
 const nameCell = (row: ListRow, column: Column, projectShown: boolean): Segment => {
   const { summary } = row;
   if (!projectShown) return cell(summary.custom_name || summary.short_name || summary.agent_name || summary.session_id, column, summary.custom_name ? 'value' : 'text');
-  const name = sessionName(summary, lastPrompt(row.state.recentMessages));
+  const name = displayNameOf(summary);
   return cell(name.text, column, name.source === 'custom' ? 'value' : name.source === 'prompt' ? 'muted' : 'text');
 };
 

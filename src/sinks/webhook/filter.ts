@@ -1,6 +1,7 @@
 import type { WebhookEntry } from '../../config/schema.js';
 import { matchesActivityFilter } from '../../core/activity.js';
 import type { Transition } from '../../core/session.js';
+import { isExcludedCwd } from '../../streams/visibility.js';
 
 /**
  * Whether `entry` gets a delivery for `transition`: enabled, `events` lists the target state
@@ -17,4 +18,4 @@ export const matchesWebhook = (entry: WebhookEntry, transition: Transition): boo
  * whose cwd matches an `exclude_cwd_substrings` fragment (PRODUCT.md: "hidden from every interface").
  */
 export const isDeliverable = (transition: Transition, excludeCwdSubstrings: readonly string[]): boolean =>
-  !transition.isSidechain && !excludeCwdSubstrings.some((fragment) => fragment !== '' && transition.cwd.includes(fragment));
+  !transition.isSidechain && !isExcludedCwd(transition.cwd, excludeCwdSubstrings);

@@ -40,6 +40,7 @@ export const detail = (overrides: Partial<SessionDetail> & Pick<SessionDetail, '
   recent_messages: [],
   resume_command: 'claude --resume x',
   subagents: { sessions: 0, input_tokens: 0, output_tokens: 0, cache_creation_tokens: 0, cache_read_tokens: 0, cost_usd: 0 },
+  display_name: overrides.custom_name || overrides.agent_name || (overrides.short_name ?? 'app'),
   ...overrides,
 });
 

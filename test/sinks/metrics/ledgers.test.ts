@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionKey, SessionState, TokenCounts } from '../../../src/core/session.js';
 import { createActivityLedger, type ListedSession } from '../../../src/sinks/metrics/activity-ledger.js';
 import { createUsageLedger } from '../../../src/sinks/metrics/usage-ledger.js';
-import { emptySession } from '../../../src/streams/session-reducer.js';
+import { emptySession } from '../../../src/streams/empty-session.js';
 
 /**
  * The two ledgers behind /metrics, on their own: the usage ledger looks only at the sessions a

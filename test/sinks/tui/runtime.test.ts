@@ -14,7 +14,7 @@ import type { Size } from '../../../src/sinks/tui/layout.js';
 import type { LimitsText } from '../../../src/sinks/tui/state.js';
 import type { Screen } from '../../../src/sinks/tui/terminal.js';
 import { THEMES } from '../../../src/sinks/tui/theme.js';
-import { reduceSession } from '../../../src/streams/session-reducer.js';
+import { reduceSession } from '../../../src/streams/reduce-session.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { nameCell } from '../../helpers/tmux.js';
 import { NOW, SCENE, SCENE_SESSIONS, sessionsState } from './scene.js';

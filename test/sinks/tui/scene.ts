@@ -1,6 +1,6 @@
 import type { SessionsState } from '../../../src/core/contracts.js';
 import { sessionKey, type SessionState } from '../../../src/core/session.js';
-import { reduceSession, type SessionScopedEvent } from '../../../src/streams/session-reducer.js';
+import { reduceSession, type SessionScopedEvent } from '../../../src/streams/reduce-session.js';
 
 /** The fixed "now" of every TUI test scene: 2026-03-10 12:00:00 UTC. */
 export const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);

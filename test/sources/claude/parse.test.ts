@@ -4,7 +4,7 @@ import { desktopPatch } from '../../../src/sources/claude/desktop.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
 import { claudeBaseDirs, claudeDesktopDir, classifyClaudeFile } from '../../../src/sources/claude/paths.js';
 import type { SessionEvent } from '../../../src/core/session.js';
-import { emptySession } from '../../../src/streams/session-reducer.js';
+import { emptySession } from '../../../src/streams/empty-session.js';
 import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
 
 const SID = '6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10';

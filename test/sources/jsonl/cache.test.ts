@@ -7,7 +7,7 @@ import type { SessionsState } from '../../../src/core/contracts.js';
 import type { SessionState } from '../../../src/core/session.js';
 import { CACHE_SCHEMA_VERSION, discoveryCachePath, openDiscoveryCache, type DiscoveryCache } from '../../../src/sources/internal/cache.js';
 import { createPersister, persistCache } from '../../../src/sources/internal/persist-cache.js';
-import { emptySession } from '../../../src/streams/session-reducer.js';
+import { emptySession } from '../../../src/streams/empty-session.js';
 import { rx } from '../../helpers/marbles.js';
 import { cachedFileOf } from '../../helpers/source-harness.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';

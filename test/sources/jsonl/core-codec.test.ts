@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_SUBAGENTS, type SessionState } from '../../../src/core/session.js';
 import { decodeCore, encodeCore, type CoreRow } from '../../../src/sources/internal/core-codec.js';
 import type { Core } from '../../../src/sources/internal/lazy-detail.js';
-import { emptySession } from '../../../src/streams/session-reducer.js';
+import { emptySession } from '../../../src/streams/empty-session.js';
 
 const row: CoreRow = { path: '/h/.claude/projects/-w/s1.jsonl', offset: 900, size: 912, mtimeMs: 1_700_000_000_123.5 };
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { emptySession } from '../../../src/streams/session-reducer.js';
+import { emptySession } from '../../../src/streams/empty-session.js';
 import { lazyState, type Core } from '../../../src/sources/internal/lazy-detail.js';
 import type { SessionState } from '../../../src/core/session.js';
 

@@ -15,7 +15,7 @@ import { persistCache } from '../../../src/sources/internal/persist-cache.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
 import { openFamilyReader } from '../../../src/sources/sqlite/opencode-family/reader.js';
 import { createSqlitePoller } from '../../../src/sources/sqlite/poller.js';
-import { reduceSession } from '../../../src/streams/session-reducer.js';
+import { reduceSession } from '../../../src/streams/reduce-session.js';
 import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-reducer.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');

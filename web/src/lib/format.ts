@@ -1,27 +1,21 @@
 import { compactAge } from '../../../src/core/age.js';
-import { lastPrompt as latestPrompt, sessionName as nameOf, type NameSource } from '../../../src/core/session-name.js';
+import { displayNameOf, plainLine, type NameSource } from '../../../src/core/session-name.js';
 import { timeOf } from '../../../src/core/time.js';
-import type { SessionDetail, SessionSummary } from './wire.js';
+import type { SessionSummary } from './wire.js';
 
 /** Pure text formatting of the dashboard (no DOM), unit-tested. */
 
-/** A session's name: the user's rename, else the agent's own title, else the project (what a rename starts from). */
-export const displayName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>): string =>
-  s.custom_name || s.agent_name || s.short_name || s.session_id.slice(0, 8);
-
-/** The user's latest message of a session's detail, on one line ("" without one or before the detail is read). */
-export const lastPrompt = (detail: Pick<SessionDetail, 'recent_messages'> | undefined): string => latestPrompt(detail?.recent_messages ?? []);
+/** What the session is called (the server's `display_name`: one rule for every interface, src/core/session-name.ts). */
+export const displayName = (s: Pick<SessionSummary, 'display_name'>): string => s.display_name;
 
 export type { NameSource };
 
-/**
- * What a session is called on its card, in the detail panel and the panel view: the TUI's rule
- * (src/core/session-name.ts), the prompt read from the detail, an id cut to 8 characters.
- */
-export const sessionName = (
-  s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id'>,
-  detail?: Pick<SessionDetail, 'recent_messages'>,
-): { readonly text: string; readonly source: NameSource } => nameOf(s, lastPrompt(detail), (id) => id.slice(0, 8));
+/** The session's name on its card, in the detail panel and the panel view, and where it came from (a prompt is styled apart). */
+export const sessionName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name' | 'short_name' | 'session_id' | 'display_name'>): { readonly text: string; readonly source: NameSource } =>
+  displayNameOf(s);
+
+/** A message on one line, markdown made plain (the card's preview of the latest message). */
+export { plainLine };
 
 /**
  * The card's line under the name: the project folder, or, when the session is already named

@@ -63,7 +63,11 @@ export class SessionsState {
   /** A rename answered by the server shows at once (the stream confirms it a moment later). */
   rename(id: string, customName: string): void {
     const entry = this.#entries.get(id);
-    if (entry) this.#upsert({ ...entry.summary, custom_name: customName });
+    if (!entry) return;
+    // The name shown follows the rename; reset, it is the agent's title or the previous name until the stream says.
+    const before = entry.summary;
+    const shown = customName || (before.custom_name === '' ? before.display_name : before.agent_name || before.display_name);
+    this.#upsert({ ...before, custom_name: customName, display_name: shown });
   }
 
   #upsert(summary: SessionSummary): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
-import { emptySession, reduceSession, type SessionScopedEvent } from '../../src/streams/session-reducer.js';
+import { emptySession } from '../../src/streams/empty-session.js';
+import { reduceSession, type SessionScopedEvent } from '../../src/streams/reduce-session.js';
 import { initialFoldState, reduceSessions } from '../../src/streams/sessions-reducer.js';
 
 const ref = { agent: 'claude', sessionId: 's1' } as const;

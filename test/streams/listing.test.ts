@@ -3,7 +3,7 @@ import type { AgentKind } from '../../src/core/agents.js';
 import type { SessionEvent } from '../../src/core/session.js';
 import type { SessionNames } from '../../src/config/session-names.js';
 import { initialFrame, stepFrame, type PipelineFrame } from '../../src/streams/frames.js';
-import { createListingCache } from '../../src/streams/listing-cache.js';
+import { createListing } from '../../src/streams/listing.js';
 import { toSummary } from '../../src/streams/views.js';
 import { selectVisible, type VisibilityOptions } from '../../src/streams/visibility.js';
 
@@ -50,7 +50,7 @@ const randomBatch = (rand: () => number, now: number): SessionEvent[] => {
 const expectedList = (frame: PipelineFrame, names: SessionNames): string[] =>
   selectVisible(frame.state.sessions.values(), frame.now, visibility).map((s) => JSON.stringify(toSummary(s, { now: frame.now, customNames: names })));
 
-describe('createListingCache', () => {
+describe('createListing', () => {
   it('matches selectVisible + toSummary after every read, on random histories with deadlines and window edges', () => {
     for (let seed = 1; seed <= 30; seed += 1) {
       const rand = mulberry32(seed);
@@ -59,7 +59,7 @@ describe('createListingCache', () => {
         now: T0,
       }, { windowMs: WINDOW_MIN * 60_000 });
       let names: SessionNames = {};
-      const listing = createListingCache({ visibility: () => visibility });
+      const listing = createListing({ visibility: () => visibility });
       const client = new Map<string, string>();
       let now = T0;
       let reads = 0;
@@ -102,7 +102,7 @@ describe('createListingCache', () => {
   it('rebuilds only the sessions a frame touched: the others keep their entry (and its JSON) as they were', () => {
     const prompt = (sessionId: string, at: number): SessionEvent => ({ agent: 'claude', sessionId, type: 'turn', at, role: 'user', text: 'go' });
     let frame = stepFrame(initialFrame(['claude'], T0), { events: [prompt('a', T0 - 5_000), prompt('b', T0 - 4_000), { type: 'ready', agent: 'claude' }], now: T0 });
-    const listing = createListingCache({ visibility: () => visibility });
+    const listing = createListing({ visibility: () => visibility });
     listing.push(frame);
     listing.refresh();
     const [b1, a1] = listing.sessions();
@@ -118,5 +118,16 @@ describe('createListingCache', () => {
     listing.push(stepFrame(frame, { events: [], now: T0 + 1_001 }));
     expect(listing.refresh()).toEqual({ changed: [], removed: [] });
     expect(listing.sessions()).toBe(before);
+  });
+
+  it('shows the activity the fold derived for the frame, and its display name', () => {
+    const prompt = (sessionId: string, at: number): SessionEvent => ({ agent: 'claude', sessionId, type: 'turn', at, role: 'user', text: '## Fix the **parser**' });
+    const frame = stepFrame(initialFrame(['claude'], T0), { events: [prompt('a', T0 - 5_000), { type: 'ready', agent: 'claude' }], now: T0 });
+    expect(frame.activities.get('claude:a')).toBe('thinking');
+    // The listing reads the frame's activities: one the fold would not derive shows as it is.
+    const listing = createListing({ visibility: () => visibility });
+    listing.push({ ...frame, activities: new Map([['claude:a', 'writing']]) });
+    listing.refresh();
+    expect(listing.sessions().map((e) => [e.activity, e.summary.activity, e.summary.display_name])).toEqual([['writing', 'writing', 'Fix the parser']]);
   });
 });

@@ -1,0 +1,37 @@
+import type { AgentKind } from '../core/agents.js';
+import { NO_SUBAGENTS, ZERO_TOKENS, type SessionState } from '../core/session.js';
+
+/** A session nobody has described yet: every field at its "unknown" value. */
+export const emptySession = (agent: AgentKind, sessionId: string): SessionState => ({
+  agent,
+  sessionId,
+  cwd: '',
+  model: '',
+  gitBranch: '',
+  version: '',
+  agentName: '',
+  source: 'cli',
+  isSidechain: false,
+  parentId: '',
+  resumeCommand: '',
+  path: '',
+  createdAt: 0,
+  lastActivityAt: 0,
+  lastTurn: 'none',
+  lastTurnAt: 0,
+  userMessages: 0,
+  assistantMessages: 0,
+  tokens: ZERO_TOKENS,
+  usageByMessage: {},
+  recordedCostUsd: 0,
+  subagents: NO_SUBAGENTS,
+  inlineSubagents: NO_SUBAGENTS,
+  pendingTools: [],
+  recentTools: [],
+  recentMessages: [],
+  lastFileWrite: '',
+  lastFileWriteAt: 0,
+  compactionStartedAt: 0,
+  compactionEndedAt: 0,
+  checkpoint: null,
+});
