@@ -23,6 +23,8 @@ const escaped = (char: string): string => {
 };
 
 export interface TerminalSafeOptions {
+  /** Characters kept as they are (markers of our own, such as a snippet's hit delimiters). */
+  readonly keep?: string;
   /** Keep newlines and tabs (a block printed on purpose over several lines). Default true. */
   readonly multiline?: boolean;
   /**
@@ -36,7 +38,7 @@ export interface TerminalSafeOptions {
 export const terminalSafe = (text: string, options: TerminalSafeOptions = {}): string => {
   const multiline = options.multiline ?? true;
   return text.replace(options.colored ? UNSAFE_OR_SGR : UNSAFE, (match) => {
-    if (match.length > 1) return match;
+    if (match.length > 1 || options.keep?.includes(match)) return match;
     return multiline && (match === '\n' || match === '\t') ? match : escaped(match);
   });
 };
@@ -46,3 +48,19 @@ export const terminalSafeLine = (text: string): string => terminalSafe(text, { m
 
 /** True when `text` holds a character `terminalSafeLine` would escape. */
 export const hasUnsafeCharacters = (text: string): boolean => terminalSafeLine(text) !== text;
+
+/**
+ * `value` with every string in it (in plain objects and arrays, at any depth) made safe as one
+ * line: for a record from outside, before it is laid out and colored.
+ */
+export const terminalSafeFields = <T>(value: T, options: Pick<TerminalSafeOptions, 'keep'> = {}): T => {
+  const visit = (item: unknown): unknown => {
+    if (typeof item === 'string') return terminalSafe(item, { ...options, multiline: false });
+    if (Array.isArray(item)) return item.map(visit);
+    if (item !== null && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
+      return Object.fromEntries(Object.entries(item).map(([key, field]) => [key, visit(field)]));
+    }
+    return item;
+  };
+  return visit(value) as T;
+};

@@ -16,6 +16,7 @@ import { SAMPLE_NOTE, sampleOutcomes } from './sample.js';
 import { renderTable } from './render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from './rows.js';
 import { packageField } from '../util/package-json.js';
+import { terminalSafe } from '../core/terminal-safe.js';
 
 const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
 
@@ -73,9 +74,9 @@ export const run = async (io: CliIo): Promise<number> => {
     : flags.detailed
       ? renderDetailed(outcomes, options)
       : `${renderTable(outcomes, options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
-  if (report) io.stdout.write(report);
+  if (report) io.stdout.write(flags.json ? report : terminalSafe(report, { colored: options.color }));
   const errors = errorLines(outcomes);
-  if (errors.length > 0) io.stderr.write(`${errors.join('\n')}\n`);
-  if (!explicit && noneAvailable(outcomes)) io.stderr.write(`${guidanceMessage(outcomes)}\n`);
+  if (errors.length > 0) io.stderr.write(terminalSafe(`${errors.join('\n')}\n`));
+  if (!explicit && noneAvailable(outcomes)) io.stderr.write(terminalSafe(`${guidanceMessage(outcomes)}\n`));
   return exitCodeOf(outcomes);
 };
