@@ -16,7 +16,7 @@ import { SAMPLE_NOTE, sampleOutcomes } from './sample.js';
 import { renderTable } from './render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from './rows.js';
 import { packageField } from '../util/package-json.js';
-import { terminalSafe } from '../core/terminal-safe.js';
+import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
 
 const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
 
@@ -72,8 +72,9 @@ export const run = async (io: CliIo): Promise<number> => {
       ? `${JSON.stringify({ ...limitsJson(outcomes, now), sample: true }, null, 2)}\n`
       : renderJson(outcomes, now)
     : flags.detailed
-      ? renderDetailed(outcomes, options)
-      : `${renderTable(outcomes, options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
+      ? renderDetailed(terminalSafeFields(outcomes), options)
+      : `${renderTable(terminalSafeFields(outcomes), options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
+  // A provider's text is made safe before it is colored (terminalSafeFields above).
   if (report) io.stdout.write(flags.json ? report : terminalSafe(report, { colored: options.color }));
   const errors = errorLines(outcomes);
   if (errors.length > 0) io.stderr.write(terminalSafe(`${errors.join('\n')}\n`));
