@@ -100,8 +100,7 @@ export const run = async (io: CliIo): Promise<number> => {
     else if (results.length > 0) {
       const color = shouldColor(io.env, io.stdout.isTTY);
       io.stdout.write(terminalSafe(`${renderResults(results, color)}\n`, { colored: color }));
-    }
-    else if (!nothingIndexed) io.stdout.write(terminalSafe(`No session mentions ${JSON.stringify(query)}.\n`));
+    } else if (!nothingIndexed) io.stdout.write(terminalSafe(`No session mentions ${JSON.stringify(query)}.\n`));
     // Nothing to search at all is not "no hit": say where the sessions were looked for (PRODUCT.md 1),
     // as `sessions` does; on stderr under --json, whose stdout stays the array.
     if (nothingIndexed) (flags.json ? io.stderr : io.stdout).write(terminalSafe(`${(await nothingIndexedLines(io, loaded, agents, asked !== undefined, query)).join('\n')}\n`));
