@@ -9,6 +9,7 @@ import type { CliIo } from './core/io.js';
 import { COMMANDS, MONITOR } from './cli/registry.js';
 import { closest } from './util/closest.js';
 import { packageField } from './util/package-json.js';
+import { terminalSafe } from './core/terminal-safe.js';
 
 const readVersion = (): string => packageField('version') ?? '0.0.0';
 
@@ -16,7 +17,7 @@ const isHelp = (token: string | undefined): boolean => token === '--help' || tok
 const isVersion = (token: string | undefined): boolean => token === '--version' || token === '-v';
 
 const fail = (message: string, hint?: string): void => {
-  process.stderr.write(`agentwatch: ${message}\n${hint ? `${hint}\n` : ''}`);
+  process.stderr.write(terminalSafe(`agentwatch: ${message}\n${hint ? `${hint}\n` : ''}`));
 };
 
 const main = async (argv: readonly string[]): Promise<number> => {

@@ -3,6 +3,7 @@ import { loadConfig, type Loaded, type LoadOptions } from '../config/load.js';
 import { configNotices } from '../config/notices.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
+import { terminalSafe } from '../core/terminal-safe.js';
 
 /**
  * What every command does before its real work: load the config (printing its notices), pick the
@@ -17,15 +18,15 @@ import type { Logger } from '../core/contracts.js';
  */
 export const loadConfigWithNotices = async (io: CliIo, options: LoadOptions = { write: true }): Promise<Loaded> => {
   const loaded = await loadConfig(io.env, options);
-  for (const line of configNotices(loaded.path, loaded)) io.stderr.write(`${line}\n`);
+  for (const line of configNotices(loaded.path, loaded)) io.stderr.write(terminalSafe(`${line}\n`));
   return loaded;
 };
 
 /** `info: false` keeps one-shot commands quiet on stderr; warnings and errors always show. */
 export const stderrLogger = (io: CliIo, options: { readonly info: boolean }): Logger => ({
-  info: options.info ? (message) => io.stderr.write(`agentwatch: ${message}\n`) : () => undefined,
-  warn: (message) => io.stderr.write(`agentwatch: ${message}\n`),
-  error: (message) => io.stderr.write(`agentwatch: error: ${message}\n`),
+  info: options.info ? (message) => io.stderr.write(terminalSafe(`agentwatch: ${message}\n`)) : () => undefined,
+  warn: (message) => io.stderr.write(terminalSafe(`agentwatch: ${message}\n`)),
+  error: (message) => io.stderr.write(terminalSafe(`agentwatch: error: ${message}\n`)),
 });
 
 /**
@@ -42,6 +43,6 @@ export const pickAgents = (io: CliIo, loaded: Loaded, agentFlag: string | undefi
   if (enabled.includes(agentFlag)) return [agentFlag];
   const disabled = `${agentFlag} is disabled in ${loaded.path} (agents.${agentFlag}: false)`;
   if (onDisabled === 'refuse') throw new RuntimeError(disabled);
-  io.stderr.write(`agentwatch: ${disabled}; nothing to list\n`);
+  io.stderr.write(terminalSafe(`agentwatch: ${disabled}; nothing to list\n`));
   return [];
 };

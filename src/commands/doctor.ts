@@ -16,6 +16,7 @@ import { agentReport, problemsOf, type DoctorReport } from '../doctor/report.js'
 import { checkAgentLocations } from '../doctor/sessions-locations.js';
 import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { DISCOVERY_WAIT_MS } from './sessions.js';
+import { terminalSafe } from '../core/terminal-safe.js';
 
 /**
  * `agentwatch doctor [--json]` (PRODUCT.md section 9): per agent where it looked and what it
@@ -115,6 +116,6 @@ export const run = async (io: CliIo): Promise<number> => {
   };
   const problems = problemsOf(partial);
   const report: DoctorReport = { healthy: problems.length === 0, problems, ...partial };
-  io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report));
+  io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : terminalSafe(renderDoctor(report)));
   return report.healthy ? 0 : 1;
 };

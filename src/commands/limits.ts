@@ -12,6 +12,7 @@ import { limitsJson, renderJson } from '../limits/render-json.js';
 import { SAMPLE_NOTE, sampleOutcomes } from '../limits/sample.js';
 import { renderTable } from '../limits/render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from '../limits/rows.js';
+import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
 
 /** Columns to lay out for. A pty that reports 0 columns (script(1), some CI) counts as unknown. */
 export const widthOf = (io: Pick<CliIo, 'env' | 'stdout'>): number => {
@@ -50,11 +51,12 @@ export const run = async (io: CliIo): Promise<number> => {
       ? `${JSON.stringify({ ...limitsJson(outcomes, now), sample: true }, null, 2)}\n`
       : renderJson(outcomes, now)
     : flags.detailed
-      ? renderDetailed(outcomes, options)
-      : `${renderTable(outcomes, options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
-  if (report) io.stdout.write(report);
+      ? renderDetailed(terminalSafeFields(outcomes), options)
+      : `${renderTable(terminalSafeFields(outcomes), options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
+  // A provider's text is made safe before it is colored (terminalSafeFields above).
+  if (report) io.stdout.write(flags.json ? report : terminalSafe(report, { colored: options.color }));
   const errors = errorLines(outcomes);
-  if (errors.length > 0) io.stderr.write(`${errors.join('\n')}\n`);
-  if (!explicit && noneAvailable(outcomes)) io.stderr.write(`${guidanceMessage(outcomes)}\n`);
+  if (errors.length > 0) io.stderr.write(terminalSafe(`${errors.join('\n')}\n`));
+  if (!explicit && noneAvailable(outcomes)) io.stderr.write(terminalSafe(`${guidanceMessage(outcomes)}\n`));
   return exitCodeOf(outcomes);
 };

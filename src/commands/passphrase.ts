@@ -8,6 +8,7 @@ import { configNotices } from '../config/notices.js';
 import { MIN_PASSPHRASE_LENGTH } from '../config/schema.js';
 import { loadConfigWithNotices } from '../app/config-setup.js';
 import { askNewPassphrase, currentToken, saveNewPassphrase } from '../app/modes/passphrase-flow.js';
+import { terminalSafe } from '../core/terminal-safe.js';
 
 /**
  * `agentwatch passphrase`: set or rotate the API passphrase (asked twice, hidden) and print the
@@ -24,7 +25,7 @@ import { askNewPassphrase, currentToken, saveNewPassphrase } from '../app/modes/
 const withSalt = async (io: CliIo, read: Loaded): Promise<Loaded> => {
   if (read.config.api_salt !== '' || read.config.api_passphrase.trim() === '') return read;
   const written = await loadConfig(io.env, { write: true, shortPassphrase: 'report' });
-  for (const line of configNotices(written.path, { warnings: written.warnings.filter((w) => !read.warnings.includes(w)), invalidWebhooks: [] })) io.stderr.write(`${line}\n`);
+  for (const line of configNotices(written.path, { warnings: written.warnings.filter((w) => !read.warnings.includes(w)), invalidWebhooks: [] })) io.stderr.write(terminalSafe(`${line}\n`));
   return written;
 };
 

@@ -10,10 +10,11 @@ import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
 import { holdsNoSession } from '../search/index-db.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
-import { renderHits } from '../search/snippet.js';
+import { HIT_CLOSE, HIT_OPEN, renderHits } from '../search/snippet.js';
 import { DEFAULT_LIMIT, parseAgentList } from '../search/options.js';
 import { loadConfigWithNotices, stderrLogger } from '../app/config-setup.js';
 import type { AgentKind } from '../core/agents.js';
+import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
 
 /**
  * `agentwatch search QUERY [--agent LIST] [--limit N] [--json] [--reindex]` (PRODUCT.md 9):
@@ -36,6 +37,8 @@ export const renderResults = (results: readonly SearchResult[], color: boolean):
   const c = createColors(color);
   const mark = color ? (hit: string) => c.bold(c.yellow(hit)) : undefined;
   return results
+    // Made safe before it is colored: the colored whole keeps only our own colors.
+    .map((found) => terminalSafeFields(found, { keep: `${HIT_OPEN}${HIT_CLOSE}` }))
     .map((r) => {
       const project = projectOf(r.cwd);
       const title = r.title || project || r.session_id;
@@ -71,23 +74,25 @@ export const run = async (io: CliIo): Promise<number> => {
   const scope = scopeOf(loaded);
   // An agent asked for and disabled in the config is said to be (as `sessions --agent` says it), not searched as one without hits.
   for (const agent of asked?.filter((name) => !scope.agents.includes(name)) ?? []) {
-    io.stderr.write(`agentwatch: ${agent} is disabled in ${loaded.path} (agents.${agent}: false); not searched\n`);
+    io.stderr.write(terminalSafe(`agentwatch: ${agent} is disabled in ${loaded.path} (agents.${agent}: false); not searched\n`));
   }
   const agents = asked ? asked.filter((agent) => scope.agents.includes(agent)) : scope.agents;
   // The user's names, as `sessions` shows them: a renamed session's title is its name.
   const names = await loadSessionNames(io.env);
-  if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
+  if (names.problem) io.stderr.write(terminalSafe(`agentwatch: ${names.problem}\n`));
   const log = stderrLogger(io, { info: false });
   const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log, startSources: startSourcePipeline });
   try {
     const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd, customNames: names.names });
     const nothingIndexed = results.length === 0 && holdsNoSession(db, agents);
     if (flags.json) io.stdout.write(`${JSON.stringify(toJsonResults(results), null, 2)}\n`);
-    else if (results.length > 0) io.stdout.write(`${renderResults(results, shouldColor(io.env, io.stdout.isTTY))}\n`);
-    else if (!nothingIndexed) io.stdout.write(`No session mentions ${JSON.stringify(query)}.\n`);
+    else if (results.length > 0) {
+      const color = shouldColor(io.env, io.stdout.isTTY);
+      io.stdout.write(terminalSafe(`${renderResults(results, color)}\n`, { colored: color }));
+    } else if (!nothingIndexed) io.stdout.write(terminalSafe(`No session mentions ${JSON.stringify(query)}.\n`));
     // Nothing to search at all is not "no hit": say where the sessions were looked for (PRODUCT.md 1),
     // as `sessions` does; on stderr under --json, whose stdout stays the array.
-    if (nothingIndexed) (flags.json ? io.stderr : io.stdout).write(`${(await nothingIndexedLines(io, loaded, agents, asked !== undefined, query)).join('\n')}\n`);
+    if (nothingIndexed) (flags.json ? io.stderr : io.stdout).write(terminalSafe(`${(await nothingIndexedLines(io, loaded, agents, asked !== undefined, query)).join('\n')}\n`));
     return 0;
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new UsageError(error.message, 'Quote phrases ("..."), end a prefix with *, combine with AND / OR / NOT');

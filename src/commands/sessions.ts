@@ -20,6 +20,7 @@ import { jsonArrayChunks } from '../util/json-array-chunks.js';
 import { loadConfigWithNotices, pickAgents, stderrLogger } from '../app/config-setup.js';
 import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { renderSessionsTable } from './sessions-render.js';
+import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
 
 /**
  * `agentwatch sessions [--all | --dir DIR] [--agent NAME] [--window MINUTES] [--json] [--demo]`:
@@ -116,7 +117,7 @@ export const run = async (io: CliIo): Promise<number> => {
   const loaded = await loadConfigWithNotices(io);
   const agents = pickAgents(io, loaded, flags.agent, 'skip');
   const names = await loadSessionNames(io.env);
-  if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
+  if (names.problem) io.stderr.write(terminalSafe(`agentwatch: ${names.problem}\n`));
 
   // Configuration mistakes are said here too, not only by doctor (docs/doctor.md): checked meanwhile.
   const places = flags.demo ? Promise.resolve([]) : checkPlaces(io, loaded, agents).catch((): CheckedPlace[] => []);
@@ -159,7 +160,7 @@ const nothingEnabled = (flags: ParsedFlags<typeof SESSIONS_FLAGS>, loaded: Loade
 const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<DiagnosticEvent>, scope: ReportScope): Promise<number> => {
   const { now, flags, dir, agents, loaded, names, prefetchDetails, places } = scope;
   // Silence is a bug: what kept sessions from being read is said, once each (PRODUCT.md 9: doctor has the rest).
-  for (const line of attentionLines(diagnostics$, places)) io.stderr.write(`agentwatch: ${line}\n`);
+  for (const line of attentionLines(diagnostics$, places)) io.stderr.write(terminalSafe(`agentwatch: ${line}\n`));
 
   const visibility: VisibilityOptions = {
     windowMinutes: flags.window,
@@ -184,11 +185,12 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     // Summaries: the table shows none of a detail's fields but the name, which may be the latest
     // prompt: the restored details are read in one pass, as for --json.
     prefetchDetails(listed);
-    io.stdout.write(renderSessionsTable(listed.map((session) => toSummary(session, { now, customNames: names })), { now, color: useColor(io) }));
+    const color = useColor(io);
+    io.stdout.write(terminalSafe(renderSessionsTable(listed.map((session) => terminalSafeFields(toSummary(session, { now, customNames: names }))), { now, color }), { colored: color }));
   }
 
   if (listed.length === 0 && agents.length === 0) {
-    (flags.json ? io.stderr : io.stdout).write(`${nothingEnabled(flags, loaded)}\n`);
+    (flags.json ? io.stderr : io.stdout).write(terminalSafe(`${nothingEnabled(flags, loaded)}\n`));
   } else if (listed.length === 0) {
     // Loaded only here: it pulls in every source's path module.
     const { lookedInLines } = await import('../doctor/sessions-locations.js');
@@ -205,7 +207,7 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
             ? []
             : ['No agent has written a session here yet. To see what agentwatch shows: agentwatch sessions --demo (or agentwatch --demo)'];
     const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...next, ...lookedIn].join('\n');
-    (flags.json ? io.stderr : io.stdout).write(`${message}\n`);
+    (flags.json ? io.stderr : io.stdout).write(terminalSafe(`${message}\n`));
   }
   return 0;
 };

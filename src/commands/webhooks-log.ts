@@ -7,6 +7,7 @@ import { failureReason } from '../sinks/webhook/breaker.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryRecord, type DeliveryStore } from '../sinks/webhook/delivery-store.js';
 import { requestFor } from '../sinks/webhook/payload.js';
 import { gotPost, type Post, type PostResponse } from '../sinks/webhook/post.js';
+import { terminalSafe, terminalSafeLine } from '../core/terminal-safe.js';
 
 /** `agentwatch webhooks log [NAME]` and `agentwatch webhooks replay ID`, over the delivery queue file. */
 
@@ -24,7 +25,7 @@ export const renderLog = (records: readonly DeliveryRecord[]): string => {
       const status = record.status === null ? '-' : String(record.status);
       const attempts = `${record.attempts} attempt${record.attempts === 1 ? '' : 's'}`;
       const latency = record.latency_ms === null ? '-' : `${record.latency_ms} ms`;
-      const why = record.state !== 'delivered' && record.error ? `  ${record.error}` : '';
+      const why = record.state !== 'delivered' && record.error ? `  ${terminalSafeLine(record.error)}` : '';
       return `${when}  ${pad(record.webhook, width)}  ${pad(record.state, 9)}  ${pad(status, 3)}  ${pad(attempts, 11)}  ${pad(latency, 8)}  ${record.id}${why}`;
     })
     .map((line) => `${line.trimEnd()}\n`)
@@ -62,7 +63,7 @@ export const runLog = async (io: CliIo, name: string | undefined, options: { lim
   if (!store) {
     if (!configured) throw unknownWebhook(loaded, name);
     if (options.json) io.stdout.write('[]\n');
-    io.stderr.write(`agentwatch: no webhook deliveries recorded yet (${webhookQueuePath(io.env)} does not exist)\n`);
+    io.stderr.write(terminalSafe(`agentwatch: no webhook deliveries recorded yet (${webhookQueuePath(io.env)} does not exist)\n`));
     return 0;
   }
   try {
@@ -73,10 +74,10 @@ export const runLog = async (io: CliIo, name: string | undefined, options: { lim
       return 0;
     }
     if (records.length === 0) {
-      io.stderr.write(`agentwatch: no deliveries${name === undefined ? '' : ` for webhook "${name}"`} in ${store.file}\n`);
+      io.stderr.write(terminalSafe(`agentwatch: no deliveries${name === undefined ? '' : ` for webhook "${name}"`} in ${store.file}\n`));
       return 0;
     }
-    io.stdout.write(renderLog(records));
+    io.stdout.write(terminalSafe(renderLog(records)));
     const queued = store.queuedCounts('all');
     const waiting = name === undefined ? [...queued.values()].reduce((sum, n) => sum + n, 0) : (queued.get(name) ?? 0);
     if (waiting > 0) io.stderr.write(`agentwatch: ${waiting} deliver${waiting === 1 ? 'y' : 'ies'} still queued\n`);
@@ -128,7 +129,7 @@ export const runReplay = async (io: CliIo, idOrPrefix: string, options: { timeou
     const result = { at: Date.now(), status, latencyMs };
     if (status !== null && status >= 200 && status <= 299) {
       store.markDelivered(found.id, { ...result, error: null });
-      io.stdout.write(`ok      ${found.webhook}  ${reason} (${latencyMs} ms)  delivery ${found.id}\n`);
+      io.stdout.write(terminalSafe(`ok      ${found.webhook}  ${terminalSafeLine(reason)} (${latencyMs} ms)  delivery ${found.id}\n`));
       return 0;
     }
     if (status !== null && status < 500) store.markRefused(found.id, { ...result, error: reason });
@@ -136,7 +137,7 @@ export const runReplay = async (io: CliIo, idOrPrefix: string, options: { timeou
       store.requeue(found.id);
       store.recordRetry(found.id, { ...result, error: reason });
     }
-    io.stdout.write(`failed  ${found.webhook}  ${reason} (${latencyMs} ms)  delivery ${found.id}\n`);
+    io.stdout.write(terminalSafe(`failed  ${found.webhook}  ${terminalSafeLine(reason)} (${latencyMs} ms)  delivery ${found.id}\n`));
     io.stderr.write(
       status !== null && status < 500
         ? `agentwatch: the receiver refused delivery ${found.id}; not queued again\n`

@@ -11,6 +11,7 @@ import { gotPost } from '../sinks/webhook/post.js';
 import { probeWebhook, type ProbeResult } from '../sinks/webhook/probe.js';
 import { describeInvalidWebhook } from '../sinks/webhook/report.js';
 import { DEFAULT_LOG_LIMIT, runLog, runReplay } from './webhooks-log.js';
+import { terminalSafe, terminalSafeLine } from '../core/terminal-safe.js';
 
 const COMMAND = 'agentwatch webhooks';
 const SUBCOMMANDS = 'test [NAME] | log [NAME] | replay ID';
@@ -39,7 +40,8 @@ const pickTargets = (entries: readonly WebhookEntry[], invalidNames: ReadonlyMap
 const resultLine = (result: ProbeResult, width: number, color: ReturnType<typeof createColors>): string => {
   const verdict = result.ok ? color.green('ok    ') : color.red('failed');
   const how = `${result.entry.secret ? (result.entry.signature === 'standard-webhooks' ? 'signed, standard-webhooks' : 'signed') : 'unsigned'}, ${result.ms} ms`;
-  return `${verdict}  ${result.entry.name.padEnd(width)}  ${result.detail} ${color.gray(`(${how}, ${originOf(result.entry.url)})`)}`;
+  // The detail may quote the receiver's body: made safe before it is colored.
+  return `${verdict}  ${terminalSafeLine(result.entry.name).padEnd(width)}  ${terminalSafeLine(result.detail)} ${color.gray(terminalSafeLine(`(${how}, ${originOf(result.entry.url)})`))}`;
 };
 
 /**
@@ -73,26 +75,27 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const loaded = await loadConfig(io.env, { write: false });
   // The config's notices as every command prints them, but the invalid entries in this command's own words below.
-  for (const line of configNotices(loaded.path, { warnings: loaded.warnings, invalidWebhooks: [] })) io.stderr.write(`${line}\n`);
+  for (const line of configNotices(loaded.path, { warnings: loaded.warnings, invalidWebhooks: [] })) io.stderr.write(terminalSafe(`${line}\n`));
   const invalidNames = new Map(loaded.invalidWebhooks.map((invalid) => [invalid.name, describeInvalidWebhook(invalid)]));
-  if (name === undefined) for (const line of invalidNames.values()) io.stderr.write(`agentwatch: ${line}\n`);
+  if (name === undefined) for (const line of invalidNames.values()) io.stderr.write(terminalSafe(`agentwatch: ${line}\n`));
 
   const targets = pickTargets(loaded.config.webhooks, invalidNames, loaded.path, name);
   if (targets.length === 0) {
-    io.stderr.write(`agentwatch: no enabled webhooks in ${loaded.path}; nothing to test\n`);
+    io.stderr.write(terminalSafe(`agentwatch: no enabled webhooks in ${loaded.path}; nothing to test\n`));
     return loaded.invalidWebhooks.length > 0 ? 1 : 0;
   }
   for (const target of targets) {
-    if (!target.enabled) io.stderr.write(`agentwatch: webhook "${target.name}" is disabled (enabled: false); testing it because it was named\n`);
+    if (!target.enabled) io.stderr.write(terminalSafe(`agentwatch: webhook "${target.name}" is disabled (enabled: false); testing it because it was named\n`));
   }
 
   const timeoutMs = (flags.timeout ?? DEFAULT_TIMEOUT_SEC) * 1000;
   const results = await Promise.all(
     targets.map((entry) => probeWebhook(entry, { post: gotPost, timeoutMs, version: io.version, cwd: io.cwd, now: () => Date.now() })),
   );
-  const color = createColors(shouldColor(io.env, io.stdout.isTTY));
+  const colored = shouldColor(io.env, io.stdout.isTTY);
+  const color = createColors(colored);
   const width = Math.max(...results.map((result) => result.entry.name.length));
-  for (const result of results) io.stdout.write(`${resultLine(result, width, color)}\n`);
+  for (const result of results) io.stdout.write(terminalSafe(`${resultLine(result, width, color)}\n`, { colored: colored }));
 
   const failed = results.filter((result) => !result.ok).length;
   if (failed > 0) io.stderr.write(`agentwatch: ${failed} of ${results.length} webhook deliver${results.length === 1 ? 'y' : 'ies'} failed\n`);

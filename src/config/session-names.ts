@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { withFileLock } from '../util/lock.js';
 import { ensurePrivateDir, writeFileAtomic } from '../util/fs-atomic.js';
+import { nameCharactersProblem } from '../core/name-characters.js';
 import { configDir, configLockPath, sessionNamesPath, type Env } from './paths.js';
 
 /**
@@ -64,6 +65,8 @@ export const loadSessionNames = (env: Env): Promise<NamesLoad> => readNames(sess
  */
 export const setSessionName = async (env: Env, sessionId: string, name: string | undefined): Promise<NamesLoad> => {
   const file = sessionNamesPath(env);
+  const problem = nameCharactersProblem(name ?? '');
+  if (problem !== undefined) throw new Error(problem);
   await ensurePrivateDir(configDir(env));
   return withFileLock(configLockPath(env), async () => {
     const current = await readNames(file, true);

@@ -146,3 +146,27 @@ describe('the config, read-only', () => {
     expect(await h.listFiles()).toEqual(before);
   });
 });
+
+describe("a provider's error body on the terminal", () => {
+  it('is shown escaped: no escape sequence, C1, bidi or zero-width character reaches stderr', async () => {
+    const hostile = '\u001b]52;c;cHduZWQ=\u0007 \u001b[2J \u001b]0;owned\u0007 \u009b2J \u202e \u200b';
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`upstream failed ${hostile}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const h = await home();
+      const result = await runCli(['limits', '--agent', 'claude'], { ...h.env, AGENTWATCH_CLAUDE_API_URL: url });
+      expect(result.code).toBe(1);
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
+      expect(result.stderr).not.toMatch(unsafe);
+      expect(result.stdout).not.toMatch(unsafe);
+      expect(result.stderr).toContain('upstream failed \\x1b]52;c;cHduZWQ=\\x07 \\x1b[2J \\x1b]0;owned\\x07 \\x9b2J \\u202e \\u200b');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -17,6 +17,7 @@ import { currentCommand, setLaunchAtLogin } from '../../desktop/autostart.js';
 import { spawnDetached } from '../../desktop/spawn-detached.js';
 import { pathFinder } from '../../desktop/which.js';
 import type { DashboardDeps } from '../../sinks/http/routes/dashboard.js';
+import { terminalSafe } from '../../core/terminal-safe.js';
 
 /**
  * The `--api` interface over a socket that already listens (api-door.ts): the server over the
@@ -100,7 +101,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   // what is known so far with stats.ready false, and SSE sends `ready` when it completes.
 
   const names = await loadSessionNames(io.env);
-  if (names.problem) io.stderr.write(`agentwatch: ${names.problem}\n`);
+  if (names.problem) io.stderr.write(terminalSafe(`agentwatch: ${names.problem}\n`));
   const store = createSessionStore({
     frame$: pipeline.frame$,
     visibility: () => pipeline.visibility,
@@ -109,7 +110,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
     namesChanged$: watchSessionNames(io.env, launch.scheduler),
     saveName: async (sessionId, name) => {
       const saved = await setSessionName(io.env, sessionId, name);
-      if (saved.problem) io.stderr.write(`agentwatch: ${saved.problem}\n`);
+      if (saved.problem) io.stderr.write(terminalSafe(`agentwatch: ${saved.problem}\n`));
       return saved.names;
     },
   });

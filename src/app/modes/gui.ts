@@ -4,6 +4,7 @@ import { openPlan } from '../../desktop/browser.js';
 import { spawnDetached } from '../../desktop/spawn-detached.js';
 import { pathFinder } from '../../desktop/which.js';
 import { formatAddress, type ListenAddress } from '../../sinks/http/address.js';
+import { terminalSafe } from '../../core/terminal-safe.js';
 
 /**
  * `--gui`: the API server also serves the dashboard; say where (without the token: stderr ends up
@@ -27,13 +28,13 @@ export const showDashboard = async (launch: Pick<MonitorLaunch, 'io' | 'open'>, 
   if (launch.open === false) return;
   const plan = openPlan(`${url}#token=${token}`, io.platform, io.env, pathFinder(io.env, io.platform));
   if ('error' in plan) {
-    io.stderr.write(`agentwatch: ${plan.error}; open ${url} yourself and enter the passphrase\n`);
+    io.stderr.write(terminalSafe(`agentwatch: ${plan.error}; open ${url} yourself and enter the passphrase\n`));
     return;
   }
   try {
     await spawnDetached(plan.step, { env: io.env });
     io.stderr.write(`agentwatch: opened the dashboard in ${plan.how}\n`);
   } catch (error) {
-    io.stderr.write(`agentwatch: cannot open the dashboard (${(error as Error).message}); open ${url} yourself and enter the passphrase\n`);
+    io.stderr.write(terminalSafe(`agentwatch: cannot open the dashboard (${(error as Error).message}); open ${url} yourself and enter the passphrase\n`));
   }
 };

@@ -9,6 +9,7 @@ import type { SessionStore } from './store.js';
 import { installJsonForAnyType } from './json-body.js';
 import { JSON_TYPE, PRIVATE } from './private-headers.js';
 import { authInfo } from './token.js';
+import { NAME_CHARACTERS_RULE, nameCharactersProblem } from '../../core/name-characters.js';
 
 /** The REST routes of PRODUCT.md section 4 (SSE lives in sse.ts, the playground in playground.ts). */
 
@@ -21,6 +22,7 @@ const renameBodySchema = z.object(
       .string({ error: 'name must be a string' })
       .max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`)
       .refine((name) => !/\p{Cc}/u.test(name), { error: 'name must not contain control characters' })
+      .refine((name) => nameCharactersProblem(name) === undefined, { error: NAME_CHARACTERS_RULE })
       .nullable(),
   },
   { error: 'expected a JSON object { "name": "..." }' },

@@ -1,5 +1,7 @@
 import type { SessionEvent } from '../../core/session.js';
 import { epochMs } from '../internal/line-helpers.js';
+import type { KeyHit } from '../internal/key-hits.js';
+import { OVERSIZED_KEYS } from '../internal/lines.js';
 import { jsonKey, skimString, skimType } from '../internal/skim.js';
 
 /**
@@ -56,12 +58,26 @@ export const skimToolResults = (line: Buffer): { readonly at: number; readonly r
 export const skimRecordUuid = (line: Buffer): string | undefined => skimString(line, UUID, { last: true })?.value;
 
 /**
- * A record over the line cap (a pasted log, a huge Write): its type and ids sit in its first
- * bytes, its timestamp in its last (the record's last key), so the session still moves.
+ * The record's own timestamp among the raw `timestamp` keys of an oversized line: the last one
+ * before its `toolUseResult` (a tool result writes its output twice, with the timestamp between
+ * the copies, and the copy under `toolUseResult` may hold keys of its own), else the last one.
  */
-export const oversizedEvents = (ref: { readonly agent: 'claude'; readonly sessionId: string }, head: Buffer, tail: Buffer): SessionEvent[] => {
+const recordTimestamp = (keys: readonly KeyHit[], tail: Buffer): string | undefined => {
+  const result = keys.find((hit) => hit.key === OVERSIZED_KEYS.toolUseResult)?.offset ?? Number.POSITIVE_INFINITY;
+  const stamp = keys.filter((hit) => hit.key === OVERSIZED_KEYS.timestamp && hit.offset < result).at(-1);
+  if (stamp === undefined) return skimString(tail, TIMESTAMP, { last: true })?.value;
+  const close = stamp.after.indexOf(0x22);
+  return close === -1 || close > 40 ? undefined : stamp.after.toString('latin1', 0, close);
+};
+
+/**
+ * A record over the line cap (a pasted log, a huge Write, a huge tool result): its type and ids
+ * sit in its first bytes, its timestamp wherever the scan of the whole line found it, so the
+ * session still moves.
+ */
+export const oversizedEvents = (ref: { readonly agent: 'claude'; readonly sessionId: string }, head: Buffer, tail: Buffer, keys: readonly KeyHit[] = []): SessionEvent[] => {
   const type = skimType(head)?.value;
-  const at = epochMs(skimString(tail, TIMESTAMP, { last: true })?.value);
+  const at = epochMs(recordTimestamp(keys, tail));
   if (at <= 0) return [];
   if (type === 'user') {
     const results: SessionEvent[] = [];

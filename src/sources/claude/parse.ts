@@ -143,7 +143,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
 
   return {
     sessionId: () => sessionId,
-    oversized: (head, tail) => (meta.sidechainFile() === false && isSidechainLine(head) ? [] : oversizedEvents(ref, head, tail)),
+    oversized: (head, tail, keys) => (meta.sidechainFile() === false && isSidechainLine(head) ? [] : oversizedEvents(ref, head, tail, keys)),
     start: () => {
       const patch: SessionMetaPatch = {
         path: file,

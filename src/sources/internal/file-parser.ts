@@ -2,6 +2,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FamilyKey } from './file-family.js';
 import type { TwinRank } from './compressed.js';
+import type { KeyHit } from './key-hits.js';
 
 /**
  * The per-agent half of a JSONL source: turns the lines of one transcript into events. One parser
@@ -16,10 +17,11 @@ export interface FileParser {
   /** Events of one complete line (no newline). Bad records come back as `diagnostic` events. */
   readonly line: (bytes: Buffer) => SessionEvent[];
   /**
-   * Events of a record too large to parse (over the line cap), from its first and last bytes
-   * only: its type, role, timestamp and tool ids, so the session still moves. Optional.
+   * Events of a record too large to parse (over the line cap), from its first and last bytes and
+   * the keys found anywhere in it (lines.ts, OVERSIZED_KEYS): its type, role, timestamp and tool
+   * ids, so the session still moves. Optional.
    */
-  readonly oversized?: (head: Buffer, tail: Buffer) => SessionEvent[];
+  readonly oversized?: (head: Buffer, tail: Buffer, keys: readonly KeyHit[]) => SessionEvent[];
 }
 
 /** A directory tree a source scans and watches. `depth` counts directory levels below `dir`. */

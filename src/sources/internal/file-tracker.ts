@@ -241,7 +241,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
         if (item.kind === 'line') {
           for (const event of parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
         } else {
-          const skimmed = parser.oversized?.(item.head, item.tail) ?? [];
+          const skimmed = parser.oversized?.(item.head, item.tail, item.keys) ?? [];
           for (const event of skimmed) emit(event);
           const what = skimmed.length > 0 ? 'read from its first and last bytes only (type, time, tool ids)' : 'skipped';
           const message = `line of ${item.length} bytes ending at byte ${item.end} is over the line size cap; ${what}`;

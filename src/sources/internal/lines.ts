@@ -6,6 +6,8 @@
  * once the writer finishes the line), so a half-written record is never lost or skipped.
  */
 
+import { createKeyScanner, type KeyHit } from './key-hits.js';
+
 /** Lines above this are skipped with an E_OVERSIZED_LINE diagnostic (real records stay far below). */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
@@ -14,9 +16,17 @@ export type LineItem =
   | { readonly kind: 'line'; readonly bytes: Buffer; readonly end: number }
   /**
    * A line over the cap: never held whole, but its first and last OVERSIZED_KEEP_BYTES are kept,
-   * where a record's type, role, ids (head) and timestamp (tail, often its last key) sit.
+   * where a record's type, role and ids sit, and the hits of OVERSIZED_KEYS anywhere in it.
    */
-  | { readonly kind: 'oversized'; readonly length: number; readonly end: number; readonly head: Buffer; readonly tail: Buffer };
+  | { readonly kind: 'oversized'; readonly length: number; readonly end: number; readonly head: Buffer; readonly tail: Buffer; readonly keys: readonly KeyHit[] };
+
+/**
+ * Keys looked for through the whole of an oversized line (indexes of `KeyHit.key`): a record's
+ * timestamp may sit between megabytes of output (a Claude Code tool result writes its output in
+ * the message, then its timestamp, then the output again as `toolUseResult`).
+ */
+export const OVERSIZED_KEYS = { timestamp: 0, toolUseResult: 1 } as const;
+const OVERSIZED_KEY_BYTES = [Buffer.from('"timestamp":"'), Buffer.from('"toolUseResult":')];
 
 /** Bytes kept of each end of an oversized line. */
 export const OVERSIZED_KEEP_BYTES = 64 * 1024;
@@ -48,12 +58,14 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
   let oversized = false;
   let head = Buffer.alloc(0);
   let tail = Buffer.alloc(0);
+  const keys = createKeyScanner(OVERSIZED_KEY_BYTES);
   const keepTail = (bytes: Buffer): void => {
     tail = bytes.length >= OVERSIZED_KEEP_BYTES ? Buffer.from(bytes.subarray(bytes.length - OVERSIZED_KEEP_BYTES)) : Buffer.concat([tail, bytes]).subarray(-OVERSIZED_KEEP_BYTES);
   };
   // Bytes after the line crossed the cap, while the head holds fewer than OVERSIZED_KEEP_BYTES (a cap
   // below that): the head is the line's first bytes however the reads were cut.
   const keepBoth = (bytes: Buffer): void => {
+    keys.push(bytes);
     if (head.length < OVERSIZED_KEEP_BYTES) head = Buffer.concat([head, bytes.subarray(0, OVERSIZED_KEEP_BYTES - head.length)]);
     keepTail(bytes);
   };
@@ -73,8 +85,9 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
           const whole = Buffer.concat([...pending, last]);
           head = Buffer.from(whole.subarray(0, OVERSIZED_KEEP_BYTES));
           tail = Buffer.from(whole.subarray(-OVERSIZED_KEEP_BYTES));
+          keys.push(whole);
         } else keepBoth(last);
-        items.push({ kind: 'oversized', length, end, head, tail: withoutCr(tail) });
+        items.push({ kind: 'oversized', length, end, head, tail: withoutCr(tail), keys: keys.finish() });
         head = Buffer.alloc(0);
         tail = Buffer.alloc(0);
       } else {
@@ -99,6 +112,7 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
           const whole = Buffer.concat([...pending, bytes]);
           head = Buffer.from(whole.subarray(0, OVERSIZED_KEEP_BYTES));
           tail = Buffer.from(whole.subarray(-OVERSIZED_KEEP_BYTES));
+          keys.push(whole);
         } else keepBoth(bytes);
         oversized = true;
         pending = [];

@@ -211,6 +211,16 @@ describe('hardening', () => {
     expect(res.json()).toEqual({ error: expect.stringMatching(/too large/i) });
   });
 
+  it('refuses names with bidi overrides or zero-width characters, as it refuses controls (400)', async () => {
+    for (const name of ['evil\u202etxt.exe', 'ad\u200bmin', 'a\u2066b', 'x\ufeff']) {
+      const res = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: auth(), payload: { name } });
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json()).toEqual({ error: expect.stringContaining('name must not contain control, bidi or zero-width characters') });
+    }
+    const emoji = await app.inject({ method: 'PUT', url: '/api/sessions/s-new/name', headers: auth(), payload: { name: 'pairing 👩\u200d💻' } });
+    expect(emoji.statusCode).toBe(200);
+  });
+
   it('never returns the passphrase, the token or webhook secrets', async () => {
     for (const url of ['/api/config', '/api/sessions', '/api/stats', '/api/auth', '/api/sessions/s-new']) {
       const body = (await app.inject({ url, headers: auth() })).body;
