@@ -19,7 +19,6 @@ export const AGENT_LABEL = tables.labels;
 export const AGENT_GLYPH = tables.glyphs;
 export const AGENT_COLOUR = tables.colours;
 export const AGENT_LOOKS = tables.looks;
-export const AGENT_HELP_LIST = tables.helpList;
 export const agentLocations = tables.locations;
 export const agentAllLocations = tables.allLocations;
 export const agentStampRoots = tables.stampRoots;
