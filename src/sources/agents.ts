@@ -10,7 +10,12 @@ import { kimi } from './kimi/descriptor.js';
 import { opencode } from './opencode/descriptor.js';
 import { pi } from './pi/descriptor.js';
 
-/** Every agent, one line each, in `AGENT_KINDS` order (help texts and legends list them so). */
+/**
+ * Every agent, one line each, in `AGENT_KINDS` order (help texts and legends list them so). A new
+ * agent is its folder (descriptor.ts beside its source), its kind in `AGENT_KINDS` and a line
+ * here. A colour slot of its own (rather than a shared one) is also a name in `AGENT_COLOURS`
+ * and an entry in each TUI theme and in the dashboard's global.css.
+ */
 export const AGENTS = { amp, claude, codex, cursor, grok, kilo, kimi, opencode, pi } as const satisfies AgentRegistry<AgentKind>;
 
 const tables = agentTables<AgentKind>(AGENTS);
