@@ -29,7 +29,7 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph, colour: of(kind).colour })),
     /** The agents whose sources read database files rather than directories, in registry order. */
     databaseAgents: kinds.filter((kind) => of(kind).storage === 'sqlite'),
-    /** How help texts list the agents a flag accepts. */
+    /** How help texts list the agents a flag accepts (cli/registry.ts spells the same list from AGENT_KINDS). */
     helpList: kinds.join(' '),
     /** Every place `kind`'s source reads, checked or not: the ones named only when present included. */
     allLocations: (kind: K, where: Where): readonly Location[] => of(kind).locations(where),
@@ -44,5 +44,3 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     loaders: byKind(kinds, (kind): (() => Promise<Source>) => of(kind).load),
   };
 };
-
-export type AgentTables<K extends string> = ReturnType<typeof agentTables<K>>;

@@ -15,7 +15,12 @@ import { pi } from './pi/descriptor.js';
 /** An agent's facts with its source, loaded when first asked for. */
 const withSource = <K extends AgentKind, F extends AgentFacts<K>>(facts: F, load: () => Promise<Source>): F & { readonly load: () => Promise<Source> } => ({ ...facts, load });
 
-/** Every agent, one line each, in `AGENT_KINDS` order (help texts and legends list them so). */
+/**
+ * Every agent, one line each, in `AGENT_KINDS` order (help texts and legends list them so). A new
+ * agent is its folder (descriptor.ts beside its source), its kind in `AGENT_KINDS` and a line
+ * here. A colour slot of its own (rather than a shared one) is also a name in `AGENT_COLOURS`
+ * and an entry in each TUI theme and in the dashboard's global.css.
+ */
 export const AGENTS = {
   amp: withSource(amp, async () => (await import('./amp/index.js')).amp),
   claude: withSource(claude, async () => (await import('./claude/index.js')).claude),
@@ -34,7 +39,6 @@ export const AGENT_LABEL = tables.labels;
 export const AGENT_GLYPH = tables.glyphs;
 export const AGENT_COLOUR = tables.colours;
 export const AGENT_LOOKS = tables.looks;
-export const AGENT_HELP_LIST = tables.helpList;
 export const agentLocations = tables.locations;
 export const agentAllLocations = tables.allLocations;
 export const agentStampRoots = tables.stampRoots;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_KINDS } from '../../../src/core/agents.js';
 import type { Activity } from '../../../src/core/activity.js';
 import { sessionKey, type SessionState } from '../../../src/core/session.js';
 import { planColumns, shortModel } from '../../../src/sinks/tui/columns.js';
@@ -10,6 +9,7 @@ import { NO_MEMORY, orderRows, type OrderMemory, type SortMode } from '../../../
 import { BASE_STYLES, THEMES } from '../../../src/sinks/tui/theme.js';
 import { ACTIVITIES } from '../../../src/core/activity.js';
 import { inWindowOrder } from '../../../src/limits/windows.js';
+import { AGENT_COLOURS } from '../../../src/sources/descriptor.js';
 import { compareNewestFirst } from '../../../src/streams/visibility.js';
 import { fold, NOW } from './scene.js';
 
@@ -170,8 +170,8 @@ describe('keys', () => {
     expect(mouseToAction({ name: 'MOUSE_MOTION', x: 10, y: 5 }, 'normal', { area: 'list', row: 0 }, 0)).toBeUndefined();
   });
 
-  it('every agent has a glyph color in every theme', () => {
-    const roles = [...BASE_STYLES, ...ACTIVITIES.map((a) => `act.${a}` as const), ...AGENT_KINDS.map((a) => `agent.${a}` as const)];
+  it('every agent colour slot has a glyph color in every theme', () => {
+    const roles = [...BASE_STYLES, ...ACTIVITIES.map((a) => `act.${a}` as const), ...AGENT_COLOURS.map((slot) => `agent.${slot}` as const)];
     for (const theme of Object.values(THEMES)) for (const role of roles) expect(theme.styles[role], `${theme.name} ${role}`).toBeDefined();
   });
 });
