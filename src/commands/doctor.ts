@@ -65,7 +65,8 @@ const apiSetup = (io: CliIo, loaded: Loaded): DoctorReport['api'] => {
 const webhooksInFileOrder = (loaded: Loaded): DoctorReport['webhooks'] => {
   const invalid = new Map(loaded.invalidWebhooks.map((w) => [w.index, w]));
   const valid = [...loaded.config.webhooks];
-  return loaded.stored.webhooks.flatMap((_, index): DoctorReport['webhooks'] => {
+  const entries = Array.isArray(loaded.stored.webhooks) ? loaded.stored.webhooks : [];
+  return entries.flatMap((_: unknown, index): DoctorReport['webhooks'] => {
     const bad = invalid.get(index);
     if (bad) return [{ name: bad.name, valid: false, enabled: false, target: '', problems: bad.problems }];
     const w = valid.shift();

@@ -3,10 +3,13 @@ import { jsonErrorOffset } from './json-error-offset.js';
 /** A configuration problem the user must fix; the CLI prints `message` and exits 1. */
 export class ConfigError extends Error {
   readonly code: 'E_CONFIG_JSON' | 'E_CONFIG_INVALID' | 'E_CONFIG_IO';
-  constructor(code: ConfigError['code'], message: string) {
+  /** What could be read of a file that is not valid JSON (the keys before and around the mistakes), for `doctor`. */
+  readonly salvaged?: unknown;
+  constructor(code: ConfigError['code'], message: string, salvaged?: unknown) {
     super(message);
     this.name = 'ConfigError';
     this.code = code;
+    if (salvaged !== undefined) this.salvaged = salvaged;
   }
 }
 
