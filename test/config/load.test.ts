@@ -221,6 +221,20 @@ describe('bad input is never repaired silently', () => {
     // The back-fill adds the missing keys; what the user wrote is theirs to fix.
     expect(await readJson(file)).toMatchObject({ window_minutes: 'thirty', notifications: 'yes', notify_after_sec: 30 });
   });
+  it('a trailing comma is placed at the comma, and every mistake is listed at once; file byte-identical', async () => {
+    const text = '{\n  "window_minutes": 30,\n  "tui": { "theme": \'dark\' },\n}\n';
+    const file = await writeConfig(temp.env, text);
+    const error = (await loadConfig(temp.env, { write: true }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.message).toBe(`${file}:3:21: not valid JSON (Unexpected character "'" (JSON strings take double quotes)); also 3:29 (a trailing comma (JSON takes none before }))`);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+  it.each(['', '  \n\t\n', '\uFEFF'])('an empty or blank file (%j) means the defaults, and is filled in like a missing one', async (text) => {
+    const file = await writeConfig(temp.env, text);
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.window_minutes).toBe(30);
+    expect(loaded.warnings).toEqual([]);
+    expect(Object.keys(await readJson(file))).toEqual(CONFIG_KEYS);
+  });
   it('a leading UTF-8 byte-order mark is skipped, not reported as invalid JSON', async () => {
     await writeConfig(temp.env, '\uFEFF{"window_minutes": 20}');
     const loaded = await loadConfig(temp.env, { write: true });
