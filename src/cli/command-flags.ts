@@ -1,3 +1,4 @@
+import { WINDOW_BOUNDS } from '../config/bounds.js';
 import { AGENT_KINDS, LIMIT_AGENTS } from '../core/agents.js';
 import { parseFlags, type FlagSpec, type FlagSpecs } from './flags.js';
 
@@ -10,8 +11,8 @@ import { parseFlags, type FlagSpec, type FlagSpecs } from './flags.js';
 
 /** `--limit`: more than anyone reads through, and far below what SQLite's LIMIT takes. */
 export const LIMIT_RANGE = { min: 1, max: 10_000 } as const;
-/** `--window`, in minutes: the range of `window_minutes` (a minute to a week). */
-export const WINDOW_RANGE = { min: 1, max: 10_080 } as const;
+/** `--window`, in minutes: the range of `window_minutes` (config schema). */
+export const WINDOW_RANGE = { min: WINDOW_BOUNDS.min, max: WINDOW_BOUNDS.max } as const;
 /** `--timeout`, in seconds: how long one receiver may take to answer a test or replay. */
 export const TIMEOUT_RANGE = { min: 1, max: 600 } as const;
 
