@@ -31,8 +31,8 @@ export const configTable = (): string =>
     ...Object.entries(configSchema.shape as Record<string, z.ZodType>).flatMap(([key, setting]) => rows(key, setting)),
   ].join('\n');
 
-export const TABLE_START = '<!-- config-table: written by npm run docs:config from src/config/schema.ts -->';
-export const TABLE_END = '<!-- /config-table -->';
+const TABLE_START = '<!-- config-table: written by npm run docs:config from src/config/schema.ts -->';
+const TABLE_END = '<!-- /config-table -->';
 
 /** `page` with the text between the markers replaced by the table. */
 export const withConfigTable = (page: string): string => {

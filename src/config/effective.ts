@@ -2,7 +2,7 @@ import { CONFIG_BOUNDS, type ConfigBounds } from './bounds.js';
 import { fallbackWarnings } from './fallbacks.js';
 import { configSchema, webhookEntrySchema, type ConfigShape, type StoredConfig, type WebhookEntry } from './schema.js';
 
-export { CARD_DENSITIES, TERMINALS, type CardDensity, type TerminalChoice } from './schema.js';
+export type { CardDensity, TerminalChoice } from './schema.js';
 
 /** A webhook entry that failed validation: reported once at startup, never delivered to. */
 export interface InvalidWebhook {

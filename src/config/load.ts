@@ -53,7 +53,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * JSON that is not an object, or one nested too deeply to write back. An empty (or blank) file
  * holds no keys. Any value of any key is read: the schema judges each key on its own.
  */
-export const readDocument = (file: string, text: string): Record<string, unknown> => {
+const readDocument = (file: string, text: string): Record<string, unknown> => {
   if (text.replace(/^\uFEFF/, '').trim() === '') return {};
   const raw = parseJsonFile(file, text);
   if (!isObject(raw)) throw new ConfigError('E_CONFIG_INVALID', `${file}: expected a JSON object at the top level`);

@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import { configSchema, type SettingMeta } from './schema.js';
+import type { SettingMeta } from './schema.js';
 
 /**
  * Reading the one config schema (schema.ts) back: a key's rule without its fallback, the value it
  * falls back to, its metadata, and what it takes in words. PUT /api/config, the load warnings, the
  * bounds the dashboard and the TUI step within and the docs table are all built from these.
  */
-
-/** A key as schema.ts declares it: a rule with a default and a fallback. */
-export type Setting = z.ZodCatch<z.ZodDefault<z.ZodType>>;
 
 /** The rule of a key, without its default and fallback: what PUT /api/config checks a value with. */
 export const ruleOf = (setting: z.ZodType): z.ZodType => {
@@ -62,10 +59,3 @@ export const typeName = (rule: z.ZodType): string => {
   if (rule instanceof z.ZodPipe) return typeName(rule.in as z.ZodType);
   return 'object';
 };
-
-/** Every key of the schema with its setting, nested ones by their dotted path (`tui.theme`), in file order. */
-export const settingEntries = (): readonly (readonly [string, z.ZodType])[] =>
-  Object.entries(configSchema.shape as Record<string, z.ZodType>).flatMap(([key, setting]) => {
-    const nested = nestedSettings(ruleOf(setting));
-    return [[key, setting] as const, ...Object.entries(nested ?? {}).map(([inner, s]) => [`${key}.${inner}`, s] as const)];
-  });

@@ -80,7 +80,7 @@ export const CARD_DENSITIES = ['compact', 'rich', 'live'] as const;
 export type CardDensity = (typeof CARD_DENSITIES)[number];
 export const TERMINALS = ['terminal', 'kitty'] as const;
 export type TerminalChoice = (typeof TERMINALS)[number];
-export const THEMES = ['auto', 'dark', 'light'] as const;
+const THEMES = ['auto', 'dark', 'light'] as const;
 
 const oneOf = (values: readonly string[]): string => values.map((value) => JSON.stringify(value)).join(', ');
 
