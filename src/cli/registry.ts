@@ -79,6 +79,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       '  --all              sessions of every directory',
       '  --dir DIR          sessions in DIR or below it (instead of the current directory; also through a symlink)',
       `  --agent NAME       one agent (${AGENTS}) or all (default)`,
+      // The range of window_minutes (config schema); written out so --help loads no schema (a test checks it).
       '  --window MINUTES   only sessions active in the last MINUTES minutes (1 to 10080)',
       '  --json             a JSON array of session-detail objects (the API\'s GET /api/sessions/:id shape)',
       '  --demo             generated sessions of every agent instead of the real ones (every directory unless --dir)',

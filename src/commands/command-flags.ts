@@ -1,5 +1,6 @@
+import { WINDOW_BOUNDS } from '../config/bounds.js';
 import { AGENT_KINDS, LIMIT_AGENTS } from '../core/agents.js';
-import { LIMIT_RANGE, TIMEOUT_RANGE, WINDOW_RANGE } from '../core/ranges.js';
+import { LIMIT_RANGE, TIMEOUT_RANGE } from '../core/ranges.js';
 import { parseFlags, type FlagSpec, type FlagSpecs } from './flags.js';
 
 /**
@@ -8,6 +9,9 @@ import { parseFlags, type FlagSpec, type FlagSpecs } from './flags.js';
  * the same specs, so `agentwatch --bogus --version` is the usage error `agentwatch --bogus` is.
  * The ranges (core/ranges.ts) are the ones the usage texts (registry.ts) and docs name.
  */
+
+/** `--window`, in minutes: the range of `window_minutes` (config schema). */
+const WINDOW_RANGE = { min: WINDOW_BOUNDS.min, max: WINDOW_BOUNDS.max } as const;
 
 export const MONITOR_FLAGS = {
   tui: { type: 'boolean' },

@@ -35,15 +35,18 @@ const originOf = (url: string): string => {
 };
 
 /**
- * The config as `limits` reads it (never written); an invalid one is reported and defaults are
- * used to look further. A stored passphrase that is too short is reported as every other command
- * refuses it, but the rest of the file is used (its agents and claude_dirs are where to look).
+ * The config as `limits` reads it (never written). A file that is not valid JSON is reported, and
+ * what could be read of it is used to look further (its passphrase, agents and claude_dirs); the
+ * rest reads as the defaults. A stored passphrase that is too short is reported as every other
+ * command refuses it, but the rest of the file is used.
  */
 const readConfig = async (io: CliIo): Promise<{ loaded: Loaded; error?: string }> => {
   try {
-    const loaded = await loadConfig(io.env, { write: false, shortPassphrase: 'report' });
-    return loaded.passphraseRefused === undefined ? { loaded } : { loaded, error: loaded.passphraseRefused };
+    const loaded = await loadConfig(io.env, { write: false, shortPassphrase: 'report', brokenFile: 'salvage' });
+    const error = loaded.unreadable ?? loaded.passphraseRefused;
+    return error === undefined ? { loaded } : { loaded, error };
   } catch (error) {
+    // Only a file that cannot be read at all is left (permissions): the defaults are used to look further.
     if (!(error instanceof ConfigError)) throw error;
     const stored = configSchema.parse({});
     return { loaded: { ...toEffective(stored, io.env), path: configPath(io.env), stored, created: false }, error: error.message };
@@ -66,7 +69,8 @@ const apiSetup = (io: CliIo, loaded: Loaded): DoctorReport['api'] => {
 const webhooksInFileOrder = (loaded: Loaded): DoctorReport['webhooks'] => {
   const invalid = new Map(loaded.invalidWebhooks.map((w) => [w.index, w]));
   const valid = [...loaded.config.webhooks];
-  return loaded.stored.webhooks.flatMap((_, index): DoctorReport['webhooks'] => {
+  const entries = Array.isArray(loaded.stored.webhooks) ? loaded.stored.webhooks : [];
+  return entries.flatMap((_: unknown, index): DoctorReport['webhooks'] => {
     const bad = invalid.get(index);
     if (bad) return [{ name: bad.name, valid: false, enabled: false, target: '', problems: bad.problems }];
     const w = valid.shift();

@@ -32,8 +32,8 @@ export const run = async (io: CliIo): Promise<number> => {
   const { flags, input } = parseFlags(io.argv, LIMITS_FLAGS, 'agentwatch limits');
   if (input.length > 0) throw new UsageError(`Unexpected argument "${input[0] ?? ''}" for agentwatch limits`, 'Run agentwatch limits --help');
   const explicit = flags.agent !== undefined && flags.agent !== 'all';
-  // Read-only: an invalid config is exit 1 naming the file (ConfigError), and nothing is written.
-  const loaded = await loadConfigWithNotices(io, { write: false });
+  // Read-only: a config file that cannot be read is said once, the defaults apply, and nothing is written.
+  const loaded = await loadConfigWithNotices(io, { write: false, brokenFile: 'defaults' });
   const enabled = LIMIT_AGENTS.filter((agent) => loaded.config.agents[agent]);
   if (explicit && !enabled.includes(flags.agent as LimitAgent)) {
     throw new RuntimeError(`${flags.agent ?? ''} is disabled in ${loaded.path} (agents.${flags.agent ?? ''}: false)`);

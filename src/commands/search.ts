@@ -70,7 +70,8 @@ export const run = async (io: CliIo): Promise<number> => {
   if (query === '') throw new UsageError('search needs a query', `Run ${COMMAND} --help`);
   const asked = parseAgentList(flags.agent);
 
-  const loaded = await loadConfigWithNotices(io);
+  // A search needs no config file: one that cannot be read is said once, and the defaults apply.
+  const loaded = await loadConfigWithNotices(io, { write: true, brokenFile: 'defaults' });
   const scope = scopeOf(loaded);
   // An agent asked for and disabled in the config is said to be (as `sessions --agent` says it), not searched as one without hits.
   for (const agent of asked?.filter((name) => !scope.agents.includes(name)) ?? []) {

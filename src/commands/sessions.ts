@@ -114,7 +114,8 @@ export const run = async (io: CliIo): Promise<number> => {
   const everyDir = flags.all || (flags.demo && flags.dir === undefined);
   const dir = everyDir ? undefined : path.resolve(io.cwd, flags.dir ?? '.');
 
-  const loaded = await loadConfigWithNotices(io);
+  // A snapshot needs no config file: one that cannot be read is said once, and the defaults list.
+  const loaded = await loadConfigWithNotices(io, { write: true, brokenFile: 'defaults' });
   const agents = pickAgents(io, loaded, flags.agent, 'skip');
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(terminalSafe(`agentwatch: ${names.problem}\n`));

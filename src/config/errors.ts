@@ -1,12 +1,16 @@
 import { jsonErrorOffset } from './json-error-offset.js';
+import { readLenient } from './json-lenient.js';
 
 /** A configuration problem the user must fix; the CLI prints `message` and exits 1. */
 export class ConfigError extends Error {
   readonly code: 'E_CONFIG_JSON' | 'E_CONFIG_INVALID' | 'E_CONFIG_IO';
-  constructor(code: ConfigError['code'], message: string) {
+  /** What could be read of a file that is not valid JSON (the keys before and around the mistakes), for `doctor`. */
+  readonly salvaged?: unknown;
+  constructor(code: ConfigError['code'], message: string, salvaged?: unknown) {
     super(message);
     this.name = 'ConfigError';
     this.code = code;
+    if (salvaged !== undefined) this.salvaged = salvaged;
   }
 }
 
@@ -29,10 +33,10 @@ const hintAt = (text: string, offset: number): string => {
 const unexpectedAt = (text: string, offset: number): string => `Unexpected character ${JSON.stringify(String.fromCodePoint(text.codePointAt(offset) ?? 0))}`;
 
 /**
- * JSON.parse, with a failure turned into a one-line message naming file, line and column. V8
- * reports "at position N" for most errors; for an unexpected token it quotes a stretch of the file
- * instead (several lines, maybe a secret): then json-error-offset.ts finds the place, and only
- * the character there is shown.
+ * JSON.parse, with a failure turned into a one-line message naming the file and the line and
+ * column of every mistake json-lenient.ts can place (the first as V8 words it, where V8 places it
+ * too; V8 quotes a stretch of the file for some, which may hold a secret, so only the character is
+ * shown). The error carries what could be read of the document, for `doctor`.
  */
 export const parseJsonFile = (file: string, text: string): unknown => {
   // A UTF-8 byte-order mark (Windows editors add one) is not content: RFC 8259 lets parsers skip it.
@@ -43,9 +47,15 @@ export const parseJsonFile = (file: string, text: string): unknown => {
     const positioned = /^([^"]*?) in JSON at position (\d+)/.exec((error as Error).message);
     const offset = positioned ? Number(positioned[2]) : (jsonErrorOffset(body) ?? body.length);
     const reason = positioned ? positioned[1] : offset >= body.length ? 'Unexpected end of JSON input' : unexpectedAt(body, offset);
-    const hint = hintAt(body, offset);
-    // Counted without the mark, as an editor shows the file.
-    const { line, column } = lineColumn(body, offset);
-    throw new ConfigError('E_CONFIG_JSON', `${file}:${line}:${column}: not valid JSON (${reason}${hint})`);
+    const lenient = readLenient(body);
+    const [first, ...others] = lenient.problems.length > 0 ? lenient.problems : [{ offset, reason: `${reason}${hintAt(body, offset)}` }];
+    const place = (at: number): string => {
+      // Counted without the mark, as an editor shows the file.
+      const { line, column } = lineColumn(body, at);
+      return `${line}:${column}`;
+    };
+    const firstReason = first === undefined || first.offset === offset ? `${reason}${hintAt(body, offset)}` : first.reason;
+    const also = others.length > 0 ? `; also ${others.map((problem) => `${place(problem.offset)} (${problem.reason})`).join(', ')}` : '';
+    throw new ConfigError('E_CONFIG_JSON', `${file}:${place(first?.offset ?? offset)}: not valid JSON (${firstReason})${also}`, lenient.value);
   }
 };

@@ -5,10 +5,10 @@ import { ensurePrivateDir, resolveTarget, tightenFileMode, writeFileAtomic } fro
 import { toEffective, type Effective } from './effective.js';
 import { ConfigError, lineColumn, parseJsonFile } from './errors.js';
 import { configDir, configLockPath, configPath, type Env } from './paths.js';
-import { configSchema, MIN_PASSPHRASE_LENGTH, passphraseLength, type StoredConfig } from './schema.js';
+import { MIN_PASSPHRASE_LENGTH, passphraseLength, type StoredConfig } from './schema.js';
 import { findUnknownKeys, unknownKeyWarning } from './unknown-keys.js';
-import { keyPath } from './key-path.js';
 import { depthProblem } from './depth.js';
+import { backFill } from './back-fill.js';
 import { firstNumberLoss } from './number-loss.js';
 
 export interface LoadOptions {
@@ -24,6 +24,13 @@ export interface LoadOptions {
    * it, and `agentwatch doctor`, which reports it.
    */
   readonly shortPassphrase?: 'refuse' | 'report';
+  /**
+   * A file with no document to read (not JSON, not an object, nested too deeply): `refuse` (the
+   * default) throws ConfigError; `defaults` runs on the defaults, for the commands that only read
+   * it (`sessions`, `search`, `limits`); `salvage` runs on what could be read of it, for `doctor`.
+   * Either way it is never written, and `unreadable` says why.
+   */
+  readonly brokenFile?: 'refuse' | 'defaults' | 'salvage';
 }
 
 export interface Loaded extends Effective {
@@ -33,38 +40,27 @@ export interface Loaded extends Effective {
   readonly created: boolean;
   /** With `shortPassphrase: 'report'`: the message a refusing load throws for the stored passphrase. */
   readonly passphraseRefused?: string;
+  /** With `brokenFile` other than `refuse`: why the file could not be read (ConfigError's message). */
+  readonly unreadable?: string;
 }
 
 const newSalt = (): string => randomBytes(24).toString('base64url');
 
-/** Validate a parsed document; a wrongly typed value is an error naming the key and what is expected. */
-export const validateStored = (file: string, raw: unknown): StoredConfig => {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ConfigError('E_CONFIG_INVALID', `${file}: expected a JSON object at the top level`);
-  }
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The document a file holds, or a ConfigError when there is none to read: text that is not JSON,
+ * JSON that is not an object, or one nested too deeply to write back. An empty (or blank) file
+ * holds no keys. Any value of any key is read: the schema judges each key on its own.
+ */
+const readDocument = (file: string, text: string): Record<string, unknown> => {
+  if (text.replace(/^\uFEFF/, '').trim() === '') return {};
+  const raw = parseJsonFile(file, text);
+  if (!isObject(raw)) throw new ConfigError('E_CONFIG_INVALID', `${file}: expected a JSON object at the top level`);
   const tooDeep = depthProblem(raw);
   if (tooDeep !== undefined) throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${tooDeep}`);
-  const parsed = configSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`);
-  throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${problems.join('; ')}`);
+  return raw;
 };
-
-/** Keys a stored document lacks compared with a back-filled one (top level and nested objects). */
-const missingKeys = (raw: Record<string, unknown>, filled: Record<string, unknown>): boolean =>
-  Object.entries(filled).some(([key, value]) => {
-    if (!(key in raw)) return true;
-    const inner = raw[key];
-    return (
-      value !== null &&
-      typeof value === 'object' &&
-      !Array.isArray(value) &&
-      inner !== null &&
-      typeof inner === 'object' &&
-      !Array.isArray(inner) &&
-      missingKeys(inner as Record<string, unknown>, value as Record<string, unknown>)
-    );
-  });
 
 const serialize = (config: Record<string, unknown>): string => `${JSON.stringify(config, null, 2)}\n`;
 
@@ -113,17 +109,18 @@ interface Plan {
   readonly stored: StoredConfig;
   /** True when the file must be written (created, salt, back-fill). */
   readonly write: boolean;
-  /** True when the file holds `"api_salt": ""`, which a write replaces with a generated salt. */
-  readonly emptySalt: boolean;
+  /** How the file held `api_salt` when a write replaces it: `""`, or a value that is not a string. */
+  readonly replacedSalt?: 'empty' | 'invalid';
 }
 
 const plan = (file: string, text: string | undefined): Plan => {
-  const raw = text === undefined ? {} : parseJsonFile(file, text);
-  const read = validateStored(file, raw);
-  const needsSalt = read.api_salt === '';
-  const stored = needsSalt ? { ...read, api_salt: newSalt() } : read;
-  const emptySalt = text !== undefined && (raw as Record<string, unknown>).api_salt === '';
-  return { text, read, stored, write: text === undefined || needsSalt || missingKeys(raw as Record<string, unknown>, stored), emptySalt };
+  const raw = text === undefined ? {} : readDocument(file, text);
+  const { filled, missing } = backFill(raw);
+  const salt = filled.api_salt;
+  const needsSalt = typeof salt !== 'string' || salt === '';
+  const stored = needsSalt ? { ...filled, api_salt: newSalt() } : filled;
+  const replacedSalt = text === undefined || !('api_salt' in raw) || !needsSalt ? undefined : salt === '' ? 'empty' : 'invalid';
+  return { text, read: filled, stored, write: text === undefined || needsSalt || missing, ...(replacedSalt ? { replacedSalt } : {}) };
 };
 
 /** True when AGENTWATCH_API_PASSPHRASE holds a passphrase that is used instead of the file's. */
@@ -140,20 +137,22 @@ const HOW_TO_REPLACE = 'run agentwatch passphrase to set a new one, or edit the 
  * never used then. The file is never changed for it (`agentwatch passphrase` replaces it).
  */
 const storedPassphraseCheck = (file: string, stored: StoredConfig, env: Env): { readonly error?: string; readonly warning?: string } => {
-  if (stored.api_passphrase === '' || passphraseProblem(stored.api_passphrase) === undefined) return {};
+  // One that is not a string reads as none (the schema's fallback), with its own warning.
+  const passphrase = stored.api_passphrase;
+  if (typeof passphrase !== 'string' || passphrase === '' || passphraseProblem(passphrase) === undefined) return {};
   if (envOverridesPassphrase(env)) {
     return { warning: `api_passphrase is shorter than ${MIN_PASSPHRASE_LENGTH} characters; it is not used while AGENTWATCH_API_PASSPHRASE overrides it (agentwatch passphrase sets a new one)` };
   }
   return { error: `${file}: invalid configuration: api_passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters; ${HOW_TO_REPLACE}` };
 };
 
-/** Said when a write replaced `"api_salt": ""`: the token changes with the salt. */
-const SALT_GENERATED =
-  'api_salt was empty: generated a new salt and saved it in the file (the API token is derived from it, so tokens made with another salt no longer work; agentwatch passphrase --show prints the current one)';
+/** Said when a write replaced `"api_salt": ""` (or a salt that is not a string): the token changes with the salt. */
+const saltGenerated = (how: 'empty' | 'invalid'): string =>
+  `api_salt was ${how === 'empty' ? 'empty' : 'not a string'}: generated a new salt and saved it in the file (the API token is derived from it, so tokens made with another salt no longer work; agentwatch passphrase --show prints the current one)`;
 
 const result = (env: Env, file: string, stored: StoredConfig, created: boolean, extraWarnings: readonly string[] = []): Loaded => {
   const effective = toEffective(stored, env);
-  // The stored document keeps unknown keys (schemas are loose), so typos can be named here.
+  // The stored document keeps unknown keys (the schema reads only its own), so typos can be named here.
   const unknown = findUnknownKeys(stored).map(unknownKeyWarning);
   const warnings = [...effective.warnings, ...unknown, ...extraWarnings];
   return {
@@ -180,8 +179,10 @@ const cannotWrite = (target: string, why: string): string =>
 
 /**
  * Load the config: create it with defaults on first run, back-fill missing keys (existing values
- * and unknown keys stay), generate `api_salt` once, tighten modes. A file that is not valid JSON
- * or holds a wrongly typed value throws ConfigError and is left byte-identical.
+ * and unknown keys stay), generate `api_salt` once, tighten modes. A value a key does not take
+ * reads as the key's fallback, with a warning, and stays in the file as written. A file that is
+ * not valid JSON (or not an object, or nested too deeply) throws ConfigError and is left
+ * byte-identical, unless `brokenFile` says to run without it.
  *
  * Reading takes no lock (writes are atomic renames); only a needed write does. A config the user
  * made read-only (the file lacks its owner write bit, or the directory cannot be written) is never
@@ -190,7 +191,22 @@ const cannotWrite = (target: string, why: string): string =>
  */
 export const loadConfig = async (env: Env, options: LoadOptions): Promise<Loaded> => {
   const file = configPath(env);
-  const first = plan(file, await readText(file));
+  const text = await readText(file);
+  let first: Plan;
+  try {
+    first = plan(file, text);
+  } catch (error) {
+    const broken = options.brokenFile ?? 'refuse';
+    if (!(error instanceof ConfigError) || error.code === 'E_CONFIG_IO' || broken === 'refuse') throw error;
+    const salvaged = broken === 'salvage' && isObject(error.salvaged) && depthProblem(error.salvaged) === undefined ? error.salvaged : {};
+    const { filled } = backFill(salvaged);
+    const loaded = await loadPlanned(env, file, { text, read: filled, stored: filled, write: false }, { ...options, write: false });
+    return { ...loaded, unreadable: error.message };
+  }
+  return loadPlanned(env, file, first, options);
+};
+
+const loadPlanned = async (env: Env, file: string, first: Plan, options: LoadOptions): Promise<Loaded> => {
   // Before any write: a refused file stays byte-identical.
   const passphrase = storedPassphraseCheck(file, first.read, env);
   if (passphrase.error !== undefined && options.shortPassphrase !== 'report') throw new ConfigError('E_CONFIG_INVALID', passphrase.error);
@@ -224,7 +240,7 @@ const loadChecked = async (env: Env, file: string, first: Plan, options: LoadOpt
       if (locked.write) await writeFileAtomic(file, serialize(locked.stored));
       else await tightenFileMode(file).catch(() => undefined);
       // A salt replaced behind the user's back would silently change their token: said once, when written.
-      return result(env, file, locked.stored, locked.text === undefined, locked.write && locked.emptySalt ? [SALT_GENERATED] : []);
+      return result(env, file, locked.stored, locked.text === undefined, locked.write && locked.replacedSalt ? [saltGenerated(locked.replacedSalt)] : []);
     });
   } catch (error) {
     if (!isReadOnlyError(error)) throw error;
@@ -252,14 +268,20 @@ export const updateConfig = async (
     await ensureConfigDir(env);
     return await withFileLock(configLockPath(env), async () => {
       const text = await readText(file);
-      const current = validateStored(file, text === undefined ? {} : parseJsonFile(file, text));
+      // Values the file holds that their keys do not take stay as written: the change is checked
+      // before it gets here (PUT /api/config), and the rest of the file is the user's.
+      const current = backFill(text === undefined ? {} : readDocument(file, text)).filled;
       const loss = numberLossIn(text);
       if (loss !== undefined) throw new ConfigError('E_CONFIG_INVALID', `${file}: cannot save the change: ${loss}`);
-      const seeded = current.api_salt === '' ? { ...current, api_salt: newSalt() } : current;
-      const next = validateStored(file, change(seeded));
+      const salt = current.api_salt;
+      const seeded = typeof salt !== 'string' || salt === '' ? { ...current, api_salt: newSalt() } : current;
+      const next = change(seeded);
+      const tooDeep = depthProblem(next);
+      if (tooDeep !== undefined) throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${tooDeep}`);
       // A change never stores a passphrase that is too short; one already there that it leaves
       // alone stays as the user wrote it (loadConfig says what is wrong with it).
-      const problem = next.api_passphrase === current.api_passphrase || next.api_passphrase === '' ? undefined : passphraseProblem(next.api_passphrase, 'api_passphrase');
+      const passphrase = next.api_passphrase;
+      const problem = passphrase === current.api_passphrase || passphrase === '' ? undefined : typeof passphrase === 'string' ? passphraseProblem(passphrase, 'api_passphrase') : 'api_passphrase must be a string';
       if (problem) throw new ConfigError('E_CONFIG_INVALID', `${file}: invalid configuration: ${problem}`);
       await writeFileAtomic(file, serialize(next));
       return { ...toEffective(next, env), path: file, stored: next, created: text === undefined };

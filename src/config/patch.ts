@@ -1,54 +1,55 @@
 import { z } from 'zod';
-import { ACTIVITY_FILTERS } from '../core/activity.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
-import { CARD_DENSITIES, DETAIL_WIDTH, TERMINALS, type Config } from './effective.js';
-import { CONFIG_KEYS, webhookEntrySchema, type StoredConfig } from './schema.js';
-import { closestKey, NESTED_CONFIG_KEYS } from './unknown-keys.js';
+import type { Config } from './effective.js';
+import { CONFIG_KEYS, configSchema, NESTED_CONFIG_KEYS, webhookEntrySchema, type ConfigShape, type StoredConfig } from './schema.js';
+import { nestedSettings, ruleOf } from './rules.js';
+import { closestKey } from './unknown-keys.js';
 import { keyPath } from './key-path.js';
 import { depthProblem } from './depth.js';
 
 /**
- * `PUT /api/config`: a partial config, checked strictly (the lenient fallbacks of effective.ts are
- * for hand-edited files; a client sending `card_density: "huge"` gets a 400 naming the field), then
- * merged into the stored document: top-level keys replace, `agents` and `tui` merge key by key,
- * unknown keys already in the file stay. Pure, so it is table-tested.
+ * `PUT /api/config`: a partial config, checked strictly against the rules of the config schema
+ * (the fallbacks are for hand-edited files; a client sending `card_density: "huge"` gets a 400
+ * naming the field), then merged into the stored document: top-level keys replace, `agents` and
+ * `tui` merge key by key, unknown keys already in the file stay. Pure, so it is table-tested.
  */
 
 /** Never writable through the API: the passphrase has its own route, the salt never changes. */
 export const NOT_WRITABLE = ['api_passphrase', 'api_salt'] as const;
 
-const agentSwitches = z.strictObject(
-  Object.fromEntries(AGENT_KINDS.map((agent) => [agent, z.boolean({ error: `agents.${agent} must be true or false` })])) as Record<AgentKind, z.ZodBoolean>,
-  // Unknown agent names are reported before the schema runs (NESTED_CONFIG_KEYS in parseConfigPatch).
-  { error: 'agents must be an object of agent: true|false' },
-);
+/** Sent back by a client that PUTs what GET /api/config answered: not a setting, accepted and dropped. */
+const ANSWER_ONLY = ['bounds'] as const;
 
-/** A webhook entry as the dashboard sends it back: `has_secret` (from GET /api/config) is accepted and dropped. */
-const webhookPatchEntry = z.unknown();
+type Writable = Exclude<keyof ConfigShape, (typeof NOT_WRITABLE)[number]>;
 
-const fields = {
-  window_minutes: z.int({ error: 'window_minutes must be a whole number of minutes' }).min(1, 'window_minutes must be at least 1').max(10_080, 'window_minutes must be at most 10080 (one week)'),
-  default_filter: z.enum(ACTIVITY_FILTERS, { error: `default_filter must be one of ${ACTIVITY_FILTERS.map((f) => JSON.stringify(f)).join(', ')}` }),
-  editor: z.string({ error: 'editor must be a string' }).max(1_000, 'editor must be at most 1000 characters'),
-  launch_at_login: z.boolean({ error: 'launch_at_login must be true or false' }),
-  notifications: z.boolean({ error: 'notifications must be true or false' }),
-  notify_after_sec: z.int({ error: 'notify_after_sec must be a whole number of seconds' }).min(1, 'notify_after_sec must be at least 1').max(86_400, 'notify_after_sec must be at most 86400'),
-  agents: agentSwitches.partial(),
-  claude_dirs: z.array(z.string({ error: 'claude_dirs must list directory paths' }), { error: 'claude_dirs must be an array of paths' }),
-  exclude_cwd_substrings: z.array(z.string({ error: 'exclude_cwd_substrings must list strings' }), { error: 'exclude_cwd_substrings must be an array of strings' }),
-  tui: z.strictObject({ theme: z.enum(['auto', 'dark', 'light'], { error: 'tui.theme must be "auto", "dark" or "light"' }) }, { error: 'tui must be an object { "theme": ... }' }).partial(),
-  card_density: z.enum(CARD_DENSITIES, { error: `card_density must be one of ${CARD_DENSITIES.join(', ')}` }),
-  terminal: z.enum(TERMINALS, { error: `terminal must be one of ${TERMINALS.join(', ')}` }),
-  detail_width: z
-    .int({ error: 'detail_width must be a whole number of pixels' })
-    .min(DETAIL_WIDTH.min, `detail_width must be at least ${DETAIL_WIDTH.min}`)
-    .max(DETAIL_WIDTH.max, `detail_width must be at most ${DETAIL_WIDTH.max}`),
-  webhooks: z.array(webhookPatchEntry, { error: 'webhooks must be an array of webhook entries' }),
+export type ConfigPatch = Partial<
+  Omit<{ -readonly [K in Writable]: ConfigShape[K] }, 'agents' | 'tui' | 'webhooks'> & {
+    agents: Partial<ConfigShape['agents']>;
+    tui: Partial<ConfigShape['tui']>;
+    /** Entries as sent: each is checked with webhookEntrySchema, and merged with the stored one of its name. */
+    webhooks: unknown[];
+  }
+>;
+
+/** A key's rule as a write checks it: an object of settings takes any of its keys, each by its own rule. */
+const writeRule = (key: string, setting: z.ZodType): z.ZodType => {
+  const rule = ruleOf(setting);
+  // Entries are checked one by one below, so each is named by its index.
+  if (key === 'webhooks') return z.array(z.unknown(), { error: 'webhooks must be an array of webhook entries' });
+  const nested = nestedSettings(rule);
+  if (nested === undefined || !(rule instanceof z.ZodObject)) return rule;
+  return rule.extend(Object.fromEntries(Object.entries(nested).map(([inner, s]) => [inner, ruleOf(s)]))).partial();
 };
 
-export type ConfigPatch = Partial<{ -readonly [K in keyof typeof fields]: z.infer<(typeof fields)[K]> }>;
-
-const patchSchema = z.object(fields).partial();
+const patchSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(configSchema.shape as Record<string, z.ZodType>)
+        .filter(([key]) => !(NOT_WRITABLE as readonly string[]).includes(key))
+        .map(([key, setting]) => [key, writeRule(key, setting)]),
+    ),
+  )
+  .partial();
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -57,6 +58,7 @@ export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { erro
   if (!isObject(body)) return { error: 'expected a JSON object with the config keys to change, e.g. {"window_minutes": 60}' };
   const problems: string[] = [];
   for (const key of Object.keys(body)) {
+    if ((ANSWER_ONLY as readonly string[]).includes(key)) continue;
     if ((NOT_WRITABLE as readonly string[]).includes(key)) {
       problems.push(key === 'api_passphrase' ? 'api_passphrase is not writable here: use PUT /api/passphrase' : `${key} is not writable`);
     } else if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
@@ -65,7 +67,7 @@ export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { erro
     }
   }
   // Keys inside `tui` and `agents` are named with their path and the closest known key, as the
-  // config file's own warnings name them (PRODUCT.md 2), not with zod's "unrecognized key".
+  // config file's own warnings name them, not with zod's "unrecognized key".
   for (const [block, known] of Object.entries(NESTED_CONFIG_KEYS)) {
     const value = body[block];
     if (!isObject(value)) continue;
@@ -91,12 +93,13 @@ export const parseConfigPatch = (body: unknown): { patch: ConfigPatch } | { erro
         .join('; '),
     };
   }
-  const webhookProblems = (parsed.data.webhooks ?? []).flatMap((entry, index) => {
+  const patch = parsed.data as ConfigPatch;
+  const webhookProblems = (patch.webhooks ?? []).flatMap((entry, index) => {
     const checked = webhookEntrySchema.safeParse(isObject(entry) ? withoutHasSecret(entry) : entry);
     return checked.success ? [] : checked.error.issues.map((issue) => `webhooks[${index}]${issue.path.length > 0 ? `.${keyPath(issue.path)}` : ''}: ${issue.message}`);
   });
   if (webhookProblems.length > 0) return { error: webhookProblems.join('; ') };
-  return { patch: parsed.data as ConfigPatch };
+  return { patch };
 };
 
 const withoutHasSecret = (entry: Record<string, unknown>): Record<string, unknown> => {
@@ -129,8 +132,8 @@ export const applyConfigPatch = (stored: StoredConfig, patch: ConfigPatch): Stor
   const next: Record<string, unknown> = { ...stored };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    if (key === 'agents' || key === 'tui') next[key] = { ...(stored[key] as Record<string, unknown>), ...(value as Record<string, unknown>) };
-    else if (key === 'webhooks') next[key] = mergeWebhooks(stored.webhooks, value as unknown[]);
+    if (key === 'agents' || key === 'tui') next[key] = { ...(isObject(stored[key]) ? stored[key] : {}), ...(value as Record<string, unknown>) };
+    else if (key === 'webhooks') next[key] = mergeWebhooks(Array.isArray(stored.webhooks) ? stored.webhooks : [], value as unknown[]);
     else next[key] = value;
   }
   return next as StoredConfig;

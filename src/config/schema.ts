@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { ACTIVITIES, ACTIVITY_FILTERS } from '../core/activity.js';
-import { AGENT_KINDS } from '../core/agents.js';
+import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import { standardSecretProblem } from './standard-secret.js';
 import { closest } from '../util/closest.js';
 
 /**
- * The one source of truth for `config.json`. `.default()` back-fills missing keys; fields with a
- * documented fallback (spec 7 rule 8) are read leniently in `effective.ts`, never here, so a bad
- * value is reported once and the file is left as the user wrote it.
+ * The one declaration of `config.json`. Every key is a rule (its type, its bounds and the messages
+ * `PUT /api/config` refuses a value with), the value it reads as when it is missing (`.default`) or
+ * invalid (`.catch`), and what it is for (`.describe`). Loading, `PUT /api/config`, the CLI's flag
+ * ranges, the steppers of the TUI and the dashboard, and the key table of docs/configuration.md all
+ * read it: a key, a bound or a default is written here and nowhere else.
  */
 
 export const MIN_PASSPHRASE_LENGTH = 12;
@@ -15,16 +17,21 @@ export const MIN_PASSPHRASE_LENGTH = 12;
 /** A passphrase's length as a person counts it: code points, surrounding whitespace left out (an emoji is one, not two). */
 export const passphraseLength = (passphrase: string): number => [...passphrase.trim()].length;
 
-const agentsSchema = z
-  .object(Object.fromEntries(AGENT_KINDS.map((agent) => [agent, z.boolean().default(true)])) as Record<
-    (typeof AGENT_KINDS)[number],
-    z.ZodDefault<z.ZodBoolean>
-  >)
-  .loose()
-  .describe('Per-agent switch; a disabled agent is skipped even under --agent all.');
+/** What a key's metadata may say besides its description. */
+export interface SettingMeta {
+  readonly description: string;
+  /** Never quoted in a message: a warning names the key and says it is not shown. */
+  readonly secret?: boolean;
+  /** How the TUI's and the dashboard's +/- keys step it: within `min..max` (narrower than the file may hold) by `step`. */
+  readonly stepper?: { readonly min: number; readonly max: number; readonly step: number };
+}
 
-/** Webhook `events` values: a target activity, or "active" as in `default_filter` (spec section 3). */
-export const WEBHOOK_EVENTS = ['active', ...ACTIVITIES] as const;
+/**
+ * A key: `rule` checks a value as written (PUT /api/config answers with its messages); a missing
+ * value reads as `fallback`, and so does an invalid one in the file (load.ts says which and why).
+ */
+const setting = <T extends z.ZodType>(rule: T, fallback: () => z.util.NoUndefined<z.output<T>>, meta: SettingMeta) =>
+  rule.default(fallback).catch(fallback).meta({ ...meta });
 
 /**
  * The message of a value that is not one of `allowed` in a list field: every allowed one, the value
@@ -35,6 +42,9 @@ const notOneOf = (field: string, what: string, allowed: readonly string[]) => (i
   const given = typeof issue.input === 'string' ? `: ${JSON.stringify(issue.input)} is not one${guess ? ` (did you mean "${guess}"?)` : ''}` : '';
   return `${field} must list ${what} (${allowed.join(', ')})${given}`;
 };
+
+/** Webhook `events` values: a target activity, or "active" as in `default_filter`. */
+export const WEBHOOK_EVENTS = ['active', ...ACTIVITIES] as const;
 
 export const webhookEntrySchema = z
   .object({
@@ -66,57 +76,110 @@ export const webhookEntrySchema = z
 
 export type WebhookEntry = z.infer<typeof webhookEntrySchema>;
 
-/**
- * The types of a webhook entry's fields, checked with the rest of the file: a wrongly typed value
- * (`"enabled": "no"`) makes the whole config invalid, as anywhere else. What a correctly typed
- * value means (an http URL, a known event) is `webhookEntrySchema`'s, checked per entry in
- * effective.ts, so such a mistake only keeps that entry from running.
- */
-const webhookFieldTypes = z.object({
-  name: z.string().optional(),
-  url: z.string().optional(),
-  secret: z.string().optional(),
-  events: z.array(z.string()).optional(),
-  agents: z.array(z.string()).optional(),
-  enabled: z.boolean().optional(),
-  signature: z.string().optional(),
+export const CARD_DENSITIES = ['compact', 'rich', 'live'] as const;
+export type CardDensity = (typeof CARD_DENSITIES)[number];
+export const TERMINALS = ['terminal', 'kitty'] as const;
+export type TerminalChoice = (typeof TERMINALS)[number];
+const THEMES = ['auto', 'dark', 'light'] as const;
+
+const oneOf = (values: readonly string[]): string => values.map((value) => JSON.stringify(value)).join(', ');
+
+/** One agent's switch: on unless the file says `false`. */
+const agentSwitch = (agent: AgentKind) => setting(z.boolean({ error: `agents.${agent} must be true or false` }), () => true, { description: `Reads ${agent} sessions.` });
+
+/** Built from the list of agent kinds: a kind added there is a switch here, on by default. */
+const agentSwitches = z.object(Object.fromEntries(AGENT_KINDS.map((agent) => [agent, agentSwitch(agent)])) as Record<AgentKind, ReturnType<typeof agentSwitch>>, {
+  error: 'agents must be an object of agent: true|false',
 });
 
-/** An entry as the file holds it (never reshaped: a back-fill writes it back as it was), its field types checked. */
-const storedWebhookEntry = z.unknown().superRefine((entry, ctx) => {
-  const checked = webhookFieldTypes.safeParse(entry);
-  if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+const tuiSettings = z.object(
+  {
+    theme: setting(z.enum(THEMES, { error: `tui.theme must be "auto", "dark" or "light"` }), () => 'auto' as const, {
+      description: '`auto`, `dark` or `light`. An existing value is never migrated.',
+    }),
+  },
+  { error: 'tui must be an object { "theme": ... }' },
+);
+
+/** Webhook entries as the file holds them: each checked on its own (effective.ts reports the invalid ones), so one bad entry never disables the rest. */
+const webhookList = z
+  .array(webhookEntrySchema.nullable().catch(null), { error: 'webhooks must be an array of webhook entries' })
+  .transform((entries) => entries.filter((entry): entry is WebhookEntry => entry !== null));
+
+export const configSchema = z.object({
+  window_minutes: setting(
+    z.int({ error: 'window_minutes must be a whole number of minutes' }).min(1, 'window_minutes must be at least 1').max(10_080, 'window_minutes must be at most 10080 (one week)'),
+    () => 30,
+    { description: 'Sessions idle for longer are hidden (not deleted).', stepper: { min: 10, max: 480, step: 10 } },
+  ),
+  default_filter: setting(z.enum(ACTIVITY_FILTERS, { error: `default_filter must be one of ${oneOf(ACTIVITY_FILTERS)}` }), () => '' as const, {
+    description: 'Activity filter on startup: `""` (all), `active` (neither idle nor waiting), or an activity state.',
+  }),
+  editor: setting(z.string({ error: 'editor must be a string' }).max(1_000, 'editor must be at most 1000 characters'), () => '', {
+    description: "Opens a session's directory; overrides `$VISUAL` / `$EDITOR`.",
+  }),
+  launch_at_login: setting(z.boolean({ error: 'launch_at_login must be true or false' }), () => false, {
+    description:
+      "Start `agentwatch --gui --no-open` at login: a LaunchAgent on macOS, an XDG autostart entry on Linux, created or removed when the setting changes in the dashboard's Settings ([dashboard.md](dashboard.md#launch_at_login)).",
+  }),
+  notifications: setting(z.boolean({ error: 'notifications must be true or false' }), () => false, {
+    description: 'Desktop notification when a session waits too long, in every long-running mode (`--tui`, `--api`, `--gui`); never with `--demo`. See [notifications.md](notifications.md).',
+  }),
+  notify_after_sec: setting(
+    z.int({ error: 'notify_after_sec must be a whole number of seconds' }).min(1, 'notify_after_sec must be at least 1').max(86_400, 'notify_after_sec must be at most 86400'),
+    () => 30,
+    { description: 'Seconds in `waiting` before that notification.' },
+  ),
+  agents: setting(agentSwitches, () => Object.fromEntries(AGENT_KINDS.map((agent) => [agent, true])) as Record<AgentKind, boolean>, {
+    description: `Per agent kind, \`true\` or \`false\`: ${AGENT_KINDS.map((agent) => `\`${agent}\``).join(' ')}. A disabled agent is skipped even under \`--agent all\`.`,
+  }),
+  claude_dirs: setting(
+    z.array(z.string({ error: 'claude_dirs must list directory paths' }), { error: 'claude_dirs must be an array of paths' }),
+    () => [],
+    { description: 'Claude base directories (each holds `projects/`); empty means `$CLAUDE_CONFIG_DIR` or `~/.claude`.' },
+  ),
+  exclude_cwd_substrings: setting(
+    z.array(z.string({ error: 'exclude_cwd_substrings must list strings' }), { error: 'exclude_cwd_substrings must be an array of strings' }),
+    () => [],
+    { description: 'Literal, case-sensitive fragments of a working directory to hide everywhere.' },
+  ),
+  // Its length (MIN_PASSPHRASE_LENGTH) is checked by load.ts, which knows whether AGENTWATCH_API_PASSPHRASE overrides it.
+  api_passphrase: setting(z.string({ error: 'api_passphrase must be a string' }), () => '', {
+    description:
+      'The API token is derived from it; at least 12 characters (surrounding whitespace left out; an emoji counts as one). `AGENTWATCH_API_PASSPHRASE` overrides it and is never written. A shorter one stops every command that reads the config (exit 1, see below), unless a valid `AGENTWATCH_API_PASSPHRASE` overrides it (then it is never used, and a warning says so); `agentwatch passphrase` replaces it.',
+    secret: true,
+  }),
+  api_salt: setting(z.string({ error: 'api_salt must be a string' }), () => '', {
+    description:
+      'Public salt of the token derivation, generated once per install. Changing it invalidates tokens. An empty or invalid one is replaced by a generated salt and saved, and stderr says so (tokens made with another salt stop working).',
+  }),
+  tui: setting(tuiSettings, () => ({ theme: 'auto' as const }), { description: 'Terminal UI settings (`tui.theme` below).' }),
+  card_density: setting(z.enum(CARD_DENSITIES, { error: `card_density must be one of ${CARD_DENSITIES.join(', ')}` }), () => 'live' as const, {
+    description: "Dashboard cards: `compact`, `rich`, `live` (set in the dashboard's header).",
+  }),
+  terminal: setting(z.enum(TERMINALS, { error: `terminal must be one of ${TERMINALS.join(', ')}` }), () => 'terminal' as const, {
+    description:
+      "Where the dashboard's Resume opens: `terminal` (the platform's: `xdg-terminal-exec`, then `x-terminal-emulator`, then common emulators on Linux; Terminal.app on macOS) or `kitty`.",
+  }),
+  detail_width: setting(
+    z.int({ error: 'detail_width must be a whole number of pixels' }).min(300, 'detail_width must be at least 300').max(2_000, 'detail_width must be at most 2000'),
+    () => 400,
+    { description: 'Dashboard detail panel width in pixels, dragged and kept.' },
+  ),
+  webhooks: setting(webhookList, () => [], { description: 'Outbound webhooks (see below).' }),
 });
 
-export const configSchema = z
-  .object({
-    window_minutes: z.int().min(1).max(10_080).default(30).describe('Minutes of session visibility.'),
-    default_filter: z.enum(ACTIVITY_FILTERS).default('').describe('Activity filter applied on startup.'),
-    editor: z.string().default('').describe('Overrides $VISUAL / $EDITOR for opening a working directory.'),
-    launch_at_login: z.boolean().default(false).describe('macOS desktop app only.'),
-    notifications: z.boolean().default(false).describe('Desktop notification when a session waits too long (--gui).'),
-    notify_after_sec: z.int().min(1).default(30).describe('Seconds in waiting before a notification.'),
-    agents: agentsSchema.default(Object.fromEntries(AGENT_KINDS.map((a) => [a, true])) as Record<(typeof AGENT_KINDS)[number], boolean>),
-    claude_dirs: z.array(z.string()).default([]).describe('Extra claude base directories (each holds projects/).'),
-    exclude_cwd_substrings: z.array(z.string()).default([]).describe('Literal, case-sensitive cwd fragments to hide.'),
-    // Its length (MIN_PASSPHRASE_LENGTH) is checked by load.ts, which knows whether AGENTWATCH_API_PASSPHRASE overrides it.
-    api_passphrase: z.string().default('').describe('Passphrase the API bearer token is derived from.'),
-    api_salt: z.string().default('').describe('Public salt of the token derivation; generated once.'),
-    tui: z
-      .object({ theme: z.enum(['auto', 'dark', 'light']).default('auto') })
-      .loose()
-      .default({ theme: 'auto' }),
-    // Lenient fields: any JSON value is kept; effective.ts applies the documented fallback.
-    card_density: z.unknown().default('live').describe('compact | rich | live; anything else reads "live".'),
-    terminal: z.unknown().default('terminal').describe('terminal | kitty; anything else uses the platform default.'),
-    detail_width: z.unknown().default(400).describe('300..2000 px; anything else reads 400.'),
-    // Types here; the meaning of each entry on its own (effective.ts), so one bad webhook never disables the rest.
-    webhooks: z.array(storedWebhookEntry).default([]),
-  })
-  .loose();
+/** The config as every component reads it: each key valid (or its fallback), nothing else. */
+export type ConfigShape = z.output<typeof configSchema>;
 
-/** The config as stored (after back-fill), unknown keys included. */
-export type StoredConfig = z.infer<typeof configSchema>;
+/** The config document as the file holds it, missing keys back-filled: any JSON value under any key, the user's own keys included. */
+export type StoredConfig = Readonly<Record<string, unknown>>;
 
 /** The keys of a fresh file, in the spec's order. */
-export const CONFIG_KEYS = Object.keys(configSchema.shape) as (keyof StoredConfig)[];
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as (keyof ConfigShape)[];
+
+/** The keys of the object-valued settings (`agents`, `tui`), by setting. */
+export const NESTED_CONFIG_KEYS: Readonly<Record<'agents' | 'tui', readonly string[]>> = {
+  agents: Object.keys(agentSwitches.shape),
+  tui: Object.keys(tuiSettings.shape),
+};

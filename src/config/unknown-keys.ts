@@ -1,11 +1,10 @@
-import { AGENT_KINDS } from '../core/agents.js';
 import { closest, holdsEither, nearest } from '../util/closest.js';
-import { CONFIG_KEYS, webhookEntrySchema } from './schema.js';
+import { CONFIG_KEYS, NESTED_CONFIG_KEYS, webhookEntrySchema } from './schema.js';
 
 /**
  * Keys of a config document that agentwatch does not know, at any level: a typo such as
  * `window_minuts` or `"agents": { "claud": false }` would otherwise be kept silently and the
- * setting would just not apply. Unknown keys stay in the file (PRODUCT.md section 2); this only
+ * setting would just not apply. Unknown keys stay in the file; this only
  * names them, with the known key that was probably meant, or, when none is close, the keys of
  * that level (never a far-fetched "closest" key: `zzzz` is not a typo of `tui`).
  */
@@ -20,8 +19,6 @@ export interface UnknownKey {
 }
 
 const WEBHOOK_KEYS = Object.keys(webhookEntrySchema.shape);
-/** The keys of the object-valued settings (`agents`, `tui`), by setting. */
-export const NESTED_CONFIG_KEYS: Readonly<Record<'agents' | 'tui', readonly string[]>> = { agents: AGENT_KINDS, tui: ['theme'] };
 
 /** The closest of `known` to `key` when it is close enough to be a typo (case-insensitive). */
 export const closestKey = (key: string, known: readonly string[]): string | undefined => closest(key, known);

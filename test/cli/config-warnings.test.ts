@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { backFill } from '../../src/config/back-fill.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
@@ -12,7 +12,7 @@ import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 let temp: TempHome;
 let file = '';
 // A complete file (nothing to back-fill), so no command has a reason to write it.
-const TEXT = `${JSON.stringify(configSchema.parse({ window_minuts: 5, agents: { claud: false }, api_passphrase: 'a passphrase long enough', api_salt: 'fixed-salt' }), null, 2)}\n`;
+const TEXT = `${JSON.stringify(backFill({ window_minuts: 5, agents: { claud: false }, api_passphrase: 'a passphrase long enough', api_salt: 'fixed-salt' }).filled, null, 2)}\n`;
 
 beforeAll(async () => {
   temp = await makeTempHome('agentwatch-config-warnings-');

@@ -238,11 +238,18 @@ describe('doctor (a fresh-user audit)', { timeout: 90_000 }, () => {
 });
 
 describe('webhooks log', () => {
-  it('an invalid config: exit 1 naming the file, as every command', async () => {
+  it('an invalid value: one warning naming the key, and the command runs on its default, as every command', async () => {
     const { t, file } = await fresh('{ "window_minutes": "x" }');
     const run = await runCli(['webhooks', 'log'], { env: t.env });
+    expect(run.code).toBe(0);
+    expect(run.stderr.split('\n')[0]).toBe(`agentwatch: ${file}: window_minutes "x" is not a whole number in 1..10080; using 30`);
+  });
+
+  it('a file that is not JSON: exit 1 naming the file, the line and the column, as every command that needs it', async () => {
+    const { t, file } = await fresh('{ "window_minutes": 5, }');
+    const run = await runCli(['webhooks', 'log'], { env: t.env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`agentwatch: ${file}: invalid configuration: window_minutes: Invalid input: expected number, received string\n`);
+    expect(run.stderr).toBe(`agentwatch: ${file}:1:22: not valid JSON (a trailing comma (JSON takes none before }))\n`);
   });
 
   it('a NAME neither configured nor in the log: exit 1 with the configured names, as webhooks test NAME', async () => {

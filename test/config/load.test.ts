@@ -210,15 +210,30 @@ describe('bad input is never repaired silently', () => {
     await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(`${file}:1:23`);
     expect(await readFile(file, 'utf8')).toBe(text);
   });
-  it('a wrongly typed value names the key and what is expected; file byte-identical', async () => {
-    const text = JSON.stringify({ window_minutes: 'thirty', notifications: 'yes' });
+  it('a wrongly typed value warns naming the key, the value and what it takes, reads as its default, and stays in the file', async () => {
+    const file = await writeConfig(temp.env, JSON.stringify({ window_minutes: 'thirty', notifications: 'yes' }));
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config).toMatchObject({ window_minutes: 30, notifications: false });
+    expect(loaded.warnings).toEqual([
+      'window_minutes "thirty" is not a whole number in 1..10080; using 30',
+      'notifications "yes" is not true or false; using false',
+    ]);
+    // The back-fill adds the missing keys; what the user wrote is theirs to fix.
+    expect(await readJson(file)).toMatchObject({ window_minutes: 'thirty', notifications: 'yes', notify_after_sec: 30 });
+  });
+  it('a trailing comma is placed at the comma, and every mistake is listed at once; file byte-identical', async () => {
+    const text = '{\n  "window_minutes": 30,\n  "tui": { "theme": \'dark\' },\n}\n';
     const file = await writeConfig(temp.env, text);
     const error = (await loadConfig(temp.env, { write: true }).catch((e: unknown) => e)) as ConfigError;
-    expect(error.code).toBe('E_CONFIG_INVALID');
-    expect(error.message).toContain(file);
-    expect(error.message).toMatch(/window_minutes: .*expected number/);
-    expect(error.message).toMatch(/notifications: .*expected boolean/);
+    expect(error.message).toBe(`${file}:3:21: not valid JSON (Unexpected character "'" (JSON strings take double quotes)); also 3:29 (a trailing comma (JSON takes none before }))`);
     expect(await readFile(file, 'utf8')).toBe(text);
+  });
+  it.each(['', '  \n\t\n', '\uFEFF'])('an empty or blank file (%j) means the defaults, and is filled in like a missing one', async (text) => {
+    const file = await writeConfig(temp.env, text);
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.window_minutes).toBe(30);
+    expect(loaded.warnings).toEqual([]);
+    expect(Object.keys(await readJson(file))).toEqual(CONFIG_KEYS);
   });
   it('a leading UTF-8 byte-order mark is skipped, not reported as invalid JSON', async () => {
     await writeConfig(temp.env, '\uFEFF{"window_minutes": 20}');
@@ -240,27 +255,27 @@ describe('bad input is never repaired silently', () => {
     expect(await readFile(dir, 'utf8')).toBe('not a directory');
   });
   it.each([
-    [{ name: 'a', url: 'http://x/', enabled: 'no' }, 'webhooks[0].enabled: Invalid input: expected boolean'],
-    ['http://x/', 'webhooks[0]: Invalid input: expected object'],
-    [{ name: 7, url: 'http://x/' }, 'webhooks[0].name: Invalid input: expected string'],
-    [{ name: 'a', url: { href: 'http://x/' } }, 'webhooks[0].url: Invalid input: expected string'],
-    [{ name: 'a', url: 'http://x/', secret: 5 }, 'webhooks[0].secret: Invalid input: expected string'],
-    [{ name: 'a', url: 'http://x/', events: 'waiting' }, 'webhooks[0].events: Invalid input: expected array'],
-    [{ name: 'a', url: 'http://x/', agents: ['claude', 1] }, 'webhooks[0].agents[1]: Invalid input: expected string'],
-    [{ name: 'a', url: 'http://x/', signature: true }, 'webhooks[0].signature: Invalid input: expected string'],
-  ])('a wrongly typed value in a webhook entry (%j) makes the file invalid, naming the path; file byte-identical', async (entry, message) => {
-    // A minimal file: a load that accepted it would back-fill (rewrite) it.
-    const text = JSON.stringify({ webhooks: [entry] });
-    const file = await writeConfig(temp.env, text);
-    const error = (await loadConfig(temp.env, { write: true }).catch((e: unknown) => e)) as ConfigError;
-    expect(error).toBeInstanceOf(ConfigError);
-    expect(error.code).toBe('E_CONFIG_INVALID');
-    expect(error.message).toContain(`${file}: invalid configuration: ${message}`);
-    expect(await readFile(file, 'utf8')).toBe(text);
+    [{ name: 'a', url: 'http://x/', enabled: 'no' }, 'enabled: Invalid input: expected boolean'],
+    ['http://x/', 'entry: Invalid input: expected object'],
+    [{ name: 7, url: 'http://x/' }, 'name: Invalid input: expected string'],
+    [{ name: 'a', url: { href: 'http://x/' } }, 'url: url must be an http:// or https:// URL'],
+    [{ name: 'a', url: 'http://x/', secret: 5 }, 'secret: Invalid input: expected string'],
+    [{ name: 'a', url: 'http://x/', events: 'waiting' }, 'events: Invalid input: expected array'],
+    [{ name: 'a', url: 'http://x/', agents: ['claude', 1] }, 'agents.1: agents must list agent kinds'],
+    [{ name: 'a', url: 'http://x/', signature: true }, 'signature: signature must be'],
+  ])('a wrongly typed value in a webhook entry (%j) keeps only that entry from running, naming the path; the file keeps it', async (entry, message) => {
+    const file = await writeConfig(temp.env, JSON.stringify({ webhooks: [entry, { name: 'ok', url: 'http://127.0.0.1:9/ok' }] }));
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.webhooks.map((w) => w.name)).toEqual(['ok']);
+    expect(loaded.invalidWebhooks).toHaveLength(1);
+    expect(loaded.invalidWebhooks[0]?.problems.join('; ')).toContain(message);
+    expect((await readJson(file)).webhooks).toEqual([entry, { name: 'ok', url: 'http://127.0.0.1:9/ok' }]);
   });
-  it('an unknown default_filter is rejected with the valid values', async () => {
+  it('an unknown default_filter reads as "" with a warning listing the valid values', async () => {
     await writeConfig(temp.env, JSON.stringify({ default_filter: 'busy' }));
-    await expect(loadConfig(temp.env, { write: true })).rejects.toThrow(/default_filter/);
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config.default_filter).toBe('');
+    expect(loaded.warnings).toEqual([expect.stringMatching(/^default_filter "busy" is not one of "", "active", "idle", "waiting", .*; using ""$/)]);
   });
 });
 

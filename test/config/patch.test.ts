@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { toEffective } from '../../src/config/effective.js';
 import { applyConfigPatch, parseConfigPatch, restartRequired } from '../../src/config/patch.js';
-import { configSchema } from '../../src/config/schema.js';
+import { backFill } from '../../src/config/back-fill.js';
 
-const stored = (raw: Record<string, unknown> = {}) => configSchema.parse({ api_salt: 'salt', ...raw });
+/** A document as a load leaves it: what the file holds, missing keys back-filled. */
+const stored = (raw: Record<string, unknown> = {}) => backFill({ api_salt: 'salt', ...raw }).filled;
 const effective = (raw: Record<string, unknown> = {}) => toEffective(stored(raw), {}).config;
 
 describe('parseConfigPatch', () => {

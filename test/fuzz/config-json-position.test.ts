@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonErrorOffset } from '../../src/config/json-error-offset.js';
+import { readLenient } from '../../src/config/json-lenient.js';
 import { damageJsonText, randomJson } from './input-helpers.js';
 import { fuzzRuns, fuzzSeed, mulberry32 } from './prng.js';
 
@@ -36,5 +37,26 @@ describe('fuzz: the JSON error scanner agrees with JSON.parse', () => {
     }
     expect(failures, `${failures.length} of ${RUNS} cases failed\n${failures.slice(0, 10).join('\n')}`).toEqual([]);
     if (RUNS >= 500) expect(positioned).toBeGreaterThan(RUNS / 10);
+  });
+});
+
+describe('fuzz: the lenient reading (json-lenient.ts) of a config file', () => {
+  it(`${RUNS} texts: valid ones read as JSON.parse reads them; damaged ones get a first mistake where JSON.parse places it, or at the trailing comma before it (base seed ${BASE_SEED})`, () => {
+    const failures: string[] = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      const seed = (BASE_SEED + i) >>> 0;
+      const rng = mulberry32(seed);
+      const valid = JSON.stringify({ document: randomJson(rng, 4) }, null, rng() < 0.5 ? 2 : 0);
+      const read = readLenient(valid);
+      if (read.problems.length > 0 || JSON.stringify(read.value) !== JSON.stringify(JSON.parse(valid))) failures.push(`seed ${seed}: a valid text read otherwise: ${JSON.stringify(valid.slice(0, 200))}`);
+      const { text } = damageJsonText(rng, valid);
+      const at = jsonErrorOffset(text);
+      if (at === undefined) continue;
+      const first = readLenient(text).problems[0];
+      const before = text.slice(0, at).trimEnd();
+      const trailingComma = first !== undefined && before.endsWith(',') && first.offset === before.length - 1;
+      if (first === undefined || (first.offset !== at && !trailingComma)) failures.push(`seed ${seed}: JSON.parse places it at ${at}, the lenient reading at ${String(first?.offset)}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`);
+    }
+    expect(failures, `${failures.length} of ${RUNS} cases failed\n${failures.slice(0, 10).join('\n')}`).toEqual([]);
   });
 });

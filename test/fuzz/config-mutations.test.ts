@@ -12,9 +12,9 @@ import { fuzzRuns, fuzzSeed, mulberry32, type Rng } from './prng.js';
 
 /**
  * Property 3: a damaged config file (broken JSON, wrong types, unknown keys, BOM, comments,
- * duplicate keys, huge numbers, deep nesting) makes loadConfig either load it or throw a
- * ConfigError whose one-line message names the file and the key path or the line:column (the
- * right one), never anything else; a failed load leaves the file byte-identical and writes
+ * duplicate keys, huge numbers, deep nesting) makes loadConfig either load it (a wrongly typed
+ * value reads as its key's default) or throw a ConfigError whose one-line message names the file
+ * and the key path or the line:column (the right one), never anything else; a failed load leaves the file byte-identical and writes
  * nothing beside it; a load that writes (back-fill) keeps every value the file held. A failure
  * prints its seed (AGENTWATCH_FUZZ_SEED=<seed> AGENTWATCH_FUZZ_RUNS=1 replays it).
  */
@@ -65,8 +65,11 @@ const refusalProblem = (error: ConfigError, file: string, text: string, made: Co
 /** What is wrong with a load that succeeded, or undefined. */
 const loadedProblem = (text: string, after: string, write: boolean, made: ConfigCase, passphrase: string): string | undefined => {
   if (!write && after !== text) return 'a load with write: false changed the file';
-  const unmarked = (json: string): Record<string, unknown> => JSON.parse(json.replace(/^\ufeff/, '')) as Record<string, unknown>;
-  if (passphrase !== (unmarked(after).api_passphrase ?? '')) return 'the loaded passphrase is not the file\'s';
+  // An empty (or blank) file holds no keys.
+  const unmarked = (json: string): Record<string, unknown> => JSON.parse(json.replace(/^\ufeff/, '').trim() || '{}') as Record<string, unknown>;
+  // One that is not a string reads as none (the key's default), with a warning.
+  const filePassphrase = unmarked(after).api_passphrase;
+  if (passphrase !== (typeof filePassphrase === 'string' ? filePassphrase : '')) return 'the loaded passphrase is not the file\'s';
   // Nothing here is read-only: a file missing keys is back-filled unless that would change a number of the user's.
   const missing = CONFIG_KEYS.filter((key) => !(key in unmarked(text)));
   if (write && after === text && missing.length > 0 && made.keepLiteral === undefined) return `the back-fill of ${missing.join(', ')} was not written`;
@@ -77,7 +80,8 @@ const loadedProblem = (text: string, after: string, write: boolean, made: Config
   const written = unmarked(after);
   for (const [key, value] of Object.entries(original)) {
     const now = written[key];
-    const kept = JSON.stringify(now) === JSON.stringify(value) || (key === 'api_salt' && value === '') || isWidened(value, now);
+    // An empty salt, or one that is not a string, is replaced by a generated one (and said so).
+    const kept = JSON.stringify(now) === JSON.stringify(value) || (key === 'api_salt' && (value === '' || typeof value !== 'string')) || isWidened(value, now);
     if (!kept) return `the back-fill changed ${key} from ${String(JSON.stringify(value)).slice(0, 100)} to ${String(JSON.stringify(now)).slice(0, 100)}`;
   }
   return undefined;

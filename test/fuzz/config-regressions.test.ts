@@ -46,7 +46,8 @@ describe('a config file that is not JSON: one line naming the place, never the f
       ['{\n  "window_minutes": 30,\n  // longer\n  "editor": "vim"\n}\n', '3:3: not valid JSON (Expected double-quoted property name (JSON has no comments))'],
       ['{\n  "editor": vim\n}\n', '2:13: not valid JSON (Unexpected character "v")'],
       ['{\n  "editor": # vim\n  "vim"\n}\n', '2:13: not valid JSON (Unexpected character "#" (JSON has no comments))'],
-      ["{\n  'editor': 'vim'\n}\n", "2:3: not valid JSON (Expected property name or '}' (JSON strings take double quotes))"],
+      // Every mistake is placed, not only the first: both single-quoted strings.
+      ["{\n  'editor': 'vim'\n}\n", "2:3: not valid JSON (Expected property name or '}' (JSON strings take double quotes)); also 2:13 (JSON strings take double quotes)"],
     ] as const;
     for (const [text, expected] of cases) {
       const file = await writeConfig(text);

@@ -146,6 +146,17 @@ export interface Damaged {
 const at = (text: string, how: string, errorFrom?: number, errorTo = errorFrom): Damaged =>
   errorFrom === undefined ? { text, how } : { text, how, errorFrom, errorTo: errorTo ?? errorFrom };
 
+/**
+ * Where a mistake made at `where` may be placed: a `}` or `]` right after a comma makes that comma
+ * a trailing one, and the comma is where it is reported.
+ */
+const fromTrailingComma = (text: string, where: number): number => {
+  if (text[where] !== '}' && text[where] !== ']') return where;
+  let before = where - 1;
+  while (before >= 0 && /\s/.test(text[before] as string)) before -= 1;
+  return text[before] === ',' ? before : where;
+};
+
 /** One way of damaging a JSON text (a pretty-printed object): cut, byte flips, junk, comments, doubled keys, a BOM, non-JSON numbers. */
 export const damageJsonText = (rng: Rng, text: string): Damaged => {
   const where = randInt(rng, 0, Math.max(0, text.length - 1));
@@ -153,10 +164,14 @@ export const damageJsonText = (rng: Rng, text: string): Damaged => {
     case 0:
       // Every proper prefix of a JSON object is wrong only where it ends.
       return at(text.slice(0, where), `truncated at ${where}`, where);
-    case 1:
-      return at(`${text.slice(0, where)}${randomChar(rng)}${text.slice(where + 1)}`, `character ${where} replaced`, where, Number.MAX_SAFE_INTEGER);
-    case 2:
-      return at(`${text.slice(0, where)}${pick(rng, ['//', '/*', '#', ',', '}', ']', ':', '"', '\\'])}${text.slice(where)}`, `junk inserted at ${where}`, where, Number.MAX_SAFE_INTEGER);
+    case 1: {
+      const damaged = `${text.slice(0, where)}${randomChar(rng)}${text.slice(where + 1)}`;
+      return at(damaged, `character ${where} replaced`, fromTrailingComma(damaged, where), Number.MAX_SAFE_INTEGER);
+    }
+    case 2: {
+      const damaged = `${text.slice(0, where)}${pick(rng, ['//', '/*', '#', ',', '}', ']', ':', '"', '\\'])}${text.slice(where)}`;
+      return at(damaged, `junk inserted at ${where}`, fromTrailingComma(damaged, where), Number.MAX_SAFE_INTEGER);
+    }
     case 3: {
       const damaged = text.replace('{', '{\n  // a comment\n');
       return at(damaged, 'comment', damaged.indexOf('/'));
@@ -173,7 +188,8 @@ export const damageJsonText = (rng: Rng, text: string): Damaged => {
       return at(`\ufeff${text}`, 'BOM');
     case 7: {
       const damaged = text.replace(/\s*}\s*$/, ',\n}\n');
-      return damaged === text || !text.includes('"') ? at(damaged, 'trailing comma') : at(damaged, 'trailing comma', damaged.lastIndexOf('}'));
+      // Placed at the comma itself, not at the bracket on the next line.
+      return damaged === text || !text.includes('"') ? at(damaged, 'trailing comma') : at(damaged, 'trailing comma', damaged.lastIndexOf(','));
     }
     case 8:
       return text.includes('"') ? at(text.replaceAll('"', "'"), 'single quotes', text.indexOf('"')) : at(text, 'nothing to quote');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONFIG_BOUNDS } from '../../src/config/bounds.js';
 import type { SessionSummary } from '../../src/core/session.js';
 import { lastPrompt, sessionName as nameOf } from '../../src/core/session-name.js';
 import { nextDelay, retryAfterMs } from '../../web/src/lib/backoff.js';
@@ -16,6 +17,10 @@ import { barHeights, perMinute } from '../../web/src/lib/sparkline.js';
 import { createMessageParser } from '../../web/src/lib/sse-parse.js';
 import { base64Url, fragmentWithoutToken, tokenFromFragment } from '../../web/src/lib/token.js';
 import { NO_WAITING, trackWaiting, type WaitingInput, type WaitState } from '../../web/src/lib/waiting.js';
+
+/** The bounds the server sends with GET /api/config. */
+const STEPPER = CONFIG_BOUNDS.window_minutes.stepper;
+const DETAIL_WIDTH = CONFIG_BOUNDS.detail_width;
 
 /** The dashboard's pure modules (web/src/lib), run in Node: what the browser tests cannot pin down cheaply. */
 
@@ -137,13 +142,18 @@ describe('listing rules', () => {
   });
 
   it('steps the window by 10 minutes within 10..480, and a larger window only narrows', () => {
-    expect(stepWindow(30, 1)).toBe(40);
-    expect(stepWindow(30, -1)).toBe(20);
-    expect(stepWindow(10, -1)).toBe(10);
-    expect(stepWindow(480, 1)).toBe(480);
-    expect(stepWindow(1440, 1)).toBe(1440);
-    expect(stepWindow(1440, -1)).toBe(480);
-    expect(stepWindow(5, 1)).toBe(15);
+    expect(stepWindow(30, 1, STEPPER)).toBe(40);
+    expect(stepWindow(30, -1, STEPPER)).toBe(20);
+    expect(stepWindow(10, -1, STEPPER)).toBe(10);
+    expect(stepWindow(480, 1, STEPPER)).toBe(480);
+    expect(stepWindow(1440, 1, STEPPER)).toBe(1440);
+    expect(stepWindow(1440, -1, STEPPER)).toBe(480);
+    expect(stepWindow(5, 1, STEPPER)).toBe(15);
+  });
+
+  it('does not step the window before the server said how (no bounds yet)', () => {
+    expect(stepWindow(30, 1, undefined)).toBe(30);
+    expect(stepWindow(30, -1, undefined)).toBe(30);
   });
 
   it('cycles the filter and moves the selection within bounds', () => {
@@ -204,10 +214,10 @@ describe('dialog geometry', () => {
   });
 
   it('bounds the detail panel width to 300..2000 and the window', () => {
-    expect(detailWidth(250, 1600)).toBe(300);
-    expect(detailWidth(640.4, 1600)).toBe(640);
-    expect(detailWidth(3000, 4000)).toBe(2000);
-    expect(detailWidth(1500, 1200)).toBe(960);
+    expect(detailWidth(250, 1600, DETAIL_WIDTH)).toBe(300);
+    expect(detailWidth(640.4, 1600, DETAIL_WIDTH)).toBe(640);
+    expect(detailWidth(3000, 4000, DETAIL_WIDTH)).toBe(2000);
+    expect(detailWidth(1500, 1200, DETAIL_WIDTH)).toBe(960);
   });
 });
 

@@ -142,8 +142,6 @@ describe('symlinked config (dotfile managers)', () => {
 
 describe('corrupt configs are refused, named and left byte-identical', () => {
   const corrupt: [string, string | Buffer][] = [
-    ['empty file', ''],
-    ['whitespace', '  \n\t'],
     ['truncated object', '{ "window_minutes": 30, '],
     ['trailing comma', '{ "window_minutes": 30, }'],
     ['comment', '// mine\n{}'],
@@ -152,20 +150,11 @@ describe('corrupt configs are refused, named and left byte-identical', () => {
     ['top-level string', '"config"'],
     ['top-level null', 'null'],
     ['NaN', '{ "window_minutes": NaN }'],
-    ['wrong type', '{ "window_minutes": "30" }'],
-    ['out of range', '{ "window_minutes": 0 }'],
-    ['negative', '{ "notify_after_sec": -5 }'],
-    ['agents not an object', '{ "agents": true }'],
-    ['agent switch not a boolean', '{ "agents": { "claude": "yes" } }'],
-    ['webhooks not an array', '{ "webhooks": {} }'],
     ['short passphrase', '{ "api_passphrase": "short" }'],
-    ['unknown filter', '{ "default_filter": "busy" }'],
-    ['theme typo', '{ "tui": { "theme": "dim" } }'],
     ['binary', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x7b])],
     ['UTF-16 file', Buffer.from('\ufeff{"window_minutes": 30}', 'utf16le')],
     ['two documents', '{}{}'],
     ['deep nesting', `${'['.repeat(5000)}${']'.repeat(5000)}`],
-    ['huge number', '{ "window_minutes": 1e400 }'],
   ];
 
   it.each(corrupt)('%s', async (_name, content) => {
@@ -180,6 +169,47 @@ describe('corrupt configs are refused, named and left byte-identical', () => {
     expect(error?.message).toContain(file);
     expect(await readFile(file)).toEqual(before);
     expect(await readdir(configDir(temp.env))).toEqual(['config.json']);
+  });
+});
+
+describe('an invalid value reads as its key\'s default, is named once, and stays in the file as written', () => {
+  const invalid: [string, string, string][] = [
+    ['wrong type', '{ "window_minutes": "30" }', 'window_minutes'],
+    ['out of range', '{ "window_minutes": 0 }', 'window_minutes'],
+    ['negative', '{ "notify_after_sec": -5 }', 'notify_after_sec'],
+    ['agents not an object', '{ "agents": true }', 'agents'],
+    ['agent switch not a boolean', '{ "agents": { "claude": "yes" } }', 'agents.claude'],
+    ['webhooks not an array', '{ "webhooks": {} }', 'webhooks'],
+    ['unknown filter', '{ "default_filter": "busy" }', 'default_filter'],
+    ['theme typo', '{ "tui": { "theme": "dim" } }', 'tui.theme'],
+    // Never rewritten either: JSON would write it back as null.
+    ['huge number', '{ "window_minutes": 1e400 }', 'window_minutes'],
+  ];
+
+  it.each(invalid)('%s', async (_name, content, key) => {
+    const file = await writeConfig(content);
+    const loaded = await loadConfig(temp.env, { write: true });
+    const defaults = configSchema.parse({});
+    const head = key.split('.')[0] as keyof typeof defaults;
+    expect(loaded.config[head]).toEqual(defaults[head]);
+    expect(loaded.warnings.filter((line) => line.startsWith(`${key} `))).toHaveLength(1);
+    // The back-fill adds what is missing; the value as written stays for the user to fix.
+    const written = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    const original = JSON.parse(content) as Record<string, unknown>;
+    const value = original[head];
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) expect(written[head]).toMatchObject(value);
+    else expect(written[head]).toEqual(value);
+    expect(await readdir(configDir(temp.env))).toEqual(['config.json']);
+  });
+
+  it.each([
+    ['empty file', ''],
+    ['whitespace', '  \n\t'],
+  ])('%s: the defaults, as a missing file', async (_name, content) => {
+    await writeConfig(content);
+    const loaded = await loadConfig(temp.env, { write: true });
+    expect(loaded.config).toEqual(configSchema.parse({ api_salt: loaded.config.api_salt }));
+    expect(loaded.warnings).toEqual([]);
   });
 });
 

@@ -33,12 +33,12 @@ export const askNewPassphrase = async (io: Pick<CliIo, 'stdin' | 'stderr'>): Pro
  */
 export const saveNewPassphrase = async (io: Pick<CliIo, 'env' | 'stderr'>, passphrase: string): Promise<{ token: string; salt: string }> => {
   const saved = await updateConfig(io.env, (stored) => ({ ...stored, api_passphrase: passphrase }));
-  const token = await deriveToken(passphrase, saved.stored.api_salt);
+  const token = await deriveToken(passphrase, saved.config.api_salt);
   io.stderr.write(`Saved the API passphrase to ${saved.path}.\nAPI token (shown once; \`agentwatch passphrase --show\` prints it again):\n${token}\n`);
   if (io.env.AGENTWATCH_API_PASSPHRASE?.trim()) {
     io.stderr.write('agentwatch: note: AGENTWATCH_API_PASSPHRASE is set and overrides the saved passphrase while it is\n');
   }
-  return { token, salt: saved.stored.api_salt };
+  return { token, salt: saved.config.api_salt };
 };
 
 /** The token of the effective passphrase of `read` (a read-only load); RuntimeError when none is configured or it is too short. */

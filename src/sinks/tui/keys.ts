@@ -1,4 +1,4 @@
-import type { Action } from './state.js';
+import { WINDOW_MAX, WINDOW_MIN, WINDOW_STEP, type Action } from './state.js';
 
 /**
  * Key -> action, pure. Key names are terminal-kit's (`UP`, `CTRL_C`, `ESCAPE`, `k`...);
@@ -25,10 +25,10 @@ const NORMAL: Readonly<Record<string, Action>> = {
   G: { type: 'moveTo', where: 'last' },
   TAB: { type: 'focusNext' },
   SHIFT_TAB: { type: 'focusNext' },
-  '+': { type: 'widen', minutes: 10 },
-  '=': { type: 'widen', minutes: 10 },
-  '-': { type: 'widen', minutes: -10 },
-  _: { type: 'widen', minutes: -10 },
+  '+': { type: 'widen', minutes: WINDOW_STEP },
+  '=': { type: 'widen', minutes: WINDOW_STEP },
+  '-': { type: 'widen', minutes: -WINDOW_STEP },
+  _: { type: 'widen', minutes: -WINDOW_STEP },
   f: { type: 'cycleFilter' },
   '/': { type: 'startSearch' },
   s: { type: 'startContentSearch' },
@@ -145,7 +145,7 @@ export const KEY_REFERENCE: readonly { readonly title: string; readonly keys: re
   {
     title: 'Show',
     keys: [
-      ['+ =  - _', 'widen / narrow the time window by 10 minutes (10-480)'],
+      ['+ =  - _', `widen / narrow the time window by ${WINDOW_STEP} minutes (${WINDOW_MIN}-${WINDOW_MAX})`],
       ['f', 'filter: all, active, then one activity at a time'],
       ['S', 'sort: recent activity, waiting first, project'],
       ['/', 'find sessions by name or path (esc clears)'],

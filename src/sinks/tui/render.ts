@@ -8,7 +8,7 @@ import { detailMaxScroll, renderDetail } from './render-detail.js';
 import { helpLines } from './render-help.js';
 import { limitsMaxScroll, limitsRect, renderLimitsModal } from './render-limits.js';
 import { keepInView, renderList } from './render-list.js';
-import { selectedRowIndex, type ViewState } from './state.js';
+import { selectedRowIndex, WINDOW_MAX, type ViewState } from './state.js';
 import { displayWidth, ellipsizeStart, wrapText } from './text.js';
 
 /** Everything a frame shows. Built by the shell from the pipeline's state and the view state. */
@@ -47,7 +47,7 @@ const emptyMessage = (input: FrameInput, width: number): Line[] => {
   const next: Line[] =
     older > 0
       ? [
-          [seg(` ${plural(older, 'older session')} outside the window: + widens it (up to 8 hours),`, 'muted')],
+          [seg(` ${plural(older, 'older session')} outside the window: + widens it (up to ${WINDOW_MAX / 60} hours),`, 'muted')],
           [seg(' agentwatch sessions --all lists every age.', 'muted')],
         ]
       : [[seg(' None older either. To see agentwatch at work: ', 'muted'), seg('agentwatch --demo', 'key')]];

@@ -1,3 +1,4 @@
+import { WINDOW_BOUNDS } from '../../config/bounds.js';
 import { ACTIVITY_FILTERS, type ActivityFilter } from '../../core/activity.js';
 import { resumeCommand } from '../../streams/views.js';
 import type { ListRow } from './model.js';
@@ -14,16 +15,17 @@ import type { Focus, Prompt, LimitsText, LimitsTab, LimitsView, Notice, ViewStat
 
 export type { Focus, Prompt, LimitsText, LimitsTab, LimitsView, Notice, ViewState, Action, Effect, ContentHit, ReduceContext, Reduced };
 
-/** AGENT-FORMATS.md 11.1: the session list window is 10 to 480 minutes. */
-export const WINDOW_MIN = 10;
-export const WINDOW_MAX = 480;
-export const WINDOW_STEP = 10;
+/** The +/- keys step the window within the stepper range of `window_minutes` (config schema). */
+const WINDOW_STEPPER = WINDOW_BOUNDS.stepper ?? { min: WINDOW_BOUNDS.min, max: WINDOW_BOUNDS.max, step: 10 };
+export const WINDOW_MIN = WINDOW_STEPPER.min;
+export const WINDOW_MAX = WINDOW_STEPPER.max;
+export const WINDOW_STEP = WINDOW_STEPPER.step;
 
 export const initialView = (windowMinutes: number, filter: ActivityFilter): ViewState => ({
   focus: 'list',
   selectedIndex: 0,
   detailScroll: 0,
-  windowMinutes: Math.min(WINDOW_MAX, Math.max(1, windowMinutes)),
+  windowMinutes: Math.min(WINDOW_MAX, Math.max(WINDOW_BOUNDS.min, windowMinutes)),
   filter,
   search: '',
   limitsRequests: 0,

@@ -1,6 +1,7 @@
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONFIG_BOUNDS } from '../../../src/config/bounds.js';
 import { RESTART_HEADER } from '../../../src/sinks/http/routes/config.js';
 import { deriveToken } from '../../../src/sinks/http/token.js';
 import { loadConfig } from '../../../src/config/load.js';
@@ -78,6 +79,17 @@ describe('PUT /api/config', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toContain(message);
     expect(await readFile(configFile(harness), 'utf8')).toBe(before);
+  });
+
+  it('GET /api/config tells the bounds of the whole-number keys beside the values, and a PUT of that answer as it is is taken', async () => {
+    harness = await makeDashboard();
+    const shown = (await harness.app.inject({ url: '/api/config', headers: harness.auth() })).json();
+    expect(shown.bounds).toEqual(CONFIG_BOUNDS);
+    expect(shown.bounds.window_minutes).toEqual({ min: 1, max: 10080, stepper: { min: 10, max: 480, step: 10 } });
+    const again = await put(harness, { ...shown, window_minutes: 45 });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({ ...shown, window_minutes: 45 });
+    expect(await readConfigFile(harness.env)).not.toHaveProperty('bounds');
   });
 
   it('names what needs a restart: claude_dirs, webhooks, the TUI theme, an agent whose source is not running', async () => {

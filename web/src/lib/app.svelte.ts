@@ -185,6 +185,16 @@ export class AppState {
     return this.sessions.stats?.window_minutes ?? this.config?.window_minutes ?? 30;
   }
 
+  /** How + / - step the window: the server's bounds (GET /api/config), none before they are read. */
+  get windowStepper(): { readonly min: number; readonly max: number; readonly step: number } | undefined {
+    return this.config?.bounds.window_minutes.stepper;
+  }
+
+  /** The detail panel's width range: the server's bounds of `detail_width`, none before they are read. */
+  get detailWidthRange(): { readonly min: number; readonly max: number } | undefined {
+    return this.config?.bounds.detail_width;
+  }
+
   /** The window shown in the header and stepped by + / -: the last one asked, else the server's. */
   get windowMinutes(): number {
     const asked = this.#windowAsked;

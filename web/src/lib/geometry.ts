@@ -49,7 +49,9 @@ export const resizeBy = (start: Rect, dx: number, dy: number, viewport: Size): R
   return fitInside({ ...start, width, height }, viewport);
 };
 
-/** The detail panel's width while dragging its edge: 300..2000 (config rule) and never wider than the window allows. */
-export const DETAIL_WIDTH = { min: 300, max: 2000 } as const;
-export const detailWidth = (wanted: number, viewportWidth: number): number =>
-  Math.round(clamp(wanted, DETAIL_WIDTH.min, Math.min(DETAIL_WIDTH.max, Math.max(DETAIL_WIDTH.min, viewportWidth - 240))));
+/**
+ * The detail panel's width while dragging its edge: within `range` (the server's bounds of
+ * `detail_width`) and never wider than the window allows; before the bounds are read, as it is.
+ */
+export const detailWidth = (wanted: number, viewportWidth: number, range: { readonly min: number; readonly max: number } | undefined): number =>
+  range === undefined ? wanted : Math.round(clamp(wanted, range.min, Math.min(range.max, Math.max(range.min, viewportWidth - 240))));

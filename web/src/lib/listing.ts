@@ -20,14 +20,23 @@ export const matchesSearch = (s: SessionSummary, query: string): boolean => {
 export const isShown = (s: SessionSummary, query: string, filter: ActivityFilter): boolean =>
   matchesActivityFilter(filter, s.activity) && matchesSearch(s, query);
 
-/** The window +/- keys: 10-minute steps within 10..480 (a larger configured window only narrows). */
-export const WINDOW_STEP = 10;
-export const WINDOW_MIN = 10;
-export const WINDOW_MAX = 480;
-export const stepWindow = (minutes: number, direction: 1 | -1): number => {
-  if (direction > 0) return minutes >= WINDOW_MAX ? minutes : Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, minutes + WINDOW_STEP));
-  if (minutes > WINDOW_MAX) return WINDOW_MAX;
-  return Math.max(WINDOW_MIN, minutes - WINDOW_STEP);
+/** How the window +/- keys step: the server's stepper for `window_minutes` (GET /api/config `bounds`). */
+export interface Stepper {
+  readonly min: number;
+  readonly max: number;
+  readonly step: number;
+}
+
+/**
+ * The window +/- keys: `step` at a time within `min..max` (a larger configured window only
+ * narrows). Before the config is read there is no stepper, and the window stays as it is.
+ */
+export const stepWindow = (minutes: number, direction: 1 | -1, stepper: Stepper | undefined): number => {
+  if (stepper === undefined) return minutes;
+  const { min, max, step } = stepper;
+  if (direction > 0) return minutes >= max ? minutes : Math.min(max, Math.max(min, minutes + step));
+  if (minutes > max) return max;
+  return Math.max(min, minutes - step);
 };
 
 /** The filter key cycles through these (the activity menu offers every value). */

@@ -90,7 +90,7 @@ export const registerSettingsRoutes = (app: FastifyInstance, deps: SettingsDeps)
     try {
       const saved = await updateConfig(deps.env, (stored) => {
         // Checked under the lock against the saved passphrase, in constant time.
-        if (current !== undefined && !timingSafeEqual(digest(current), digest(stored.api_passphrase))) throw new WrongPassphrase();
+        if (current !== undefined && !timingSafeEqual(digest(current), digest(typeof stored.api_passphrase === 'string' ? stored.api_passphrase : ''))) throw new WrongPassphrase();
         return { ...stored, api_passphrase: body.data.new.trim() };
       });
       return { saved: saved.path, effective: 'at the next start of agentwatch (the running server keeps the current token)' };
