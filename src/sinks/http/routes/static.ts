@@ -79,6 +79,8 @@ export const registerStaticRoutes = (app: FastifyInstance, options: { readonly g
 
   /** A request path inside root without dotfiles, or undefined (never a path outside the folder). */
   const inside = (requested: string): string | undefined => {
+    // No file name holds a NUL, and the file sender refuses one with a bare "Bad Request".
+    if (requested.includes('\0')) return undefined;
     const relative = path.posix.normalize(requested).replace(/^\/+/, '');
     if (relative === '' || relative.startsWith('..') || relative.split('/').some((part) => part.startsWith('.'))) return undefined;
     const full = path.resolve(root, relative);
