@@ -5,7 +5,7 @@ import { Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toEffective } from '../../src/config/effective.js';
-import { configSchema } from '../../src/config/schema.js';
+import { backFill } from '../../src/config/back-fill.js';
 import type { Transition } from '../../src/core/session.js';
 import { createBreaker, type BreakerEvent } from '../../src/sinks/webhook/breaker.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore } from '../../src/sinks/webhook/delivery-store.js';
@@ -541,7 +541,7 @@ describe('signature: "standard-webhooks"', () => {
     [`whsec_${Buffer.alloc(8).toString('base64')}`, /decodes to 8 bytes/],
   ])('secret %j is refused with a clear message, naming the entry', (secret, message) => {
     const { invalidWebhooks } = toEffective(
-      configSchema.parse({ webhooks: [{ name: 'sw', url: 'http://127.0.0.1:9/', signature: 'standard-webhooks', ...(secret ? { secret } : {}) }] }),
+      backFill({ webhooks: [{ name: 'sw', url: 'http://127.0.0.1:9/', signature: 'standard-webhooks', ...(secret ? { secret } : {}) }] }).filled,
       {},
     );
     expect(invalidWebhooks).toEqual([{ index: 0, name: 'sw', problems: [expect.stringMatching(message)] }]);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { onTestFinished } from 'vitest';
 import { toEffective, type Effective } from '../../../src/config/effective.js';
-import { configSchema } from '../../../src/config/schema.js';
+import { backFill } from '../../../src/config/back-fill.js';
 import type { Ctx } from '../../../src/streams/contracts.js';
 
 /**
@@ -12,7 +12,7 @@ import type { Ctx } from '../../../src/streams/contracts.js';
  * directory (where the webhook queue lives) is a temp dir removed when the test finishes.
  */
 export const testCtx = (raw: Record<string, unknown>, scheduler: SchedulerLike = asyncScheduler) => {
-  const effective: Effective = toEffective(configSchema.parse(raw), {});
+  const effective: Effective = toEffective(backFill(raw).filled, {});
   const lines: string[] = [];
   const root = mkdtempSync(path.join(tmpdir(), 'agentwatch-webhook-'));
   onTestFinished(() => rmSync(root, { recursive: true, force: true }));
