@@ -1,5 +1,11 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import which from 'which';
+import type whichModule from 'which';
+
+type Which = typeof whichModule;
+// Loaded on first use (synchronously, for `findOnPath`): most runs never look a tool up.
+let loaded: Which | undefined;
+const which = (): Which => (loaded ??= createRequire(import.meta.url)('which') as Which);
 
 /** Where to look: a PATH value, and on Windows the PATHEXT one; `delimiter` defaults to this platform's. */
 export interface SearchPath {
@@ -22,11 +28,11 @@ const whichOptions = ({ path: searchPath, pathExt, delimiter = path.delimiter }:
 /** The first executable file `name` on the search path, or undefined (an absent tool is normal, not an error). */
 export const findOnPath = (name: string, where: SearchPath): string | undefined => {
   const options = whichOptions(where);
-  return options === undefined ? undefined : (which.sync(name, options) ?? undefined);
+  return options === undefined ? undefined : (which().sync(name, options) ?? undefined);
 };
 
 /** `findOnPath` without blocking the event loop on the file checks. */
 export const findOnPathAsync = async (name: string, where: SearchPath): Promise<string | undefined> => {
   const options = whichOptions(where);
-  return options === undefined ? undefined : ((await which(name, options)) ?? undefined);
+  return options === undefined ? undefined : ((await which()(name, options)) ?? undefined);
 };
