@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { packageRoot } from '../../../util/package-json.js';
+import { clip } from '../json-body.js';
 
 /**
  * The dashboard's static files (`dist/gui/`, built by `npm run build`), at `/`: public (the page
@@ -48,6 +49,14 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+const isFile = (file: string): boolean => {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+};
+
 export const registerStaticRoutes = (app: FastifyInstance, options: { readonly guiDir?: string } = {}): void => {
   const root = path.resolve(options.guiDir ?? defaultGuiDir());
 
@@ -74,6 +83,8 @@ export const registerStaticRoutes = (app: FastifyInstance, options: { readonly g
         .type('text/html; charset=utf-8')
         .send(built ? NOT_BUILT_PAGE.replace('has no <code>dist/gui/</code> folder', `has no <code>index.html</code> in ${root}`) : NOT_BUILT_PAGE);
     }
+    // A missing file (or a folder, or a name too long to exist) is said by name, as every refused request is.
+    if (!isFile(path.join(root, relative))) return reply.code(404).send({ error: `no file /${clip(relative)}` });
     return reply.sendFile(relative, root);
   };
 
