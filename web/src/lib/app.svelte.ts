@@ -296,7 +296,8 @@ export class AppState {
     for (const id of due) {
       const entry = this.sessions.get(id);
       if (!entry) continue;
-      const notification = new Notification(`${displayName(entry.summary)} is waiting for you`, { body: entry.summary.cwd, tag: `agentwatch-${id}` });
+      // Named by its project, as the desktop notification is (docs/notifications.md).
+      const notification = new Notification(`${entry.summary.short_name || displayName(entry.summary)} is waiting for you`, { body: entry.summary.cwd, tag: `agentwatch-${id}` });
       notification.onclick = () => {
         window.focus();
         this.openDetail(id);
