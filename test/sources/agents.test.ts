@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 import { agentTables, type AgentRegistry } from '../../src/sources/agent-tables.js';
 import { AGENTS } from '../../src/sources/agents.js';
-import { claudeResumeCommand } from '../../src/sources/claude/parse.js';
+import { claudeResumeCommand } from '../../src/sources/claude/descriptor.js';
 import { AGENT_COLOURS, type AgentDescriptor, type Where } from '../../src/sources/descriptor.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { AgentFacts } from '../descriptor.js';
 import { claudeDesktopDir, claudeProjectsDirs } from './paths.js';
 
+export const claudeResumeCommand = (sessionId: string): string => `claude --resume ${sessionId}`;
+
 export const claude = {
   kind: 'claude',
   label: 'Claude',
@@ -20,6 +22,6 @@ export const claude = {
     const desktop = claudeDesktopDir(env, platform);
     return [...claudeProjectsDirs(config, env), ...(desktop ? [desktop] : [])];
   },
-  resume: ({ sessionId }) => `claude --resume ${sessionId}`,
+  resume: ({ sessionId }) => claudeResumeCommand(sessionId),
   checkedVersions: ['1.0.98', '2.0.14-2.0.31', '2.1.7', '2.1.37-2.1.278'],
 } as const satisfies AgentFacts;

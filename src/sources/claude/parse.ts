@@ -30,6 +30,7 @@ import { IGNORED_TYPES, KNOWN_BLOCKS, KNOWN_SYSTEM_SUBTYPES } from './record-typ
 import { claudeRecordSchema, type ClaudeRecord } from './schema.js';
 import { createSessionMeta } from './session-meta.js';
 import { createTitles } from './titles.js';
+import { claudeResumeCommand } from './descriptor.js';
 
 const agent = 'claude';
 
@@ -40,7 +41,6 @@ const agent = 'claude';
  */
 const USER_TEXT_KEYS = [valueKey('text'), valueKey('content')];
 const ASSISTANT_TEXT_KEYS = [valueKey('text')];
-export const claudeResumeCommand = (sessionId: string): string => `claude --resume ${sessionId}`;
 
 /** The message id of the usage `state` counted last (usage ids keep their order, newest last; advisor calls carry a suffix). */
 const lastUsageId = (state: SessionState): string | undefined => Object.keys(state.usageByMessage).at(-1)?.split(':advisor:')[0];
