@@ -20,6 +20,8 @@ const row = (patch: Partial<SessionSummary>): SessionSummary => {
     cost_usd: 0,
     last_activity: new Date(NOW - 90_000).toISOString(),
     total_messages: 0,
+    started_at: '0001-01-01T00:00:00Z',
+    order_group: 'idle',
     ...patch,
   };
   return { ...s, display_name: patch.display_name ?? sessionName(s, '').text };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACTIVITIES, ACTIVITY_FILTERS } from '../core/activity.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
+import { SESSION_ORDERS } from '../core/session-order.js';
 import { standardSecretProblem } from './standard-secret.js';
 import { closest } from '../util/closest.js';
 
@@ -114,6 +115,10 @@ export const configSchema = z.object({
   ),
   default_filter: setting(z.enum(ACTIVITY_FILTERS, { error: `default_filter must be one of ${oneOf(ACTIVITY_FILTERS)}` }), () => '' as const, {
     description: 'Activity filter on startup: `""` (all), `active` (neither idle nor waiting), or an activity state.',
+  }),
+  sort_order: setting(z.enum(SESSION_ORDERS, { error: `sort_order must be one of ${oneOf(SESSION_ORDERS)}` }), () => 'needs-you' as const, {
+    description:
+      'How the TUI, the cards and the panel order sessions: `needs-you` (waiting for you, then working, then idle; newest started first in each), `recent` (last activity), `started`, `name`, `cost` or `project`. See [dashboard.md](dashboard.md#order).',
   }),
   editor: setting(z.string({ error: 'editor must be a string' }).max(1_000, 'editor must be at most 1000 characters'), () => '', {
     description: "Opens a session's directory; overrides `$VISUAL` / `$EDITOR`.",

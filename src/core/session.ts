@@ -1,4 +1,5 @@
 import type { Activity } from './activity.js';
+import type { OrderGroup } from './session-order.js';
 import type { AgentKind } from './agents.js';
 
 /**
@@ -285,6 +286,10 @@ export interface SessionSummary {
   readonly total_messages: number;
   /** What every interface calls the session (core/session-name.ts): rename, title, latest prompt, folder. */
   readonly display_name: string;
+  /** When the session started, RFC 3339 UTC (UNKNOWN_TIME when unknown): a key of the list order. */
+  readonly started_at: string;
+  /** What the session needs from its user (core/session-order.ts): the first key of the `needs-you` order. */
+  readonly order_group: OrderGroup;
 }
 
 /** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. */

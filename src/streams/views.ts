@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { rfc3339 } from '../core/time.js';
 import { isActiveActivity, type Activity } from '../core/activity.js';
+import { orderGroup } from '../core/session-order.js';
 import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
 import { agentResume } from '../sources/agents.js';
@@ -55,6 +56,8 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     // NOTE: the latest prompt is read only when neither name is set: a restored session's
     // recent messages are loaded from the discovery cache on first read.
     display_name: sessionName(named, named.custom_name || named.agent_name ? '' : lastPrompt(s.recentMessages)).text,
+    started_at: rfc3339(s.createdAt),
+    order_group: orderGroup(activity),
   };
 };
 

@@ -40,6 +40,8 @@ const summary = (over: Partial<SessionSummary> = {}): SessionSummary => {
     cost_usd: 0,
     last_activity: '2026-11-24T10:00:00.000Z',
     total_messages: 2,
+    started_at: '0001-01-01T00:00:00Z',
+    order_group: 'idle',
     ...over,
   };
   return { ...s, display_name: over.display_name ?? nameOf(s, '').text };

@@ -115,6 +115,8 @@ export const summaryOf = (d: SessionDetail): SessionSummary => ({
   last_activity: d.last_activity,
   total_messages: d.total_messages,
   display_name: d.display_name,
+  started_at: d.started_at,
+  order_group: d.order_group,
 });
 
 const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number => {
