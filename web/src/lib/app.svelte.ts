@@ -151,6 +151,7 @@ export class AppState {
       this.density = config.card_density;
       this.filter = config.default_filter;
       this.detailWidth = config.detail_width;
+      this.sessions.setOrder(config.sort_order);
     } catch (error) {
       this.configError = (error as Error).message;
     }
@@ -163,6 +164,7 @@ export class AppState {
   async saveConfig(patch: ConfigPatch): Promise<PublicConfig> {
     const { data: config, headers } = await this.api.request<PublicConfig>('PUT', 'api/config', patch);
     this.config = config;
+    this.sessions.setOrder(config.sort_order);
     // What the running monitor cannot apply (claude_dirs, webhooks, an agent switched on...).
     const restart = headers.get('agentwatch-restart-required');
     if (restart) this.toast(`Saved; applies when agentwatch restarts: ${restart.split(',').join(', ')}`);

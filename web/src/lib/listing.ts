@@ -1,7 +1,21 @@
 import { matchesActivityFilter } from '../../../src/core/activity.js';
+import { timeOf } from '../../../src/core/time.js';
+import type { OrderFacts } from '../../../src/streams/order.js';
 import type { ActivityFilter, SessionSummary } from './wire.js';
 
 /** Pure rules of the card list: order, filter, window steps, keyboard movement. */
+
+/** What the one order rule (src/streams/order.ts, as the TUI uses it) reads of a summary. */
+export const orderFacts = (s: SessionSummary): OrderFacts => ({
+  id: s.session_id,
+  activity: s.activity,
+  startedAt: timeOf(s.started_at),
+  lastActivityAt: timeOf(s.last_activity),
+  name: s.display_name,
+  costUsd: s.cost_usd,
+  project: s.short_name,
+  cwd: s.cwd,
+});
 
 /** Newest activity first (as the API lists), then by id so equal times keep a stable order. */
 export const newestFirst = (a: SessionSummary, b: SessionSummary): number => {

@@ -1,4 +1,6 @@
-import { newestFirst } from './listing.js';
+import type { SessionOrder } from '../../../src/core/session-order.js';
+import { compareSessions, type OrderFacts } from '../../../src/streams/order.js';
+import { orderFacts } from './listing.js';
 import type { ApiStats, PatchFrame, SessionDetail, SessionSummary, SessionsFrame } from './wire.js';
 
 /**
@@ -15,11 +17,14 @@ export class SessionEntry {
   /** The summary's JSON when `detail` was fetched: a different summary means the detail is stale. */
   detailOf = '';
   summaryJson: string;
+  /** The summary's keys of the list order, read once per summary. */
+  facts: OrderFacts;
 
   constructor(summary: SessionSummary) {
     this.id = summary.session_id;
     this.summary = $state.raw(summary);
     this.summaryJson = JSON.stringify(summary);
+    this.facts = orderFacts(summary);
   }
 
   get detailStale(): boolean {
@@ -29,8 +34,10 @@ export class SessionEntry {
 
 export class SessionsState {
   readonly #entries = new Map<string, SessionEntry>();
-  /** Every listed session, newest first. */
+  /** Every listed session, in `order` (the server's rule: src/streams/order.ts). */
   list: readonly SessionEntry[] = $state.raw([]);
+  /** `sort_order` of the config; the default until the config is read. */
+  order: SessionOrder = $state('needs-you');
   stats: ApiStats | undefined = $state.raw(undefined);
   /** A listing arrived at least once (before that the grid shows "loading"). */
   loaded = $state(false);
@@ -54,6 +61,13 @@ export class SessionsState {
     for (const summary of frame.changed) this.#upsert(summary);
     for (const id of frame.removed) this.#entries.delete(id);
     this.#finish(frame.stats);
+  }
+
+  /** Another order: the same sessions, sorted again. */
+  setOrder(order: SessionOrder): void {
+    if (order === this.order) return;
+    this.order = order;
+    if (this.loaded) this.#sort();
   }
 
   setStats(stats: ApiStats): void {
@@ -80,10 +94,16 @@ export class SessionsState {
     if (json === entry.summaryJson) return;
     entry.summaryJson = json;
     entry.summary = summary;
+    entry.facts = orderFacts(summary);
+  }
+
+  #sort(): void {
+    const compare = compareSessions(this.order);
+    this.list = [...this.#entries.values()].sort((a, b) => compare(a.facts, b.facts));
   }
 
   #finish(stats: ApiStats): void {
-    this.list = [...this.#entries.values()].sort((a, b) => newestFirst(a.summary, b.summary));
+    this.#sort();
     this.stats = stats;
     this.loaded = true;
   }
