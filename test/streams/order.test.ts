@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../src/core/activity.js';
 import { nextSessionOrder, orderGroup, SESSION_ORDERS } from '../../src/core/session-order.js';
-import { compareSessions, sortSessions, type OrderFacts } from '../../src/streams/order.js';
+import { sortSessions, type OrderFacts } from '../../src/streams/order.js';
+import type { SessionOrder } from '../../src/core/session-order.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 
@@ -17,7 +18,7 @@ const session = (id: string, activity: Activity, over: Partial<OrderFacts> = {})
   ...over,
 });
 
-const ids = (list: readonly OrderFacts[], order: Parameters<typeof compareSessions>[0]): string[] => sortSessions(list, order, (s) => s).map((s) => s.id);
+const ids = (list: readonly OrderFacts[], order: SessionOrder): string[] => sortSessions(list, order, (s) => s).map((s) => s.id);
 
 describe('the order of session lists', () => {
   it('groups by what a session needs (waiting, working, idle), newest started first inside a group', () => {
