@@ -42,6 +42,8 @@ export default function setup(): void {
     mtime(path.join(root, 'web', 'vite.config.ts')),
     newest(path.join(root, 'src', 'core')),
     newest(path.join(root, 'src', 'limits')),
+    // The order rule the cards sort with.
+    mtime(path.join(root, 'src', 'streams', 'order.ts')),
     // The agent registry: the dashboard's agent names and colours are built from it.
     newest(path.join(root, 'src', 'sources')),
   );

@@ -31,8 +31,14 @@ export const matchesSearch = (s: SessionSummary, query: string): boolean => {
   return words.every((word) => haystack.includes(word));
 };
 
-export const isShown = (s: SessionSummary, query: string, filter: ActivityFilter): boolean =>
-  matchesActivityFilter(filter, s.activity) && matchesSearch(s, query);
+export const NOTHING_FOUND: ReadonlySet<string> = new Set();
+
+/**
+ * A card is shown when its activity passes the filter and the search box matches its name or path,
+ * or what was said in it (`found`: the sessions `GET /api/search` answered for the same query).
+ */
+export const isShown = (s: SessionSummary, query: string, filter: ActivityFilter, found: ReadonlySet<string> = NOTHING_FOUND): boolean =>
+  matchesActivityFilter(filter, s.activity) && (matchesSearch(s, query) || found.has(s.session_id));
 
 /** How the window +/- keys step: the server's stepper for `window_minutes` (GET /api/config `bounds`). */
 export interface Stepper {
