@@ -66,8 +66,8 @@ describe('the order of session lists', () => {
   });
 
   it('cycles through every order and back', () => {
-    let order = SESSION_ORDERS[0];
-    const seen = [order];
+    let order: SessionOrder = SESSION_ORDERS[0];
+    const seen: SessionOrder[] = [order];
     for (let i = 1; i < SESSION_ORDERS.length; i += 1) seen.push((order = nextSessionOrder(order)));
     expect(seen).toEqual([...SESSION_ORDERS]);
     expect(nextSessionOrder(order)).toBe('needs-you');
