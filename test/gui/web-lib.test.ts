@@ -141,6 +141,10 @@ describe('listing rules', () => {
     expect(isShown(summary({ activity: 'waiting' }), '', 'active')).toBe(false);
     expect(isShown(summary({ activity: 'writing' }), '', 'active')).toBe(true);
     expect(isShown(summary({ activity: 'writing' }), 'parser', 'writing')).toBe(true);
+    // What was said: a session the message search found is shown, within the activity filter.
+    expect(isShown(summary({ activity: 'writing' }), 'checkout', '')).toBe(false);
+    expect(isShown(summary({ activity: 'writing' }), 'checkout', '', new Set(['s-1']))).toBe(true);
+    expect(isShown(summary({ activity: 'writing' }), 'checkout', 'idle', new Set(['s-1']))).toBe(false);
   });
 
   it('steps the window by 10 minutes within 10..480, and a larger window only narrows', () => {
