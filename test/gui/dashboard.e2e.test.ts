@@ -146,8 +146,14 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
         reply(LIVE, 0, 'msg_l2', [toolUse('toolu_w1', 'Write', { file_path: '/home/dev/infra/main.tf', content: 'x' })]),
       ]);
       await until(() => live.locator('.activity-text').textContent()).toBe('writing');
-      // It moved to the front (newest first); its message count and last message followed.
-      await until(() => page.locator('[data-session-id]').first().getAttribute('data-session-id')).toBe(LIVE.id);
+      // It moved to the front of the working group, behind only who waits for you (the needs-you
+      // order); its message count and last message followed.
+      const ahead = async (): Promise<string[]> => {
+        const cards = await page.locator('[data-session-id]').evaluateAll((all) => all.map((card) => [card.getAttribute('data-session-id'), card.getAttribute('data-activity')]));
+        const at = cards.findIndex(([id]) => id === LIVE.id);
+        return at === -1 ? ['not listed'] : cards.slice(0, at).map(([, activity]) => activity ?? '');
+      };
+      await until(() => ahead().then((activities) => activities.every((activity) => activity === 'waiting'))).toBe(true);
       expect(await live.textContent()).toContain('4 msg');
       await until(() => live.locator('.last').textContent()).toContain('Apply it');
       expect(await other?.evaluate((node) => node.isConnected)).toBe(true);
