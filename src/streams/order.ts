@@ -2,9 +2,10 @@ import type { Activity } from '../core/activity.js';
 import { orderGroup, type OrderGroup, type SessionOrder } from '../core/session-order.js';
 
 /**
- * The one ordering rule of every session list: the TUI, the dashboard's cards and its panel (which
- * sort the API's `order_group` and `started_at` with this same module). Pure and free of Node, so
- * the dashboard bundles it.
+ * The ordering rule of session lists, from a session's facts alone (no memory of a previous
+ * order), so every process on the same data lists the same order. The dashboard's cards and panel
+ * sort the API's `order_group` and `started_at` with this module: pure and free of Node, it is
+ * bundled into the page.
  *
  * `needs-you` groups sessions by what they need from the user (waiting for you, then working,
  * then idle) and, inside a group, puts the newest started first. A working agent writes records
