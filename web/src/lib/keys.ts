@@ -44,5 +44,5 @@ export const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly wh
   { keys: ['l'], what: 'Limits (in the panel view, l closes them too)' },
   { keys: ['r'], what: 'Re-read the limits while they are open' },
   { keys: ['?'], what: 'This list' },
-  { keys: ['Esc'], what: 'Close the overlay, settings or detail panel (the limits dialog closes with its Close button)' },
+  { keys: ['Esc'], what: 'Close the overlay, settings or detail panel (the limits dialog closes with its Close button); in the search box, clear it and go back to the cards' },
 ];
