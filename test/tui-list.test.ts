@@ -83,7 +83,7 @@ afterAll(async () => {
 const names = (screen: string): string[] => listRows(screen).map((row) => nameCell(screen, row));
 
 describe.skipIf(!hasTmux)('the session list in a real terminal (tmux)', () => {
-  it('headers and rows; working rows keep their places; a session that starts working enters on top with the selection following it; S; mouse; ?; warnings inside', async () => {
+  it('headers and rows; working rows keep their places; a session that starts working joins them with the selection following it; S; mouse; ?; warnings inside', async () => {
     const alpha = await transcript('alpha', 'Alpha limiter');
     const beta = await transcript('beta', 'Beta parser');
     const gamma = await transcript('gamma', 'Gamma docs');
@@ -120,16 +120,20 @@ describe.skipIf(!hasTmux)('the session list in a real terminal (tmux)', () => {
     screen = await tmux.waitFor(name, (s) => nameCell(s, selectedRow(s)) === 'Gamma docs', 'gamma selected by the click');
     expect(screen).toMatch(/Sessions 3\/3/);
 
-    // gamma starts working: it enters on top, and the selection is still gamma, now the first row.
+    // gamma starts working: it joins the working rows (needs-you, the default order: it started
+    // first, so it comes after them), and the selection is still gamma.
     await append(gamma, prompt(gamma, 1_000, 'and the API page'), toolCall(gamma, 0, 'Bash'));
-    screen = await tmux.waitFor(name, (s) => names(s)[0] === 'Gamma docs', 'gamma on top');
-    expect(names(screen)).toEqual(['Gamma docs', 'Beta parser', 'Alpha limiter']);
+    screen = await tmux.waitFor(name, (s) => (listRows(s)[2] ?? '').includes('running'), 'gamma working');
+    expect(names(screen)).toEqual(['Beta parser', 'Alpha limiter', 'Gamma docs']);
     expect(nameCell(screen, selectedRow(screen))).toBe('Gamma docs');
-    expect(screen).toMatch(/Sessions 1\/3/);
+    expect(screen).toMatch(/Sessions 3\/3/);
 
-    // S: waiting first, then by project.
-    tmux.keys(name, 'S');
-    await tmux.waitText(name, 'sort waiting');
+    // S: recent, started, name, cost, then by project.
+    expect(screen).toContain('sort needs-you');
+    for (const word of ['recent', 'started', 'name', 'cost']) {
+      tmux.keys(name, 'S');
+      await tmux.waitText(name, `sort ${word}`);
+    }
     tmux.keys(name, 'S');
     screen = await tmux.waitText(name, 'sort project');
     expect(names(screen)).toEqual(['Alpha limiter', 'Beta parser', 'Gamma docs']);

@@ -118,7 +118,7 @@ export const configSchema = z.object({
   }),
   sort_order: setting(z.enum(SESSION_ORDERS, { error: `sort_order must be one of ${oneOf(SESSION_ORDERS)}` }), () => 'needs-you' as const, {
     description:
-      "How the dashboard's cards and panel order sessions: `needs-you` (waiting for you, then working, then idle; newest started first in each), `recent` (last activity), `started`, `name`, `cost` or `project`. See [dashboard.md](dashboard.md#order).",
+      "How the TUI, the dashboard's cards and its panel order sessions: `needs-you` (waiting for you, then working, then idle; newest started first in each), `recent` (last activity), `started`, `name`, `cost` or `project`. See [dashboard.md](dashboard.md#order).",
   }),
   editor: setting(z.string({ error: 'editor must be a string' }).max(1_000, 'editor must be at most 1000 characters'), () => '', {
     description: "Opens a session's directory; overrides `$VISUAL` / `$EDITOR`.",

@@ -3,9 +3,9 @@ import { orderGroup, type OrderGroup, type SessionOrder } from '../core/session-
 
 /**
  * The ordering rule of session lists, from a session's facts alone (no memory of a previous
- * order), so every process on the same data lists the same order. The dashboard's cards and panel
- * sort the API's `order_group` and `started_at` with this module: pure and free of Node, it is
- * bundled into the page.
+ * order), so every process on the same data lists the same order: the TUI sorts its rows with it,
+ * and the dashboard's cards and panel sort the API's `order_group` and `started_at` with it (pure
+ * and free of Node, it is bundled into the page).
  *
  * `needs-you` groups sessions by what they need from the user (waiting for you, then working,
  * then idle) and, inside a group, puts the newest started first. A working agent writes records

@@ -7,7 +7,6 @@ import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
 import { countAnyAge } from '../../streams/visibility.js';
 import { selectRows } from './model.js';
-import { NO_MEMORY, type OrderMemory } from './order.js';
 import type { FrameInput } from './render.js';
 import { selectedRow, type ViewState } from './state.js';
 
@@ -25,22 +24,16 @@ export interface FrameContext {
   readonly activities?: ReadonlyMap<SessionKey, Activity> | undefined;
 }
 
-export interface Frame extends FrameInput {
-  /** Where each row is in this frame's order: the next frame keeps working rows in place. */
-  readonly memory: OrderMemory;
-}
+export type Frame = FrameInput;
 
-/**
- * Pure (given a pure `worktreeOf`): pipeline state + view + the previous frame's order -> what
- * `render` draws.
- */
-export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number, memory: OrderMemory = NO_MEMORY): Frame => {
+/** Pure (given a pure `worktreeOf`): pipeline state + view -> what `render` draws. */
+export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number): Frame => {
   const selected = selectRows(
     state,
     { windowMinutes: view.windowMinutes, filter: view.filter, search: view.search, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents },
     ctx.names,
     now,
-    { mode: view.sort, memory },
+    view.sort,
     ctx.activities,
   );
   const { rows, counts } = selected;
@@ -63,6 +56,5 @@ export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameCont
     searched: ctx.searched,
     olderSessions: older,
     warnings: ctx.warnings ?? [],
-    memory: selected.memory,
   };
 };

@@ -18,7 +18,6 @@ import { keyToAction, type KeyMode } from './keys.js';
 import { hitTest, modalMaxContentWidth } from './layout.js';
 import { mouseToAction } from './mouse.js';
 import { watchNames } from './names.js';
-import { NO_MEMORY, type OrderMemory } from './order.js';
 import { listHasStatus, openModalRect, render, scrollBounds } from './render.js';
 import { initialView, reduceView, settleView, type Action, type ContentHit, type Effect, type ViewState } from './state.js';
 import type { Screen } from './terminal.js';
@@ -90,11 +89,9 @@ export const runTui = (options: TuiOptions): RunningTui => {
   const done = new Promise<void>((resolve, reject) => {
     const { screen, config, env, now } = options;
     let state = EMPTY_STATE;
-    let view = initialView(config.window_minutes, config.default_filter);
+    let view = initialView(config.window_minutes, config.default_filter, config.sort_order);
     let previous: string[] | undefined;
     let suspended = false;
-    // The order of the last frame drawn: working rows keep their places in the next one.
-    let memory: OrderMemory = NO_MEMORY;
     const warnings: string[] = [];
     // The last limits read, rendered again for the new width after a resize.
     let limitsRender: { readonly request: number; readonly render: LimitsRenderer } | undefined;
@@ -118,8 +115,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
       if (suspended) return;
       const size = screen.size();
       const time = now();
-      const built = buildFrame(state, view, frameCtx(), time, memory);
-      memory = built.memory;
+      const built = buildFrame(state, view, frameCtx(), time);
       // Settling keeps the same session selected and in view, so the frame only needs the settled view.
       view = settleView(view, built.rows, scrollBounds(built, size).listVisible, built.ready);
       const frame = { ...built, view };
@@ -133,7 +129,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
     /** An action decided on the current frame (a click names a row of what is on screen). */
     const dispatchOn = (decide: (frame: Frame) => Action | undefined): void => {
       const time = now();
-      const frame = buildFrame(state, view, frameCtx(), time, memory);
+      const frame = buildFrame(state, view, frameCtx(), time);
       const action = decide(frame);
       if (!action) return;
       const reduced = reduceView(view, action, { rows: frame.rows, now: time, ...scrollBounds(frame, screen.size()) });

@@ -147,7 +147,7 @@ export const KEY_REFERENCE: readonly { readonly title: string; readonly keys: re
     keys: [
       ['+ =  - _', `widen / narrow the time window by ${WINDOW_STEP} minutes (${WINDOW_MIN}-${WINDOW_MAX})`],
       ['f', 'filter: all, active, then one activity at a time'],
-      ['S', 'sort: recent activity, waiting first, project'],
+      ['S', 'sort: needs you first, recent, started, name, cost, project'],
       ['/', 'find sessions by name or path (esc clears)'],
       ['s', 'search what was said in every session; jumps to the best match'],
       ['enter  ctrl-u', 'in a prompt (/ s r): keep it (s: jump to the best match) / clear it'],

@@ -6,7 +6,7 @@ import type { SessionNames } from '../../config/session-names.js';
 import { selectVisible } from '../../streams/visibility.js';
 import { deriveActivity } from '../../streams/activity.js';
 import { shortName, toSummary } from '../../streams/views.js';
-import { NO_MEMORY, orderRows, type OrderMemory, type SortMode } from './order.js';
+import { orderRows, type SortMode } from './order.js';
 
 /**
  * One listed session: its folded state, its activity now, and the summary every interface shows.
@@ -61,43 +61,33 @@ export interface ListCounts {
 const matchesSearch = (s: SessionState, names: SessionNames, needle: string): boolean =>
   [s.cwd, shortName(s.cwd), s.agentName, names[s.sessionId] ?? ''].some((field) => field.toLowerCase().includes(needle));
 
-/** How the list is ordered: the sort key and where rows were in the previous frame (see order.ts). */
-export interface ListOrder {
-  readonly mode: SortMode;
-  readonly memory: OrderMemory;
-}
-
 /**
- * Pure: the rows of the list at `now` in the sort order (newest first by default), the counts
- * for the title bar, and the order's memory for the next frame. The order is decided over every
- * session in the window, before filter and search, so narrowing the list never reorders it.
+ * Pure: the rows of the list at `now` in the sort order (needs-you by default) and the counts for
+ * the title bar. The order is decided over every session in the window, before filter and search,
+ * so narrowing the list never reorders it.
  */
 export const selectRows = (
   state: SessionsState,
   query: ListQuery,
   names: SessionNames,
   now: number,
-  order: ListOrder = { mode: 'recent', memory: NO_MEMORY },
+  order: SortMode = 'recent',
   /** The activities the fold derived for the latest frame (before the first discovery completes: none). */
   activities?: ReadonlyMap<SessionKey, Activity>,
-): { rows: ListRow[]; counts: ListCounts; memory: OrderMemory } => {
+): { rows: ListRow[]; counts: ListCounts } => {
   const visible = selectVisible(state.sessions.values(), now, {
     windowMinutes: query.windowMinutes,
     excludeCwdSubstrings: query.excludeCwdSubstrings,
     agents: query.agents,
   });
-  const ordered = orderRows(
+  const all: ListRow[] = orderRows(
     visible.map((s) => new LazyRow(s, names, now, activities)),
-    order.mode,
-    order.memory,
-    state.ready,
+    order,
   );
-  const all: ListRow[] = ordered.rows;
   const needle = query.search.trim().toLowerCase();
   const rows = all.filter((row) => matchesActivityFilter(query.filter, row.activity) && (needle === '' || matchesSearch(row.state, names, needle)));
   return {
     rows,
-    memory: ordered.memory,
     counts: {
       total: all.length,
       active: all.filter((row) => isActiveActivity(row.activity)).length,

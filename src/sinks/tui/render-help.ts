@@ -67,8 +67,11 @@ export const helpLines = (input: HelpInput, width: number): Line[] => {
   lines.push(...grid(ACTIVITIES.map((activity) => [seg(`  ${activity}`, `act.${activity}`)]), 14, width));
   heading(`Sort (S): now ${SORT_LABEL[input.sort]}`);
   const why: Readonly<Record<SortMode, string>> = {
-    recent: 'sessions that work or wait, newest first, then idle ones; a working session keeps its place until it goes idle',
-    waiting: 'sessions waiting for you first, then working ones (they keep their places), then idle ones',
+    'needs-you': 'waiting for you, then working, then idle; newest started first in each; a row moves only when its session changes group',
+    recent: 'by the last activity, newest first (working sessions move with every record)',
+    started: 'newest started first',
+    name: 'by name, A to Z',
+    cost: 'the most expensive first',
     project: 'by project folder, then newest started first; rows never move while they work',
   };
   for (const mode of SORT_MODES) lines.push(...described(seg(sortLead(mode), mode === input.sort ? 'key' : 'label'), column, why[mode], width));

@@ -2,7 +2,7 @@ import { WINDOW_BOUNDS } from '../../config/bounds.js';
 import { ACTIVITY_FILTERS, type ActivityFilter } from '../../core/activity.js';
 import { resumeCommand } from '../../streams/views.js';
 import type { ListRow } from './model.js';
-import { nextSortMode } from './order.js';
+import { nextSortMode, type SortMode } from './order.js';
 import { keepInView } from './render-list.js';
 import { reduceLimits, startLimitsRead } from './state-limits.js';
 import type { Focus, Prompt, LimitsText, LimitsTab, LimitsView, Notice, ViewState, Action, Effect, ContentHit, ReduceContext, Reduced } from './state-types.js';
@@ -21,7 +21,7 @@ export const WINDOW_MIN = WINDOW_STEPPER.min;
 export const WINDOW_MAX = WINDOW_STEPPER.max;
 export const WINDOW_STEP = WINDOW_STEPPER.step;
 
-export const initialView = (windowMinutes: number, filter: ActivityFilter): ViewState => ({
+export const initialView = (windowMinutes: number, filter: ActivityFilter, sort: SortMode = 'recent'): ViewState => ({
   focus: 'list',
   selectedIndex: 0,
   detailScroll: 0,
@@ -29,7 +29,7 @@ export const initialView = (windowMinutes: number, filter: ActivityFilter): View
   filter,
   search: '',
   limitsRequests: 0,
-  sort: 'recent',
+  sort,
   listOffset: 0,
 });
 

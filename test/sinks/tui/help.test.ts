@@ -47,7 +47,7 @@ describe('the ? overlay', () => {
   it('at the 100-column terminal the limits keys and the orders read apart', () => {
     const lines = helpLines({ sort: 'recent', warnings: [], diagnostics: 0 }, 92).map(toPlain);
     expect(lines.find((line) => line.includes('1 2 h'))).toMatch(/1 2 h {2,}Summary \/ Detailed tab/);
-    expect(lines.find((line) => line.startsWith('  recent activity'))).toMatch(/^ {2}recent activity {2,}sessions that work/);
+    expect(lines.find((line) => line.startsWith('  recent activity'))).toMatch(/^ {2}recent activity {2,}by the last activity/);
   });
 });
 

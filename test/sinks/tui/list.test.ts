@@ -5,30 +5,22 @@ import { planColumns, shortModel } from '../../../src/sinks/tui/columns.js';
 import { KEY_REFERENCE, keyToAction, type KeyMode } from '../../../src/sinks/tui/keys.js';
 import { hitTest } from '../../../src/sinks/tui/layout.js';
 import { mouseToAction } from '../../../src/sinks/tui/mouse.js';
-import { NO_MEMORY, orderRows, type OrderMemory, type SortMode } from '../../../src/sinks/tui/order.js';
+import { orderRows, type SortMode } from '../../../src/sinks/tui/order.js';
 import { BASE_STYLES, THEMES } from '../../../src/sinks/tui/theme.js';
 import { ACTIVITIES } from '../../../src/core/activity.js';
 import { inWindowOrder } from '../../../src/limits/windows.js';
 import { AGENT_COLOURS } from '../../../src/sources/descriptor.js';
-import { compareNewestFirst } from '../../../src/streams/visibility.js';
+import { toSummary } from '../../../src/streams/views.js';
 import { fold, NOW } from './scene.js';
 
 const session = (id: string, cwd: string, lastActivityAt: number, createdAt = lastActivityAt): SessionState =>
   ({ ...fold([{ type: 'meta', agent: 'claude', sessionId: id, patch: { cwd } }]), lastActivityAt, createdAt }) as SessionState;
 
-const row = (s: SessionState, activity: Activity) => ({ key: sessionKey(s), state: s, activity });
-const newestFirst = <T extends { state: SessionState }>(rows: readonly T[]): T[] => [...rows].sort((a, b) => compareNewestFirst(a.state, b.state));
+const row = (s: SessionState, activity: Activity) => ({ key: sessionKey(s), state: s, activity, summary: toSummary(s, { now: NOW }) });
 
-/** Apply a sequence of frames, each a list of (session, activity); returns the ids in order per frame. */
-const frames = (mode: SortMode, steps: readonly (readonly ReturnType<typeof row>[])[]): string[][] => {
-  let memory: OrderMemory = NO_MEMORY;
-  return steps.map((rows) => {
-    // Listed newest first, as selectVisible gives them.
-    const ordered = orderRows(newestFirst(rows), mode, memory);
-    memory = ordered.memory;
-    return ordered.rows.map((r) => r.state.sessionId);
-  });
-};
+/** Orders each frame, a list of (session, activity), on its own; returns the ids in order per frame. */
+const frames = (mode: SortMode, steps: readonly (readonly ReturnType<typeof row>[])[]): string[][] =>
+  steps.map((rows) => orderRows(rows, mode).map((r) => r.state.sessionId));
 
 describe('list order (S): rows move only when something real changed', () => {
   const a = session('a', '/w/alpha', NOW - 5000);
@@ -36,47 +28,47 @@ describe('list order (S): rows move only when something real changed', () => {
   const c = session('c', '/w/gamma', NOW - 600_000);
   const d = session('d', '/w/alpha', NOW - 900_000, NOW - 2_000_000);
 
-  it('recent: the first frame is newest first; working sessions keep their places when they write', () => {
+  it('needs-you: waiting, then working, then idle, newest started first; a new record moves nobody', () => {
     const later = { ...a, lastActivityAt: NOW + 1000 };
     expect(
-      frames('recent', [
+      frames('needs-you', [
         [row(a, 'running'), row(b, 'reading'), row(c, 'idle'), row(d, 'idle')],
         // a writes again: by raw time it would jump above b.
         [row(later, 'writing'), row(b, 'reading'), row(c, 'idle'), row(d, 'idle')],
-        // a finishes its turn and waits: still where it was.
+        // a finishes its turn and waits for you: it goes first, the others keep their order.
         [row(later, 'waiting'), row(b, 'reading'), row(c, 'idle'), row(d, 'idle')],
       ]),
     ).toEqual([
       ['b', 'a', 'c', 'd'],
       ['b', 'a', 'c', 'd'],
-      ['b', 'a', 'c', 'd'],
+      ['a', 'b', 'c', 'd'],
     ]);
   });
 
-  it('recent: a session that starts working enters on top; one that goes idle drops among the idle by time', () => {
+  it('needs-you: a session that starts working joins the working ones; one that goes idle joins the idle ones', () => {
     const cWorks = { ...c, lastActivityAt: NOW + 2000 };
     expect(
-      frames('recent', [
+      frames('needs-you', [
         [row(a, 'running'), row(b, 'reading'), row(c, 'idle'), row(d, 'idle')],
         [row(a, 'running'), row(b, 'reading'), row(cWorks, 'thinking'), row(d, 'idle')],
         [row(a, 'idle'), row(b, 'reading'), row(cWorks, 'thinking'), row(d, 'idle')],
       ]),
     ).toEqual([
       ['b', 'a', 'c', 'd'],
-      ['c', 'b', 'a', 'd'],
-      ['c', 'b', 'a', 'd'],
+      ['b', 'a', 'c', 'd'],
+      ['b', 'c', 'a', 'd'],
     ]);
   });
 
-  it('waiting first: waiting, then working (kept in place), then idle', () => {
+  it('recent: by the last activity, newest first', () => {
     expect(
-      frames('waiting', [
+      frames('recent', [
         [row(a, 'running'), row(b, 'waiting'), row(c, 'idle'), row(d, 'reading')],
         [row({ ...a, lastActivityAt: NOW + 9000 }, 'writing'), row(b, 'waiting'), row(c, 'idle'), row(d, 'reading')],
       ]),
     ).toEqual([
-      ['b', 'a', 'd', 'c'],
-      ['b', 'a', 'd', 'c'],
+      ['b', 'a', 'c', 'd'],
+      ['a', 'b', 'c', 'd'],
     ]);
   });
 
@@ -90,12 +82,6 @@ describe('list order (S): rows move only when something real changed', () => {
       ['a', 'd', 'b', 'c'],
       ['a', 'd', 'b', 'c'],
     ]);
-  });
-
-  it('before the first discovery finished nothing is sticky: plain newest first', () => {
-    const first = orderRows(newestFirst([row(a, 'running'), row(b, 'reading')]), 'recent', NO_MEMORY);
-    const next = orderRows(newestFirst([row({ ...a, lastActivityAt: NOW + 1 }, 'running'), row(b, 'reading')]), 'recent', first.memory, false);
-    expect(next.rows.map((r) => r.state.sessionId)).toEqual(['a', 'b']);
   });
 });
 

@@ -308,12 +308,14 @@ const manySessions = (count: number) =>
   });
 
 describe('runTui: order, mouse, help and warnings', () => {
-  it('working rows keep their places when they write; a session that starts working enters on top; the selection follows it', () => {
+  it('needs-you: a new record moves nobody; a session that gets a prompt joins the working ones; the selection follows it', () => {
     const h = start({ names: { g1: 'infra upgrade' } });
     advance(0);
     const names = (): string[] => listed(h).map((row) => nameCell(h.text(), row));
-    expect(names()).toEqual(['infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…', 'Checkout page']);
-    // Select pi ("summarise today"), the third row.
+    // Waiting for you, then working, then idle; the scene's sessions started at no known time: by id.
+    expect(names()).toEqual(['Why does the lexer d…', 'Add rate limiting to…', 'infra upgrade', 'summarise today', 'Checkout page']);
+    // Select pi ("summarise today"), the fourth row.
+    h.press('j');
     h.press('j');
     h.press('j');
     advance(200);
@@ -324,33 +326,36 @@ describe('runTui: order, mouse, help and warnings', () => {
     let sessions = SCENE_SESSIONS.map((s) => (s.sessionId === 'p1' && piAgain ? piAgain : s));
     h.state$.next(sessionsState(sessions));
     advance(1000);
-    expect(names()).toEqual(['infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…', 'Checkout page']);
-    // amp was idle and gets a prompt: it starts working and comes first; pi is still selected, one row lower.
+    expect(names()).toEqual(['Why does the lexer d…', 'Add rate limiting to…', 'infra upgrade', 'summarise today', 'Checkout page']);
+    // amp was idle and gets a prompt: it joins the working ones; pi is still selected, one row lower.
     const amp = SCENE_SESSIONS.find((s) => s.sessionId === 'a1');
     const ampAgain = reduceSession(amp, { type: 'turn', agent: 'amp', sessionId: 'a1', at: NOW + 1200, role: 'user', text: 'and the cart' });
     sessions = sessions.map((s) => (s.sessionId === 'a1' && ampAgain ? ampAgain : s));
     h.state$.next(sessionsState(sessions));
     advance(1000);
-    expect(names()).toEqual(['Checkout page', 'infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…']);
+    expect(names()).toEqual(['Why does the lexer d…', 'Checkout page', 'Add rate limiting to…', 'infra upgrade', 'summarise today']);
     expect(selected(h)).toContain('summarise today');
-    expect(h.text()).toContain('Sessions 4/5');
+    expect(h.text()).toContain('Sessions 5/5');
     h.tui.stop();
   });
 
-  it('S cycles the sort: waiting first, then by project, then recent activity again', () => {
+  it('S cycles the sort from sort_order: needs-you, recent, started, name, cost, project, then needs-you again', () => {
     const h = start();
     advance(0);
-    h.press('S');
-    advance(200);
-    expect(h.rows[0]).toContain('sort waiting');
+    expect(h.rows[0]).toContain('sort needs-you');
     expect(listed(h)[0]).toContain('waiting');
+    for (const word of ['recent', 'started', 'name', 'cost']) {
+      h.press('S');
+      advance(200);
+      expect(h.rows[0]).toContain(`sort ${word}`);
+    }
     h.press('S');
     advance(200);
     expect(h.rows[0]).toContain('sort project');
     expect(listed(h).map((row) => /(acme-api|notes|parser|terraform|web-shop)/.exec(row)?.[1])).toEqual(['acme-api', 'notes', 'parser', 'terraform', 'web-shop']);
     h.press('S');
     advance(200);
-    expect(h.rows[0]).toContain('sort recent');
+    expect(h.rows[0]).toContain('sort needs-you');
     h.tui.stop();
   });
 
@@ -403,7 +408,7 @@ describe('runTui: order, mouse, help and warnings', () => {
       advance(200);
       help += h.text();
     }
-    for (const text of ['Help: keys, agents, warnings', 'rename it', 'sort: recent activity, waiting first, project', 'U cursor', 'π pi', 'D claude (Desktop app)', 'compacting', 'Warnings (1)', '"window_minuts"']) {
+    for (const text of ['Help: keys, agents, warnings', 'rename it', 'sort: needs you first, recent, started, name, cost, project', 'U cursor', 'π pi', 'D claude (Desktop app)', 'compacting', 'Warnings (1)', '"window_minuts"']) {
       expect(help).toContain(text);
     }
     // Keys of the list do nothing while it is open; esc closes it.
@@ -411,7 +416,8 @@ describe('runTui: order, mouse, help and warnings', () => {
     h.press('ESCAPE');
     advance(200);
     expect(h.text()).not.toContain('Help: keys');
-    expect(selected(h)).toContain('plan the upgrade');
+    // Still the first row (waiting for you, first in needs-you).
+    expect(selected(h)).toContain('Why does the lexer');
     h.tui.stop();
   });
 
