@@ -145,7 +145,7 @@ describe.skipIf(!hasTmux)('the list at 80, 120 and 200 columns (tmux, --demo)', 
         else expect(rest, keys).toMatch(new RegExp(`^ {2,}${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       }
     }
-    expect(inside.some((line) => /^ {2}recent activity {2,}sessions/.test(line))).toBe(true);
+    expect(inside.some((line) => /^ {2}recent activity {2,}by the last/.test(line))).toBe(true);
     tmux.keys(name, 'Escape');
     await tmux.waitFor(name, (s) => !s.includes('Help: keys'), 'the overlay closed');
     tmux.keys(name, 'q');
