@@ -62,8 +62,8 @@ const matchesSearch = (s: SessionState, names: SessionNames, needle: string): bo
   [s.cwd, shortName(s.cwd), s.agentName, names[s.sessionId] ?? ''].some((field) => field.toLowerCase().includes(needle));
 
 /**
- * Pure: the rows of the list at `now` in the sort order (needs-you by default) and the counts for
- * the title bar. The order is decided over every session in the window, before filter and search,
+ * Pure: the rows of the list at `now` in the view's order (the TUI starts from `sort_order`;
+ * without one, newest activity first) and the counts for the title bar. The order is decided over every session in the window, before filter and search,
  * so narrowing the list never reorders it.
  */
 export const selectRows = (

@@ -21,6 +21,7 @@ export const WINDOW_MIN = WINDOW_STEPPER.min;
 export const WINDOW_MAX = WINDOW_STEPPER.max;
 export const WINDOW_STEP = WINDOW_STEPPER.step;
 
+/** The first view; the TUI passes the config's `sort_order`, a caller without a config gets recent activity. */
 export const initialView = (windowMinutes: number, filter: ActivityFilter, sort: SortMode = 'recent'): ViewState => ({
   focus: 'list',
   selectedIndex: 0,
