@@ -41,7 +41,11 @@ describe('views', () => {
       last_activity: '2026-03-10T09:15:14.020Z',
       total_messages: 4,
       display_name: 'limiter work',
+      // The keys of the list order: no start recorded here (the unknown time), waiting for you.
+      started_at: '0001-01-01T00:00:00Z',
+      order_group: 'waiting',
     });
+    expect(toSummary({ ...session, createdAt: Date.UTC(2026, 2, 10, 9, 0, 0) }, { now: NOW }).started_at).toBe('2026-03-10T09:00:00.000Z');
   });
 
   it('names the session by its latest prompt when neither the user nor the agent did', () => {
