@@ -3,7 +3,7 @@ import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
 import type { PipelineFrame } from '../../streams/frames.js';
-import { createListing, type Listing as SessionListing } from '../../streams/listing.js';
+import type { Listing as SessionListing } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
@@ -90,7 +90,9 @@ interface Listing {
   /** Emits when something may have changed. */
   readonly changes$: Observable<unknown>;
   readonly setNames: (names: SessionNames) => void;
-  readonly refresh: () => StoreChanges;
+  /** Brings the listing up to date; what changed reaches `onChanges` listeners. */
+  readonly refresh: () => void;
+  readonly onChanges: (listener: (changes: StoreChanges) => void) => () => void;
   readonly version: () => number;
   readonly sessions: () => readonly ServedSession[];
   readonly counts: () => { readonly total: number; readonly active: number };
@@ -123,28 +125,32 @@ const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number =
   return sum;
 };
 
-/** The monitor's listing: the pipeline's frames through the per-session cache (streams/listing.ts). */
-const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => VisibilityOptions, worktree: WorktreeLookup): Listing => {
-  const cache: SessionListing = createListing({ visibility });
+/**
+ * The monitor's listing (streams/listing.ts), shared with the other interfaces that list what the
+ * config's window shows.
+ */
+const pipelineListing = (feed: ListingFeed, worktree: WorktreeLookup): Listing => {
+  const cache = feed.listing;
   let names: SessionNames = {};
   // Details are built on request, once per session state, name and frame (the current tool may
   // change with time alone).
   const details = new WeakMap<SessionState, { readonly now: number; readonly name: string; readonly detail: SessionDetail }>();
   let diagnosticsOf: { readonly from: Readonly<Record<string, number>>; readonly sum: number } | undefined;
   return {
-    changes$: frame$.pipe(map((frame) => cache.push(frame))),
+    changes$: feed.frame$,
     setNames: (next) => {
       names = next;
       cache.setNames(next);
     },
-    refresh: () => cache.refresh(),
+    refresh: () => void cache.refresh(),
+    onChanges: (listener) => cache.onChanges(listener),
     version: () => cache.version(),
     sessions: () => cache.sessions(),
     counts: () => cache.counts(),
     meta: () => {
       const state = cache.frame()?.state;
       if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: sumDiagnostics(state.diagnostics) };
-      return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: visibility().windowMinutes ?? 0 };
+      return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: feed.visibility.windowMinutes ?? 0 };
     },
     find: (sessionId) => {
       const found = cache.find(sessionId);
@@ -167,6 +173,7 @@ const viewsListing = (views$: Observable<SessionViews>): Listing => {
   let namesApplied: SessionNames | undefined;
   let served: readonly (ServedSession & { readonly key: string })[] = [];
   let version = 0;
+  const listeners = new Set<(changes: StoreChanges) => void>();
   const withName = (d: SessionDetail): SessionDetail => {
     const custom = names[d.session_id] ?? '';
     return custom === d.custom_name ? d : { ...d, custom_name: custom };
@@ -180,8 +187,12 @@ const viewsListing = (views$: Observable<SessionViews>): Listing => {
     setNames: (next) => {
       names = next;
     },
+    onChanges: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     refresh: () => {
-      if (applied === views && namesApplied === names) return { changed: [], removed: [] };
+      if (applied === views && namesApplied === names) return;
       const before = new Map(served.map((s) => [s.key, s]));
       served = views.visible.map((d) => {
         const summary = summaryOf(withName(d));
@@ -195,8 +206,9 @@ const viewsListing = (views$: Observable<SessionViews>): Listing => {
       const changed = served.filter((s) => before.get(s.key) !== s);
       const kept = new Set(served.map((s) => s.key));
       const removed = [...before.values()].filter((s) => !kept.has(s.key)).map((s) => s.summary.session_id);
-      if (changed.length > 0 || removed.length > 0) version += 1;
-      return { changed, removed };
+      if (changed.length === 0 && removed.length === 0) return;
+      version += 1;
+      for (const listener of listeners) listener({ changed, removed });
     },
     version: () => version,
     sessions: () => served,
@@ -211,7 +223,17 @@ const viewsListing = (views$: Observable<SessionViews>): Listing => {
 
 export type StoreInput =
   | { readonly views$: Observable<SessionViews> }
-  | { readonly frame$: Observable<PipelineFrame>; readonly visibility: () => VisibilityOptions; readonly worktree: WorktreeLookup };
+  | { readonly feed: ListingFeed; readonly worktree: WorktreeLookup };
+
+/** The pipeline's read model as the store follows it (the monitor passes its pipeline). */
+export interface ListingFeed {
+  /** The frames; each has reached `listing` before it is emitted. */
+  readonly frame$: Observable<PipelineFrame>;
+  /** What the config's window lists, shared with every interface of that window. */
+  readonly listing: SessionListing;
+  /** The listing's options as they are now (the window shown in /api/stats). */
+  readonly visibility: VisibilityOptions;
+}
 
 /**
  * The store over the pipeline's frames (`frame$`, the monitor) or a stream of fixed views
@@ -226,7 +248,7 @@ export const createSessionStore = (
     readonly namesChanged$?: Observable<SessionNames>;
   },
 ): SessionStore => {
-  const listing = 'views$' in deps ? viewsListing(deps.views$) : pipelineListing(deps.frame$, deps.visibility, deps.worktree);
+  const listing = 'views$' in deps ? viewsListing(deps.views$) : pipelineListing(deps.feed, deps.worktree);
   const names$ = new BehaviorSubject<SessionNames>(deps.names);
   const followNames = deps.namesChanged$?.subscribe((names) => names$.next(names));
   // What changed since the last snapshot was built: handed out with the next one.
@@ -234,8 +256,8 @@ export const createSessionStore = (
   const updates = new Subject<StoreUpdate>();
   let snapshot: { readonly key: string; readonly value: SessionsSnapshot } | undefined;
 
-  const refresh = (): void => {
-    const changes = listing.refresh();
+  // Whoever refreshed the listing (this store, metrics reading it), the changes are collected here.
+  const collect = (changes: StoreChanges): void => {
     for (const id of changes.removed) {
       pending.changed.delete(id);
       pending.removed.add(id);
@@ -245,6 +267,8 @@ export const createSessionStore = (
       pending.changed.set(served.summary.session_id, served);
     }
   };
+  const stopCollecting = listing.onChanges(collect);
+  const refresh = (): void => listing.refresh();
 
   const takePending = (): StoreChanges => {
     if (pending.changed.size === 0 && pending.removed.size === 0) return { changed: [], removed: [] };
@@ -325,6 +349,7 @@ export const createSessionStore = (
       return { session_id: sessionId, custom_name: Object.hasOwn(names, sessionId) ? (names[sessionId] as string) : '' };
     },
     close: () => {
+      stopCollecting();
       followNames?.unsubscribe();
       followListing.unsubscribe();
       followNamesIntoListing.unsubscribe();
