@@ -116,6 +116,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
 
   const metrics = startMetrics({
     frame$: pipeline.frame$,
+    listing: pipeline.listing,
     transitions$: pipeline.transitions$,
     visibility: () => pipeline.visibility,
     notifyAfterSec: () => live.current().notify_after_sec,
