@@ -4,6 +4,7 @@ import type { SessionKey, SessionState, SessionSummary } from '../core/session.j
 import type { SessionNames } from '../config/session-names.js';
 import { flatJson } from '../core/flat-json.js';
 import { deriveActivity } from './activity.js';
+import type { SessionsState } from '../core/contracts.js';
 import { ALL_SESSIONS, type PipelineFrame } from './frames.js';
 import { summaryWith } from './views.js';
 import { compareNewestFirst, isVisible, windowMs, type VisibilityOptions } from './visibility.js';
@@ -66,7 +67,7 @@ export interface ListingCounts {
 
 export interface Listing {
   /** Follows a frame: marks the sessions it touched (nothing is rebuilt until the listing is read). */
-  readonly push: (frame: PipelineFrame) => void;
+  readonly push: (frame: ListingFrame) => void;
   /** The user's names: sessions whose name changed are rebuilt on the next read. */
   readonly setNames: (names: SessionNames) => void;
   /** The visibility options changed outside the frames: everything is looked at again. */
@@ -86,13 +87,16 @@ export interface Listing {
   readonly sessions: () => readonly ListedSession[];
   readonly counts: () => ListingCounts;
   /** The latest frame pushed. */
-  readonly frame: () => PipelineFrame | undefined;
+  readonly frame: () => ListingFrame | undefined;
   /**
    * Any known session that is not hidden for good (sub-agent, excluded, disabled agent), listed or
    * outside the window, with its activity at the frame's time.
    */
   readonly find: (sessionId: string) => ListedSession | undefined;
 }
+
+/** What the listing reads of a pipeline frame. */
+export type ListingFrame = Pick<PipelineFrame, 'now' | 'activities' | 'touched'> & { readonly state: SessionsState };
 
 const NO_CHANGES: ListingChanges = { changed: [], removed: [] };
 
@@ -105,11 +109,11 @@ const countsDelta = (activity: Activity, sign: 1 | -1): { active: number; waitin
  * The activity the fold derived for the frame. Until the first discovery completes the fold
  * derives none (nothing is announced then), and the listing derives it for what it shows.
  */
-const activityIn = (frame: PipelineFrame, key: SessionKey, s: SessionState): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now);
+const activityIn = (frame: ListingFrame, key: SessionKey, s: SessionState): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now);
 
 export const createListing = (options: { readonly visibility: () => VisibilityOptions; readonly names?: SessionNames }): Listing => {
   let names: SessionNames = options.names ?? {};
-  let latest: PipelineFrame | undefined;
+  let latest: ListingFrame | undefined;
   // The frame the entries were last brought in line with; its sessions map tells what changed.
   let dirty = new Set<SessionKey>();
   let everything = false;
@@ -137,7 +141,7 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
   };
 
   /** Re-evaluates one session against the frame; records what changed. */
-  const look = (key: SessionKey, frame: PipelineFrame, at: number, visibility: VisibilityOptions, changed: ListedSession[], removed: string[]): void => {
+  const look = (key: SessionKey, frame: ListingFrame, at: number, visibility: VisibilityOptions, changed: ListedSession[], removed: string[]): void => {
     const s = frame.state.sessions.get(key);
     const before = entries.get(key);
     if (!s || !isVisible(s, at, visibility)) {

@@ -1,65 +1,36 @@
-import { isActiveActivity, matchesActivityFilter, type Activity, type ActivityFilter } from '../../core/activity.js';
-import type { AgentKind } from '../../core/agents.js';
+import { matchesActivityFilter, type ActivityFilter } from '../../core/activity.js';
 import type { SessionsState } from '../../core/contracts.js';
-import { sessionKey, type SessionKey, type SessionState, type SessionSummary } from '../../core/session.js';
-import type { SessionNames } from '../../config/session-names.js';
-import { selectVisible } from '../../streams/visibility.js';
-import { deriveActivity } from '../../streams/activity.js';
-import { shortName, toSummary } from '../../streams/views.js';
+import type { SessionState } from '../../core/session.js';
+import type { ListedSession, ListingCounts } from '../../streams/listing.js';
+import { shortName } from '../../streams/views.js';
 import { NO_MEMORY, orderRows, type OrderMemory, type SortMode } from './order.js';
 
 /**
- * One listed session: its folded state, its activity now, and the summary every interface shows.
- * `summary` is computed on first read: with thousands of sessions listed only the few rows on
- * screen (and the selected one) ever need it.
+ * One listed session: its folded state, its activity, and the summary every interface shows (built
+ * on first read: with thousands listed only the rows on screen and the selected one need it).
  */
-export interface ListRow {
-  readonly key: SessionKey;
-  readonly state: SessionState;
-  readonly activity: Activity;
-  readonly summary: SessionSummary;
-}
+export type ListRow = Pick<ListedSession, 'key' | 'state' | 'activity' | 'summary'>;
 
-/** What narrows the list, besides time: the view's window, filter and search, the config's rules. */
+/** What narrows the list besides the listing's window and the config's rules: the view's filter and search. */
 export interface ListQuery {
-  readonly windowMinutes: number;
   readonly filter: ActivityFilter;
   readonly search: string;
-  readonly excludeCwdSubstrings: readonly string[];
-  readonly agents: ReadonlySet<AgentKind>;
 }
 
-/** A class, not an object literal with a closure: thousands are made per frame, cheaply. */
-class LazyRow implements ListRow {
-  #summary: SessionSummary | undefined;
-  readonly activity: Activity;
-  constructor(
-    readonly state: SessionState,
-    private readonly names: SessionNames,
-    private readonly now: number,
-    activities: ReadonlyMap<SessionKey, Activity> | undefined,
-  ) {
-    this.activity = activities?.get(sessionKey(state)) ?? deriveActivity(state, now);
-  }
-  get key(): SessionKey {
-    return sessionKey(this.state);
-  }
-  get summary(): SessionSummary {
-    this.#summary ??= toSummary(this.state, { now: this.now, customNames: this.names });
-    return this.#summary;
-  }
+/** The TUI's listing as read for one frame (streams/listing.ts, with the view's window). */
+export interface ListedRead {
+  /** The pipeline's latest state (readiness, diagnostics, what lies outside the window). */
+  readonly state: SessionsState;
+  /** Listed sessions, newest first. */
+  readonly sessions: readonly ListedSession[];
+  readonly counts: ListingCounts;
 }
 
-export interface ListCounts {
-  /** Sessions inside the window (before filter and search). */
-  readonly total: number;
-  readonly active: number;
-  readonly waiting: number;
-}
+export type ListCounts = ListingCounts;
 
 /** Same fields as the API's `?search=`: path, project name, the agent's title, the user's name. */
-const matchesSearch = (s: SessionState, names: SessionNames, needle: string): boolean =>
-  [s.cwd, shortName(s.cwd), s.agentName, names[s.sessionId] ?? ''].some((field) => field.toLowerCase().includes(needle));
+const matchesSearch = (row: ListedSession, needle: string): boolean =>
+  [row.state.cwd, shortName(row.state.cwd), row.state.agentName, row.customName].some((field) => field.toLowerCase().includes(needle));
 
 /** How the list is ordered: the sort key and where rows were in the previous frame (see order.ts). */
 export interface ListOrder {
@@ -68,42 +39,15 @@ export interface ListOrder {
 }
 
 /**
- * Pure: the rows of the list at `now` in the sort order (newest first by default), the counts
- * for the title bar, and the order's memory for the next frame. The order is decided over every
- * session in the window, before filter and search, so narrowing the list never reorders it.
+ * Pure: the rows of the list in the sort order (newest first by default), the counts for the
+ * title bar, and the order's memory for the next frame. The order is decided over every session
+ * in the window, before filter and search, so narrowing the list never reorders it.
  */
-export const selectRows = (
-  state: SessionsState,
-  query: ListQuery,
-  names: SessionNames,
-  now: number,
-  order: ListOrder = { mode: 'recent', memory: NO_MEMORY },
-  /** The activities the fold derived for the latest frame (before the first discovery completes: none). */
-  activities?: ReadonlyMap<SessionKey, Activity>,
-): { rows: ListRow[]; counts: ListCounts; memory: OrderMemory } => {
-  const visible = selectVisible(state.sessions.values(), now, {
-    windowMinutes: query.windowMinutes,
-    excludeCwdSubstrings: query.excludeCwdSubstrings,
-    agents: query.agents,
-  });
-  const ordered = orderRows(
-    visible.map((s) => new LazyRow(s, names, now, activities)),
-    order.mode,
-    order.memory,
-    state.ready,
-  );
-  const all: ListRow[] = ordered.rows;
+export const selectRows = (read: ListedRead, query: ListQuery, order: ListOrder = { mode: 'recent', memory: NO_MEMORY }): { rows: ListRow[]; counts: ListCounts; memory: OrderMemory } => {
+  const ordered = orderRows(read.sessions, order.mode, order.memory, read.state.ready);
   const needle = query.search.trim().toLowerCase();
-  const rows = all.filter((row) => matchesActivityFilter(query.filter, row.activity) && (needle === '' || matchesSearch(row.state, names, needle)));
-  return {
-    rows,
-    memory: ordered.memory,
-    counts: {
-      total: all.length,
-      active: all.filter((row) => isActiveActivity(row.activity)).length,
-      waiting: all.filter((row) => row.activity === 'waiting').length,
-    },
-  };
+  const rows = ordered.rows.filter((row) => matchesActivityFilter(query.filter, row.activity) && (needle === '' || matchesSearch(row, needle)));
+  return { rows, memory: ordered.memory, counts: read.counts };
 };
 
 // One naming rule for the TUI and the dashboard (core/session-name.ts).
