@@ -12,8 +12,9 @@ import type { DiagnosticEvent, SessionDetail, SessionState } from '../core/sessi
 import { locationProblem, type LocationCheck } from '../doctor/locations.js';
 import { oneShotMessage } from '../doctor/report.js';
 import type { PipelineFrame } from '../streams/frames.js';
-import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
-import { toDetail, toSummary } from '../streams/views.js';
+import { countAnyAge, type VisibilityOptions } from '../streams/visibility.js';
+import { createListing } from '../streams/listing.js';
+import { toDetail } from '../streams/views.js';
 import { createWorktreeLookup } from '../app/worktree.js';
 import { dirForms } from '../util/dir-forms.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
@@ -170,7 +171,12 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     // The directory as named and as it really is: a symlinked --dir finds what the agents recorded.
     ...(dir === undefined ? {} : { dirs: dirForms(dir) }),
   };
-  const listed = selectVisible(frame.state.sessions.values(), now, visibility);
+  // The one read model every interface lists through (streams/listing.ts), read once.
+  const listing = createListing({ visibility: () => visibility, names });
+  listing.push(frame);
+  listing.refresh(now);
+  const entries = listing.sessions();
+  const listed = entries.map((entry) => entry.state);
   const worktree = createWorktreeLookup();
   const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) });
 
@@ -187,7 +193,7 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     // prompt: the restored details are read in one pass, as for --json.
     prefetchDetails(listed);
     const color = useColor(io);
-    io.stdout.write(terminalSafe(renderSessionsTable(listed.map((session) => terminalSafeFields(toSummary(session, { now, customNames: names }))), { now, color }), { colored: color }));
+    io.stdout.write(terminalSafe(renderSessionsTable(entries.map((entry) => terminalSafeFields(entry.summary)), { now, color }), { colored: color }));
   }
 
   if (listed.length === 0 && agents.length === 0) {
