@@ -16,6 +16,8 @@ export interface ViewOptions {
   readonly customNames?: SessionNames;
   /** Worktree facts of the session's cwd (see `createWorktreeLookup`); details only. */
   readonly worktree?: WorktreeInfo;
+  /** The activity the fold derived for the frame (details only): not derived a second time. */
+  readonly activity?: Activity;
 }
 
 /** The project directory's basename; "/" stays "/", no cwd gives "". */
@@ -68,7 +70,7 @@ export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail =
   // NOTE: the detail fields are added to the summary object, not spread with it into a new
   // literal: V8 built the 30-field spread copy in dictionary mode, 27 µs a detail instead of 7
   // (100 ms of a 3,750-session `sessions --json`), and JSON.stringify of it was slower as well.
-  return Object.assign(summaryWith(s, options, resolved.activity), {
+  return Object.assign(summaryWith(s, options, options.activity ?? resolved.activity), {
     version: s.version,
     is_worktree: worktree.isWorktree,
     main_repo: worktree.mainRepo,

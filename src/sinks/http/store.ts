@@ -2,8 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Subj
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
-import type { PipelineFrame } from '../../streams/frames.js';
-import type { Listing as SessionListing } from '../../streams/listing.js';
+import type { ListingFrame, Listing as SessionListing } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
@@ -73,19 +72,7 @@ export interface SessionStore {
 /** Persists one name and resolves to the whole names map as now stored (concurrent writers included). */
 export type SaveName = (sessionId: string, name: string | undefined) => Promise<SessionNames>;
 
-/** Fixed views (tests, benchmarks): the visible details, newest first, and a lookup for any session. */
-export interface SessionViews {
-  /** Sessions inside the visibility window, exclusions applied, newest first. */
-  readonly visible: readonly SessionDetail[];
-  /** Any known (not hidden) session by id, visible or not: the detail route answers for both. */
-  readonly lookup: (sessionId: string) => SessionDetail | undefined;
-  readonly windowMinutes: number;
-  /** Defaults to true. */
-  readonly ready?: boolean;
-  readonly diagnostics?: number;
-}
-
-/** What the store serves from (the pipeline's cached listing, or fixed views). */
+/** What the store serves from: the pipeline's listing, with details built on request. */
 interface Listing {
   /** Emits when something may have changed. */
   readonly changes$: Observable<unknown>;
@@ -158,77 +145,22 @@ const pipelineListing = (feed: ListingFeed, worktree: WorktreeLookup): Listing =
       if (!found || now === undefined) return undefined;
       const cached = details.get(found.state);
       if (cached && cached.now === now && cached.name === found.customName) return cached.detail;
-      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd) });
+      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd), activity: found.activity });
       details.set(found.state, { now, name: found.customName, detail });
       return detail;
     },
   };
 };
 
-/** Fixed views as a listing: each new views object is compared with the previous one (tests, benchmarks). */
-const viewsListing = (views$: Observable<SessionViews>): Listing => {
-  let views: SessionViews = { visible: [], lookup: () => undefined, windowMinutes: 0 };
-  let applied: SessionViews | undefined;
-  let names: SessionNames = {};
-  let namesApplied: SessionNames | undefined;
-  let served: readonly (ServedSession & { readonly key: string })[] = [];
-  let version = 0;
-  const listeners = new Set<(changes: StoreChanges) => void>();
-  const withName = (d: SessionDetail): SessionDetail => {
-    const custom = names[d.session_id] ?? '';
-    return custom === d.custom_name ? d : { ...d, custom_name: custom };
-  };
-  return {
-    changes$: views$.pipe(
-      map((next) => {
-        views = next;
-      }),
-    ),
-    setNames: (next) => {
-      names = next;
-    },
-    onChanges: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    refresh: () => {
-      if (applied === views && namesApplied === names) return;
-      const before = new Map(served.map((s) => [s.key, s]));
-      served = views.visible.map((d) => {
-        const summary = summaryOf(withName(d));
-        const key = `${d.agent}:${d.session_id}`;
-        const json = JSON.stringify(summary);
-        const old = before.get(key);
-        return old?.json === json ? old : { key, summary, json };
-      });
-      applied = views;
-      namesApplied = names;
-      const changed = served.filter((s) => before.get(s.key) !== s);
-      const kept = new Set(served.map((s) => s.key));
-      const removed = [...before.values()].filter((s) => !kept.has(s.key)).map((s) => s.summary.session_id);
-      if (changed.length === 0 && removed.length === 0) return;
-      version += 1;
-      for (const listener of listeners) listener({ changed, removed });
-    },
-    version: () => version,
-    sessions: () => served,
-    counts: () => ({ total: served.length, active: served.filter((s) => s.summary.is_active).length }),
-    meta: () => ({ ready: views.ready ?? true, diagnostics: views.diagnostics ?? 0, windowMinutes: views.windowMinutes }),
-    find: (sessionId) => {
-      const found = views.lookup(sessionId);
-      return found ? withName(found) : undefined;
-    },
-  };
-};
-
-export type StoreInput =
-  | { readonly views$: Observable<SessionViews> }
-  | { readonly feed: ListingFeed; readonly worktree: WorktreeLookup };
+export interface StoreInput {
+  readonly feed: ListingFeed;
+  readonly worktree: WorktreeLookup;
+}
 
 /** The pipeline's read model as the store follows it (the monitor passes its pipeline). */
 export interface ListingFeed {
   /** The frames; each has reached `listing` before it is emitted. */
-  readonly frame$: Observable<PipelineFrame>;
+  readonly frame$: Observable<ListingFrame>;
   /** What the config's window lists, shared with every interface of that window. */
   readonly listing: SessionListing;
   /** The listing's options as they are now (the window shown in /api/stats). */
@@ -236,9 +168,8 @@ export interface ListingFeed {
 }
 
 /**
- * The store over the pipeline's frames (`frame$`, the monitor) or a stream of fixed views
- * (`views$`, tests). Reading it refreshes the listing, which only rebuilds what changed; a
- * snapshot (and its joined JSON) is built at most once per change.
+ * The store over the pipeline's listing. Reading it refreshes the listing, which only rebuilds
+ * what changed; a snapshot (and its joined JSON) is built at most once per change.
  */
 export const createSessionStore = (
   deps: StoreInput & {
@@ -248,7 +179,7 @@ export const createSessionStore = (
     readonly namesChanged$?: Observable<SessionNames>;
   },
 ): SessionStore => {
-  const listing = 'views$' in deps ? viewsListing(deps.views$) : pipelineListing(deps.feed, deps.worktree);
+  const listing = pipelineListing(deps.feed, deps.worktree);
   const names$ = new BehaviorSubject<SessionNames>(deps.names);
   const followNames = deps.namesChanged$?.subscribe((names) => names$.next(names));
   // What changed since the last snapshot was built: handed out with the next one.
