@@ -6,7 +6,7 @@ import { createSessionStore, summaryOf, type ApiStats, type SessionViews } from 
 import type { SessionDetail } from '../../../src/core/session.js';
 import { detail } from './helpers.js';
 
-/** `GET /api/events?format=patch` (PRODUCT.md section 8): one snapshot, then only what changed. */
+/** `GET /api/events?format=patch` (docs/api.md): one snapshot, then only what changed. */
 const rx = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const timing = { throttleMs: 250, heartbeatMs: 60_000, patchThrottleMs: 50 };
 
