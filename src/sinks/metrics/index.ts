@@ -14,7 +14,7 @@ import { createActivityLedger, type ListedSession } from './activity-ledger.js';
 import { createUsageLedger } from './usage-ledger.js';
 
 /**
- * `GET /metrics`: Prometheus metrics of this agentwatch (PRODUCT.md section 8), through
+ * `GET /metrics`: Prometheus metrics of this agentwatch (docs/fleet.md), through
  * prom-client on a registry of its own (never the library's global one). Gauges are computed
  * when Prometheus scrapes, from the latest folded state; counters are fed by transitions and by
  * usage that grows after the first discovery. Labels are agent, activity, model, kind, code,
@@ -75,7 +75,7 @@ export const periodOf = (window: { readonly label: string; readonly window_secon
 export const startMetrics = (inputs: MetricsInputs): Metrics => {
   const registry = new Registry();
   // NOTE: the event-loop delay histogram samples on a timer; at prom-client's 10 ms default it
-  // woke an idle agentwatch 100 times a second (+0.4 % CPU measured); once a second is free.
+  // woke an idle agentwatch 100 times a second (docs/performance.md); once a second is free.
   if (inputs.processMetrics ?? true) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1_000 });
   const registers = [registry];
   const { now } = inputs;

@@ -12,7 +12,7 @@ import { asyncScheduler } from 'rxjs';
 import { defaultConfig } from './helpers.js';
 
 /**
- * The server answers while the first discovery still runs (issue 11: serve at once): auth at
+ * The server answers while the first discovery still runs: auth at
  * once, lists with what is known so far and `ready: false`, then the complete list.
  */
 const TOKEN = 'serve-at-once-token-0123456789abcdefghijklmnop';

@@ -7,7 +7,7 @@ import { NOT_A_WORKTREE } from '../../../src/streams/worktree.js';
 import type { SessionDetail } from '../../../src/core/session.js';
 import { detail, sceneFeed, type Scene } from './helpers.js';
 
-/** `GET /api/events?format=patch` (PRODUCT.md section 8): one snapshot, then only what changed. */
+/** `GET /api/events?format=patch` (docs/api.md): one snapshot, then only what changed. */
 const rx = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const timing = { throttleMs: 250, heartbeatMs: 60_000, patchThrottleMs: 50 };
 
