@@ -1,5 +1,5 @@
 /**
- * `GET /api/sessions` throughput (issue 11): the running `agentwatch --api` on a corpus (7-day
+ * `GET /api/sessions` throughput: the running `agentwatch --api` on a corpus (7-day
  * window), against a bare Fastify route in another process sending the same bytes (fetched from
  * the API once, so both answer with identical bodies), measured in the same run: keep-alive
  * connections request as fast as they can for S seconds per round, rounds alternate between the

@@ -1,5 +1,5 @@
 /**
- * The web dashboard with 1,000 sessions in headless Chromium (issue 12): first paint (navigation
+ * The web dashboard with 1,000 sessions in headless Chromium: first paint (navigation
  * to the first frame showing cards, and to the frame showing all of them) and one live update (the `patch` frame carrying a changed
  * session arriving in the page -> the frame showing its new activity), against anchors measured
  * in the same run and browser: the same 1,000 cards as a static page (same markup and CSS, no

@@ -1,5 +1,5 @@
 /**
- * Idle cost of `agentwatch --api` (issue 11): CPU % and RSS of the running process over a quiet
+ * Idle cost of `agentwatch --api`: CPU % and RSS of the running process over a quiet
  * period on a generated corpus with a 7-day window, next to anchors
  * measured in the same run on the same files: chokidar alone watching the same trees, and, when
  * BENCH_BASE_CLI names another build's dist/cli.js (e.g. the wave-1 build), that build.

@@ -1,7 +1,7 @@
 // What an oversized provider answer costs `agentwatch limits`, on the built code (npm run build
 // first): five concurrent GETs to a loopback server that answers each with MB megabytes, read by
 // the production HttpGet (1 MiB cap) and, as the baseline in the same run, by the same got
-// request without a cap (what limits did before issue 17). Each variant runs in a child process so
+// request without a cap (what limits did before the cap). Each variant runs in a child process so
 // its peak RSS is its own (/proc/self/status VmHWM).
 // Usage: node bench/limits-cap.mjs [MB=50]
 // The last stdout line is one JSON object { name, figures, anchors }.

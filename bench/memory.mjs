@@ -1,5 +1,5 @@
 /**
- * Where the idle memory of `agentwatch --api` goes (issue 11): starts it on the idle corpus
+ * Where the idle memory of `agentwatch --api` goes: starts it on the idle corpus
  * (bench/idle-cpu.mjs's, 7-day window), waits for the first discovery and `--settle` seconds,
  * then reads the process's memory map (/proc/PID/smaps: heap, code, malloc arenas, thread stacks)
  * and, with `--snapshot`, a V8 heap snapshot summarised by object kind and constructor, with the

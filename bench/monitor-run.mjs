@@ -18,7 +18,7 @@ import { arg, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CLI = process.env.BENCH_CLI ?? path.join(here, '..', 'dist', 'cli.js');
-const PASSPHRASE = 'issue 11 benchmark passphrase';
+const PASSPHRASE = 'monitor benchmark passphrase';
 const SALT = 'issue-11-bench-salt';
 export const TOKEN = pbkdf2Sync(PASSPHRASE, SALT, 600_000, 32, 'sha256').toString('base64url');
 

@@ -3,7 +3,7 @@
  * run, and saving them to bench/results/<name>.json with the machine. Suites run one after the
  * other (never in parallel: they measure CPU and time).
  *
- *   npm run bench [-- --only startup,idle,sse,api,gui,discovery,soak] [--sessions N] [--quick] [--summary]
+ *   npm run bench [-- --only startup,idle,sse,api,gui,discovery,soak,map] [--sessions N] [--quick] [--summary]
  *
  * --sessions N  claude/codex/pi transcripts of the generated corpus (plus N/20 of every other
  *               agent): 7700 (about 10,000 sessions) for idle and SSE, 5000 for start-up by default
@@ -37,6 +37,7 @@ const SUITES = {
   gui: ['gui.mjs', '--sessions', '1000', '--runs', quick ? '1' : '3', '--updates', quick ? '5' : '20'],
   discovery: ['discovery-suite.mjs'],
   soak: ['soak.mjs', '--sessions', sized(7700), '--minutes', quick ? '2' : '4'],
+  map: ['persistent-map.mjs', '--rounds', quick ? '3' : '7'],
 };
 // --summary: print the table of the saved results without running anything.
 const only = argv.includes('--summary') ? [] : (option('only')?.split(',') ?? Object.keys(SUITES));
@@ -98,6 +99,13 @@ if (soak) {
   const { figures: f, anchors: a } = soak;
   rows.push([`busy --api, ${f.minutes} min, ${f.lines_per_second.toFixed(0)} appends/s: live heap after`, `${f.after_heap_live_mib.toFixed(0)} MiB`, `idle before ${a.idle_heap_live_mib.toFixed(0)} MiB`, `${(f.after_heap_live_mib / a.idle_heap_live_mib).toFixed(2)}x`]);
   rows.push(['busy --api: heap growth, second half', `${f.heap_growth_second_half_mib_per_hour.toFixed(1)} MiB/h`, `RSS ${f.rss_growth_second_half_mib_per_hour.toFixed(1)} MiB/h`, '']);
+}
+const map = read('persistent-map');
+if (map) {
+  const { figures: f, anchors: a } = map;
+  const cow = a['Map, copied on write'];
+  rows.push([`sessions map (${map.size.toLocaleString('en')}): set one key, both kept`, `${f.setOne.toFixed(1)} µs`, `Map copied on write ${cow.setOne.toFixed(0)} µs`, `${(f.setOne / cow.setOne).toFixed(4)}x`]);
+  rows.push(['sessions map: iterate every entry (forEach)', `${f.forEach.toFixed(0)} µs`, `Map ${cow.forEach.toFixed(0)} µs`, `${(f.forEach / cow.forEach).toFixed(2)}x`]);
 }
 if (rows.length > 0) {
   const head = ['measure', 'agentwatch', 'anchor (same run)', 'ratio'];

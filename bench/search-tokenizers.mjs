@@ -1,5 +1,5 @@
 /**
- * Which FTS5 tokenizer for the search index (issue 15): the same message rows indexed three ways,
+ * Which FTS5 tokenizer for the search index (docs/search.md): the same message rows indexed three ways,
  * measured on size, build time, query time and on whether each of a set of typical queries finds
  * the message it is about (code identifiers, file names, and text in scripts without spaces).
  *

@@ -1,5 +1,5 @@
 /**
- * `agentwatch search` (issue 15) on a generated corpus of all nine agents, against baselines
+ * `agentwatch search` on a generated corpus of all nine agents, against baselines
  * measured in the same run on the same files:
  *
  * - index build: `search --reindex` (every transcript and database read, every message indexed)

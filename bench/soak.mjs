@@ -1,5 +1,5 @@
 /**
- * A busy day, compressed (issue 11: "a watcher that can run all day"): `agentwatch --api` on the
+ * A busy day, compressed (a watcher runs all day): `agentwatch --api` on the
  * idle corpus (7-day window) while agents work. Sessions of Claude Code and Codex are started and
  * written to as agents write them (a prompt, tool calls with their results, answers with usage),
  * a new session every few seconds, some finished sessions deleted, one SSE `?format=patch` client

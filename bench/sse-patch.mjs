@@ -1,5 +1,5 @@
 /**
- * Append -> SSE latency (issue 11): a running `agentwatch --api` on a generated corpus with a
+ * Append -> SSE latency: a running `agentwatch --api` on a generated corpus with a
  * 7-day window; one line appended to a transcript at a time, and the time until the
  * `?format=patch` stream delivers the `patch` carrying that session, against the same for the
  * lazyagent `update` stream (a full snapshot per change), measured in the same run.

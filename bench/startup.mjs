@@ -1,5 +1,5 @@
 /**
- * Start-up cost (issue 11, items 3, 4 and 7): cold and warm discovery of agentwatch next to their
+ * Start-up cost: cold and warm discovery of agentwatch next to their
  * anchors, all measured in this run on the same generated corpus (bench/corpus.mjs: realistic
  * line sizes, multi-MB tool outputs, all nine agents):
  *
@@ -70,8 +70,8 @@ const inProcess = (script, args) => {
 /**
  * An anchor's work split over two processes at once (each half of the Claude files), next to one
  * process doing all of it: what two reader threads could reach on this machine. Where the split
- * is no faster, reading and parsing are memory-bound here and a worker pool cannot pay (issue 11,
- * item 4). Both the skim floor and parse-everything (which allocates as agentwatch's reader does).
+ * is no faster, reading and parsing are memory-bound here and a worker pool cannot pay.
+ * Both the skim floor and parse-everything (which allocates as agentwatch's reader does).
  */
 const claudeFiles = readFileSync(claudeList, 'utf8').split('\n').filter(Boolean);
 const halves = [0, 1].map((i) => {

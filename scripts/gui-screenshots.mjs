@@ -1,5 +1,5 @@
 /**
- * Regenerates the dashboard screenshots under docs/gui/ from `agentwatch --gui --demo` (issue 12):
+ * Regenerates the dashboard screenshots under docs/gui/ from `agentwatch --gui --demo`:
  * each card density, the detail panel, the limits dialog and the panel view with its limits page,
  * in dark and light. Needs a build (`npm run build`) and Chromium at /usr/bin/chromium.
  *

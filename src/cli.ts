@@ -76,7 +76,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
  * Ends the process once stdout and stderr have taken what was written. For the monitor, which has
  * stopped everything it started by the time `run` returns: a stop during the first discovery cuts
  * chokidar's initial scans short, and their file-system requests still in flight kept the process
- * alive for about a second after the last line of its shutdown (measured at 5k transcripts).
+ * alive for a noticeable while after the last line of its shutdown.
  */
 const exitOnceWritten = async (code: number): Promise<void> => {
   await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));

@@ -7,7 +7,7 @@ import { CLI_PATH } from './helpers/cli.js';
 import { makeTempHome } from './helpers/temp-home.js';
 
 /**
- * Issue 11, "serve at once", as a real process: the socket listens before the app, the token's
+ * Serving at once, as a real process: the socket listens before the app, the token's
  * derivation and the first discovery. With one libuv thread (UV_THREADPOOL_SIZE=1) the 600,000
  * PBKDF2 iterations, queued first, run before any of the discovery's file reads, so requests sent
  * as soon as the process says it listens are judged while the first discovery is still running:

@@ -10,8 +10,8 @@ import { startReceiver } from './sinks/webhook/receiver.js';
 
 /**
  * `--demo` shows generated sessions; it must never reach the outside world: no webhook delivery,
- * no desktop notification, and it says so once (issue 14 finding 9: a receiver got 16 signed
- * deliveries of fake sessions in 15 s). The demo's own activity changes are observed over SSE, so
+ * no desktop notification, and it says so once (a receiver must never get signed deliveries of
+ * fake sessions). The demo's own activity changes are observed over SSE, so
  * the test knows transitions happened while the receiver stayed silent.
  */
 const cleanups: (() => Promise<void> | void)[] = [];

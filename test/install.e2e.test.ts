@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';
 
 /**
- * Issue 14, finding 1: after `npm ci` there was no `agentwatch` on PATH. A packed tarball and the
- * clone itself, installed globally into a temp prefix, give a working command. npm installs with
- * --ignore-scripts: the clone's dist/ is already built by the test setup, and better-sqlite3's
- * native build (prebuilt download or node-gyp, minutes on this machine) is npm's own business;
- * the commands run here do not load it. --prefer-offline reads the packages `npm ci` cached.
+ * `npm ci` alone puts no `agentwatch` on PATH: a packed tarball and the clone itself, installed
+ * globally into a temp prefix, give a working command. npm installs with --ignore-scripts: the
+ * clone's dist/ is already built by the test setup, and better-sqlite3's native build (prebuilt
+ * download or node-gyp) is npm's own business; the commands run here do not load it.
+ * --prefer-offline reads the packages `npm ci` cached.
  */
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

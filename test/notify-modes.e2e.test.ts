@@ -10,7 +10,7 @@ import { EventSource } from 'eventsource';
 
 /**
  * Desktop notifications come from every long-running mode when `notifications` is true
- * (PRODUCT.md 7; issue 14 finding 6: they ran only under --api, never in the TUI). A stand-in
+ * (docs/notifications.md), the TUI included. A stand-in
  * `notify-send` on PATH records its arguments. A Claude session already listed starts waiting
  * while the monitor runs (an answer older than the 10 s thinking grace is appended), and
  * notify_after_sec later the notification is raised.

@@ -1,6 +1,7 @@
 /**
- * PRODUCT.md section 6 ("where the origin project is wrong, agentwatch is right"), checked end to
- * end: real claude and codex transcripts in a temp HOME, read by the built CLI in one-shot mode.
+ * The readings that keep a session's facts right (compaction, titles, split responses counted
+ * once, cached tokens not counted twice; docs/formats/), checked end to end: real claude and
+ * codex transcripts in a temp HOME, read by the built CLI in one-shot mode.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -82,7 +83,7 @@ afterAll(() => t.cleanup());
 
 const byId = (suffix: string): SessionDetail | undefined => list.find((s) => s.session_id.endsWith(suffix));
 
-describe('PRODUCT.md section 6, end to end', () => {
+describe('transcript readings, end to end', () => {
   it('a summary line is a title, not a compaction', () => {
     expect(byId('0001')).toMatchObject({ activity: 'thinking', agent_name: 'Token bucket limiter' });
   });

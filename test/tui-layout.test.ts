@@ -5,7 +5,7 @@ import { makeTempHome, type TempHome } from './helpers/temp-home.js';
 import { hasTmux, listRows, makeTmux, selectedRow } from './helpers/tmux.js';
 
 /**
- * The list's layout at the widths people use (issue 14), in a real terminal on --demo: columns
+ * The list's layout at the widths people use, in a real terminal on --demo: columns
  * added as the width allows, every line within the width, the wheel scrolling the list with the
  * selection kept in view, and the ? overlay (scrolled with the wheel) listing every key and
  * every agent's glyph.

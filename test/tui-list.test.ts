@@ -6,7 +6,7 @@ import { makeTempHome, type TempHome } from './helpers/temp-home.js';
 import { hasTmux, listRows, makeTmux, nameCell, selectedRow } from './helpers/tmux.js';
 
 /**
- * The list as a user lives with it (issue 14), in a real terminal: column headers, rows that say
+ * The list as a user lives with it, in a real terminal: column headers, rows that say
  * which agent, what and where, an order that does not shuffle while agents work, the selection
  * following its session, S, the mouse, the ? overlay and warnings shown inside the TUI.
  */

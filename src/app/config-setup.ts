@@ -8,7 +8,7 @@ import { terminalSafe } from '../core/terminal-safe.js';
 /**
  * What every command does before its real work: load the config (printing its notices), pick the
  * agents, log to stderr. Kept free of rxjs and the pipeline so the monitor's API can listen right
- * after it (issue 11: answer within 200 ms of start).
+ * after it, before the rest has loaded (docs/api.md).
  */
 
 /**

@@ -5,7 +5,7 @@ import { countAnyAge, countVisible, type VisibilityOptions } from '../streams/vi
 /**
  * Without the TUI (`--api`, `--gui`) nobody sees an empty list: once the first discovery is done
  * and nothing is in the window, say so once on stderr, with what exists outside the window, where
- * the sources looked, and what to run next (PRODUCT.md 1: every interface says where it looked).
+ * the sources looked, and what to run next: every interface says where it looked.
  * Pure lines; `watchHeadlessEmpty` prints them.
  */
 export const headlessEmptyLines = (state: SessionsState, now: number, visibility: VisibilityOptions, searched: readonly string[]): string[] => {

@@ -168,7 +168,7 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
   if (!flags.demo) void warnLocationProblems(io, loaded, agents, ctx.log);
   // The sinks' modules load while the interfaces start, before the first discovery: once it runs,
   // a module graph loads one file per event-loop turn between its slices (next-turn.ts), and
-  // `got` behind the webhooks kept a stop signal waiting 1.5 s for this setup to end.
+  // `got` behind the webhooks kept a stop signal waiting for this setup to end.
   const sinkModules = import('./sinks.js');
   // NOTE: a rejection is met by the await below; a stop before it must not leave it unhandled.
   sinkModules.catch(() => undefined);

@@ -7,8 +7,7 @@
  * How a sink uses it (API, TUI, webhooks, notifier, discovery cache):
  *
  *   const pipeline = startPipeline(ctx, { sources, agents });
- *   const listing = createListing({ visibility: () => pipeline.visibility });  // streams/listing.ts
- *   pipeline.frame$.subscribe((frame) => { listing.push(frame); render(listing.refresh()); });
+ *   pipeline.frame$.subscribe(() => render(pipeline.listing.refresh()));  // the read model, streams/listing.ts
  *   pipeline.transitions$.subscribe((t) => post(t));       // activity changes, after `ready`
  *   await pipeline.dispose();                               // closes sources, sinks, timers
  *
@@ -26,6 +25,7 @@ import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, me
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState, Teardown } from '../core/contracts.js';
 import type { Ctx, Sink, Source } from '../streams/contracts.js';
+import { createListing, type Listing } from '../streams/listing.js';
 import { sessionKey, type DiagnosticEvent, type SessionEvent, type SessionState, type Transition } from '../core/session.js';
 import { demoSource } from '../demo/source.js';
 import { batchSync } from '../streams/batch.js';
@@ -63,6 +63,8 @@ export interface Pipeline {
    * Replays the latest DIAGNOSTICS_KEPT to late subscribers: `doctor`, one-shot commands, the UIs.
    */
   readonly diagnostics$: Observable<DiagnosticEvent>;
+  /** What the config's window lists, up to date with every frame `frame$` has emitted (streams/listing.ts). */
+  readonly listing: Listing;
   /** The agents whose sources run (enabled and registered, or every enabled agent in demo mode). */
   readonly agents: readonly AgentKind[];
   /** Default listing options from the config: window, exclusions, enabled agents (the latest set). */
@@ -166,6 +168,9 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   // (and before the sources start, when the caller defers them until its servers listen).
   const first = initialFrame(agents, ctx.now());
   const frames = new ReplaySubject<PipelineFrame>(1);
+  // The read model every interface of the config's window shares (TUI views of another window keep their own).
+  const listing = createListing({ visibility: () => visibility });
+  listing.push(first);
   frames.next(first);
   const connection = new Subscription(() => {
     armed?.timer.unsubscribe();
@@ -174,7 +179,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   let started = false;
   const teardowns: Teardown[] = [];
   const plug = (sinks: readonly Sink[]): void => {
-    for (const sink of sinks) teardowns.push(sink({ state$, transitions$, diagnostics$ }, ctx));
+    for (const sink of sinks) teardowns.push(sink({ frame$, state$, transitions$, diagnostics$, listing }, ctx));
   };
   const start = (sinks: readonly Sink[] = []): void => {
     if (started || connection.closed) return;
@@ -182,6 +187,8 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     plug(sinks);
     connection.add(
       inputs$.pipe(scan((frame: PipelineFrame, input: FoldInput) => stepFrame(frame, input, frameOptions), first)).subscribe((frame) => {
+        // The listing has each frame before anyone who follows the frames reads it.
+        listing.push(frame);
         frames.next(frame);
         arm(frame.nextWakeAt);
       }),
@@ -212,6 +219,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   };
   const setVisibility = (next: VisibilityOptions): void => {
     visibility = next;
+    listing.invalidate();
     rederive$.next();
   };
   let latestFrame = first;
@@ -229,6 +237,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     state$,
     transitions$,
     diagnostics$,
+    listing,
     agents,
     get visibility() {
       return visibility;

@@ -19,7 +19,7 @@ import { DISCOVERY_WAIT_MS } from './sessions.js';
 import { terminalSafe } from '../core/terminal-safe.js';
 
 /**
- * `agentwatch doctor [--json]` (PRODUCT.md section 9): per agent where it looked and what it
+ * `agentwatch doctor [--json]` (docs/doctor.md): per agent where it looked and what it
  * found, every diagnostic with file and line, config warnings (unknown keys with a suggestion),
  * and the API and webhook setup. Reads everything from the start (no discovery cache, so no
  * record is skipped unseen) and writes nothing. Exit 0 healthy, 1 when something needs the user.

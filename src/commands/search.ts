@@ -17,7 +17,7 @@ import type { AgentKind } from '../core/agents.js';
 import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
 
 /**
- * `agentwatch search QUERY [--agent LIST] [--limit N] [--json] [--reindex]` (PRODUCT.md 9):
+ * `agentwatch search QUERY [--agent LIST] [--limit N] [--json] [--reindex]` (docs/search.md):
  * catch the index up (only what was appended since the last search is read), then the sessions
  * ranked by bm25 with their best snippets. The query may come from stdin (`-`, or no argument
  * with a pipe). Exit 0 (also with no hits), 2 for a malformed query or bad flags.
@@ -91,7 +91,7 @@ export const run = async (io: CliIo): Promise<number> => {
       const color = shouldColor(io.env, io.stdout.isTTY);
       io.stdout.write(terminalSafe(`${renderResults(results, color)}\n`, { colored: color }));
     } else if (!nothingIndexed) io.stdout.write(terminalSafe(`No session mentions ${JSON.stringify(query)}.\n`));
-    // Nothing to search at all is not "no hit": say where the sessions were looked for (PRODUCT.md 1),
+    // Nothing to search at all is not "no hit": say where the sessions were looked for,
     // as `sessions` does; on stderr under --json, whose stdout stays the array.
     if (nothingIndexed) (flags.json ? io.stderr : io.stdout).write(terminalSafe(`${(await nothingIndexedLines(io, loaded, agents, asked !== undefined, query)).join('\n')}\n`));
     return 0;

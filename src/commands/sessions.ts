@@ -12,8 +12,9 @@ import type { DiagnosticEvent, SessionDetail, SessionState } from '../core/sessi
 import { locationProblem, type LocationCheck } from '../doctor/locations.js';
 import { oneShotMessage } from '../doctor/report.js';
 import type { PipelineFrame } from '../streams/frames.js';
-import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
-import { toDetail, toSummary } from '../streams/views.js';
+import { countAnyAge, type VisibilityOptions } from '../streams/visibility.js';
+import { createListing } from '../streams/listing.js';
+import { toDetail } from '../streams/views.js';
 import { createWorktreeLookup } from '../app/worktree.js';
 import { dirForms } from '../util/dir-forms.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
@@ -33,7 +34,7 @@ export const DISCOVERY_WAIT_MS = 120_000;
 
 const COMMAND = 'agentwatch sessions';
 
-/** Colors only on a TTY; NO_COLOR disables and FORCE_COLOR forces them (PRODUCT.md section 2). */
+/** Colors only on a TTY; NO_COLOR disables and FORCE_COLOR forces them (docs/configuration.md). */
 const useColor = (io: CliIo): boolean => {
   const force = io.env.FORCE_COLOR;
   if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
@@ -130,7 +131,7 @@ export const run = async (io: CliIo): Promise<number> => {
     return await report(io, frame, pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names, prefetchDetails, places: await places });
   } finally {
     // The discovery cache is written once the listing is out: the user waits for the listing, not
-    // for the cache (a cold start's write is ~100 ms), and a piped reader drains it meanwhile.
+    // for the cache, and a piped reader drains it meanwhile.
     await stop();
   }
 };
@@ -160,7 +161,7 @@ const nothingEnabled = (flags: ParsedFlags<typeof SESSIONS_FLAGS>, loaded: Loade
 /** Prints the listing of `frame` (or what the empty listing leads to) and the problems that need the user; the exit code. */
 const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<DiagnosticEvent>, scope: ReportScope): Promise<number> => {
   const { now, flags, dir, agents, loaded, names, prefetchDetails, places } = scope;
-  // Silence is a bug: what kept sessions from being read is said, once each (PRODUCT.md 9: doctor has the rest).
+  // Silence is a bug: what kept sessions from being read is said, once each (doctor has the rest).
   for (const line of attentionLines(diagnostics$, places)) io.stderr.write(terminalSafe(`agentwatch: ${line}\n`));
 
   const visibility: VisibilityOptions = {
@@ -170,14 +171,19 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     // The directory as named and as it really is: a symlinked --dir finds what the agents recorded.
     ...(dir === undefined ? {} : { dirs: dirForms(dir) }),
   };
-  const listed = selectVisible(frame.state.sessions.values(), now, visibility);
+  // The one read model every interface lists through (streams/listing.ts), read once.
+  const listing = createListing({ visibility: () => visibility, names });
+  listing.push(frame);
+  listing.refresh(now);
+  const entries = listing.sessions();
+  const listed = entries.map((entry) => entry.state);
   const worktree = createWorktreeLookup();
   const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) });
 
   if (flags.json) {
     // Written a chunk at a time, each detail built when its turn comes (json-array-chunks.ts). A
-    // pipe can take less than we write: waiting for it keeps the listing out of memory (a reader
-    // slower than 12 MB at once held it all, 244 MiB peak instead of 187). The details restored
+    // pipe can take less than we write: waiting for it keeps the listing out of memory (not
+    // waiting, a slow reader made the process hold all of it). The details restored
     // from the discovery cache are read in one pass, not one lookup each.
     prefetchDetails(listed);
     for (const chunk of jsonArrayChunks(listed, detailOf)) if (io.stdout.write(chunk) === false) await once(io.stdout, 'drain');
@@ -187,7 +193,7 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     // prompt: the restored details are read in one pass, as for --json.
     prefetchDetails(listed);
     const color = useColor(io);
-    io.stdout.write(terminalSafe(renderSessionsTable(listed.map((session) => terminalSafeFields(toSummary(session, { now, customNames: names }))), { now, color }), { colored: color }));
+    io.stdout.write(terminalSafe(renderSessionsTable(entries.map((entry) => terminalSafeFields(entry.summary)), { now, color }), { colored: color }));
   }
 
   if (listed.length === 0 && agents.length === 0) {

@@ -19,7 +19,7 @@ export interface LoadOptions {
   readonly write: boolean;
   /**
    * A stored `api_passphrase` shorter than 12 characters that no valid AGENTWATCH_API_PASSPHRASE
-   * overrides: `refuse` (the default) throws ConfigError, as PRODUCT.md section 2 wants; `report`
+   * overrides: `refuse` (the default) throws ConfigError, as docs/configuration.md says; `report`
    * loads anyway and says why in `passphraseRefused`, for `agentwatch passphrase`, which replaces
    * it, and `agentwatch doctor`, which reports it.
    */
@@ -132,9 +132,9 @@ const envOverridesPassphrase = (env: Env): boolean => {
 const HOW_TO_REPLACE = 'run agentwatch passphrase to set a new one, or edit the file, or set AGENTWATCH_API_PASSPHRASE (which overrides it)';
 
 /**
- * A stored passphrase shorter than 12 characters: refused (PRODUCT.md section 2) when it is the
- * one in use; only a warning when a valid AGENTWATCH_API_PASSPHRASE overrides it, since it is
- * never used then. The file is never changed for it (`agentwatch passphrase` replaces it).
+ * A stored passphrase shorter than 12 characters: refused when it is the one in use (the token
+ * derived from it would be easy to guess); only a warning when a valid AGENTWATCH_API_PASSPHRASE
+ * overrides it, since it is never used then. The file is never changed for it (`agentwatch passphrase` replaces it).
  */
 const storedPassphraseCheck = (file: string, stored: StoredConfig, env: Env): { readonly error?: string; readonly warning?: string } => {
   // One that is not a string reads as none (the schema's fallback), with its own warning.

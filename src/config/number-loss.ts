@@ -2,7 +2,8 @@
  * Numbers a rewrite of the config file would change. The file is read with JSON.parse and written
  * with JSON.stringify, so every number passes through a double: `12345678901234567890` would be
  * saved as `12345678901234567000` and `1e999` as `null`, in keys agentwatch does not even use.
- * A write that would do that is not made (PRODUCT.md 2: the user's keys are kept as they are).
+ * A write that would do that is not made: the user's keys are kept as they wrote them
+ * (docs/configuration.md).
  * `1.0` -> `1` or `1E3` -> `1000` are the same number written differently, and are fine.
  */
 

@@ -180,7 +180,7 @@ export type ConfigShape = z.output<typeof configSchema>;
 /** The config document as the file holds it, missing keys back-filled: any JSON value under any key, the user's own keys included. */
 export type StoredConfig = Readonly<Record<string, unknown>>;
 
-/** The keys of a fresh file, in the spec's order. */
+/** The keys of a fresh file, in the order docs/configuration.md lists them. */
 export const CONFIG_KEYS = Object.keys(configSchema.shape) as (keyof ConfigShape)[];
 
 /** The keys of the object-valued settings (`agents`, `tui`), by setting. */

@@ -1,4 +1,4 @@
-/** Every agent kind agentwatch knows, in the order the spec lists them. */
+/** Every agent kind agentwatch knows, in alphabetical order: every list and legend shows them so. */
 export const AGENT_KINDS = ['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi'] as const;
 
 export type AgentKind = (typeof AGENT_KINDS)[number];

@@ -267,7 +267,7 @@ export interface SessionState {
   readonly checkpoint: FileCheckpoint | null;
 }
 
-/** Summary object of `GET /api/sessions` (PRODUCT.md section 4); field names are the wire format. */
+/** Summary object of `GET /api/sessions` (docs/api.md); field names are the wire format. */
 export interface SessionSummary {
   readonly session_id: string;
   readonly agent: AgentKind;

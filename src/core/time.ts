@@ -1,6 +1,6 @@
 /**
  * How the API writes a time it does not know: Go's zero time, as lazyagent (whose clients must
- * work unchanged, PRODUCT.md section 4) marshals an unset `time.Time`. It is still RFC 3339, so a
+ * work unchanged, docs/api.md) marshals an unset `time.Time`. It is still RFC 3339, so a
  * client's date parser (the iOS app's, a script's) reads it where an empty string would fail.
  */
 export const UNKNOWN_TIME = '0001-01-01T00:00:00Z';

@@ -1,6 +1,6 @@
 import type { LimitWindow } from './types.js';
 
-/** Spec 3: the pace label of a window; `null` renders as a dash (under 1% elapsed). */
+/** The pace label of a window (docs/limits.md); `null` renders as a dash (under 1% elapsed). */
 export type PaceLabel = 'underutilizing' | 'on track' | 'overutilizing';
 
 /** Below this elapsed share the used/elapsed ratio means nothing (docs/limits.md). */

@@ -25,8 +25,8 @@ export const rowsOf = (outcomes: Outcomes): RowEntry[] =>
   });
 
 /**
- * Spec 4.1/7: a skip is silent under `--agent all`, but an agent asked for by name that has no
- * credential (or nothing to pace) is a friendly error.
+ * A skip is silent under `--agent all`, but an agent asked for by name that has no credential (or
+ * nothing to pace) is a friendly error: the user asked for it (docs/limits.md).
  */
 export const resolveOutcomes = (outcomes: Outcomes, explicit: boolean): Outcomes => {
   if (!explicit) return outcomes;
@@ -45,7 +45,7 @@ const present = (outcomes: Outcomes): Outcome[] => LIMIT_AGENTS.flatMap((agent) 
 /** True when every agent was skipped: nothing could be reported at all. */
 export const noneAvailable = (outcomes: Outcomes): boolean => present(outcomes).every((o) => o.kind === 'skipped');
 
-/** Spec 7: 0 when every requested agent succeeded (silent skips allowed), else 1. */
+/** 0 when every requested agent succeeded (silent skips allowed), else 1 (docs/limits.md). */
 export const exitCodeOf = (outcomes: Outcomes): 0 | 1 => {
   const all = present(outcomes);
   if (all.some((o) => o.kind === 'failed')) return 1;

@@ -5,8 +5,8 @@ import { agentLoaders } from './agents.js';
 
 /**
  * A source whose module loads when it is first subscribed: a command that runs one agent
- * (`sessions --agent claude`) loads that agent's parser, schemas and readers only (the other
- * eight cost about 30 ms of every start).
+ * (`sessions --agent claude`) loads that agent's parser, schemas and readers only (loading the
+ * other eight would lengthen every start).
  */
 const onDemand =
   (load: () => Promise<Source>): Source =>

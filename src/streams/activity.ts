@@ -56,8 +56,8 @@ const pendingActivity = (tool: ToolUse, now: number): ResolvedActivity | undefin
  * |              | for 30 s after the result, then "idle"                                          |
  * | none         | "idle"                                                                          |
  *
- * Unlike the origin project, a tool that got its result and was followed by an answer never
- * paints the session: the answer decides (waiting).
+ * A tool that got its result and was followed by an answer never paints the session: the answer
+ * decides (waiting), as docs/activity.md says.
  */
 export const resolveActivity = (s: SessionState, now: number): ResolvedActivity => {
   if (isCompacting(s, now)) return plain('compacting');

@@ -1,5 +1,5 @@
 /**
- * Timing constants of the activity state machine (AGENT-FORMATS.md section 11.1). Milliseconds.
+ * Timing constants of the activity state machine (docs/activity.md, "Timing rules"). Milliseconds.
  * Every duration is measured from a record's own timestamp, never from when agentwatch read it,
  * so a one-shot snapshot and a long-running monitor agree.
  */
@@ -25,7 +25,7 @@ export const SPAWNING_TIMEOUT_MS = 20 * 60_000;
  */
 export const WAITING_GRACE_MS = 10_000;
 
-/** Caps of the folded session (AGENT-FORMATS.md section 10.1). */
+/** Caps of the folded session: what the detail views show, and a bounded size per session. */
 export const RECENT_TOOLS_MAX = 20;
 export const RECENT_MESSAGES_MAX = 10;
 export const MESSAGE_TEXT_MAX = 300;

@@ -4,6 +4,8 @@ import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { Env } from '../core/env.js';
 import type { DiagnosticEvent, SessionEvent, Transition } from '../core/session.js';
+import type { PipelineFrame } from './frames.js';
+import type { Listing } from './listing.js';
 
 /** Everything a component may touch of the outside world, injected (tests pass their own). */
 export interface Ctx {
@@ -24,6 +26,10 @@ export type SourceRegistry = Readonly<Record<AgentKind, Source>>;
 
 /** The pipeline's shared streams, as every sink gets them. */
 export interface SinkStreams {
+  /** Every frame of the fold (state, activities, what it touched), after `listing` has it. */
+  readonly frame$: Observable<PipelineFrame>;
+  /** What the config's window lists: the one read model (streams/listing.ts). */
+  readonly listing: Listing;
   readonly state$: Observable<SessionsState>;
   readonly transitions$: Observable<Transition>;
   readonly diagnostics$: Observable<DiagnosticEvent>;

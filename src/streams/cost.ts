@@ -7,7 +7,7 @@ export interface Price {
 }
 
 /**
- * Prices by the first case-insensitive substring of the model name (AGENT-FORMATS.md section 12).
+ * Prices by the first case-insensitive substring of the model name (docs/formats/README.md).
  * Order matters: `gpt-4o` must be tried before `gpt-4`. A static estimate, not a bill.
  */
 export const PRICE_TABLE: readonly (readonly [substring: string, price: Price])[] = [
@@ -30,7 +30,7 @@ export const priceFor = (model: string): Price => {
 /**
  * Estimated cost: input at the input rate, cache writes at 1.25x, cache reads at 0.1x, output at
  * the output rate. Counters are disjoint by contract: the codex source already takes its cached
- * tokens out of `input` (codex reports them as a subset; the origin project counts them twice).
+ * tokens out of `input` (codex reports them as a subset: left in, they would be paid twice).
  */
 export const estimateCost = (model: string, tokens: TokenCounts): number => {
   const price = priceFor(model);

@@ -4,9 +4,10 @@ import type { SessionKey, SessionState, SessionSummary } from '../core/session.j
 import type { SessionNames } from '../config/session-names.js';
 import { flatJson } from '../core/flat-json.js';
 import { deriveActivity } from './activity.js';
+import type { SessionsState } from '../core/contracts.js';
 import { ALL_SESSIONS, type PipelineFrame } from './frames.js';
 import { summaryWith } from './views.js';
-import { compareNewestFirst, isVisible, type VisibilityOptions } from './visibility.js';
+import { compareNewestFirst, isVisible, windowMs, type VisibilityOptions } from './visibility.js';
 
 /**
  * The read model: what is listed, kept up to date per session version, for every interface. A
@@ -24,9 +25,30 @@ export interface ListedSession {
   readonly state: SessionState;
   readonly activity: Activity;
   readonly customName: string;
+  /** Built on first read: a terminal list or a one-shot table reads only the few it shows. */
   readonly summary: SessionSummary;
-  /** `summary` as JSON text, serialised once per version of the session. */
+  /** `summary` as JSON text, serialised once per version of the session (on first read). */
   readonly json: string;
+}
+
+/** A class, not an object literal with closures: thousands are made at a start, cheaply. */
+class ListedEntry implements ListedSession {
+  #summary: SessionSummary | undefined;
+  #json: string | undefined;
+  constructor(
+    readonly key: SessionKey,
+    readonly state: SessionState,
+    readonly activity: Activity,
+    readonly customName: string,
+  ) {}
+  get summary(): SessionSummary {
+    this.#summary ??= summaryWith(this.state, { customNames: this.customName === '' ? {} : { [this.state.sessionId]: this.customName } }, this.activity);
+    return this.#summary;
+  }
+  get json(): string {
+    this.#json ??= flatJson(this.summary);
+    return this.#json;
+  }
 }
 
 /** What one refresh changed: sessions added or whose summary changed, and the ids that left. */
@@ -45,26 +67,36 @@ export interface ListingCounts {
 
 export interface Listing {
   /** Follows a frame: marks the sessions it touched (nothing is rebuilt until the listing is read). */
-  readonly push: (frame: PipelineFrame) => void;
+  readonly push: (frame: ListingFrame) => void;
   /** The user's names: sessions whose name changed are rebuilt on the next read. */
   readonly setNames: (names: SessionNames) => void;
   /** The visibility options changed outside the frames: everything is looked at again. */
   readonly invalidate: () => void;
-  /** Brings the listing up to date with the latest frame; what changed since the previous refresh. */
-  readonly refresh: () => ListingChanges;
+  /**
+   * Brings the listing up to date with the latest frame; what changed since the previous refresh
+   * (also told to every `onChanges` listener, whoever refreshed). `now`, when later than the
+   * frame's time, moves the window's edge there: a view whose window is not the pipeline's (the
+   * terminal list, widened or narrowed) gets no frame when a session crosses its edge.
+   */
+  readonly refresh: (now?: number) => ListingChanges;
+  /** Follows every refresh that changed something, whoever made it; returns the unsubscribe. */
+  readonly onChanges: (listener: (changes: ListingChanges) => void) => () => void;
   /** Grows by one for every refresh that changed something visible. */
   readonly version: () => number;
   /** Listed sessions, newest first (as of the last refresh; rebuilt at most once per version). */
   readonly sessions: () => readonly ListedSession[];
   readonly counts: () => ListingCounts;
   /** The latest frame pushed. */
-  readonly frame: () => PipelineFrame | undefined;
+  readonly frame: () => ListingFrame | undefined;
   /**
    * Any known session that is not hidden for good (sub-agent, excluded, disabled agent), listed or
    * outside the window, with its activity at the frame's time.
    */
   readonly find: (sessionId: string) => ListedSession | undefined;
 }
+
+/** What the listing reads of a pipeline frame. */
+export type ListingFrame = Pick<PipelineFrame, 'now' | 'activities' | 'touched'> & { readonly state: SessionsState };
 
 const NO_CHANGES: ListingChanges = { changed: [], removed: [] };
 
@@ -77,11 +109,11 @@ const countsDelta = (activity: Activity, sign: 1 | -1): { active: number; waitin
  * The activity the fold derived for the frame. Until the first discovery completes the fold
  * derives none (nothing is announced then), and the listing derives it for what it shows.
  */
-const activityIn = (frame: PipelineFrame, key: SessionKey, s: SessionState): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now);
+const activityIn = (frame: ListingFrame, key: SessionKey, s: SessionState): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now);
 
 export const createListing = (options: { readonly visibility: () => VisibilityOptions; readonly names?: SessionNames }): Listing => {
   let names: SessionNames = options.names ?? {};
-  let latest: PipelineFrame | undefined;
+  let latest: ListingFrame | undefined;
   // The frame the entries were last brought in line with; its sessions map tells what changed.
   let dirty = new Set<SessionKey>();
   let everything = false;
@@ -99,10 +131,7 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
   // Some entry was replaced by a newer object that shows the same (its place and bytes unchanged).
   let replaced = false;
 
-  const build = (key: SessionKey, s: SessionState, activity: Activity, customName: string): ListedSession => {
-    const summary = summaryWith(s, { customNames: customName === '' ? {} : { [s.sessionId]: customName } }, activity);
-    return { key, state: s, activity, customName, summary, json: flatJson(summary) };
-  };
+  const build = (key: SessionKey, s: SessionState, activity: Activity, customName: string): ListedSession => new ListedEntry(key, s, activity, customName);
 
   const add = (entry: ListedSession, sign: 1 | -1): void => {
     total += sign;
@@ -112,10 +141,10 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
   };
 
   /** Re-evaluates one session against the frame; records what changed. */
-  const look = (key: SessionKey, frame: PipelineFrame, visibility: VisibilityOptions, changed: ListedSession[], removed: string[]): void => {
+  const look = (key: SessionKey, frame: ListingFrame, at: number, visibility: VisibilityOptions, changed: ListedSession[], removed: string[]): void => {
     const s = frame.state.sessions.get(key);
     const before = entries.get(key);
-    if (!s || !isVisible(s, frame.now, visibility)) {
+    if (!s || !isVisible(s, at, visibility)) {
       if (!before) return;
       entries.delete(key);
       if (byId.get(before.state.sessionId) === key) byId.delete(before.state.sessionId);
@@ -139,24 +168,46 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
     else replaced = true;
   };
 
-  const refresh = (): ListingChanges => {
+  const listeners = new Set<(changes: ListingChanges) => void>();
+
+  /** Listed sessions the window's edge at `at` has passed (the order's tail: oldest last). */
+  const pastTheEdge = (at: number, visibility: VisibilityOptions): SessionKey[] => {
+    const window = windowMs(visibility.windowMinutes);
+    if (window === undefined || entries.size === 0) return [];
+    const listed = sessions();
+    const past: SessionKey[] = [];
+    for (let i = listed.length - 1; i >= 0; i -= 1) {
+      const entry = listed[i] as ListedSession;
+      if (entry.state.lastActivityAt > at - window) break;
+      past.push(entry.key);
+    }
+    return past;
+  };
+
+  const refresh = (now?: number): ListingChanges => {
     const frame = latest;
-    if (!frame || (!everything && dirty.size === 0)) return NO_CHANGES;
+    if (!frame) return NO_CHANGES;
+    const at = now === undefined ? frame.now : Math.max(now, frame.now);
     const visibility = options.visibility();
+    const expired = at > frame.now ? pastTheEdge(at, visibility) : [];
+    if (!everything && dirty.size === 0 && expired.length === 0) return NO_CHANGES;
     const changed: ListedSession[] = [];
     const removed: string[] = [];
     if (everything) {
-      for (const key of frame.state.sessions.keys()) look(key, frame, visibility, changed, removed);
-      for (const key of [...entries.keys()]) if (!frame.state.sessions.has(key)) look(key, frame, visibility, changed, removed);
+      for (const key of frame.state.sessions.keys()) look(key, frame, at, visibility, changed, removed);
+      for (const key of [...entries.keys()]) if (!frame.state.sessions.has(key)) look(key, frame, at, visibility, changed, removed);
       reorderAll = true;
     } else {
-      for (const key of dirty) look(key, frame, visibility, changed, removed);
+      for (const key of dirty) look(key, frame, at, visibility, changed, removed);
+      for (const key of expired) look(key, frame, at, visibility, changed, removed);
     }
     everything = false;
     dirty = new Set();
     if (changed.length === 0 && removed.length === 0) return NO_CHANGES;
     version += 1;
-    return { changed, removed };
+    const changes = { changed, removed };
+    for (const listener of listeners) listener(changes);
+    return changes;
   };
 
   const sessions = (): readonly ListedSession[] => {
@@ -217,6 +268,10 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
       everything = true;
     },
     refresh,
+    onChanges: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     version: () => version,
     sessions,
     counts: () => ({ total, active, waiting }),
@@ -237,3 +292,4 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
     },
   };
 };
+

@@ -2,8 +2,9 @@
  * An immutable map with structural sharing (a hash array mapped trie): `set`/`delete` return a new
  * map that shares every untouched branch with the old one, in O(log32 n) time and memory, and the
  * old map stays valid and unchanged. The fold publishes a new sessions map per batch of events:
- * copying a 10,000-entry `Map` per batch cost ~2 ms (most of a cold start's fold time); updating
- * this one costs a few small array copies per touched session.
+ * a plain `Map` would have to be copied whole per batch, while updating this one costs a few small
+ * array copies per touched session. Reads and iteration are slower than a `Map`'s; the fold's
+ * writes are far cheaper (docs/performance.md, `bench/persistent-map.mjs`).
  *
  * Iteration order is the trie's (by key hash), not insertion order; it is stable for a given set
  * of keys. Keys are strings.

@@ -4,7 +4,7 @@ import { sessionCost } from './cost.js';
 import { PersistentMap } from './persistent-map.js';
 
 /**
- * Sub-agent spend rolled up into the parent session (PRODUCT.md section 6): claude writes each
+ * Sub-agent spend rolled up into the parent session (docs/api.md, `subagents`): claude writes each
  * sub-agent's turns to its own transcript, and the user paid for them in the parent session, as
  * ccusage counts them. Other agents' child sessions are not added: none is known to bill them to
  * the parent the same way.

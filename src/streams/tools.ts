@@ -3,8 +3,8 @@ import type { Activity } from '../core/activity.js';
 /**
  * Tool name -> displayed activity. Names are matched case-insensitively with `-`, `_`, spaces and
  * dots removed, so `read_file`, `ReadFile` and `Read_file_v2` agree and no casing variant falls
- * through to "running" by accident (the origin project's table is case-sensitive, so `Task` or
- * `Webfetch` read as running there). Unknown non-empty names are "running"; empty is "idle".
+ * through to "running" by accident (a case-sensitive table reads `Task` or `Webfetch` as running).
+ * Unknown non-empty names are "running"; empty is "idle".
  */
 const TABLE: Readonly<Record<Exclude<Activity, 'idle' | 'waiting' | 'thinking' | 'compacting' | 'running'>, readonly string[]>> = {
   reading: ['read', 'readfile', 'readfilev2', 'viewimage', 'view', 'cat', 'readmanyfiles', 'notebookread', 'readmediafile'],

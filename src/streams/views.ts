@@ -17,6 +17,8 @@ export interface ViewOptions {
   readonly customNames?: SessionNames;
   /** Worktree facts of the session's cwd (see `createWorktreeLookup`); details only. */
   readonly worktree?: WorktreeInfo;
+  /** The activity the fold derived for the frame (details only): not derived a second time. */
+  readonly activity?: Activity;
 }
 
 /** The project directory's basename; "/" stays "/", no cwd gives "". */
@@ -32,7 +34,7 @@ const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_00
 /** The command the source recorded, else the one the agent's descriptor builds from the session. */
 export const resumeCommand = (s: SessionState): string => s.resumeCommand || agentResume(s.agent, s);
 
-/** Summary object of `GET /api/sessions` (PRODUCT.md section 4). Pure. */
+/** Summary object of `GET /api/sessions` (docs/api.md). Pure. */
 export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now).activity);
 
 /** The summary with an activity already resolved (the cached listing resolves it once). Pure. */
@@ -69,13 +71,13 @@ export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail =
   const sub = s.subagents;
   const inline = s.inlineSubagents;
   // NOTE: the detail fields are added to the summary object, not spread with it into a new
-  // literal: V8 built the 30-field spread copy in dictionary mode, 27 µs a detail instead of 7
-  // (100 ms of a 3,750-session `sessions --json`), and JSON.stringify of it was slower as well.
-  return Object.assign(summaryWith(s, options, resolved.activity), {
+  // literal: V8 built the 30-field spread copy in dictionary mode, several times slower to build
+  // and to stringify (docs/performance.md).
+  return Object.assign(summaryWith(s, options, options.activity ?? resolved.activity), {
     version: s.version,
     is_worktree: worktree.isWorktree,
     main_repo: worktree.mainRepo,
-    // Totals include the sub-agents' usage (PRODUCT.md section 6); `subagents` says how much.
+    // Totals include the sub-agents' usage (the user paid for it); `subagents` says how much.
     input_tokens: s.tokens.input + sub.tokens.input,
     output_tokens: s.tokens.output + sub.tokens.output,
     cache_creation_tokens: s.tokens.cacheCreation + sub.tokens.cacheCreation,

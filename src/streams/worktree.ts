@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Git worktree facts of a session's cwd (PRODUCT.md section 4: `is_worktree`, `main_repo`). */
+/** Git worktree facts of a session's cwd (`is_worktree`, `main_repo` in docs/api.md). */
 export interface WorktreeInfo {
   readonly isWorktree: boolean;
   /** The main repository's directory when `isWorktree`, else "". */

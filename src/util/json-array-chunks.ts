@@ -4,10 +4,10 @@ const BATCH = 64;
 /**
  * `JSON.stringify(items.map(toValue), null, 2)` in chunks of BATCH values, each value built only
  * when its batch comes, so a listing of thousands of sessions never holds every value, the whole
- * text and its encoded copy at once (a 12 MB `sessions --json` held all three). The text is the
+ * text and its encoded copy at once. The text is the
  * same byte for byte: a batch stringified as an array is `[` + its elements' lines + `\n]`, and
- * those middles joined with commas are the whole array's (stringifying each value alone and
- * indenting its lines cost half as much again).
+ * those middles joined with commas are the whole array's (cheaper than stringifying each value
+ * alone and indenting its lines).
  */
 export function* jsonArrayChunks<T>(items: readonly T[], toValue: (item: T) => unknown): Generator<string> {
   if (items.length === 0) {

@@ -30,8 +30,8 @@ const exposedGc = (): (() => void) => {
 /**
  * One full collection, not compacting, for a one-shot command between a cold discovery and its
  * output. Why: a discovery leaves most of what it allocated as garbage in the old generation, and
- * what the listing allocates next then grows the heap past it. Measured on 3,750 Claude transcripts
- * (`sessions --all --json`): peak RSS 205-218 MiB without it, 186-187 MiB with it, for 25-40 ms of a 1.2 s run.
+ * what the listing allocates next then grows the heap past it: the collection lowers the peak RSS
+ * for a small part of the run's time (docs/performance.md).
  */
 export const collectGarbage = (): void => exposedGc()();
 
@@ -40,10 +40,10 @@ export const collectGarbage = (): void => exposedGc()();
  *
  * Why: the first discovery allocates hundreds of MiB that die at once, and leaves an old
  * generation of half-empty pages that V8's memory reducer did not give back within a minute of
- * idling (measured: 183 MiB of heap reserved for 89 MiB live at 10k sessions). A collection that
+ * idling (about twice the live size stayed reserved). A collection that
  * compacts every page moves the live objects together and releases the rest.
  *
- * Costs one pause (about 0.3 s at 10k sessions).
+ * Costs one pause, once (docs/performance.md).
  */
 export const compactHeap = (): void => {
   const gc = exposedGc();

@@ -15,8 +15,8 @@ export type YieldIfDue = () => Promise<void> | undefined;
  * concurrent loops (a pool's workers, several sources) all stop at the same point and the loop
  * really turns: timers (the fold's batch flush), watchers and HTTP requests run between slices.
  * A per-loop count could not do that: a worker that yielded alone left the others running on
- * microtasks, and a cold start of 3,750 transcripts ran as five stretches of about 150 ms, its
- * events folded in five batches of up to 60,000 (each promoted to the old generation first).
+ * microtasks, and a cold start ran as a few long stretches, its events folded in a few huge
+ * batches (each promoted to the old generation first).
  */
 export const createTimeSlicer = (now: () => number, sliceMs: number): YieldIfDue => {
   let sliceStartedAt = now();

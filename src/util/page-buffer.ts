@@ -3,9 +3,9 @@
  *
  * Why: glibc serves a block of 128 KiB or more with its own mapping, but when such a block is
  * freed it raises that threshold to the block's size (and the heap's trim threshold to twice it).
- * A first discovery grows its read buffer to the largest transcript (10 MiB in the benchmark's
- * corpus): afterwards every block of up to 10 MiB came from the heap, which fragmented and kept
- * 16-18 MiB more than a warm start's once the monitor idled. A WebAssembly memory is mapped by
+ * A first discovery grows its read buffer to the largest transcript: afterwards every block up
+ * to that size came from the heap, which fragmented and kept more than a warm start's once the
+ * monitor idled (docs/performance.md). A WebAssembly memory is mapped by
  * V8 itself and unmapped when collected, so freeing it changes nothing in malloc.
  */
 const WASM_PAGE_BYTES = 65_536;

@@ -2,8 +2,8 @@
  * Page cache of each SQLite connection agentwatch keeps open, in KiB: SQLite's own default.
  * better-sqlite3 builds SQLite with 16 MiB per connection instead, and a long-running monitor
  * keeps several connections open (discovery cache, search index, SQLite agents' databases,
- * webhook log): measured at 10k sessions, 34 MiB of its idle RSS were the discovery cache's and the
- * search index's page caches, filled by the first discovery and never given back. The files
+ * webhook log): the discovery cache's and the search index's page caches, filled by the first
+ * discovery and never given back, were a large part of its idle RSS (docs/performance.md). The files
  * stay in the operating system's cache either way; a query that misses this one reads from there.
  */
 export const PAGE_CACHE_KIB = 2_000;
@@ -15,8 +15,8 @@ export const boundPageCache = (db: { readonly pragma: (source: string) => unknow
 
 /**
  * Frees the pages `db`'s cache holds but no statement uses. SQLite's page cache for large pages
- * (the discovery cache uses 64 KiB) held far more than its cache_size after write transactions:
- * measured, 10,000 upserts left 34 MiB of RSS behind at a 2 MB cache_size, 11 MiB after this.
+ * (the discovery cache uses 64 KiB) held far more than its cache_size after write transactions
+ * (docs/performance.md).
  * For a connection that writes in bursts (a cold start, then every few seconds) and idles between.
  */
 export const releasePageCache = (db: { readonly pragma: (source: string) => unknown }): void => {

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 /**
- * PRODUCT.md 2: unknown config keys produce one stderr warning each, naming the key and the
+ * Unknown config keys produce one stderr warning each, naming the key and the
  * closest known key, whichever command reads the config; stdout keeps only the command's output.
  */
 let temp: TempHome;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
-/** Empty states lead somewhere (issue 14): what exists outside the scope or window, and the next command. */
+/** Empty states lead somewhere: what exists outside the scope or window, and the next command. */
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 let home: TempHome | undefined;
 afterEach(async () => {

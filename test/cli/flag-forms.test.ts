@@ -3,7 +3,7 @@ import { runCli } from '../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 /**
- * The command line takes the flags PRODUCT.md section 2 and the usage texts document, in their
+ * The command line takes the flags README.md and the usage texts document, in their
  * documented form only: `--no-<flag>` where a negation is documented (`--no-open`), never the
  * other forms meow would take; a flag that only means something beside a mode says so; an unknown
  * flag is suggested the nearest documented one of that command. Needs `npm run build` first.

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
-/** First-minutes polish (issue 14): typos get a suggestion, bad --host a usage line, limits a demo. */
+/** First-minutes polish: typos get a suggestion, bad --host a usage line, limits a demo. */
 let home: TempHome | undefined;
 afterEach(async () => {
   await home?.cleanup();

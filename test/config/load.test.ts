@@ -41,7 +41,7 @@ describe('config location', () => {
 });
 
 describe('first run', () => {
-  it('creates the file with exactly the spec keys, mode 0600 in a 0700 directory', async () => {
+  it('creates the file with exactly the documented keys, mode 0600 in a 0700 directory', async () => {
     const loaded = await loadConfig(temp.env, { write: true });
     expect(loaded.created).toBe(true);
     const file = configPath(temp.env);

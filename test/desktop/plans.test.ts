@@ -13,7 +13,7 @@ const machine = (...installed: string[]): Finder => ({
 const request = { choice: 'terminal' as const, argv: ['codex', 'resume', 'r-1'], cwd: '/home/me/shop', keepShell: true };
 const wrapped = ['/bin/sh', '-c', 'cd -- "$1" || exit 1; shift; "$@"; exec "${SHELL:-/bin/sh}" -i', 'agentwatch', '/home/me/shop', 'codex', 'resume', 'r-1'];
 
-describe('terminalPlan (spec 2.1)', () => {
+describe('terminalPlan', () => {
   it.each([
     [['xdg-terminal-exec', 'x-terminal-emulator', 'xterm'], 'xdg-terminal-exec', wrapped],
     [['x-terminal-emulator', 'xterm'], 'x-terminal-emulator', ['-e', ...wrapped]],

@@ -34,7 +34,7 @@ const pathOf = (url: string): string => {
   }
 };
 
-/** The routes anyone may call (PRODUCT.md 4, 7, 8): the salt, the playground, the dashboard's files, CORS preflights. */
+/** The routes anyone may call (docs/api.md, docs/dashboard.md): the salt, the playground, the dashboard's files, CORS preflights. */
 const isPublic = (request: FuzzRequest): boolean => {
   if (request.method === 'OPTIONS') return /^\/api\/(auth|sessions(\/[^/]*(\/name)?)?|stats|config|events)$/.test(rawPathOf(request.url));
   const path = pathOf(request.url);

@@ -234,7 +234,7 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     }
   });
 
-  it('answers the keys of PRODUCT section 7', async () => {
+  it('answers the keys docs/dashboard.md lists', async () => {
     const { page, context } = await openDashboard(browser, served);
     try {
       const cards = page.locator('[data-session-id]');

@@ -4,7 +4,7 @@ import { prompt, reply, text, writeClaudeSession, type ClaudeSession } from './f
 import { CHROMIUM, launchBrowser, makeHome, openDashboard, serve, until, type Home, type Served } from './harness.js';
 
 /**
- * An empty dashboard leads somewhere (issue 14): with only a session older than the window it
+ * An empty dashboard leads somewhere: with only a session older than the window it
  * counts it and names what reaches it, and lists where the sources looked (GET /api/scope); the
  * panel view says the same, its list of places included.
  */

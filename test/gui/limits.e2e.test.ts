@@ -13,7 +13,7 @@ declare const document: { body: unknown };
 declare const innerWidth: number;
 
 /**
- * Spec rule 4 in the browser: the detached dashboard's floating limits dialog and the panel
+ * The limits in the browser: the detached dashboard's floating limits dialog and the panel
  * view's limits page, against a local stand-in for the Claude usage endpoint
  * (AGENTWATCH_CLAUDE_API_URL) and the real server.
  */
@@ -49,7 +49,7 @@ const drag = async <T = void>(
   return seen;
 };
 
-describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rule 4)', () => {
+describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view', () => {
   let home: Home;
   let served: Served;
   let browser: Browser;
@@ -98,7 +98,7 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await dialog.getByRole('tab', { name: 'Detailed' }).click();
       await until(() => dialog.getByRole('tabpanel').textContent()).toMatch(/Elapsed[\s\S]*Resets[\s\S]*Pace/);
       expect(await dialog.locator('.block h3').first().textContent()).toBe('Claude (Max)');
-      // Spec rule 4: the Used bar by used percent alone (green <= 50, blue <= 75, orange <= 90,
+      // The Used bar by used percent alone (green <= 50, blue <= 75, orange <= 90,
       // red above), whatever the pace; the Elapsed bar neutral.
       const bars = await dialog.locator('.window').evaluateAll((windows) =>
         windows.map((window) => {
@@ -283,7 +283,7 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view (spec rul
       await page.keyboard.press('Escape');
       await until(() => limits.count()).toBe(0);
       await row.waitFor();
-      // Pinned (PRODUCT.md section 7: the limits view holds a pin named Pin), l and Esc leave the
+      // Pinned (the limits view holds a pin named Pin), l and Esc leave the
       // page where it is; its Close control still closes it, and unpins.
       await page.keyboard.press('l');
       await limits.waitFor();

@@ -178,7 +178,7 @@ describe('listing rules', () => {
 
 describe('keys', () => {
   const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
-  it('maps the keys of PRODUCT section 7, and only Esc while typing', () => {
+  it('maps the keys docs/dashboard.md lists, and only Esc while typing', () => {
     expect(['/', 'f', '+', '-', 'l', 'r', 'j', 'k', 'Enter', '?', 'Escape'].map((k) => keyAction(key(k), false))).toEqual([
       'search',
       'filter',

@@ -171,7 +171,7 @@ describe('partial failure: the other agents still print, exit 1', () => {
   }, 30_000);
 });
 
-describe('availability (spec 4.1 and 7)', () => {
+describe('availability: silent skips under all, errors for an agent named', () => {
   it('--agent all skips agents without a login silently', async () => {
     const h = await home({ codex: 'codex/auth.json' });
     routeAll({ codex: { fixture: 'codex/usage-weekly-only.json' } });

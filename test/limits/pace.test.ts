@@ -38,7 +38,7 @@ describe('elapsedPercent (injected clock)', () => {
 });
 
 describe('pace', () => {
-  it('classifies at the spec boundaries 0.85 and 1.15 (both on track)', () => {
+  it('classifies at the boundaries 0.85 and 1.15 (both on track)', () => {
     expect(classifyPace(0.84)).toBe('underutilizing');
     expect(classifyPace(0.85)).toBe('on track');
     expect(classifyPace(1.15)).toBe('on track');
@@ -56,7 +56,7 @@ describe('pace', () => {
   });
 });
 
-describe('severity and bar tones (spec 8)', () => {
+describe('severity and bar tones', () => {
   const at = (used: number, elapsedShare: number) => viewWindow(fiveHour(used, (1 - elapsedShare) * 5 * HOUR), NOW);
   it('red at used >= 90 or over pace, orange at >= 75, green under pace, plain on track', () => {
     expect(severityOf(at(90, 0.95))).toBe('danger');

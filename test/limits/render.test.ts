@@ -88,7 +88,7 @@ describe('detailed report', () => {
   });
 });
 
-describe('JSON document (PRODUCT.md 2)', () => {
+describe('JSON document', () => {
   it('has generated_at and one row per summary row with computed windows', () => {
     const doc = limitsJson(all, REF_NOW);
     expect(doc.generated_at).toBe('2026-09-10T14:00:00.000Z');

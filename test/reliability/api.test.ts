@@ -8,7 +8,7 @@ import { openDeliveryStore, readRecentDeliveries, webhookQueuePath } from '../..
 import { defaultConfig, detail, makeStore, makeTempEnv, viewsOf } from '../sinks/http/helpers.js';
 
 /**
- * The API under attack and bad input (issue 17 items 1 and 10): nothing crashes, the right client
+ * The API under attack and bad input: nothing crashes, the right client
  * is always served, and every refusal is our `{ error }` shape with a message saying what is wrong.
  */
 

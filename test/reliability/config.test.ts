@@ -9,7 +9,7 @@ import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { canDropPrivileges, giveToNobody, runCliUnprivileged } from './helpers/unprivileged.js';
 
 /**
- * Read-only, symlinked and concurrently written configs (issue 17 items 2 and 3): every command
+ * Read-only, symlinked and concurrently written configs: every command
  * runs, nothing the user wrote is overwritten or replaced, and a write that cannot happen is said
  * once on stderr.
  */

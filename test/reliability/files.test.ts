@@ -128,7 +128,7 @@ describe('corrupt and locked databases (one-shot CLI)', () => {
       expect(agents).toContain('claude');
       expect(agents).not.toContain('opencode');
       expect(await readFile(corrupt)).toEqual(garbage);
-      // Silence is a bug (issue 17 item 6): both are said on stderr, with a pointer to doctor.
+      // Silence is a bug: both are said on stderr, with a pointer to doctor.
       expect(locked.stderr).toMatch(/opencode: .*opencode\.db/);
       // kilo: either read (a reader may still see the last commit) or said to be locked, never silent.
       if (!agents.includes('kilo')) expect(locked.stderr, locked.stderr).toMatch(/kilo: .*(lock|busy)/i);

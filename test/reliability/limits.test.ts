@@ -9,7 +9,7 @@ import { ALL_LOGINS, makeTempHome, type TempHome } from '../limits/helpers/temp-
 import { startVendorServer, type VendorServer } from '../limits/helpers/vendor-server.js';
 
 /**
- * `agentwatch limits` against oversized provider answers and bad configs (issue 17 items 4 and 7):
+ * `agentwatch limits` against oversized provider answers and bad configs:
  * a huge answer is cut at 1 MiB with a per-agent error, an invalid config is exit 1 naming the
  * file, `agents` switches are honoured, and the config is never written.
  */

@@ -21,7 +21,7 @@ import { startFlakyReceiver, verifyStandard, type FlakyReceiver } from './helper
 import { EPOCH, virtualSink } from './helpers/virtual-sink.js';
 
 /**
- * Webhooks that lose nothing (issue 17 item 5): a durable queue, a circuit breaker per receiver,
+ * Webhooks that lose nothing: a durable queue, a circuit breaker per receiver,
  * receivers down, hanging and answering 500 for ten virtual minutes, a restart in the middle.
  */
 

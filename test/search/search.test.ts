@@ -12,7 +12,7 @@ import { startMonitor, until } from '../helpers/monitor-process.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { freshenCursor, installAll as installFixtures, search, writeConfig } from './helpers.js';
 
-/** `agentwatch search` end to end on the fixtures of all nine agents (issue 15). */
+/** `agentwatch search` end to end on the fixtures of all nine agents. */
 const COUNT_OPENS = fileURLToPath(new URL('../helpers/count-opens.mjs', import.meta.url));
 
 let home: TempHome | undefined;

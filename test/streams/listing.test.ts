@@ -130,4 +130,22 @@ describe('createListing', () => {
     listing.refresh();
     expect(listing.sessions().map((e) => [e.activity, e.summary.activity, e.summary.display_name])).toEqual([['writing', 'writing', 'Fix the parser']]);
   });
+
+  it('with a window of its own, drops what crossed its edge when read later, and tells every follower', () => {
+    const prompt = (sessionId: string, at: number): SessionEvent => ({ agent: 'claude', sessionId, type: 'turn', at, role: 'user', text: 'go' });
+    // The fold's window is 30 minutes; this view lists 10 (a narrowed terminal list): no frame
+    // comes when a session crosses the 10-minute edge, the read at a later time finds it.
+    const frame = stepFrame(initialFrame(['claude'], T0), { events: [prompt('old', T0 - 9 * 60_000), prompt('new', T0 - 60_000), { type: 'ready', agent: 'claude' }], now: T0 }, { windowMs: WINDOW_MIN * 60_000 });
+    const listing = createListing({ visibility: () => ({ ...visibility, windowMinutes: 10 }) });
+    const told: string[][] = [];
+    listing.onChanges((changes) => told.push(changes.removed.map(String)));
+    listing.push(frame);
+    listing.refresh(T0);
+    expect(listing.sessions().map((e) => e.state.sessionId)).toEqual(['new', 'old']);
+    expect(listing.refresh(T0 + 60_000 - 1)).toEqual({ changed: [], removed: [] });
+    expect(listing.refresh(T0 + 60_000).removed).toEqual(['old']);
+    expect(listing.sessions().map((e) => e.state.sessionId)).toEqual(['new']);
+    expect(listing.counts().total).toBe(1);
+    expect(told).toEqual([[], ['old']]);
+  });
 });

@@ -27,7 +27,7 @@ describe('Pipeline.setVisibility', () => {
       const ctx = testCtx(scheduler);
       // The source stays open (a watching source), so only time and setVisibility move the pipeline.
       const pipeline = startPipeline(ctx, { sources: { claude: () => concat(of(...events), NEVER) }, agents: ['claude'] });
-      const store = createSessionStore({ frame$: pipeline.frame$, visibility: () => pipeline.visibility, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
+      const store = createSessionStore({ feed: pipeline, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
       store.snapshot$.subscribe((snapshot) =>
         seen.push({ at: scheduler.now(), ids: snapshot.summaries.map((d) => d.session_id), window: snapshot.stats.window_minutes }),
       );

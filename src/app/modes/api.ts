@@ -103,8 +103,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(terminalSafe(`agentwatch: ${names.problem}\n`));
   const store = createSessionStore({
-    frame$: pipeline.frame$,
-    visibility: () => pipeline.visibility,
+    feed: pipeline,
     worktree: createWorktreeLookup(),
     names: names.names,
     namesChanged$: watchSessionNames(io.env, launch.scheduler),
@@ -117,6 +116,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
 
   const metrics = startMetrics({
     frame$: pipeline.frame$,
+    listing: pipeline.listing,
     transitions$: pipeline.transitions$,
     visibility: () => pipeline.visibility,
     notifyAfterSec: () => live.current().notify_after_sec,

@@ -9,7 +9,7 @@ import { terminalSafe } from '../../core/terminal-safe.js';
 /**
  * `--gui`: the API server also serves the dashboard; say where (without the token: stderr ends up
  * in logs) and open it with the token in the URL fragment, which never reaches the server or its
- * logs (PRODUCT.md 7). A browser that cannot be started is a warning: the URL is printed anyway.
+ * logs (docs/dashboard.md). A browser that cannot be started is a warning: the URL is printed anyway.
  */
 
 /** The address a browser on this machine reaches: a wildcard bind is reached through loopback. */

@@ -1,8 +1,6 @@
 import { RuntimeError, type CliIo } from '../../core/io.js';
 import type { MonitorLaunch, RunningMode } from '../contracts.js';
 import { agentLocations } from '../../doctor/sessions-locations.js';
-import type { Activity } from '../../core/activity.js';
-import type { SessionKey } from '../../core/session.js';
 import { loadSessionNames } from '../../config/session-names.js';
 import { makeLimitsCtx } from '../../limits/make-ctx.js';
 import { detectTheme, queryBackground } from '../../sinks/tui/detect-theme.js';
@@ -60,12 +58,8 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
   const demo = io.argv.includes('--demo');
   let tellTui = (_line: string): void => undefined;
   const held = captureStderr(io.stderr, (line) => tellTui(line));
-  // The activities the fold derived for the latest frame: the list shows them, never derives them again.
-  let activities: ReadonlyMap<SessionKey, Activity> | undefined;
-  const following = pipeline.frame$.subscribe((frame) => (activities = frame.activities));
   const tui = runTui({
-    state$: pipeline.state$,
-    activities: () => activities,
+    frame$: pipeline.frame$,
     config,
     env: io.env,
     platform: io.platform,
@@ -102,7 +96,6 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
   for (const line of configNotices(launch.loaded.path, launch.loaded)) tui.warn(line.replace(/^agentwatch: /, ''));
   // Once the terminal is back, the held warnings go where they were meant to.
   const released = tui.done.finally(() => {
-    following.unsubscribe();
     const lines = held.release();
     if (lines.length > 0) io.stderr.write(`${lines.join('\n')}\n`);
   });

@@ -47,7 +47,7 @@ const fromLogin = (login: z.infer<typeof credentialsSchema>): ClaudeCredential |
   return { token, secrets: [token], ...(plan ? { plan } : {}) };
 };
 
-/** Spec 4.2 order: env, macOS keychain (only on macOS), then the credentials file. */
+/** Where the login is looked for, first found wins: env, macOS keychain (only on macOS), then the credentials file. */
 const findCredential = async (ctx: LimitsCtx): Promise<ClaudeCredential | undefined> => {
   const fromEnv = envValue(ctx.env, 'CLAUDE_CODE_OAUTH_TOKEN');
   if (fromEnv) return { token: fromEnv, secrets: [fromEnv] };

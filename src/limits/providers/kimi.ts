@@ -102,7 +102,7 @@ export const kimiProvider: ProviderSpec<KimiCredential, Usages> = {
   },
   schema: usagesSchema,
   toResult: (usages) => {
-    // Spec 4.2: absolute counts and the parallelism cap, each only when present, on the Source line.
+    // Absolute counts and the parallelism cap, each only when present, go on the Source line.
     const total = usages.totalQuota ? `; total ${usedOf(usages.totalQuota)} of ${usages.totalQuota.limit} used` : '';
     const parallel = usages.parallel ? `; parallel limit ${usages.parallel.limit}` : '';
     const weekly = quotaWindow(usages.usage, 'weekly', ONE_WEEK, ` (weekly quota${total}${parallel})`);

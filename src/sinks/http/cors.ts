@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * CORS on lazyagent's own routes (PRODUCT.md section 4), so its clients served from another
+ * CORS on lazyagent's own routes (docs/api.md), so its clients served from another
  * origin keep working: any origin, no credentials (`*` never lets a browser send cookies, and
  * none are used), the `Authorization` and `Content-Type` request headers, and a preflight
  * (OPTIONS) answered 204 without the token, as a browser never sends one on a preflight. The
@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
  * another origin reads nothing it could not read with curl and the token.
  *
  * Only the methods lazyagent serves on each route are allowed: the routes agentwatch adds
- * (PRODUCT.md section 8: `PUT /api/config`, the actions, limits, search, metrics) and the
+ * (`PUT /api/config`, the actions, limits, search, metrics) and the
  * playground and dashboard pages stay same-origin.
  */
 const LAZYAGENT_ROUTES: Readonly<Record<string, readonly string[]>> = {

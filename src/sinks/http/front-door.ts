@@ -7,8 +7,8 @@ import { listenOn, listenOnFirstFree } from './listen.js';
 import { JSON_TYPE, NO_STORE, NOSNIFF } from './private-headers.js';
 
 /**
- * The API's socket, listening before the app behind it has loaded (issue 11: the API answers
- * within 200 ms of start; Fastify, the routes and the pipeline take several hundred more). Until
+ * The API's socket, listening before the app behind it has loaded, so the API answers at once
+ * while Fastify, the routes and the pipeline load (docs/api.md). Until
  * the app is there it answers what needs nothing but the config (`GET /api/auth`, and a foreign
  * Host refused as the app refuses it) and holds every other request; `open` hands the held ones,
  * then every later one, to the app. It loads nothing but Node's own modules.

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 /**
  * Whether the server can listen on `address` here: the wildcards, loopback, or an address of one
  * of this machine's interfaces. Anything else fails at listen with EADDRNOTAVAIL; --host says so
- * up front as a usage error (issue 14: bad --host values get a one-line usage error).
+ * up front as a one-line usage error instead of a failure after start-up.
  */
 export const isLocalAddress = (address: string, interfaces = networkInterfaces()): boolean => {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics/index.js';
 
 /**
- * `GET /metrics` (PRODUCT.md section 8): the Prometheus text exposition, bearer-protected like
+ * `GET /metrics` (docs/fleet.md): the Prometheus text exposition, bearer-protected like
  * `/api/*` (no `access` override). Prometheus sends the token with `authorization: { credentials }`.
  */
 export const registerMetricsRoute = (app: FastifyInstance, metrics: Metrics): void => {

@@ -11,7 +11,7 @@ import { JSON_TYPE, PRIVATE } from './private-headers.js';
 import { authInfo } from './token.js';
 import { NAME_CHARACTERS_RULE, nameCharactersProblem } from '../../core/name-characters.js';
 
-/** The REST routes of PRODUCT.md section 4 (SSE lives in sse.ts, the playground in playground.ts). */
+/** The lazyagent-compatible REST routes of docs/api.md (SSE lives in sse.ts, the playground in playground.ts). */
 
 const MAX_NAME_LENGTH = 200;
 

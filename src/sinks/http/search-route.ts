@@ -21,7 +21,7 @@ const querySchema = z.object({
     .optional(),
 });
 
-/** `GET /api/search?q=&agent=&limit=` (PRODUCT.md 8): the JSON of `agentwatch search --json`. */
+/** `GET /api/search?q=&agent=&limit=` (docs/search.md): the JSON of `agentwatch search --json`. */
 export const registerSearchRoute = (app: FastifyInstance, index: LiveIndex): void => {
   app.get('/api/search', async (request, reply) => {
     const parsed = querySchema.safeParse(request.query);

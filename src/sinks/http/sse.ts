@@ -51,7 +51,7 @@ export const registerEvents = (
       if (!raw.writableEnded) raw.end();
     };
     subscription.add(
-      // `?format=patch`: a snapshot, then only what changed (PRODUCT.md section 8); default: lazyagent's `update`.
+      // `?format=patch`: a snapshot, then only what changed (docs/api.md); default: lazyagent's `update`.
       (isPatchFormat(request.query)
         ? patchConnectionFrames(deps.store.current, patches$, deps.timing, deps.scheduler)
         : connectionFrames(deps.store.current, updates$, deps.timing, deps.scheduler)

@@ -2,8 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Subj
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
-import type { PipelineFrame } from '../../streams/frames.js';
-import { createListing, type Listing as SessionListing } from '../../streams/listing.js';
+import type { ListingFrame, Listing as SessionListing } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
@@ -73,24 +72,14 @@ export interface SessionStore {
 /** Persists one name and resolves to the whole names map as now stored (concurrent writers included). */
 export type SaveName = (sessionId: string, name: string | undefined) => Promise<SessionNames>;
 
-/** Fixed views (tests, benchmarks): the visible details, newest first, and a lookup for any session. */
-export interface SessionViews {
-  /** Sessions inside the visibility window, exclusions applied, newest first. */
-  readonly visible: readonly SessionDetail[];
-  /** Any known (not hidden) session by id, visible or not: the detail route answers for both. */
-  readonly lookup: (sessionId: string) => SessionDetail | undefined;
-  readonly windowMinutes: number;
-  /** Defaults to true. */
-  readonly ready?: boolean;
-  readonly diagnostics?: number;
-}
-
-/** What the store serves from (the pipeline's cached listing, or fixed views). */
+/** What the store serves from: the pipeline's listing, with details built on request. */
 interface Listing {
   /** Emits when something may have changed. */
   readonly changes$: Observable<unknown>;
   readonly setNames: (names: SessionNames) => void;
-  readonly refresh: () => StoreChanges;
+  /** Brings the listing up to date; what changed reaches `onChanges` listeners. */
+  readonly refresh: () => void;
+  readonly onChanges: (listener: (changes: StoreChanges) => void) => () => void;
   readonly version: () => number;
   readonly sessions: () => readonly ServedSession[];
   readonly counts: () => { readonly total: number; readonly active: number };
@@ -125,28 +114,32 @@ const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number =
   return sum;
 };
 
-/** The monitor's listing: the pipeline's frames through the per-session cache (streams/listing.ts). */
-const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => VisibilityOptions, worktree: WorktreeLookup): Listing => {
-  const cache: SessionListing = createListing({ visibility });
+/**
+ * The monitor's listing (streams/listing.ts), shared with the other interfaces that list what the
+ * config's window shows.
+ */
+const pipelineListing = (feed: ListingFeed, worktree: WorktreeLookup): Listing => {
+  const cache = feed.listing;
   let names: SessionNames = {};
   // Details are built on request, once per session state, name and frame (the current tool may
   // change with time alone).
   const details = new WeakMap<SessionState, { readonly now: number; readonly name: string; readonly detail: SessionDetail }>();
   let diagnosticsOf: { readonly from: Readonly<Record<string, number>>; readonly sum: number } | undefined;
   return {
-    changes$: frame$.pipe(map((frame) => cache.push(frame))),
+    changes$: feed.frame$,
     setNames: (next) => {
       names = next;
       cache.setNames(next);
     },
-    refresh: () => cache.refresh(),
+    refresh: () => void cache.refresh(),
+    onChanges: (listener) => cache.onChanges(listener),
     version: () => cache.version(),
     sessions: () => cache.sessions(),
     counts: () => cache.counts(),
     meta: () => {
       const state = cache.frame()?.state;
       if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: sumDiagnostics(state.diagnostics) };
-      return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: visibility().windowMinutes ?? 0 };
+      return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: feed.visibility.windowMinutes ?? 0 };
     },
     find: (sessionId) => {
       const found = cache.find(sessionId);
@@ -154,71 +147,31 @@ const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => Vi
       if (!found || now === undefined) return undefined;
       const cached = details.get(found.state);
       if (cached && cached.now === now && cached.name === found.customName) return cached.detail;
-      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd) });
+      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd), activity: found.activity });
       details.set(found.state, { now, name: found.customName, detail });
       return detail;
     },
   };
 };
 
-/** Fixed views as a listing: each new views object is compared with the previous one (tests, benchmarks). */
-const viewsListing = (views$: Observable<SessionViews>): Listing => {
-  let views: SessionViews = { visible: [], lookup: () => undefined, windowMinutes: 0 };
-  let applied: SessionViews | undefined;
-  let names: SessionNames = {};
-  let namesApplied: SessionNames | undefined;
-  let served: readonly (ServedSession & { readonly key: string })[] = [];
-  let version = 0;
-  const withName = (d: SessionDetail): SessionDetail => {
-    const custom = names[d.session_id] ?? '';
-    return custom === d.custom_name ? d : { ...d, custom_name: custom };
-  };
-  return {
-    changes$: views$.pipe(
-      map((next) => {
-        views = next;
-      }),
-    ),
-    setNames: (next) => {
-      names = next;
-    },
-    refresh: () => {
-      if (applied === views && namesApplied === names) return { changed: [], removed: [] };
-      const before = new Map(served.map((s) => [s.key, s]));
-      served = views.visible.map((d) => {
-        const summary = summaryOf(withName(d));
-        const key = `${d.agent}:${d.session_id}`;
-        const json = JSON.stringify(summary);
-        const old = before.get(key);
-        return old?.json === json ? old : { key, summary, json };
-      });
-      applied = views;
-      namesApplied = names;
-      const changed = served.filter((s) => before.get(s.key) !== s);
-      const kept = new Set(served.map((s) => s.key));
-      const removed = [...before.values()].filter((s) => !kept.has(s.key)).map((s) => s.summary.session_id);
-      if (changed.length > 0 || removed.length > 0) version += 1;
-      return { changed, removed };
-    },
-    version: () => version,
-    sessions: () => served,
-    counts: () => ({ total: served.length, active: served.filter((s) => s.summary.is_active).length }),
-    meta: () => ({ ready: views.ready ?? true, diagnostics: views.diagnostics ?? 0, windowMinutes: views.windowMinutes }),
-    find: (sessionId) => {
-      const found = views.lookup(sessionId);
-      return found ? withName(found) : undefined;
-    },
-  };
-};
+export interface StoreInput {
+  readonly feed: ListingFeed;
+  readonly worktree: WorktreeLookup;
+}
 
-export type StoreInput =
-  | { readonly views$: Observable<SessionViews> }
-  | { readonly frame$: Observable<PipelineFrame>; readonly visibility: () => VisibilityOptions; readonly worktree: WorktreeLookup };
+/** The pipeline's read model as the store follows it (the monitor passes its pipeline). */
+export interface ListingFeed {
+  /** The frames; each has reached `listing` before it is emitted. */
+  readonly frame$: Observable<ListingFrame>;
+  /** What the config's window lists, shared with every interface of that window. */
+  readonly listing: SessionListing;
+  /** The listing's options as they are now (the window shown in /api/stats). */
+  readonly visibility: VisibilityOptions;
+}
 
 /**
- * The store over the pipeline's frames (`frame$`, the monitor) or a stream of fixed views
- * (`views$`, tests). Reading it refreshes the listing, which only rebuilds what changed; a
- * snapshot (and its joined JSON) is built at most once per change.
+ * The store over the pipeline's listing. Reading it refreshes the listing, which only rebuilds
+ * what changed; a snapshot (and its joined JSON) is built at most once per change.
  */
 export const createSessionStore = (
   deps: StoreInput & {
@@ -228,7 +181,7 @@ export const createSessionStore = (
     readonly namesChanged$?: Observable<SessionNames>;
   },
 ): SessionStore => {
-  const listing = 'views$' in deps ? viewsListing(deps.views$) : pipelineListing(deps.frame$, deps.visibility, deps.worktree);
+  const listing = pipelineListing(deps.feed, deps.worktree);
   const names$ = new BehaviorSubject<SessionNames>(deps.names);
   const followNames = deps.namesChanged$?.subscribe((names) => names$.next(names));
   // What changed since the last snapshot was built: handed out with the next one.
@@ -236,8 +189,8 @@ export const createSessionStore = (
   const updates = new Subject<StoreUpdate>();
   let snapshot: { readonly key: string; readonly value: SessionsSnapshot } | undefined;
 
-  const refresh = (): void => {
-    const changes = listing.refresh();
+  // Whoever refreshed the listing (this store, metrics reading it), the changes are collected here.
+  const collect = (changes: StoreChanges): void => {
     for (const id of changes.removed) {
       pending.changed.delete(id);
       pending.removed.add(id);
@@ -247,6 +200,8 @@ export const createSessionStore = (
       pending.changed.set(served.summary.session_id, served);
     }
   };
+  const stopCollecting = listing.onChanges(collect);
+  const refresh = (): void => listing.refresh();
 
   const takePending = (): StoreChanges => {
     if (pending.changed.size === 0 && pending.removed.size === 0) return { changed: [], removed: [] };
@@ -327,6 +282,7 @@ export const createSessionStore = (
       return { session_id: sessionId, custom_name: Object.hasOwn(names, sessionId) ? (names[sessionId] as string) : '' };
     },
     close: () => {
+      stopCollecting();
       followNames?.unsubscribe();
       followListing.unsubscribe();
       followNamesIntoListing.unsubscribe();

@@ -24,7 +24,7 @@ export const authInfo = (salt: string) => ({
   encoding: TOKEN_DERIVATION.encoding,
 });
 
-/** Derive the bearer token (43 base64url characters). Async: 600k iterations take ~0.5 s of CPU. */
+/** Derive the bearer token (43 base64url characters). Async: 600k iterations would block the event loop noticeably. */
 export const deriveToken = async (passphrase: string, salt: string): Promise<string> => {
   const key = await pbkdf2Async(
     Buffer.from(passphrase.trim(), 'utf8'),

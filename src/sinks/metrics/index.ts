@@ -6,15 +6,15 @@ import type { SessionsState } from '../../core/contracts.js';
 import type { SessionKey, SessionState, Transition } from '../../core/session.js';
 import { latestLimitsRead } from '../../limits/last-read.js';
 import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
-import { deriveActivity } from '../../streams/activity.js';
 import { WAITING_GRACE_MS } from '../../streams/constants.js';
-import { isHiddenForGood, isVisible, windowMs, type VisibilityOptions } from '../../streams/visibility.js';
+import type { Listing } from '../../streams/listing.js';
+import { isHiddenForGood, windowMs, type VisibilityOptions } from '../../streams/visibility.js';
 import { isDeliverable } from '../webhook/filter.js';
 import { createActivityLedger, type ListedSession } from './activity-ledger.js';
 import { createUsageLedger } from './usage-ledger.js';
 
 /**
- * `GET /metrics`: Prometheus metrics of this agentwatch (PRODUCT.md section 8), through
+ * `GET /metrics`: Prometheus metrics of this agentwatch (docs/fleet.md), through
  * prom-client on a registry of its own (never the library's global one). Gauges are computed
  * when Prometheus scrapes, from the latest folded state; counters are fed by transitions and by
  * usage that grows after the first discovery. Labels are agent, activity, model, kind, code,
@@ -27,7 +27,9 @@ export interface MetricsInputs {
    * `PipelineFrame.touched`); without it every session is looked at. `activities` are the ones
    * the fold derived for the frame; without them a scrape derives them.
    */
-  readonly frame$: Observable<{ readonly state: SessionsState; readonly touched?: ReadonlySet<SessionKey> | 'all'; readonly activities?: ReadonlyMap<SessionKey, Activity> }>;
+  readonly frame$: Observable<{ readonly state: SessionsState; readonly touched?: ReadonlySet<SessionKey> | 'all' }>;
+  /** What the config's window lists (the pipeline's listing): what the session gauges count. */
+  readonly listing: Pick<Listing, 'refresh' | 'sessions'>;
   readonly transitions$: Observable<Transition>;
   /** What is listed: window, exclusions, enabled agents (read at every scrape: it may change live). */
   readonly visibility: () => VisibilityOptions;
@@ -73,15 +75,12 @@ export const periodOf = (window: { readonly label: string; readonly window_secon
 export const startMetrics = (inputs: MetricsInputs): Metrics => {
   const registry = new Registry();
   // NOTE: the event-loop delay histogram samples on a timer; at prom-client's 10 ms default it
-  // woke an idle agentwatch 100 times a second (+0.4 % CPU measured); once a second is free.
+  // woke an idle agentwatch 100 times a second (docs/performance.md); once a second is free.
   if (inputs.processMetrics ?? true) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1_000 });
   const registers = [registry];
   const { now } = inputs;
   const startedAt = now();
   let latest: SessionsState | undefined;
-  // The activities the fold derived for the latest frame: valid until the next deadline, at which
-  // the pipeline wakes and folds a new frame.
-  let activities: ReadonlyMap<SessionKey, Activity> | undefined;
   let readyAfterMs: number | undefined;
   const activityLedger = createActivityLedger();
   const usageLedger = createUsageLedger();
@@ -122,7 +121,6 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   const subscriptions = [
     inputs.frame$.subscribe((frame) => {
       latest = frame.state;
-      activities = frame.activities;
       if (readyAfterMs === undefined) {
         if (!frame.state.ready) return;
         readyAfterMs = now() - startedAt;
@@ -144,25 +142,17 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
   ];
 
   /**
-   * What one scrape reads: the listed sessions with their activity now, in one pass over the
-   * sessions (every collector of a render shares it; each took its own pass before, and a scrape
-   * of 10,000 sessions cost 70 ms).
+   * What one scrape reads: the listed sessions with their activity, from the pipeline's listing
+   * brought up to the scrape's time (every collector of a render shares it).
    */
   interface Scrape {
     readonly at: number;
     readonly listed: ReadonlyMap<SessionKey, ListedSession>;
   }
   const scrapeOf = (at: number): Scrape => {
-    // Keyed by the map's own key strings (their hashes are cached); a Map keyed by the state
-    // objects cost more than the pass, each object getting an identity hash on first use.
+    inputs.listing.refresh(at);
     const listed = new Map<SessionKey, ListedSession>();
-    if (latest) {
-      const visibility = inputs.visibility();
-      latest.sessions.forEach((session, key) => {
-        // Before the first discovery completes the fold derives no activity: derived here then.
-        if (isVisible(session, at, visibility)) listed.set(key, { session, activity: activities?.get(key) ?? deriveActivity(session, at) });
-      });
-    }
+    for (const entry of inputs.listing.sessions()) listed.set(entry.key, { session: entry.state, activity: entry.activity });
     return { at, listed };
   };
   let rendering: Scrape | undefined;

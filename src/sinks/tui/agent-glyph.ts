@@ -18,7 +18,7 @@ export const agentColumnText = (summary: Pick<SessionSummary, 'agent' | 'source'
 /** Widest `agentColumnText` ("opencode", "claude·D"). */
 export const AGENT_NAME_WIDTH = Math.max(8, ...AGENT_KINDS.map((kind) => kind.length));
 
-/** Legend rows for the help overlay: glyph and agent, in the spec's order. */
+/** Legend rows for the help overlay: glyph and agent, in the order of `AGENT_KINDS`. */
 export const glyphLegend = (): readonly (readonly [glyph: string, agent: AgentKind, label: string])[] => [
   ...AGENT_KINDS.map((kind) => [AGENT_GLYPH[kind], kind, kind] as const),
   [DESKTOP_GLYPH, 'claude', 'claude (Desktop app)'] as const,

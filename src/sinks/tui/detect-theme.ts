@@ -2,7 +2,7 @@ import type { Env } from '../../config/paths.js';
 import type { ThemeName } from './theme.js';
 
 /**
- * `tui.theme: "auto"` (spec 2.1): find out whether the terminal background is light or dark.
+ * `tui.theme: "auto"` (docs/tui.md): find out whether the terminal background is light or dark.
  * Every failure resolves to dark. Decision logic is pure; only `queryBackground` touches the tty.
  */
 

@@ -7,7 +7,7 @@ export { editorCommand, splitCommand } from '../../desktop/command-line.js';
 
 /**
  * `o`: open the session's directory in the user's editor: config `editor`, else `$VISUAL`, else
- * `$EDITOR` (spec 2.1). The setting may carry arguments (`code --new-window`, `"my editor" -w`).
+ * `$EDITOR` (docs/tui.md). The setting may carry arguments (`code --new-window`, `"my editor" -w`).
  */
 
 /**

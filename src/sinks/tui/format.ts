@@ -23,8 +23,8 @@ export const formatTokens = (n: number): string => {
 };
 
 /**
- * AGENT-FORMATS.md 12: a cost is shown only when tokens were counted and it exceeds $0.001;
- * below one cent it reads `<$0.01`. `undefined` means "show nothing".
+ * A cost is shown only when tokens were counted and it exceeds $0.001 (less is rounding noise of
+ * an estimate); below one cent it reads `<$0.01` (docs/tui.md). `undefined` means "show nothing".
  */
 export const formatCost = (costUsd: number, totalTokens: number): string | undefined => {
   if (totalTokens <= 0 || !(costUsd > 0.001)) return undefined;

@@ -1,16 +1,13 @@
-import type { Activity } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
-import type { SessionKey } from '../../core/session.js';
-import type { SessionsState } from '../../core/contracts.js';
 import type { SessionNames } from '../../config/session-names.js';
 import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
 import { countAnyAge } from '../../streams/visibility.js';
-import { selectRows } from './model.js';
+import { selectRows, type ListedRead } from './model.js';
 import type { FrameInput } from './render.js';
 import { selectedRow, type ViewState } from './state.js';
 
-/** What a frame needs besides the pipeline state and the view: settings and lookups. */
+/** What a frame needs besides the listing and the view: settings and lookups. */
 export interface FrameContext {
   readonly names: SessionNames;
   readonly excludeCwdSubstrings: readonly string[];
@@ -20,22 +17,14 @@ export interface FrameContext {
   readonly worktreeOf?: (cwd: string) => WorktreeInfo;
   /** Warnings written while the TUI runs, oldest first. */
   readonly warnings?: readonly string[];
-  /** The activities the fold derived for the latest frame; a session without one derives its own. */
-  readonly activities?: ReadonlyMap<SessionKey, Activity> | undefined;
 }
 
 export type Frame = FrameInput;
 
-/** Pure (given a pure `worktreeOf`): pipeline state + view -> what `render` draws. */
-export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number): Frame => {
-  const selected = selectRows(
-    state,
-    { windowMinutes: view.windowMinutes, filter: view.filter, search: view.search, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents },
-    ctx.names,
-    now,
-    view.sort,
-    ctx.activities,
-  );
+/** Pure (given a pure `worktreeOf`): the listing as read for the view's window + view -> what `render` draws. */
+export const buildFrame = (read: ListedRead, view: ViewState, ctx: FrameContext, now: number): Frame => {
+  const { state } = read;
+  const selected = selectRows(read, { filter: view.filter, search: view.search }, view.sort);
   const { rows, counts } = selected;
   const row = selectedRow(view, rows);
   const detail = row

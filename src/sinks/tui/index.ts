@@ -1,11 +1,11 @@
 import { interval, merge, Subject, throttleTime, type Observable, type SchedulerLike } from 'rxjs';
-import { isActiveActivity, type Activity } from '../../core/activity.js';
+import { isActiveActivity } from '../../core/activity.js';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionsState } from '../../core/contracts.js';
-import type { SessionKey } from '../../core/session.js';
 import type { Config } from '../../config/effective.js';
 import type { Env } from '../../config/paths.js';
 import { setSessionName, type SessionNames } from '../../config/session-names.js';
+import { createListing, type ListingFrame } from '../../streams/listing.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
 import { copyToClipboard } from './clipboard.js';
 import { installCrashGuard } from './crash-guard.js';
@@ -14,6 +14,7 @@ import { editorCommand, runEditor } from './editor.js';
 import { encodeLine } from './encode.js';
 import { SPINNER_STEP_MS } from './format.js';
 import { buildFrame, type Frame, type FrameContext } from './frame.js';
+import type { ListedRead } from './model.js';
 import { keyToAction, type KeyMode } from './keys.js';
 import { hitTest, modalMaxContentWidth } from './layout.js';
 import { mouseToAction } from './mouse.js';
@@ -28,9 +29,8 @@ import type { LimitsRenderer } from './limits.js';
 export const FRAME_MS = 150;
 
 export interface TuiOptions {
-  readonly state$: Observable<SessionsState>;
-  /** The activities the fold derived for the latest frame (without them, each draw derives its own). */
-  readonly activities?: () => ReadonlyMap<SessionKey, Activity> | undefined;
+  /** The pipeline's frames (state, the activities the fold derived, what each touched). */
+  readonly frame$: Observable<ListingFrame>;
   readonly config: Config;
   readonly env: Env;
   readonly platform: NodeJS.Platform;
@@ -95,16 +95,29 @@ export const runTui = (options: TuiOptions): RunningTui => {
     const warnings: string[] = [];
     // The last limits read, rendered again for the new width after a resize.
     let limitsRender: { readonly request: number; readonly render: LimitsRenderer } | undefined;
+    const agents = new Set(options.agents);
     const frameCtx = (): FrameContext => ({
       names,
       excludeCwdSubstrings: config.exclude_cwd_substrings,
-      agents: new Set(options.agents),
+      agents,
       searched: options.searched,
       worktreeOf,
       warnings,
-      activities: options.activities?.(),
     });
     let names = options.names;
+    // The list is the one read model (streams/listing.ts) with the view's window, which + and -
+    // move: only what a frame touched is looked at again, and the edge moves with the clock.
+    const listing = createListing({ visibility: () => ({ windowMinutes: view.windowMinutes, excludeCwdSubstrings: config.exclude_cwd_substrings, agents }) });
+    let listedWindow = view.windowMinutes;
+    const readListing = (time: number): ListedRead => {
+      if (view.windowMinutes !== listedWindow) {
+        listedWindow = view.windowMinutes;
+        listing.invalidate();
+      }
+      listing.setNames(names);
+      listing.refresh(time);
+      return { state, sessions: listing.sessions(), counts: listing.counts() };
+    };
     const worktreeOf = options.worktree;
     const dirty$ = new Subject<void>();
 
@@ -115,7 +128,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
       if (suspended) return;
       const size = screen.size();
       const time = now();
-      const built = buildFrame(state, view, frameCtx(), time);
+      const built = buildFrame(readListing(time), view, frameCtx(), time);
       // Settling keeps the same session selected and in view, so the frame only needs the settled view.
       view = settleView(view, built.rows, scrollBounds(built, size).listVisible, built.ready);
       const frame = { ...built, view };
@@ -129,7 +142,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
     /** An action decided on the current frame (a click names a row of what is on screen). */
     const dispatchOn = (decide: (frame: Frame) => Action | undefined): void => {
       const time = now();
-      const frame = buildFrame(state, view, frameCtx(), time);
+      const frame = buildFrame(readListing(time), view, frameCtx(), time);
       const action = decide(frame);
       if (!action) return;
       const reduced = reduceView(view, action, { rows: frame.rows, now: time, ...scrollBounds(frame, screen.size()) });
@@ -231,9 +244,12 @@ export const runTui = (options: TuiOptions): RunningTui => {
         }
       });
       cleanups.push(() => frames.unsubscribe());
-      const feeds = merge(options.state$, interval(SPINNER_STEP_MS, options.scheduler)).subscribe({
+      const feeds = merge(options.frame$, interval(SPINNER_STEP_MS, options.scheduler)).subscribe({
         next: (value) => {
-          if (typeof value !== 'number') state = value;
+          if (typeof value !== 'number') {
+            state = value.state;
+            listing.push(value);
+          }
           // A tick redraws when spinners turn, else once a second (ages, notices expiring).
           if (typeof value !== 'number' || animating || now() - lastDrawAt >= 1000) dirty$.next();
         },

@@ -1,99 +1,46 @@
-import { isActiveActivity, matchesActivityFilter, type Activity, type ActivityFilter } from '../../core/activity.js';
-import type { AgentKind } from '../../core/agents.js';
+import { matchesActivityFilter, type ActivityFilter } from '../../core/activity.js';
 import type { SessionsState } from '../../core/contracts.js';
-import { sessionKey, type SessionKey, type SessionState, type SessionSummary } from '../../core/session.js';
-import type { SessionNames } from '../../config/session-names.js';
-import { selectVisible } from '../../streams/visibility.js';
-import { deriveActivity } from '../../streams/activity.js';
-import { shortName, toSummary } from '../../streams/views.js';
+import type { SessionState } from '../../core/session.js';
+import type { ListedSession, ListingCounts } from '../../streams/listing.js';
+import { shortName } from '../../streams/views.js';
 import { orderRows, type SortMode } from './order.js';
 
 /**
- * One listed session: its folded state, its activity now, and the summary every interface shows.
- * `summary` is computed on first read: with thousands of sessions listed only the few rows on
- * screen (and the selected one) ever need it.
+ * One listed session: its folded state, its activity, and the summary every interface shows (built
+ * on first read: with thousands listed only the rows on screen and the selected one need it).
  */
-export interface ListRow {
-  readonly key: SessionKey;
-  readonly state: SessionState;
-  readonly activity: Activity;
-  readonly summary: SessionSummary;
-}
+export type ListRow = Pick<ListedSession, 'key' | 'state' | 'activity' | 'summary'>;
 
-/** What narrows the list, besides time: the view's window, filter and search, the config's rules. */
+/** What narrows the list besides the listing's window and the config's rules: the view's filter and search. */
 export interface ListQuery {
-  readonly windowMinutes: number;
   readonly filter: ActivityFilter;
   readonly search: string;
-  readonly excludeCwdSubstrings: readonly string[];
-  readonly agents: ReadonlySet<AgentKind>;
 }
 
-/** A class, not an object literal with a closure: thousands are made per frame, cheaply. */
-class LazyRow implements ListRow {
-  #summary: SessionSummary | undefined;
-  readonly activity: Activity;
-  constructor(
-    readonly state: SessionState,
-    private readonly names: SessionNames,
-    private readonly now: number,
-    activities: ReadonlyMap<SessionKey, Activity> | undefined,
-  ) {
-    this.activity = activities?.get(sessionKey(state)) ?? deriveActivity(state, now);
-  }
-  get key(): SessionKey {
-    return sessionKey(this.state);
-  }
-  get summary(): SessionSummary {
-    this.#summary ??= toSummary(this.state, { now: this.now, customNames: this.names });
-    return this.#summary;
-  }
+/** The TUI's listing as read for one frame (streams/listing.ts, with the view's window). */
+export interface ListedRead {
+  /** The pipeline's latest state (readiness, diagnostics, what lies outside the window). */
+  readonly state: SessionsState;
+  /** Listed sessions, newest first. */
+  readonly sessions: readonly ListedSession[];
+  readonly counts: ListingCounts;
 }
 
-export interface ListCounts {
-  /** Sessions inside the window (before filter and search). */
-  readonly total: number;
-  readonly active: number;
-  readonly waiting: number;
-}
+export type ListCounts = ListingCounts;
 
 /** Same fields as the API's `?search=`: path, project name, the agent's title, the user's name. */
-const matchesSearch = (s: SessionState, names: SessionNames, needle: string): boolean =>
-  [s.cwd, shortName(s.cwd), s.agentName, names[s.sessionId] ?? ''].some((field) => field.toLowerCase().includes(needle));
+const matchesSearch = (row: ListedSession, needle: string): boolean =>
+  [row.state.cwd, shortName(row.state.cwd), row.state.agentName, row.customName].some((field) => field.toLowerCase().includes(needle));
 
 /**
- * Pure: the rows of the list at `now` in the view's order (the TUI starts from `sort_order`;
- * without one, newest activity first) and the counts for the title bar. The order is decided over every session in the window, before filter and search,
- * so narrowing the list never reorders it.
+ * Pure: the rows of the list in the view's order (the TUI starts from `sort_order`; without one,
+ * newest activity first) and the counts for the title bar. The order is decided over every
+ * session in the window, before filter and search, so narrowing the list never reorders it.
  */
-export const selectRows = (
-  state: SessionsState,
-  query: ListQuery,
-  names: SessionNames,
-  now: number,
-  order: SortMode = 'recent',
-  /** The activities the fold derived for the latest frame (before the first discovery completes: none). */
-  activities?: ReadonlyMap<SessionKey, Activity>,
-): { rows: ListRow[]; counts: ListCounts } => {
-  const visible = selectVisible(state.sessions.values(), now, {
-    windowMinutes: query.windowMinutes,
-    excludeCwdSubstrings: query.excludeCwdSubstrings,
-    agents: query.agents,
-  });
-  const all: ListRow[] = orderRows(
-    visible.map((s) => new LazyRow(s, names, now, activities)),
-    order,
-  );
+export const selectRows = (read: ListedRead, query: ListQuery, order: SortMode = 'recent'): { rows: ListRow[]; counts: ListCounts } => {
   const needle = query.search.trim().toLowerCase();
-  const rows = all.filter((row) => matchesActivityFilter(query.filter, row.activity) && (needle === '' || matchesSearch(row.state, names, needle)));
-  return {
-    rows,
-    counts: {
-      total: all.length,
-      active: all.filter((row) => isActiveActivity(row.activity)).length,
-      waiting: all.filter((row) => row.activity === 'waiting').length,
-    },
-  };
+  const rows = orderRows(read.sessions, order).filter((row) => matchesActivityFilter(query.filter, row.activity) && (needle === '' || matchesSearch(row, needle)));
+  return { rows, counts: read.counts };
 };
 
 // One naming rule for the TUI and the dashboard (core/session-name.ts).

@@ -31,7 +31,7 @@ const wrappedField = (label: string, value: string, width: number, valueStyle: S
 
 const heading = (text: string): Line => [seg(text, 'panelTitle')];
 
-/** `in 1.2M  out 34k  (cache: 900k read, 12k written)`: "in" counts cache reads and writes (AGENT-FORMATS 12). */
+/** `in 1.2M  out 34k  (cache: 900k read, 12k written)`: "in" counts cache reads and writes (docs/formats/README.md). */
 export const tokenLine = (d: SessionDetail): string => {
   const input = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens;
   if (input + d.output_tokens === 0) return '';

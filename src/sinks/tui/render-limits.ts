@@ -51,7 +51,7 @@ const row = (inner: readonly Segment[], width: number): Segment[] => [
 ];
 
 /**
- * The limits modal (spec rule 4): Summary and Detailed tabs, the content scrolled inside the box,
+ * The limits modal (docs/tui.md): Summary and Detailed tabs, the content scrolled inside the box,
  * a footer saying whether the figures are being re-read. `rect.height` rows of `rect.width` cells.
  */
 export const renderLimitsModal = (limits: LimitsView, rect: Rect, now: number): Line[] => {

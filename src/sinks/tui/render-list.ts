@@ -15,8 +15,7 @@ const cell = (text: string, column: Column, style?: StyleName): Segment => {
 /**
  * The name column: the session's display name (the same as the detail panel's) beside the project column; a
  * prompt standing in for a title is muted. Without the project column (a narrow list) it is the
- * user's name, else the project (issue 8: "project short name or custom name"): the one column
- * left says where the session works.
+ * user's name, else the project's short name: the one column left says where the session works.
  */
 const nameCell = (row: ListRow, column: Column, projectShown: boolean): Segment => {
   const { summary } = row;

@@ -22,7 +22,7 @@ export interface FrameInput {
   readonly ready: boolean;
   readonly diagnostics: number;
   readonly now: number;
-  /** Where the sources looked, said when nothing is listed (PRODUCT.md 1). */
+  /** Where the sources looked, said when nothing is listed (an empty screen says where it looked). */
   readonly searched: readonly string[];
   /** Sessions outside the window (counted only when the list is empty, for the empty screen). */
   readonly olderSessions?: number;

@@ -1,6 +1,6 @@
 import type { Action, LimitsTab, LimitsView, ReduceContext, Reduced, ViewState } from './state-types.js';
 
-/** The limits modal's part of the view reducer (spec rule 4: read on entry and on r, never polled). */
+/** The limits modal's part of the view reducer: read on entry and on r, never polled (docs/tui.md). */
 
 const clamp = (value: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, value));
 const only = (view: ViewState): Reduced => ({ view, effects: [] });

@@ -2,7 +2,7 @@ import type { Activity } from '../../core/activity.js';
 import type { AgentColour } from '../../sources/descriptor.js';
 
 /**
- * Every color of the TUI lives here (spec 2.1: "All TUI colors are driven by the theme"). Render
+ * Every color of the TUI lives here, so a theme changes all of them (docs/tui.md). Render
  * code names a role (`StyleName`); a theme maps roles to attributes; `encode.ts` turns them into
  * SGR sequences. No other file holds a color.
  */

@@ -34,7 +34,7 @@ export type BreakerEvent =
       readonly webhook: string;
       readonly id: string;
       readonly reason: string;
-      /** The attempts PRODUCT.md section 5 counts (made while the receiver was otherwise up): `maxAttempts`. */
+      /** The attempts that count towards giving up (made while the receiver was otherwise up): `maxAttempts`. */
       readonly attempts: number;
       /** Present when more were made in all (the store's count: those while the receiver was down too). */
       readonly allAttempts?: number;
@@ -58,7 +58,7 @@ export interface BreakerDeps {
   readonly backoff: readonly number[];
   /**
    * A delivery that fails this many times while the receiver is otherwise up (each failure with
-   * the breaker closed, i.e. after some delivery went through) is given up: PRODUCT.md's "4
+   * the breaker closed, i.e. after some delivery went through) is given up: the documented "4
    * attempts" for a receiver that refuses one delivery with 5xx, without losing anything to an
    * outage (failures while the breaker is open do not count).
    */

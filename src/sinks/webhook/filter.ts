@@ -15,7 +15,7 @@ export const matchesWebhook = (entry: WebhookEntry, transition: Transition): boo
 
 /**
  * Sessions no interface shows never leave the machine either: sub-agent sessions, and sessions
- * whose cwd matches an `exclude_cwd_substrings` fragment (PRODUCT.md: "hidden from every interface").
+ * whose cwd matches an `exclude_cwd_substrings` fragment (hidden everywhere, webhooks included).
  */
 export const isDeliverable = (transition: Transition, excludeCwdSubstrings: readonly string[]): boolean =>
   !transition.isSidechain && !isExcludedCwd(transition.cwd, excludeCwdSubstrings);

@@ -4,7 +4,7 @@ import type { Transition } from '../../core/session.js';
 import { signBody } from './sign.js';
 import { standardHeaders } from './standard-webhooks.js';
 
-/** The JSON body of one delivery (PRODUCT.md section 5); field names are the wire format. */
+/** The JSON body of one delivery (docs/webhooks.md); field names are the wire format. */
 export interface WebhookPayload {
   readonly id: string;
   readonly event: 'state_transition';

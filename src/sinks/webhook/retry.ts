@@ -1,6 +1,6 @@
 import { asyncScheduler, retry, throwError, timer, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 
-/** Waits before the 2nd, 3rd and 4th attempt (PRODUCT.md section 5): 4 attempts in all. */
+/** Waits before the 2nd, 3rd and 4th attempt: 4 attempts in all (docs/webhooks.md). */
 export const BACKOFF_MS: readonly number[] = [1_000, 5_000, 30_000];
 
 /**

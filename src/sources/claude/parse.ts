@@ -1,20 +1,9 @@
-// Checked against (issue 13; facts only, no third-party file copied):
-// - Claude Code 1.0.98: sub-agent (Task) turns written inline in the main transcript with
-//   `isSidechain: true` (real transcripts of issue 13) -> a file is a sub-agent only by path or first
-//   message line; inline lines add usage only.
-// - 2.0.14-2.0.31: `summary` records of other sessions (leafUuid of another file), `agent-*.jsonl`
-//   sidechains beside the transcripts.
-// - 2.1.7: assistant lines holding only a `thinking` block (activity).
-// - 2.1.37-2.1.245 record inventory (empathic/toolpath docs/agents/formats/claude-code, observed
-//   there): `permission-mode`, `mode`, `atis-latch`, `ai-title` {aiTitle}, `agent-name`, `pr-link`,
-//   `frame-link`, `relocated`, `worktree-state`, `attachment`, `queue-operation`, `last-prompt`,
-//   `progress`, `compact_boundary` also as a record type of its own, `system` subtypes.
-// - 2.1.25x-2.1.278 (a public cross-agent catalog): `summary` no longer written, `ai-title` is the
-//   title; `cost-state`, `continued-in`, `content-replacement`, `artifact-*` bookkeeping records;
-//   sub-agents under `<session>/subagents/agent-<id>.jsonl` (+ `.meta.json`).
-// - 2.1.118+: a fork sub-agent starts with a `fork-context-ref` record instead of copies of its
-//   parent's conversation (CHANGELOG; public readers skip it and disagree on its fields). Earlier
-//   forked sub-agents (and compaction's `agent-acompact-*`) start with those copies: continuation.ts.
+// The Claude Code versions this parser was checked against, and what each changed, are listed in
+// docs/formats/claude.md ("Versions checked"). In short: 1.0.x wrote sub-agent turns inline
+// (`isSidechain: true`: a file is a sub-agent only by path or first message line, inline lines
+// add usage only); 2.0.x wrote `summary` records of other sessions and `agent-*.jsonl` sidechains;
+// 2.1.x added the bookkeeping records, `ai-title` and `<session>/subagents/`. Forked sub-agents
+// (and compaction's `agent-acompact-*`) that start with copies of their parent: continuation.ts.
 import type { SessionEvent, SessionMetaPatch, SessionState } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs, undatedRecord } from '../internal/line-helpers.js';
@@ -49,8 +38,8 @@ const lastUsageId = (state: SessionState): string | undefined => Object.keys(sta
 const isCopied = (record: ClaudeRecord): boolean => typeof record.forkedFrom === 'object' && record.forkedFrom !== null;
 
 /**
- * The line parser of one Claude Code transcript (AGENT-FORMATS.md 1.2), with the corrections
- * PRODUCT.md section 6 asks for: `compact_boundary` is compaction, `summary` is a title,
+ * The line parser of one Claude Code transcript (docs/formats/claude.md), with the readings that
+ * keep its facts true: `compact_boundary` is compaction, `summary` is a title,
  * `custom-title` names the session, split responses count once (message id), tool results are
  * matched by id, injected context does not count as a user message.
  */

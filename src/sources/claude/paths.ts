@@ -4,7 +4,7 @@ import { expandHome, homeDir, type Env } from '../../config/paths.js';
 import { jsonlBelow } from '../internal/walk.js';
 
 /**
- * Claude base directories (AGENT-FORMATS.md 1.1): config `claude_dirs` alone when set; otherwise
+ * Claude base directories (docs/formats/claude.md): config `claude_dirs` alone when set; otherwise
  * `$CLAUDE_CONFIG_DIR` plus `~/.claude` when they differ; otherwise `~/.claude`.
  */
 export const claudeBaseDirs = (config: Pick<Config, 'claude_dirs'>, env: Env): string[] => {
@@ -23,7 +23,7 @@ export const claudeProjectsDirs = (config: Pick<Config, 'claude_dirs'>, env: Env
 export const claudeDesktopDir = (env: Env, platform: NodeJS.Platform): string | undefined =>
   platform === 'darwin' ? path.join(homeDir(env), 'Library', 'Application Support', 'Claude', 'claude-code-sessions') : undefined;
 
-/** Where a transcript sits below `projects/`, as AGENT-FORMATS.md 1.1 lays it out. */
+/** Where a transcript sits below `projects/` (docs/formats/claude.md). */
 export type ClaudeFileKind =
   | { readonly kind: 'main'; readonly sessionId: string }
   /**

@@ -3,7 +3,7 @@ import { timeSchema } from '../internal/times.js';
 import { countSchema } from '../internal/counts.js';
 
 /**
- * The parts of a Claude Code transcript record agentwatch reads (AGENT-FORMATS.md 1.2). Unknown
+ * The parts of a Claude Code transcript record agentwatch reads (docs/formats/claude.md). Unknown
  * keys are dropped; big payloads (tool output, images) are typed `unknown` so they are never walked.
  */
 
@@ -78,7 +78,7 @@ export const claudeRecordSchema = z.object({
 export type ClaudeRecord = z.infer<typeof claudeRecordSchema>;
 export type ClaudeBlock = z.infer<typeof claudeBlockSchema>;
 
-/** Claude Desktop's per-session sidecar (`local_*.json`, macOS), AGENT-FORMATS.md 1.3. */
+/** Claude Desktop's per-session sidecar (`local_*.json`, macOS; docs/formats/claude.md). */
 export const claudeDesktopSidecarSchema = z.object({
   cliSessionId: z.string().min(1),
   title: optionalString,

@@ -11,10 +11,10 @@ import { isOutdated, openOwnedDb } from '../../util/owned-db.js';
 export const CACHE_SCHEMA_VERSION = 14;
 
 // Rowid tables with large pages: rows of a few KB fit in one page (a WITHOUT ROWID table with
-// 4 KiB pages spilled them into overflow pages and cost 4x the time to write a cold start's rows).
-// Details sit in their own table, written in the same transaction as their core: a warm start
-// selects every core, and with the details in the same rows it read all their pages too (the
-// details are about 85 % of the bytes; the SELECT took a third longer).
+// 4 KiB pages spilled them into overflow pages, which made a cold start's write several times
+// slower). Details sit in their own table, written in the same transaction as their core: a warm
+// start selects every core, and with the details in the same rows it read all their pages too
+// (the details are most of the bytes).
 const SCHEMA = `
 PRAGMA page_size = 65536;
 CREATE TABLE files (
@@ -87,8 +87,7 @@ export const openCacheDb = (file: string, log?: Logger): Database.Database =>
     wroteEarlier,
     // A fresh cache takes its first write (a cold start's thousands of rows) in rollback-journal
     // mode, straight into the file; `openDiscoveryCache` turns WAL on after it. In WAL mode the
-    // rows went to the log first and were copied again when the connection closed (20 ms of a
-    // one-shot cold start's 120 ms write).
+    // rows went to the log first and were copied again when the connection closed.
     wal: 'unless-new',
     privateDir: 'must',
     privateFile: 'must',

@@ -31,7 +31,7 @@ import { releasePageCache } from '../../util/sqlite-memory.js';
  * (CRC-32) of its text. A row whose checksum, agent or session id does not match, or whose core
  * does not decode with the right type at every position (core-codec.ts), is dropped (the file is
  * read again); a detail is validated with zod when it is read. Validating every core with zod
- * instead cost more than the stats of a warm start (about 30 µs a row before V8 warms up).
+ * instead cost more than the stats of a warm start.
  */
 
 export { CACHE_SCHEMA_VERSION } from './cache-db.js';
@@ -70,8 +70,8 @@ export interface DiscoveryCache extends Omit<DirListings, 'pending' | 'flush'>, 
   /**
    * Reads the stored details of those of `states` this cache restored and nothing has read yet in
    * one pass over the table, when they are enough of its rows for a pass to beat a lookup each
-   * (a one-shot listing of every session's detail: 7,000 random lookups took 110 ms, one pass
-   * 20-40). Each is handed out once, when its state's detail is first read.
+   * (a one-shot listing of every session's detail; docs/performance.md). Each is handed out once,
+   * when its state's detail is first read.
    */
   readonly prefetchDetails: (states: Iterable<SessionState>) => void;
   /** Deletes the rows of `agent` that `keep` rejects (sessions deleted while nobody watched). */
@@ -279,7 +279,7 @@ export const openDiscoveryCache = (env: Env, log?: Logger, file = discoveryCache
         const key = unreadDetailKey(state, owner);
         if (key !== undefined) wanted.add(key);
       }
-      // A pass reads every row (~4x a lookup's time per row, measured): it pays from a quarter of them.
+      // A pass reads every row: it pays once a quarter of them are wanted (docs/performance.md).
       if (!db.open || wanted.size === 0 || wanted.size * 4 < storedRows) return;
       try {
         readAhead = everyDetail(db, wanted);

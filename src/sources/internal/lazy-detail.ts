@@ -35,7 +35,7 @@ const read = (state: Lazy): Detail => {
 
 // NOTE: the same getter functions for every restored state. Getters made per state (an object
 // literal's `get x()` in a closure) gave each of 10,000 restored states its own V8 hidden class
-// and descriptor array: about 1 KiB a state, 10 MiB of a warm monitor's heap at 10k sessions.
+// and descriptor array (docs/performance.md).
 const ACCESSORS: PropertyDescriptorMap = {
   usageByMessage: {
     enumerable: true,
@@ -68,7 +68,7 @@ const ACCESSORS: PropertyDescriptorMap = {
  *
  * Takes `core` over (a freshly parsed object nobody else holds) and returns it completed.
  * NOTE: built on the parsed object itself, not on a copy: properties added to the copy a spread
- * makes gave every one of 10,000 states its own V8 hidden class (about 1.5 KiB each, measured).
+ * makes gave every restored state its own V8 hidden class.
  */
 export const lazyState = (core: Core, load: () => unknown, owner?: unknown, key?: string): SessionState => {
   Object.defineProperty(core, SLOT, { value: { load, parsed: undefined, owner, key } satisfies Slot });

@@ -10,7 +10,7 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
 /**
  * What is left to read of a file up to this size is read in one call: every line is then a view
  * into one buffer. Read in 1 MiB chunks, a multi-MB tool output crossing chunk edges was copied
- * twice (pending pieces, then their concatenation): a third of a cold start's CPU.
+ * twice (pending pieces, then their concatenation): a large share of a cold start's CPU.
  */
 export const WHOLE_READ_BYTES = 16 * 1024 * 1024;
 

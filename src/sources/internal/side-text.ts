@@ -18,7 +18,7 @@ export type SideTextReader = (file: string) => string | undefined;
 /**
  * Reads side files (grok's `summary.json`, kimi's `state.json`: one per session, rewritten in
  * place) through the discovery cache: a file whose size and mtime are those it had when last read
- * is not read again, so a warm start of unchanged sessions stats them only (issue 11, item 3).
+ * is not read again, so a warm start of unchanged sessions stats them only.
  * Without a cache it reads every time.
  */
 export const createSideTextReader = (agent: AgentKind, cache: DiscoveryCache | undefined, now: () => number = Date.now): SideTextReader => {

@@ -3,9 +3,9 @@ import { yieldIfDue } from '../../util/next-turn.js';
 
 /**
  * The stats of `files` (undefined where a file is gone or cannot be stat'ed), taken synchronously
- * in time slices (next-turn.ts). A warm start is mostly these stats: measured on
- * 6,750 transcripts, `fs.promises.stat` of all of them at once cost 112-126 ms of CPU (a promise
- * and a thread-pool round trip each), `statSync` one after the other 35 ms.
+ * in time slices (next-turn.ts). A warm start is mostly these stats, and `fs.promises.stat` of
+ * all of them at once cost several times the CPU of `statSync` one after the other (a promise and
+ * a thread-pool round trip each; docs/performance.md).
  */
 export const statAll = async (files: readonly string[]): Promise<(Stats | undefined)[]> => {
   const stats: (Stats | undefined)[] = new Array<Stats | undefined>(files.length);

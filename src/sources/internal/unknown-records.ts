@@ -19,7 +19,7 @@ export interface UnknownRecords {
 }
 
 /**
- * Counts what a parser does not know (PRODUCT.md section 6, issue 13): a record type or field
+ * Counts what a parser does not know (docs/formats/README.md): a record type or field
  * shape of another agent version is skipped, never an error, and never silently. `product` names
  * the writer in the message (`Claude Code`, `Codex`...).
  */

@@ -152,7 +152,7 @@ const plainSegments = (rest: string): number => {
  * The path segments of `file` below `root` (`a/b/c.jsonl` -> [a, b, c.jsonl]), or undefined when
  * `file` is not below it. A prefix cut for the normalised absolute paths the walk builds: it is
  * called per file on every start, and `path.relative` (which resolves both paths against the
- * working directory) cost a warm start about 20 µs a file.
+ * working directory) was a visible part of a warm start (docs/performance.md).
  */
 export const segmentsBelow = (root: string, file: string): string[] | undefined => {
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;

@@ -19,8 +19,8 @@ export interface TreeWatch {
 const FILE_NAME = /\.(jsonl|json|md|txt|log|db|sqlite|db-wal|db-shm|zst)$/i;
 
 /**
- * Watches the directories of a tree with chokidar, never its files. ARCHITECTURE.md measured
- * per-file watching at ~17 KiB RSS and one inotify watch per transcript; one watch per directory
+ * Watches the directories of a tree with chokidar, never its files. Per-file watching costs memory
+ * and one inotify watch per transcript (docs/performance.md); one watch per directory
  * reports the same changes, because a directory watch sees every create, write, rename and delete
  * of its children. chokidar's `raw` event carries that (path, event) pair; chokidar itself keeps
  * the directory set current as project directories come and go.

@@ -3,8 +3,8 @@ import type { SessionEvent, TokenCounts } from '../../core/session.js';
 
 /**
  * Event constructors for the replay mappers. Plain object literals on purpose: a replay builds
- * tens of thousands of events, and conditional spreads (`...(x ? { x } : {})`) cost ~100x more in
- * V8. Optional fields left `undefined` mean "not recorded", as in the contract.
+ * tens of thousands of events, and conditional spreads (`...(x ? { x } : {})`) cost far more in
+ * V8 (docs/performance.md). Optional fields left `undefined` mean "not recorded", as in the contract.
  */
 export interface Ref {
   readonly agent: AgentKind;

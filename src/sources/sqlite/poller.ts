@@ -59,7 +59,7 @@ export interface SqlitePoller {
 interface Connection {
   readonly db: Database;
   readonly reader: DbReader;
-  /** Prepared once: `db.pragma()` would re-prepare it on every poll (~10x the cost). */
+  /** Prepared once: `db.pragma()` would re-prepare it on every poll. */
   readonly dataVersionQuery: Statement<[], number>;
   readonly schemaVersionQuery: Statement<[], number>;
   /** `PRAGMA schema_version` when the reader probed the schema: a migration since means probing again. */

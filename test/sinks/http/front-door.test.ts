@@ -7,8 +7,7 @@ import { authInfo } from '../../../src/sinks/http/token.js';
 import { defaultConfig, makeStore, makeTempEnv, viewsOf } from './helpers.js';
 
 /**
- * The socket that listens before the app has loaded (issue 11: the API answers within 200 ms of
- * start): real HTTP over loopback, and its own answers compared with the app's.
+ * The socket that listens before the app has loaded (the API answers at once): real HTTP over loopback, and its own answers compared with the app's.
  */
 
 const AUTH = authInfo('front-door-salt');

@@ -5,7 +5,8 @@ import { loadSessionNames, setSessionName } from '../../../src/config/session-na
 import { watchSessionNames } from '../../../src/sinks/http/names-watch.js';
 import { createSessionStore } from '../../../src/sinks/http/store.js';
 import { BehaviorSubject } from 'rxjs';
-import { detail, makeTempEnv, viewsOf } from './helpers.js';
+import { NOT_A_WORKTREE } from '../../../src/streams/worktree.js';
+import { detail, makeTempEnv, sceneFeed, viewsOf } from './helpers.js';
 
 /** Bounded poll for a real file-watch event (no fixed sleep). */
 const eventually = async (check: () => boolean, timeoutMs = 5_000): Promise<void> => {
@@ -22,7 +23,8 @@ describe('watchSessionNames', () => {
     try {
       await mkdir(configDir(temp.env), { recursive: true });
       const store = createSessionStore({
-        views$: new BehaviorSubject(viewsOf([detail({ session_id: 's1' })])),
+        feed: sceneFeed(new BehaviorSubject(viewsOf([detail({ session_id: 's1' })]))),
+        worktree: () => NOT_A_WORKTREE,
         names: (await loadSessionNames(temp.env)).names,
         saveName: async (id, name) => (await setSessionName(temp.env, id, name)).names,
         namesChanged$: watchSessionNames(temp.env),

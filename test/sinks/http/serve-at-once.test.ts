@@ -12,7 +12,7 @@ import { asyncScheduler } from 'rxjs';
 import { defaultConfig } from './helpers.js';
 
 /**
- * The server answers while the first discovery still runs (issue 11: serve at once): auth at
+ * The server answers while the first discovery still runs: auth at
  * once, lists with what is known so far and `ready: false`, then the complete list.
  */
 const TOKEN = 'serve-at-once-token-0123456789abcdefghijklmnop';
@@ -32,8 +32,7 @@ describe('serve at once', () => {
     const ctx = { ...testCtx(asyncScheduler), now: () => Date.now() };
     const pipeline = startPipeline(ctx, { sources: { claude: () => claude }, agents: ['claude'] });
     const store = createSessionStore({
-      frame$: pipeline.frame$,
-      visibility: () => pipeline.visibility,
+      feed: pipeline,
       worktree: () => NOT_A_WORKTREE,
       names: {},
       saveName: async () => ({}),
@@ -65,7 +64,7 @@ describe('serve at once', () => {
     const ctx = { ...testCtx(asyncScheduler), now: () => Date.now() };
     // As the monitor does: the server is up before the sources start.
     const pipeline: Pipeline = startPipeline(ctx, { sources: { claude: () => claude }, agents: ['claude'], deferSources: true });
-    const store = createSessionStore({ frame$: pipeline.frame$, visibility: () => pipeline.visibility, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
+    const store = createSessionStore({ feed: pipeline, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
     const app = await buildServer({ store, token: TOKEN, salt: 's', config: () => defaultConfig(), allowedHosts: ['127.0.0.1'] });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

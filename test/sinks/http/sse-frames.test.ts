@@ -2,22 +2,23 @@ import { BehaviorSubject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { connectionFrames, HEARTBEAT_FRAME, sharedUpdateFrames, updateFrame, type SharedUpdate } from '../../../src/sinks/http/sse-frames.js';
-import { createSessionStore, type SessionsSnapshot, type SessionViews } from '../../../src/sinks/http/store.js';
-import { detail, viewsOf } from './helpers.js';
+import { createSessionStore, type SessionsSnapshot } from '../../../src/sinks/http/store.js';
+import { NOT_A_WORKTREE } from '../../../src/streams/worktree.js';
+import { detail, sceneFeed, viewsOf, type Scene } from './helpers.js';
 
 const rx = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** One store, fed one views object after another: the snapshot it serves after each. */
-const snapshotsOf = (...views: SessionViews[]): SessionsSnapshot[] => {
-  const views$ = new BehaviorSubject(views[0] as SessionViews);
-  const store = createSessionStore({ views$, names: {}, saveName: async () => ({}) });
+const snapshotsOf = (...views: Scene[]): SessionsSnapshot[] => {
+  const views$ = new BehaviorSubject(views[0] as Scene);
+  const store = createSessionStore({ feed: sceneFeed(views$), worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
   return views.map((v) => {
     views$.next(v);
     return store.current();
   });
 };
 
-const one = (activity: 'idle' | 'writing' | 'waiting'): SessionViews => viewsOf([detail({ session_id: 's1', activity, is_active: activity === 'writing' })]);
+const one = (activity: 'idle' | 'writing' | 'waiting'): Scene => viewsOf([detail({ session_id: 's1', activity, is_active: activity === 'writing' })]);
 // A2 shows what A shows, after C: the same content again is a new snapshot (the list changed back).
 const [A, B, C, A2, A3] = snapshotsOf(one('idle'), one('writing'), one('waiting'), one('idle'), one('idle')) as [
   SessionsSnapshot,

@@ -2,17 +2,17 @@ import { BehaviorSubject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { patchConnectionFrames, patchFrame, readyFrame, sharedPatches } from '../../../src/sinks/http/sse-frames.js';
-import { createSessionStore, summaryOf, type ApiStats, type SessionViews } from '../../../src/sinks/http/store.js';
+import { createSessionStore, summaryOf, type ApiStats } from '../../../src/sinks/http/store.js';
+import { NOT_A_WORKTREE } from '../../../src/streams/worktree.js';
 import type { SessionDetail } from '../../../src/core/session.js';
-import { detail } from './helpers.js';
+import { detail, sceneFeed, type Scene } from './helpers.js';
 
-/** `GET /api/events?format=patch` (PRODUCT.md section 8): one snapshot, then only what changed. */
+/** `GET /api/events?format=patch` (docs/api.md): one snapshot, then only what changed. */
 const rx = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const timing = { throttleMs: 250, heartbeatMs: 60_000, patchThrottleMs: 50 };
 
-const views = (visible: SessionDetail[], ready = true, diagnostics = 0): SessionViews => ({
+const views = (visible: SessionDetail[], ready = true, diagnostics = 0): Scene => ({
   visible,
-  lookup: (id) => visible.find((s) => s.session_id === id),
   windowMinutes: 30,
   ready,
   diagnostics,
@@ -43,7 +43,7 @@ describe('patch frames', () => {
         e: views([s1Writing]),
         f: views([s1Writing], true, 1),
       }).subscribe(views$);
-      const store = createSessionStore({ views$, names: {}, saveName: async () => ({}) });
+      const store = createSessionStore({ feed: sceneFeed(views$), worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
       const patches = sharedPatches(store, timing);
       expectObservable(patchConnectionFrames(() => store.current(), patches, timing), '^ 5s !').toBe('a 999ms (pr) 1996ms q 999ms s 49ms t', {
         a: expect.stringMatching(/^event: snapshot\ndata: \{"sessions":\[\{"session_id":"s1".*"stats":\{"total_sessions":1,"active_sessions":0,"window_minutes":30,"ready":false,"diagnostics":0\}\}\n\n$/),
@@ -61,7 +61,7 @@ describe('patch frames', () => {
     rx().run(({ hot, expectObservable }) => {
       const views$ = new BehaviorSubject(views([s1, s2]));
       hot('1s b 999ms c', { b: views([s1Writing, s2]), c: views([s1Writing]) }).subscribe(views$);
-      const store = createSessionStore({ views$, names: {}, saveName: async () => ({}) });
+      const store = createSessionStore({ feed: sceneFeed(views$), worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
       const patches = sharedPatches(store, timing);
       expectObservable(patchConnectionFrames(() => store.current(), patches, timing), '^ 3s !').toBe('a 999ms b 999ms c', {
         a: expect.stringContaining('"session_id":"s2"'),

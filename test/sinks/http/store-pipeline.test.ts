@@ -1,7 +1,7 @@
-import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session.js';
 import { createSessionStore } from '../../../src/sinks/http/store.js';
+import { feedOf } from '../../helpers/listing-feed.js';
 import type { WorktreeLookup } from '../../../src/streams/worktree.js';
 import { initialFrame, stepFrame } from '../../../src/streams/frames.js';
 import { NOT_A_WORKTREE } from '../../../src/streams/worktree.js';
@@ -22,7 +22,7 @@ const frameOf = (events: SessionEvent[]) =>
 const visibility = { windowMinutes: 30, excludeCwdSubstrings: ['/secret/'], agents: new Set(['claude'] as const) };
 
 const storeOf = (frame: ReturnType<typeof frameOf>, worktree: WorktreeLookup = () => NOT_A_WORKTREE) =>
-  createSessionStore({ frame$: of(frame), visibility: () => visibility, worktree, names: {}, saveName: async () => ({}) });
+  createSessionStore({ feed: feedOf(frame, visibility), worktree, names: {}, saveName: async () => ({}) });
 
 describe('the API store over pipeline frames', () => {
   it('lists visible sessions newest first, finds older ones by id, never hidden ones', () => {

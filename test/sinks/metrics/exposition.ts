@@ -3,6 +3,8 @@ import type { Pipeline } from '../../../src/app/pipeline.js';
 import type { SessionsState } from '../../../src/core/contracts.js';
 import type { Transition } from '../../../src/core/session.js';
 import { startMetrics, type Metrics } from '../../../src/sinks/metrics/index.js';
+import { createListing } from '../../../src/streams/listing.js';
+import type { VisibilityOptions } from '../../../src/streams/visibility.js';
 
 /** Reads Prometheus text exposition back into `name{labels}` -> value, for assertions. */
 export const parseExposition = (text: string): Map<string, number> => {
@@ -25,10 +27,12 @@ export const sample = (values: Map<string, number>, name: string, labels: Record
 /** Metrics over streams nobody feeds (route and limits tests): an idle pipeline on a virtual clock. */
 export const idleMetrics = (options: { readonly processMetrics?: boolean } = {}): Metrics => {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+  const visibility = (): VisibilityOptions => ({ windowMinutes: 30, excludeCwdSubstrings: [], agents: new Set(['claude']) });
   return startMetrics({
     frame$: new Subject<{ state: SessionsState }>(),
+    listing: createListing({ visibility }),
     transitions$: new Subject<Transition>(),
-    visibility: () => ({ windowMinutes: 30, excludeCwdSubstrings: [], agents: new Set(['claude']) }),
+    visibility,
     notifyAfterSec: () => 30,
     now: () => scheduler.now(),
     scheduler,
@@ -40,6 +44,7 @@ export const idleMetrics = (options: { readonly processMetrics?: boolean } = {})
 export const pipelineMetrics = (pipeline: Pipeline, ctx: { readonly now: () => number; readonly scheduler: SchedulerLike; readonly config: { readonly notify_after_sec: number } }): Metrics =>
   startMetrics({
     frame$: pipeline.frame$,
+    listing: pipeline.listing,
     transitions$: pipeline.transitions$,
     visibility: () => pipeline.visibility,
     notifyAfterSec: () => ctx.config.notify_after_sec,

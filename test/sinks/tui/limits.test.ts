@@ -68,7 +68,7 @@ describe('limits modal text', () => {
   });
 });
 
-describe('limits modal text at the modal width (issue 14: notes wrapped once)', () => {
+describe('limits modal text at the modal width (notes wrapped once)', () => {
   it.each([60, 76])('at %i cells every detailed line fits (the modal never wraps it again) and each note reads whole', async (width) => {
     const { sampleOutcomes } = await import('../../../src/limits/sample.js');
     const text = limitsText(sampleOutcomes(NOW, LIMIT_AGENTS), NOW, width);

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../../src/core/agents.js';
 import { buildFrame, type FrameContext } from '../../../src/sinks/tui/frame.js';
+import type { ViewState } from '../../../src/sinks/tui/state.js';
+import type { SessionsState } from '../../../src/core/contracts.js';
+import { tuiRead } from '../../helpers/listing-feed.js';
 import { toPlain } from '../../../src/sinks/tui/line.js';
 import { render } from '../../../src/sinks/tui/render.js';
 import { initialView } from '../../../src/sinks/tui/state.js';
 import { nameCell } from '../../helpers/tmux.js';
 import { fold, NOW, sessionsState } from './scene.js';
+
+const frameOf = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number) => buildFrame(tuiRead(state, view, ctx, now), view, ctx, now);
 
 /**
  * One name per session in the list and the detail panel (the dashboard's card follows the same
@@ -23,7 +28,7 @@ const untitled = (prompt?: string) =>
   ]);
 
 const screen = (prompt: string | undefined, width: number, names: Record<string, string> = {}): { list: string; detail: string; text: string } => {
-  const text = render(buildFrame(sessionsState([untitled(prompt)]), initialView(30, ''), ctx(names), NOW), { width, height: 30 })
+  const text = render(frameOf(sessionsState([untitled(prompt)]), initialView(30, ''), ctx(names), NOW), { width, height: 30 })
     .map(toPlain)
     .join('\n');
   const row = text.split('\n').find((line) => line.startsWith('│›')) ?? '';

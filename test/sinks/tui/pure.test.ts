@@ -9,7 +9,7 @@ import { BASE_STYLES, THEMES } from '../../../src/sinks/tui/theme.js';
 import { ACTIVITIES } from '../../../src/core/activity.js';
 import { NOW } from './scene.js';
 
-describe('cost display (AGENT-FORMATS 12)', () => {
+describe('cost display', () => {
   it.each([
     [1.234, 1000, '$1.23'],
     [0.05, 10, '$0.05'],

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../../src/core/agents.js';
 import { buildFrame, type FrameContext } from '../../../src/sinks/tui/frame.js';
+import type { SessionsState } from '../../../src/core/contracts.js';
+import { tuiRead } from '../../helpers/listing-feed.js';
 import { toPlain } from '../../../src/sinks/tui/line.js';
 import { render } from '../../../src/sinks/tui/render.js';
 import { initialView, reduceView, type Action, type ViewState } from '../../../src/sinks/tui/state.js';
 import { NOW, SCENE, sessionsState } from './scene.js';
+
+const frameOf = (state: SessionsState, view: ViewState, ctx: FrameContext, now: number) => buildFrame(tuiRead(state, view, ctx, now), view, ctx, now);
 
 process.env.TZ = 'UTC';
 
@@ -19,12 +23,12 @@ const ctx: FrameContext = {
 /** Apply key actions the way the shell does, with the rows of the current frame. */
 const drive = (actions: readonly Action[], start: ViewState = initialView(30, '')): ViewState =>
   actions.reduce((view, action) => {
-    const frame = buildFrame(SCENE, view, ctx, NOW);
+    const frame = frameOf(SCENE, view, ctx, NOW);
     return reduceView(view, action, { rows: frame.rows, now: NOW, detailMaxScroll: 50, limitsMaxScroll: 50 }).view;
   }, start);
 
 const screen = (view: ViewState, width: number, height: number, state = SCENE): string =>
-  `${render(buildFrame(state, view, ctx, NOW), { width, height })
+  `${render(frameOf(state, view, ctx, NOW), { width, height })
     .map((line) => toPlain(line).replace(/\s+$/, ''))
     .join('\n')}\n`;
 
@@ -42,7 +46,7 @@ describe('render (plain theme, fixed size and clock)', () => {
 
   it('every line is exactly the terminal width', () => {
     for (const [width, height] of [[80, 24], [100, 30], [140, 40], [40, 10]] as const) {
-      const lines = render(buildFrame(SCENE, initialView(30, ''), ctx, NOW), { width, height });
+      const lines = render(frameOf(SCENE, initialView(30, ''), ctx, NOW), { width, height });
       expect(lines).toHaveLength(height);
       for (const line of lines) expect(toPlain(line)).toHaveLength(width);
     }
@@ -85,7 +89,7 @@ describe('render (plain theme, fixed size and clock)', () => {
   });
 
   it('says the terminal is too small instead of drawing garbage', () => {
-    const lines = render(buildFrame(SCENE, initialView(30, ''), ctx, NOW), { width: 30, height: 8 }).map(toPlain);
+    const lines = render(frameOf(SCENE, initialView(30, ''), ctx, NOW), { width: 30, height: 8 }).map(toPlain);
     expect(lines[0]).toContain('Terminal too small (30x8)');
     expect(lines).toHaveLength(8);
   });

@@ -18,6 +18,7 @@ import { reduceSession } from '../../../src/streams/reduce-session.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { nameCell } from '../../helpers/tmux.js';
 import { NOW, SCENE, SCENE_SESSIONS, sessionsState } from './scene.js';
+import { framesOf } from '../../helpers/listing-feed.js';
 
 process.env.TZ = 'UTC';
 
@@ -104,7 +105,7 @@ const start = (options: { limits?: () => Promise<LimitsText>; size?: Size; names
   const limitReads: number[] = [];
   const limitWidths: number[] = [];
   const tui = runTui({
-    state$,
+    frame$: framesOf(state$, () => NOW + scheduler.now()),
     config,
     env: home.env,
     platform: 'linux',

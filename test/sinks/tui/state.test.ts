@@ -4,15 +4,10 @@ import { keyToAction, type KeyMode } from '../../../src/sinks/tui/keys.js';
 import { selectRows } from '../../../src/sinks/tui/model.js';
 import { initialView, pinSelection, reduceView, selectedRow, type Action, type ReduceContext, type ViewState } from '../../../src/sinks/tui/state.js';
 import { NOW, SCENE } from './scene.js';
+import { tuiRead } from '../../helpers/listing-feed.js';
 
-const query = (view: ViewState) => ({
-  windowMinutes: view.windowMinutes,
-  filter: view.filter,
-  search: view.search,
-  excludeCwdSubstrings: [],
-  agents: new Set(AGENT_KINDS),
-});
-const ctxOf = (view: ViewState): ReduceContext => ({ rows: selectRows(SCENE, query(view), {}, NOW).rows, now: NOW, detailMaxScroll: 5, limitsMaxScroll: 7 });
+const read = (view: ViewState) => tuiRead(SCENE, view, { names: {}, excludeCwdSubstrings: [], agents: new Set(AGENT_KINDS) }, NOW);
+const ctxOf = (view: ViewState): ReduceContext => ({ rows: selectRows(read(view), { filter: view.filter, search: view.search }).rows, now: NOW, detailMaxScroll: 5, limitsMaxScroll: 7 });
 
 /** Run actions through the reducer and collect every effect. */
 const run = (actions: readonly Action[], start = initialView(30, '')) =>

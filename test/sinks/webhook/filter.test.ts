@@ -48,7 +48,7 @@ describe('matchesWebhook', () => {
 });
 
 describe('webhook entry schema', () => {
-  it('accepts "active" in events (a named state of the spec, as in default_filter) and rejects unknown ones', () => {
+  it('accepts "active" in events (a named state, as in default_filter) and rejects unknown ones', () => {
     expect(webhookEntrySchema.parse({ name: 'n', url: 'http://127.0.0.1/h', events: ['active', 'waiting'] }).events).toEqual(['active', 'waiting']);
     expect(webhookEntrySchema.safeParse({ name: 'n', url: 'http://127.0.0.1/h', events: ['busy'] }).success).toBe(false);
   });

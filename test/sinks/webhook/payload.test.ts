@@ -4,7 +4,7 @@ import { signBody } from '../../../src/sinks/webhook/sign.js';
 import { entry, transition } from './transitions.js';
 
 describe('buildPayload', () => {
-  it('has exactly the wire fields of PRODUCT.md section 5, timestamp in RFC 3339 UTC', () => {
+  it('has exactly the documented wire fields, timestamp in RFC 3339 UTC', () => {
     const payload = buildPayload(transition({ at: Date.UTC(2026, 0, 2, 3, 4, 5, 6) }), { id: 'abc' });
     expect(payload).toEqual({
       id: 'abc',
@@ -28,7 +28,7 @@ describe('buildPayload', () => {
 describe('buildRequest', () => {
   const payload = buildPayload(transition(), { id: 'delivery-1' });
 
-  it('sends the headers of PRODUCT.md section 5 and signs the exact body bytes', () => {
+  it('sends the documented headers and signs the exact body bytes', () => {
     const request = buildRequest(entry({ url: 'http://example.test/h', secret: 'shh' }), payload, '1.2.3');
     expect(request.url).toBe('http://example.test/h');
     expect(request.id).toBe('delivery-1');

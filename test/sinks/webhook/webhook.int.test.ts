@@ -24,7 +24,7 @@ describe('webhooks against a real receiver', () => {
     await receiver.close();
   });
 
-  it('posts the payload and headers of PRODUCT.md section 5; the receiver verifies the signature', async () => {
+  it('posts the documented payload and headers; the receiver verifies the signature', async () => {
     const { ctx } = testCtx({
       webhooks: [
         { name: 'signed', url: receiver.url('/signed'), secret: 'It is a secret to everybody' },
@@ -120,7 +120,7 @@ describe('webhooks against a real receiver', () => {
     ]);
   });
 
-  // PRODUCT.md section 5's "4 attempts" are those made while the receiver is up (docs/webhooks.md):
+  // The "4 attempts" are those made while the receiver is up (docs/webhooks.md):
   // an attempt during an outage is made and stored, but does not count towards them.
   it('gives up a delivery the receiver keeps failing after 4 counted attempts, and says 4 when one more was made during an outage', async () => {
     // One request at a time, so the receiver's answers go in this order: b is the delivery it

@@ -3,7 +3,7 @@ import { parseAmpThread } from '../../../src/sources/amp/parse.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
 import { foldEvents } from '../../helpers/source-harness.js';
 
-/** Records in (an Amp thread), activity out: the amp inputs of the state machine (AGENT-FORMATS 3.3). */
+/** Records in (an Amp thread), activity out: the amp inputs of the state machine (docs/formats/amp.md). */
 const T0 = 1_773_134_400_000;
 const user = (text: string, at: number) => ({ role: 'user', content: [{ type: 'text', text }], meta: { sentAt: at } });
 const call = (name: string, at: number, input: Record<string, unknown> = {}) => ({

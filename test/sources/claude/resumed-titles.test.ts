@@ -8,7 +8,7 @@ import { foldById, makeCtx, passWithCache } from '../../helpers/source-harness.j
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 
 /**
- * PRODUCT.md section 6: a user's rename (`custom-title`) names a Claude session over the generated
+ * A user's rename (`custom-title`) names a Claude session over the generated
  * titles, and a `summary` names it only when its leaf is a message of the same file. A warm start
  * (or a monitor that let a parser at rest go) resumes a transcript past its start: what came
  * before the checkpoint still decides, as on a first read.

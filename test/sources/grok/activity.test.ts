@@ -4,7 +4,7 @@ import { parseGrokLine, stampGrokBatch } from '../../../src/sources/grok/parse.j
 import { deriveActivity } from '../../../src/streams/activity.js';
 import { foldEvents } from '../../helpers/source-harness.js';
 
-/** Records in (chat_history.jsonl lines), activity out: the grok inputs of the state machine (AGENT-FORMATS 7.2). */
+/** Records in (chat_history.jsonl lines), activity out: the grok inputs of the state machine (docs/formats/grok.md). */
 const T = 1_773_135_672_000;
 const prompt = (text: string) => JSON.stringify({ type: 'user', content: [{ type: 'text', text: `<user_query>${text}</user_query>` }] });
 const injected = JSON.stringify({ type: 'user', content: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }] });

@@ -20,7 +20,7 @@ const REST_OF_LAST_LINE = '"}}\n';
 const prompt = (text: string, at: string): string => `${JSON.stringify({ type: 'user', sessionId: SID, message: { role: 'user', content: text }, timestamp: at })}\n`;
 
 /**
- * Parking (issue 11, idle memory after a first start): once a cold start's sessions are persisted,
+ * Parking (idle memory after a first start): once a cold start's sessions are persisted,
  * a file at rest gives up its parser and resumes from the persisted state when it grows, as after
  * a warm start; what the session ends up as is the same as if the parser had been kept.
  */

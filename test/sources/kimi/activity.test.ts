@@ -4,7 +4,7 @@ import { KIMI_START, parseKimiLine } from '../../../src/sources/kimi/parse.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
 import { foldEvents } from '../../helpers/source-harness.js';
 
-/** Records in (wire.jsonl lines), activity out: the kimi inputs of the state machine (AGENT-FORMATS 8.2-8.3). */
+/** Records in (wire.jsonl lines), activity out: the kimi inputs of the state machine (docs/formats/kimi.md). */
 const T = 1_773_136_300_000;
 const loop = (event: Record<string, unknown>, at: number) => JSON.stringify({ type: 'context.append_loop_event', event, time: at });
 const userMsg = (text: string, at: number) => JSON.stringify({ type: 'context.append_message', message: { role: 'user', content: text }, time: at });

@@ -10,7 +10,7 @@ import { toDetail } from '../../../src/streams/views.js';
 import { isVisible } from '../../../src/streams/visibility.js';
 
 /**
- * The misreads found on real transcripts (issue 13), each on a fixture that reproduces the real
+ * The misreads found on real transcripts, each on a fixture that reproduces the real
  * structure of the agent version that wrote it (written for these tests; no third-party file).
  * Records in through the real parser and fold, the session's view out at a chosen instant.
  */

@@ -11,7 +11,7 @@ afterEach(async () => {
   home = undefined;
 });
 
-describe('claude sub-agent usage (PRODUCT.md section 6)', () => {
+describe('claude sub-agent usage in the parent session', () => {
   it('the parent session\'s totals and cost include its subagents/ transcripts, and the detail says how much', async () => {
     home = await makeTempHome();
     await installFixture('claude', home.home);

@@ -8,7 +8,7 @@ import { registerScopeRoute, type ScopeDeps } from './scope.js';
 import { registerStaticRoutes } from './static.js';
 
 /**
- * The routes the web dashboard adds to the API server (PRODUCT.md 7 and 8): its static files at
+ * The routes the web dashboard adds to the API server (docs/dashboard.md): its static files at
  * `/`, `GET /api/limits`, `PUT /api/config`, `PUT /api/passphrase`, `GET /api/scope` and the session actions.
  */
 export interface DashboardDeps {

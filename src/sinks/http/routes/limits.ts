@@ -7,7 +7,7 @@ import { resolveOutcomes } from '../../../limits/rows.js';
 import type { Outcomes } from '../../../limits/types.js';
 
 /**
- * `GET /api/limits[?agent=]`: the document `agentwatch limits --json` prints (PRODUCT.md 8), read
+ * `GET /api/limits[?agent=]`: the document `agentwatch limits --json` prints (docs/dashboard.md), read
  * from the providers once per request, never on a timer. Requests for the same agents within
  * SHARE_MS of a read share it (a dashboard and a panel opened together cause one read, not two).
  */
