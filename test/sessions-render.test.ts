@@ -20,6 +20,7 @@ const row = (patch: Partial<SessionSummary>): SessionSummary => {
     cost_usd: 0,
     last_activity: new Date(NOW - 90_000).toISOString(),
     total_messages: 0,
+    waiting_since: '',
     ...patch,
   };
   return { ...s, display_name: patch.display_name ?? sessionName(s, '').text };

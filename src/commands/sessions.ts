@@ -14,6 +14,7 @@ import { oneShotMessage } from '../doctor/report.js';
 import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, selectVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { toDetail, toSummary } from '../streams/views.js';
+import { activityRules } from '../streams/activity.js';
 import { createWorktreeLookup } from '../app/worktree.js';
 import { dirForms } from '../util/dir-forms.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
@@ -167,12 +168,14 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     windowMinutes: flags.window,
     excludeCwdSubstrings: loaded.config.exclude_cwd_substrings,
     agents: new Set(agents),
+    waitingTimeoutMinutes: loaded.config.waiting_timeout_minutes,
     // The directory as named and as it really is: a symlinked --dir finds what the agents recorded.
     ...(dir === undefined ? {} : { dirs: dirForms(dir) }),
   };
   const listed = selectVisible(frame.state.sessions.values(), now, visibility);
   const worktree = createWorktreeLookup();
-  const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) });
+  const rules = activityRules(visibility.waitingTimeoutMinutes);
+  const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd), rules });
 
   if (flags.json) {
     // Written a chunk at a time, each detail built when its turn comes (json-array-chunks.ts). A
@@ -187,7 +190,7 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     // prompt: the restored details are read in one pass, as for --json.
     prefetchDetails(listed);
     const color = useColor(io);
-    io.stdout.write(terminalSafe(renderSessionsTable(listed.map((session) => terminalSafeFields(toSummary(session, { now, customNames: names }))), { now, color }), { colored: color }));
+    io.stdout.write(terminalSafe(renderSessionsTable(listed.map((session) => terminalSafeFields(toSummary(session, { now, customNames: names, rules }))), { now, color }), { colored: color }));
   }
 
   if (listed.length === 0 && agents.length === 0) {

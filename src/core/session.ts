@@ -285,6 +285,8 @@ export interface SessionSummary {
   readonly total_messages: number;
   /** What every interface calls the session (core/session-name.ts): rename, title, latest prompt, folder. */
   readonly display_name: string;
+  /** RFC 3339 UTC of the answer the session waits on while `activity` is "waiting", else "" (interfaces show "waiting 14m"). */
+  readonly waiting_since: string;
 }
 
 /** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. */

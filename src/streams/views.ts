@@ -5,7 +5,7 @@ import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummar
 import type { SessionNames } from '../config/session-names.js';
 import { agentResume } from '../sources/agents.js';
 import { lastPrompt, sessionName } from '../core/session-name.js';
-import { resolveActivity } from './activity.js';
+import { resolveActivity, waitingSince, type ActivityRules } from './activity.js';
 import { sessionCost } from './cost.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
 
@@ -16,6 +16,8 @@ export interface ViewOptions {
   readonly customNames?: SessionNames;
   /** Worktree facts of the session's cwd (see `createWorktreeLookup`); details only. */
   readonly worktree?: WorktreeInfo;
+  /** `waiting_timeout_minutes` as activity rules; the default when absent. */
+  readonly rules?: ActivityRules;
 }
 
 /** The project directory's basename; "/" stays "/", no cwd gives "". */
@@ -32,7 +34,7 @@ const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_00
 export const resumeCommand = (s: SessionState): string => s.resumeCommand || agentResume(s.agent, s);
 
 /** Summary object of `GET /api/sessions` (PRODUCT.md section 4). Pure. */
-export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now).activity);
+export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now, options.rules).activity);
 
 /** The summary with an activity already resolved (the cached listing resolves it once). Pure. */
 export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customNames'>, activity: Activity): SessionSummary => {
@@ -55,13 +57,14 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     // NOTE: the latest prompt is read only when neither name is set: a restored session's
     // recent messages are loaded from the discovery cache on first read.
     display_name: sessionName(named, named.custom_name || named.agent_name ? '' : lastPrompt(s.recentMessages)).text,
+    waiting_since: activity === 'waiting' ? rfc3339(waitingSince(s)) : '',
   };
 };
 
 /** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. Pure. */
 export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail => {
   const worktree = options.worktree ?? NOT_A_WORKTREE;
-  const resolved = resolveActivity(s, options.now);
+  const resolved = resolveActivity(s, options.now, options.rules);
   // From sub-agents: their own transcripts' usage (not in `tokens`) and turns written inline (in it).
   const sub = s.subagents;
   const inline = s.inlineSubagents;

@@ -40,6 +40,7 @@ const summary = (over: Partial<SessionSummary> = {}): SessionSummary => {
     cost_usd: 0,
     last_activity: '2026-11-24T10:00:00.000Z',
     total_messages: 2,
+    waiting_since: '',
     ...over,
   };
   return { ...s, display_name: over.display_name ?? nameOf(s, '').text };

@@ -41,6 +41,7 @@ describe('views', () => {
       last_activity: '2026-03-10T09:15:14.020Z',
       total_messages: 4,
       display_name: 'limiter work',
+      waiting_since: '2026-03-10T09:15:14.020Z',
     });
   });
 

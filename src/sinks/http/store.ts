@@ -5,6 +5,7 @@ import type { ApiStats } from '../../core/wire.js';
 import type { PipelineFrame } from '../../streams/frames.js';
 import { createListing, type Listing as SessionListing } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
+import { activityRules } from '../../streams/activity.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
 
@@ -115,6 +116,7 @@ export const summaryOf = (d: SessionDetail): SessionSummary => ({
   last_activity: d.last_activity,
   total_messages: d.total_messages,
   display_name: d.display_name,
+  waiting_since: d.waiting_since,
 });
 
 const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number => {
@@ -152,7 +154,7 @@ const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => Vi
       if (!found || now === undefined) return undefined;
       const cached = details.get(found.state);
       if (cached && cached.now === now && cached.name === found.customName) return cached.detail;
-      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd) });
+      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd), rules: activityRules(visibility().waitingTimeoutMinutes) });
       details.set(found.state, { now, name: found.customName, detail });
       return detail;
     },

@@ -3,6 +3,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionKey } from '../../core/session.js';
 import type { SessionsState } from '../../core/contracts.js';
 import type { SessionNames } from '../../config/session-names.js';
+import type { ActivityRules } from '../../streams/activity.js';
 import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
 import { countAnyAge } from '../../streams/visibility.js';
@@ -23,6 +24,8 @@ export interface FrameContext {
   readonly warnings?: readonly string[];
   /** The activities the fold derived for the latest frame; a session without one derives its own. */
   readonly activities?: ReadonlyMap<SessionKey, Activity> | undefined;
+  /** `waiting_timeout_minutes` as activity rules (the detail derives its activity with them). */
+  readonly rules?: ActivityRules;
 }
 
 export interface Frame extends FrameInput {
@@ -46,7 +49,7 @@ export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameCont
   const { rows, counts } = selected;
   const row = selectedRow(view, rows);
   const detail = row
-    ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE })
+    ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE, ...(ctx.rules ? { rules: ctx.rules } : {}) })
     : undefined;
   const diagnostics = Object.values(state.diagnostics).reduce((sum, n) => sum + n, 0);
   // Only when nothing is listed: how many sessions the window hides (the empty screen says so).

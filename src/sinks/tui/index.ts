@@ -24,6 +24,7 @@ import { initialView, reduceView, settleView, type Action, type ContentHit, type
 import type { Screen } from './terminal.js';
 import type { Theme } from './theme.js';
 import type { LimitsRenderer } from './limits.js';
+import { activityRules } from '../../streams/activity.js';
 
 /** Frames are drawn at most this often (about 7 per second); a key press draws at once. */
 export const FRAME_MS = 150;
@@ -106,8 +107,10 @@ export const runTui = (options: TuiOptions): RunningTui => {
       worktreeOf,
       warnings,
       activities: options.activities?.(),
+      rules,
     });
     let names = options.names;
+    const rules = activityRules(config.waiting_timeout_minutes);
     const worktreeOf = options.worktree;
     const dirty$ = new Subject<void>();
 

@@ -24,6 +24,7 @@ export const detail = (overrides: Partial<SessionDetail> & Pick<SessionDetail, '
   cost_usd: 0.12,
   last_activity: '2026-11-21T10:00:00.000Z',
   total_messages: 4,
+  waiting_since: '',
   version: '2.0.1',
   is_worktree: false,
   main_repo: '',
