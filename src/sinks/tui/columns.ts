@@ -25,8 +25,8 @@ export interface ColumnPlan {
 
 /** Cells before the first column: the selection marker. */
 export const MARKER_WIDTH = 1;
-/** Spinner, space, then the widest activity ("compacting"). */
-export const ACTIVITY_WIDTH = 12;
+/** Spinner, space, then the widest activity ("waiting 14m", "compacting"). */
+export const ACTIVITY_WIDTH = 13;
 const NAME_MIN = 14;
 const NAME_COMFORTABLE = 30;
 const PROJECT_WIDTH = 16;

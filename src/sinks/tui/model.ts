@@ -5,7 +5,7 @@ import { sessionKey, type SessionKey, type SessionState, type SessionSummary } f
 import type { SessionNames } from '../../config/session-names.js';
 import { selectVisible } from '../../streams/visibility.js';
 import { deriveActivity } from '../../streams/activity.js';
-import { shortName, toSummary } from '../../streams/views.js';
+import { shortName, summaryWith } from '../../streams/views.js';
 import { NO_MEMORY, orderRows, type OrderMemory, type SortMode } from './order.js';
 
 /**
@@ -45,7 +45,8 @@ class LazyRow implements ListRow {
     return sessionKey(this.state);
   }
   get summary(): SessionSummary {
-    this.#summary ??= toSummary(this.state, { now: this.now, customNames: this.names });
+    // With the row's activity (the fold's, under the configured waiting timeout), not one derived again.
+    this.#summary ??= summaryWith(this.state, { customNames: this.names }, this.activity);
     return this.#summary;
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffFrames } from '../../../src/sinks/tui/diff.js';
 import { encodeLine } from '../../../src/sinks/tui/encode.js';
-import { activityPerMinute, formatAge, formatCost, formatTokens, sparkline } from '../../../src/sinks/tui/format.js';
+import { activityPerMinute, activityText, formatAge, formatCost, formatTokens, sparkline } from '../../../src/sinks/tui/format.js';
 import { fitLine, overlay, seg, sliceLine, toPlain } from '../../../src/sinks/tui/line.js';
 import { computeLayout, modalRect } from '../../../src/sinks/tui/layout.js';
 import { displayWidth, ellipsize, ellipsizeStart, sanitize, wrapText } from '../../../src/sinks/tui/text.js';
@@ -25,6 +25,13 @@ describe('cost display (AGENT-FORMATS 12)', () => {
 });
 
 describe('formatters', () => {
+  it('a waiting session says for how long; other activities read as they are', () => {
+    const since = new Date(NOW - 14 * 60_000).toISOString();
+    expect(activityText({ activity: 'waiting', waiting_since: since }, NOW)).toBe('waiting 14m');
+    expect(activityText({ activity: 'waiting', waiting_since: '' }, NOW)).toBe('waiting');
+    expect(activityText({ activity: 'idle', waiting_since: '' }, NOW)).toBe('idle');
+  });
+
   it.each([
     [0, ''],
     [NOW - 2000, 'now'],

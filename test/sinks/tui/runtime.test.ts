@@ -312,7 +312,7 @@ describe('runTui: order, mouse, help and warnings', () => {
     const h = start({ names: { g1: 'infra upgrade' } });
     advance(0);
     const names = (): string[] => listed(h).map((row) => nameCell(h.text(), row));
-    expect(names()).toEqual(['infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…', 'Checkout page']);
+    expect(names()).toEqual(['infra upgrade', 'Add rate limiting t…', 'summarise today', 'Why does the lexer …', 'Checkout page']);
     // Select pi ("summarise today"), the third row.
     h.press('j');
     h.press('j');
@@ -324,14 +324,14 @@ describe('runTui: order, mouse, help and warnings', () => {
     let sessions = SCENE_SESSIONS.map((s) => (s.sessionId === 'p1' && piAgain ? piAgain : s));
     h.state$.next(sessionsState(sessions));
     advance(1000);
-    expect(names()).toEqual(['infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…', 'Checkout page']);
+    expect(names()).toEqual(['infra upgrade', 'Add rate limiting t…', 'summarise today', 'Why does the lexer …', 'Checkout page']);
     // amp was idle and gets a prompt: it starts working and comes first; pi is still selected, one row lower.
     const amp = SCENE_SESSIONS.find((s) => s.sessionId === 'a1');
     const ampAgain = reduceSession(amp, { type: 'turn', agent: 'amp', sessionId: 'a1', at: NOW + 1200, role: 'user', text: 'and the cart' });
     sessions = sessions.map((s) => (s.sessionId === 'a1' && ampAgain ? ampAgain : s));
     h.state$.next(sessionsState(sessions));
     advance(1000);
-    expect(names()).toEqual(['Checkout page', 'infra upgrade', 'Add rate limiting to…', 'summarise today', 'Why does the lexer d…']);
+    expect(names()).toEqual(['Checkout page', 'infra upgrade', 'Add rate limiting t…', 'summarise today', 'Why does the lexer …']);
     expect(selected(h)).toContain('summarise today');
     expect(h.text()).toContain('Sessions 4/5');
     h.tui.stop();
