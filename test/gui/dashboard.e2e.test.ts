@@ -56,7 +56,9 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       await until(() => cards.count()).toBe(3);
       expect(new Set(await cards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-session-id'))))).toEqual(new Set([WAITING.id, IDLE.id, LIVE.id]));
       const waiting = page.locator(`[data-session-id="${WAITING.id}"]`);
-      await until(() => waiting.locator('.activity-text').textContent()).toBe('waiting');
+      // A waiting session says for how long (its answer was 20 s before the start).
+      await until(() => waiting.locator('.activity-text').textContent()).toMatch(/^waiting \d+s$/);
+      expect(await waiting.getAttribute('data-activity')).toBe('waiting');
       expect(await page.locator(`[data-session-id="${IDLE.id}"] .activity-text`).textContent()).toBe('idle');
       // Newest first, with the project, branch and model chips.
       expect(await cards.first().getAttribute('data-session-id')).toBe(WAITING.id);
@@ -559,7 +561,7 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     try {
       await page.clock.install();
       await page.goto(`${served.base}/#token=${served.token}`);
-      await until(() => page.locator(`[data-session-id="${asking.id}"] .activity-text`).textContent()).toBe('waiting');
+      await until(() => page.locator(`[data-session-id="${asking.id}"] .activity-text`).textContent()).toMatch(/^waiting \d+[sm]$/);
       await page.getByRole('button', { name: 'Settings' }).click();
       await page.getByLabel('Also notify in this browser').check();
       await page.keyboard.press('Escape');

@@ -1,5 +1,5 @@
 import { compactAge } from '../../core/age.js';
-import type { RecentMessage, SessionState, SessionSummary, ToolUse } from '../../core/session.js';
+import type { RecentMessage, SessionState, ToolUse } from '../../core/session.js';
 
 /** Pure value formatters of the TUI. Times are epoch ms; `now` is always passed in. */
 
@@ -74,9 +74,3 @@ export const SPINNER_STEP_MS = 250;
 
 /** The spinner glyph at `now`: derived from the clock so render stays a pure function. */
 export const spinnerAt = (now: number): string => SPINNER[Math.floor(now / SPINNER_STEP_MS) % SPINNER.length] ?? '';
-
-/** The activity as a row shows it: a waiting session says for how long ("waiting 14m"). */
-export const activityText = (s: Pick<SessionSummary, 'activity' | 'waiting_since'>, now: number): string => {
-  const since = s.activity === 'waiting' && s.waiting_since !== '' ? Date.parse(s.waiting_since) : Number.NaN;
-  return Number.isFinite(since) ? `waiting ${compactAge(since, now)}` : s.activity;
-};

@@ -1,7 +1,8 @@
 import { AGENT_LABEL } from '../../sources/agents.js';
 import { timeOf } from '../../core/time.js';
 import type { SessionDetail } from '../../core/session.js';
-import { activityText, formatAge, formatClock, formatCost, formatTokens } from './format.js';
+import { activityText } from '../../core/activity.js';
+import { formatAge, formatClock, formatCost, formatTokens } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
 import { displayNameOf } from './model.js';
 import { ellipsize, ellipsizeStart, wrapText } from './text.js';

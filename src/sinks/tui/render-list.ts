@@ -1,7 +1,8 @@
 import { AGENT_COLOUR } from '../../sources/agents.js';
 import { agentColumnText, agentGlyph } from './agent-glyph.js';
 import { ACTIVITY_WIDTH, MARKER_WIDTH, planColumns, shortModel, type Column, type ColumnPlan } from './columns.js';
-import { activityPerMinute, activityText, formatAge, formatCost, sparkline, spinnerAt } from './format.js';
+import { activityText } from '../../core/activity.js';
+import { activityPerMinute, formatAge, formatCost, sparkline, spinnerAt } from './format.js';
 import { fitLine, markSelected, seg, type Line, type Segment } from './line.js';
 import { displayNameOf, totalTokens, type ListRow } from './model.js';
 import { ellipsize, padEndTo, padStartTo } from './text.js';

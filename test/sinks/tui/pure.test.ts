@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diffFrames } from '../../../src/sinks/tui/diff.js';
 import { encodeLine } from '../../../src/sinks/tui/encode.js';
-import { activityPerMinute, activityText, formatAge, formatCost, formatTokens, sparkline } from '../../../src/sinks/tui/format.js';
+import { activityText } from '../../../src/core/activity.js';
+import { activityPerMinute, formatAge, formatCost, formatTokens, sparkline } from '../../../src/sinks/tui/format.js';
 import { fitLine, overlay, seg, sliceLine, toPlain } from '../../../src/sinks/tui/line.js';
 import { computeLayout, modalRect } from '../../../src/sinks/tui/layout.js';
 import { displayWidth, ellipsize, ellipsizeStart, sanitize, wrapText } from '../../../src/sinks/tui/text.js';
