@@ -2,6 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Subj
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
+import { needingAttention } from '../../core/diagnostics.js';
 import type { PipelineFrame } from '../../streams/frames.js';
 import { createListing, type Listing as SessionListing } from '../../streams/listing.js';
 import { toDetail } from '../../streams/views.js';
@@ -119,12 +120,6 @@ export const summaryOf = (d: SessionDetail): SessionSummary => ({
   waiting_since: d.waiting_since,
 });
 
-const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number => {
-  let sum = 0;
-  for (const n of Object.values(diagnostics)) sum += n;
-  return sum;
-};
-
 /** The monitor's listing: the pipeline's frames through the per-session cache (streams/listing.ts). */
 const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => VisibilityOptions, worktree: WorktreeLookup): Listing => {
   const cache: SessionListing = createListing({ visibility });
@@ -145,7 +140,7 @@ const pipelineListing = (frame$: Observable<PipelineFrame>, visibility: () => Vi
     counts: () => cache.counts(),
     meta: () => {
       const state = cache.frame()?.state;
-      if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: sumDiagnostics(state.diagnostics) };
+      if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: needingAttention(state.diagnostics) };
       return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: visibility().windowMinutes ?? 0 };
     },
     find: (sessionId) => {

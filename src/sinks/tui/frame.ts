@@ -3,6 +3,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionKey } from '../../core/session.js';
 import type { SessionsState } from '../../core/contracts.js';
 import type { SessionNames } from '../../config/session-names.js';
+import { needingAttention } from '../../core/diagnostics.js';
 import type { ActivityRules } from '../../streams/activity.js';
 import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
@@ -51,7 +52,7 @@ export const buildFrame = (state: SessionsState, view: ViewState, ctx: FrameCont
   const detail = row
     ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE, ...(ctx.rules ? { rules: ctx.rules } : {}) })
     : undefined;
-  const diagnostics = Object.values(state.diagnostics).reduce((sum, n) => sum + n, 0);
+  const diagnostics = needingAttention(state.diagnostics);
   // Only when nothing is listed: how many sessions the window hides (the empty screen says so).
   const older =
     counts.total === 0 ? countAnyAge(state.sessions.values(), now, { windowMinutes: undefined, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents }) : 0;

@@ -42,16 +42,16 @@ export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, 
 /**
  * The status line that opens the list when something needs the user: how many warnings were
  * written while the TUI runs (config typos, unreadable directories, webhook receivers down) and
- * how many diagnostics the sources counted, where to read more, then the latest warning.
+ * how many problems the sources met that need the user, where to read more, then the latest warning.
  */
 export const renderStatus = (warnings: readonly string[], diagnostics: number, width: number): Line => {
   const counts = [
     ...(warnings.length > 0 ? [`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`] : []),
-    ...(diagnostics > 0 ? [`${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`] : []),
+    ...(diagnostics > 0 ? [`${diagnostics} problem${diagnostics === 1 ? '' : 's'} reading sessions`] : []),
   ].join(' · ');
   // The latest warning without its file's directory (`config.json: unknown key …`): the ? overlay has it whole.
   const latest = warnings.at(-1)?.replace(/^(?:\/[^\s/]+)*\/([^\s/]+): /, '$1: ');
-  if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · agentwatch doctor lists them', 'status')], width, 'status');
+  if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · run agentwatch doctor', 'status')], width, 'status');
   const head: Segment[] = [seg(' ! ', 'statusWarn'), seg(`${counts}: `, 'statusWarn')];
   const tail: Segment[] = [seg(' · ? lists all · agentwatch doctor', 'status')];
   const room = width - lineWidth(head) - lineWidth(tail);
