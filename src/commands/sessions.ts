@@ -209,7 +209,10 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
           ? [`${anywhere} session${anywhere === 1 ? '' : 's'} in other directories: agentwatch sessions --all`]
           : flags.demo || anywhere > 0
             ? []
-            : ['No agent has written a session here yet. To see what agentwatch shows: agentwatch sessions --demo (or agentwatch --demo)'];
+            : [
+                // Nothing in any directory: "here" would suggest another folder holds some.
+                `No agent has written a session ${dir === undefined ? 'anywhere agentwatch looks' : 'here, nor anywhere else agentwatch looks'}. Data kept elsewhere: agentwatch doctor says how to point agentwatch at it. To see what agentwatch shows: agentwatch sessions --demo (or agentwatch --demo)`,
+              ];
     const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...next, ...lookedIn].join('\n');
     (flags.json ? io.stderr : io.stdout).write(terminalSafe(`${message}\n`));
   }
