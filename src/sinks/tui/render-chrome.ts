@@ -13,13 +13,14 @@ const filterLabel = (filter: ViewState['filter']): string => (filter === '' ? 'a
 
 /**
  * Title bar: counts, window, filter, sort, search and, until the first discovery completes, a
- * loading indicator. When the terminal is narrow the least useful parts go first (the brand,
- * then the sort), never the counts, the window or the filter.
+ * loading indicator. When the terminal is narrow the least useful parts go first (the sort,
+ * then the brand: at 80 columns the window still says whose it is), never the counts, the
+ * window or the filter.
  */
 export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, ready: boolean, now: number, width: number): Line => {
   // [priority (lower stays longer), segment]; drawn in array order.
   const parts: [number, Segment][] = [
-    [6, seg(' agentwatch', 'title')],
+    [4, seg(' agentwatch', 'title')],
     [0, seg(`  ${counts.total} sessions · ${counts.active} active · ${counts.waiting} waiting`, 'titleAccent')],
     [2, seg(`  window ${view.windowMinutes}m`, 'title')],
     [1, seg(`  filter ${filterLabel(view.filter)}${shown !== counts.total ? ` (${shown} shown)` : ''}`, 'title')],
