@@ -65,6 +65,8 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       expect(await waiting.textContent()).toContain('shop');
       expect(await waiting.textContent()).toContain('feat/cart');
       expect(await waiting.textContent()).toContain('claude-sonnet-4-5');
+      // A chip too long for its card is cut with an ellipsis, not mid-letter.
+      expect(await waiting.locator('.chip-text').evaluateAll((nodes) => nodes.map((n) => getComputedStyle(n).textOverflow))).toEqual(['ellipsis', 'ellipsis']);
       await until(() => page.title()).toBe('(1) agentwatch');
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');
       // The token left the address bar (and history) once read.
