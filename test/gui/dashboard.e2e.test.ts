@@ -15,7 +15,7 @@ declare const document: {
 };
 declare const window: object;
 declare const navigator: { clipboard: { readText(): Promise<string> } };
-declare const getComputedStyle: (element: unknown) => { backgroundColor: string; userSelect: string };
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string; userSelect: string; textOverflow: string };
 declare const innerWidth: number;
 declare const innerHeight: number;
 declare const getSelection: () => { toString(): string } | null;
