@@ -47,6 +47,8 @@ const makeHome = async (): Promise<TempHome & { bin: string; records: string }> 
   await mkdir(records, { recursive: true });
   home.env.PATH = bin;
   home.env.AGENTWATCH_API_PASSPHRASE = PASSPHRASE;
+  // A display to open windows on (the browsers are fake; without one, no window is tried).
+  home.env.DISPLAY = ':99';
   return { ...home, bin, records };
 };
 
@@ -107,6 +109,19 @@ describe('agentwatch --gui (spawned)', () => {
     const gui = await start(home, ['--gui', '--host', '127.0.0.1:0', '--agent', 'claude']);
     const token = await deriveToken(PASSPHRASE, await salt(home));
     expect((await recorded(home, 'xdg-open')).argv).toEqual([`${gui.base}/#token=${token}`]);
+  });
+
+  it('without a display opens nothing and says why, with the URL and how to sign in', async () => {
+    const home = await makeHome();
+    delete home.env.DISPLAY;
+    await fakeProgram(home, 'chromium');
+    const gui = await start(home, ['--gui', '--host', '127.0.0.1:0', '--agent', 'claude']);
+    await waitFor(async () => gui.stderr(), (text) => text.includes('no dashboard window'));
+    expect(gui.stderr()).toContain(
+      `agentwatch: no dashboard window: there is no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set); open ${gui.base}/ in a browser yourself and sign in with your passphrase`,
+    );
+    expect(gui.stderr()).not.toContain('opened the dashboard');
+    await expect(recorded(home, 'chromium')).rejects.toThrow(/never started/);
   });
 
   it('--no-open serves without opening; Settings changes apply to the running monitor; limits read like `agentwatch limits --json`', async () => {

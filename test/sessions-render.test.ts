@@ -22,6 +22,7 @@ const row = (patch: Partial<SessionSummary>): SessionSummary => {
     total_messages: 0,
     started_at: '0001-01-01T00:00:00Z',
     order_group: 'idle',
+    waiting_since: '',
     ...patch,
   };
   return { ...s, display_name: patch.display_name ?? sessionName(s, '').text };

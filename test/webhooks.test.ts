@@ -144,10 +144,12 @@ describe('agentwatch webhooks test', () => {
     expect(good.stderr).toBe('');
   });
 
-  it('without a config file: says there is nothing to test, exit 0, and creates no file', async () => {
+  it('without a config file: says there is nothing to test and how to add a webhook, exit 1, and creates no file', async () => {
     const result = await run();
-    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
-    expect(result.stderr).toBe(`agentwatch: no enabled webhooks in ${configFile}; nothing to test\n`);
+    expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
+    expect(result.stderr).toBe(
+      `agentwatch: no enabled webhooks in ${configFile}; nothing to test. To test one, add one to "webhooks" there, e.g. {"name": "team", "url": "https://example.com/hook"} (docs/webhooks.md)\n`,
+    );
     await expect(readdir(home.env.XDG_CONFIG_HOME!)).rejects.toThrow(/ENOENT/);
   });
 
@@ -207,6 +209,7 @@ describe('agentwatch webhooks test', () => {
     const missing = await runCli(['webhooks'], { env: home.env });
     expect(missing.code, `stdout: ${missing.stdout}\nstderr: ${missing.stderr}`).toBe(2);
     expect(missing.stderr).toMatch(/^agentwatch: Missing subcommand: agentwatch webhooks test \[NAME\] \| log \[NAME\] \| replay ID\n/);
+    expect(missing.stderr.split('\n')[1]).toBe('test sends a signed sample delivery, log lists the latest deliveries, replay sends one again; run agentwatch webhooks --help for more');
     const unknown = await runCli(['webhooks', 'send'], { env: home.env });
     expect(unknown.code, `stdout: ${unknown.stdout}\nstderr: ${unknown.stderr}`).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown subcommand "send"/);

@@ -21,6 +21,7 @@ export const visibilityOf = (config: Config, picked: readonly AgentKind[]): Visi
   windowMinutes: config.window_minutes,
   excludeCwdSubstrings: config.exclude_cwd_substrings,
   agents: new Set(picked.filter((agent) => config.agents[agent])),
+  waitingTimeoutMinutes: config.waiting_timeout_minutes,
 });
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -45,7 +46,8 @@ export const followConfig = (
   let stopNotifier: Teardown | undefined = options.startNotifier?.(live.current());
   const subscription = live.changes$.pipe(startWith(live.current()), pairwise()).subscribe(([before, after]) => {
     if (before === after) return;
-    if (!same(before.window_minutes, after.window_minutes) || !same(before.exclude_cwd_substrings, after.exclude_cwd_substrings) || !same(before.agents, after.agents)) {
+    const listingKeys = ['window_minutes', 'exclude_cwd_substrings', 'agents', 'waiting_timeout_minutes'] as const;
+    if (listingKeys.some((key) => !same(before[key], after[key]))) {
       pipeline.setVisibility(visibilityOf(after, options.picked));
     }
     const notifierKeys = ['notifications', 'notify_after_sec', 'exclude_cwd_substrings'] as const;

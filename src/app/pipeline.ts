@@ -29,6 +29,7 @@ import { createListing, type Listing } from '../streams/listing.js';
 import { sessionKey, type DiagnosticEvent, type SessionEvent, type SessionState, type Transition } from '../core/session.js';
 import { demoSource } from '../demo/source.js';
 import { batchSync } from '../streams/batch.js';
+import { activityRules } from '../streams/activity.js';
 import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from '../streams/frames.js';
 import { windowMs, type VisibilityOptions } from '../streams/visibility.js';
 
@@ -150,7 +151,9 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     windowMinutes: ctx.config.window_minutes,
     excludeCwdSubstrings: ctx.config.exclude_cwd_substrings,
     agents: new Set(options.agents),
+    waitingTimeoutMinutes: ctx.config.waiting_timeout_minutes,
   };
+  let rules = activityRules(visibility.waitingTimeoutMinutes);
   const rederive$ = new Subject<void>();
   const swaps$ = new Subject<FoldInput>();
   const inputs$: Observable<FoldInput> = merge(
@@ -162,6 +165,9 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   const frameOptions = {
     get windowMs() {
       return windowMs(visibility.windowMinutes);
+    },
+    get rules() {
+      return rules;
     },
   };
   // NOTE: the first frame is there at once, so `state$` has a value before any source speaks
@@ -220,6 +226,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   const setVisibility = (next: VisibilityOptions): void => {
     visibility = next;
     listing.invalidate();
+    rules = activityRules(next.waitingTimeoutMinutes);
     rederive$.next();
   };
   let latestFrame = first;

@@ -15,6 +15,7 @@ import type { PipelineFrame } from '../streams/frames.js';
 import { countAnyAge, type VisibilityOptions } from '../streams/visibility.js';
 import { createListing } from '../streams/listing.js';
 import { toDetail } from '../streams/views.js';
+import { activityRules } from '../streams/activity.js';
 import { createWorktreeLookup } from '../app/worktree.js';
 import { dirForms } from '../util/dir-forms.js';
 import { jsonArrayChunks } from '../util/json-array-chunks.js';
@@ -168,6 +169,7 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     windowMinutes: flags.window,
     excludeCwdSubstrings: loaded.config.exclude_cwd_substrings,
     agents: new Set(agents),
+    waitingTimeoutMinutes: loaded.config.waiting_timeout_minutes,
     // The directory as named and as it really is: a symlinked --dir finds what the agents recorded.
     ...(dir === undefined ? {} : { dirs: dirForms(dir) }),
   };
@@ -178,7 +180,8 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
   const entries = listing.sessions();
   const listed = entries.map((entry) => entry.state);
   const worktree = createWorktreeLookup();
-  const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd) });
+  const rules = activityRules(visibility.waitingTimeoutMinutes);
+  const detailOf = (session: SessionState): SessionDetail => toDetail(session, { now, customNames: names, worktree: worktree(session.cwd), rules });
 
   if (flags.json) {
     // Written a chunk at a time, each detail built when its turn comes (json-array-chunks.ts). A
@@ -212,7 +215,10 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
           ? [`${anywhere} session${anywhere === 1 ? '' : 's'} in other directories: agentwatch sessions --all`]
           : flags.demo || anywhere > 0
             ? []
-            : ['No agent has written a session here yet. To see what agentwatch shows: agentwatch sessions --demo (or agentwatch --demo)'];
+            : [
+                // Nothing in any directory: "here" would suggest another folder holds some.
+                `No agent has written a session ${dir === undefined ? 'anywhere agentwatch looks' : 'here, nor anywhere else agentwatch looks'}. Data kept elsewhere: agentwatch doctor says how to point agentwatch at it. To see what agentwatch shows: agentwatch sessions --demo (or agentwatch --demo)`,
+              ];
     const message = [`No sessions ${describeScope(dir, flags.window, agents)}.`, ...next, ...lookedIn].join('\n');
     (flags.json ? io.stderr : io.stdout).write(terminalSafe(`${message}\n`));
   }

@@ -50,11 +50,16 @@ const resultLine = (result: ProbeResult, width: number, color: ReturnType<typeof
  * `agentwatch webhooks test [NAME]`: one signed sample delivery to each enabled entry (or to
  * NAME, enabled or not), the receiver's answer printed per entry. Reads the config without ever
  * writing it. Exit 1 when a delivery failed, NAME is unknown or invalid, or (without NAME) the
- * config holds invalid entries.
+ * config holds invalid entries or no enabled one (nothing was tested).
  */
 export const run = async (io: CliIo): Promise<number> => {
   const [subcommand, name, extra] = webhooksInput(io.argv);
-  if (subcommand === undefined) throw new UsageError(`Missing subcommand: ${COMMAND} ${SUBCOMMANDS}`, `Run ${COMMAND} --help`);
+  if (subcommand === undefined) {
+    throw new UsageError(
+      `Missing subcommand: ${COMMAND} ${SUBCOMMANDS}`,
+      `test sends a signed sample delivery, log lists the latest deliveries, replay sends one again; run ${COMMAND} --help for more`,
+    );
+  }
   if (!isWebhooksSubcommand(subcommand)) {
     throw new UsageError(`Unknown subcommand "${subcommand}" for ${COMMAND} (expected: test, log or replay)`, `Run ${COMMAND} --help`);
   }
@@ -81,8 +86,13 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const targets = pickTargets(loaded.config.webhooks, invalidNames, loaded.path, name);
   if (targets.length === 0) {
-    io.stderr.write(terminalSafe(`agentwatch: no enabled webhooks in ${loaded.path}; nothing to test\n`));
-    return loaded.invalidWebhooks.length > 0 ? 1 : 0;
+    // Nothing was tested: a failure for a script that checks its receivers, with the way forward.
+    const how =
+      loaded.config.webhooks.length > 0
+        ? `enable one ("enabled": true) or name it: ${COMMAND} test NAME`
+        : `add one to "webhooks" there, e.g. {"name": "team", "url": "https://example.com/hook"} (docs/webhooks.md)`;
+    io.stderr.write(terminalSafe(`agentwatch: no enabled webhooks in ${loaded.path}; nothing to test. To test one, ${how}\n`));
+    return 1;
   }
   for (const target of targets) {
     if (!target.enabled) io.stderr.write(terminalSafe(`agentwatch: webhook "${target.name}" is disabled (enabled: false); testing it because it was named\n`));

@@ -14,7 +14,7 @@ export interface KeyBounds {
   readonly stepper?: { readonly min: number; readonly max: number; readonly step: number };
 }
 
-const NUMBER_KEYS = ['window_minutes', 'notify_after_sec', 'detail_width'] as const;
+const NUMBER_KEYS = ['window_minutes', 'notify_after_sec', 'waiting_timeout_minutes', 'detail_width'] as const;
 type NumberKey = (typeof NUMBER_KEYS)[number];
 
 export type ConfigBounds = Readonly<Record<NumberKey, KeyBounds>>;

@@ -133,7 +133,15 @@ export const configSchema = z.object({
   notify_after_sec: setting(
     z.int({ error: 'notify_after_sec must be a whole number of seconds' }).min(1, 'notify_after_sec must be at least 1').max(86_400, 'notify_after_sec must be at most 86400'),
     () => 30,
-    { description: 'Seconds in `waiting` before that notification.' },
+    { description: 'Seconds a session has waited for its user, counted from the agent\'s answer, before that notification (one per wait).' },
+  ),
+  waiting_timeout_minutes: setting(
+    z
+      .int({ error: 'waiting_timeout_minutes must be a whole number of minutes' })
+      .min(0, 'waiting_timeout_minutes must be at least 0')
+      .max(10_080, 'waiting_timeout_minutes must be at most 10080 (one week)'),
+    () => 2,
+    { description: 'Minutes after the answer a session shows `waiting`, then `idle`; `0` keeps it `waiting` until its user acts or it leaves the window. Notifications do not depend on it.' },
   ),
   agents: setting(agentSwitches, () => Object.fromEntries(AGENT_KINDS.map((agent) => [agent, true])) as Record<AgentKind, boolean>, {
     description: `Per agent kind, \`true\` or \`false\`: ${AGENT_KINDS.map((agent) => `\`${agent}\``).join(' ')}. A disabled agent is skipped even under \`--agent all\`.`,

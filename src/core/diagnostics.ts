@@ -27,6 +27,17 @@ const ATTENTION: ReadonlySet<DiagnosticCode> = new Set(['E_READ', 'E_DB_LOCKED',
 
 export const severityOf = (code: DiagnosticCode): DiagnosticSeverity => (ATTENTION.has(code) ? 'attention' : 'info');
 
+/**
+ * Of the fold's diagnostic counts (keyed `agent:code`), those that need the user: what the TUI's
+ * status line and the dashboard's footer count, and what makes `agentwatch doctor` unhealthy.
+ * Skipped lines and records (`info`) are listed by doctor but raise no alarm.
+ */
+export const needingAttention = (counts: Readonly<Record<string, number>>): number => {
+  let sum = 0;
+  for (const [key, n] of Object.entries(counts)) if (ATTENTION.has(key.slice(key.indexOf(':') + 1) as DiagnosticCode)) sum += n;
+  return sum;
+};
+
 /** The name users read: `unknown_record` for E_UNKNOWN_RECORD, `junk_line` for E_JUNK_LINE... */
 export const diagnosticName = (code: DiagnosticCode): string => code.replace(/^E_/, '').toLowerCase();
 

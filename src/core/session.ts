@@ -290,6 +290,8 @@ export interface SessionSummary {
   readonly started_at: string;
   /** What the session needs from its user (core/session-order.ts): the first key of the `needs-you` order. */
   readonly order_group: OrderGroup;
+  /** RFC 3339 UTC of the answer the session waits on while `activity` is "waiting", else "" (interfaces show "waiting 14m"). */
+  readonly waiting_since: string;
 }
 
 /** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. */

@@ -12,7 +12,7 @@ export interface ApiStats {
   readonly window_minutes: number;
   /** False while the first discovery runs (the server answers at once with what is known so far). */
   readonly ready: boolean;
-  /** Diagnostics counted so far (`agentwatch doctor` lists them with file and line). */
+  /** Diagnostics so far that need the user (unreadable files, locked or unknown databases); `agentwatch doctor` says what to do. */
   readonly diagnostics: number;
 }
 

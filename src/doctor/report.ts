@@ -2,6 +2,7 @@ import type { AgentKind } from '../core/agents.js';
 import { diagnosticName, severityOf, type DiagnosticSeverity } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionState } from '../core/session.js';
 import { describeUnknownKey, type UnknownKey } from '../config/unknown-keys.js';
+import { AGENT_ENV } from '../sources/agents.js';
 import { RETRY_NOTE } from '../sources/sqlite/errors.js';
 import { isVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { locationProblem, type LocationCheck } from './locations.js';
@@ -147,21 +148,43 @@ export const agentReport = (
   };
 };
 
-/** Pure: the lines that need the user, from every part of the report. */
-export const problemsOf = (report: Omit<DoctorReport, 'healthy' | 'problems'>): string[] => [
-  ...(report.config.valid ? [] : [`config: ${report.config.error ?? 'invalid'}`]),
-  ...report.config.unknown_keys.map((k) => `config: ${describeUnknownKey(k)}`),
-  // Custom names are lost until the file is fixed: the user's to do.
-  ...(report.config.session_names.problem ? [`config: ${report.config.session_names.problem}`] : []),
-  ...report.agents.flatMap((a) =>
+/**
+ * When no enabled agent has a single file where agentwatch looks: say so, and how to point
+ * agentwatch at data kept elsewhere (the agents' own variables), rather than "healthy".
+ */
+const noAgentData = (agents: readonly AgentReport[]): string[] => {
+  const enabled = agents.filter((a) => a.enabled);
+  if (enabled.length === 0 || enabled.some((a) => a.files > 0 || a.sessions > 0)) return [];
+  const variables = [...new Set(enabled.flatMap((a) => AGENT_ENV[a.agent]).filter((name) => !name.startsWith('XDG_')))];
+  return [
+    `no agent data: no agent has written a session where agentwatch looks (above). If your agents keep their data elsewhere, point agentwatch at it with the agents' own variables (${variables.join(', ')}) or claude_dirs in the config; agentwatch --demo shows agentwatch at work`,
+  ];
+};
+
+/** The lines of the agents' part that need the user: unreadable places and attention diagnostics. */
+const agentProblems = (agents: readonly AgentReport[]): string[] =>
+  agents.flatMap((a) =>
     a.enabled
       ? [
           ...a.locations.flatMap((l) => locationProblem(a.agent, l) ?? []),
           ...[...new Set(a.diagnostics.filter((d) => d.severity === 'attention').map((d) => `${a.agent}: ${d.message}`))],
         ]
       : [],
-  ),
-  // A stored passphrase that is too short makes the config invalid (said above); the API line says the same.
-  ...(report.api.passphrase === 'too short' && report.config.valid ? [`api: ${report.api.note}`] : []),
-  ...report.webhooks.filter((w) => !w.valid).map((w) => `webhook "${w.name}": ${w.problems.join('; ')}`),
-];
+  );
+
+/** Pure: the lines that need the user, from every part of the report. */
+export const problemsOf = (report: Omit<DoctorReport, 'healthy' | 'problems'>): string[] => {
+  const agents = agentProblems(report.agents);
+  return [
+    ...(report.config.valid ? [] : [`config: ${report.config.error ?? 'invalid'}`]),
+    ...report.config.unknown_keys.map((k) => `config: ${describeUnknownKey(k)}`),
+    // Custom names are lost until the file is fixed: the user's to do.
+    ...(report.config.session_names.problem ? [`config: ${report.config.session_names.problem}`] : []),
+    ...agents,
+    // A stored passphrase that is too short makes the config invalid (said above); the API line says the same.
+    ...(report.api.passphrase === 'too short' && report.config.valid ? [`api: ${report.api.note}`] : []),
+    ...report.webhooks.filter((w) => !w.valid).map((w) => `webhook "${w.name}": ${w.problems.join('; ')}`),
+    // Nothing found anywhere, and nothing above to explain why.
+    ...(agents.length === 0 ? noAgentData(report.agents) : []),
+  ];
+};

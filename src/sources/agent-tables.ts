@@ -27,6 +27,8 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     glyphs: byKind(kinds, (kind) => of(kind).glyph),
     colours: byKind(kinds, (kind) => of(kind).colour),
     looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph, colour: of(kind).colour })),
+    /** Environment variables that move where each agent keeps its sessions. */
+    env: byKind(kinds, (kind) => of(kind).env),
     /** The agents whose sources read database files rather than directories, in registry order. */
     databaseAgents: kinds.filter((kind) => of(kind).storage === 'sqlite'),
     /** How help texts list the agents a flag accepts (cli/registry.ts spells the same list from AGENT_KINDS). */

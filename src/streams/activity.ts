@@ -10,6 +10,25 @@ import {
 } from './constants.js';
 import { isSpawningTool, toolActivity } from './tools.js';
 
+/** The configurable part of the state machine (`waiting_timeout_minutes`). */
+export interface ActivityRules {
+  /** How long after the answer "waiting" is shown; `Infinity` keeps it until a newer record. */
+  readonly waitingTimeoutMs: number;
+}
+
+export const DEFAULT_ACTIVITY_RULES: ActivityRules = { waitingTimeoutMs: WAITING_TIMEOUT_MS };
+
+/** `waiting_timeout_minutes` as rules: 0 means waiting lasts until the user acts (or the window drops the session). */
+export const activityRules = (waitingTimeoutMinutes: number | undefined): ActivityRules =>
+  waitingTimeoutMinutes === undefined ? DEFAULT_ACTIVITY_RULES : { waitingTimeoutMs: waitingTimeoutMinutes === 0 ? Number.POSITIVE_INFINITY : waitingTimeoutMinutes * 60_000 };
+
+/**
+ * When the session's current wait for its user began (the agent's answer, the record's own
+ * time), or 0 when it is not waiting for its user. Unlike the displayed activity this never times
+ * out: a wait ends only with a newer record (the user acts, or the agent goes on).
+ */
+export const waitingSince = (s: Pick<SessionState, 'lastTurn' | 'lastTurnAt'>): number => (s.lastTurn === 'assistant' && s.lastTurnAt > 0 ? s.lastTurnAt : 0);
+
 /** The displayed activity and, when a tool decides it, that tool's raw name. */
 export interface ResolvedActivity {
   readonly activity: Activity;
@@ -47,7 +66,8 @@ const pendingActivity = (tool: ToolUse, now: number): ResolvedActivity | undefin
  * | last record  | shown                                                                          |
  * |--------------|--------------------------------------------------------------------------------|
  * | (any)        | "compacting" first, while a compaction runs (see isCompacting)                  |
- * | answer       | "thinking" for 10 s (grace: a tool call may follow), "waiting" until 2 min, then "idle" |
+ * | answer       | "thinking" for 10 s (grace: a tool call may follow), "waiting" until the         |
+ * |              | waiting timeout (`rules`, default 2 min; none with 0), then "idle"              |
  * | prompt       | "thinking" for 30 s, then "idle"                                                |
  * | thinking     | (a thinking block, no answer yet) "thinking" for 30 s, then "idle"              |
  * | tool call    | newest pending call: its activity (spawning 20 min, others 30 s), then "idle"   |
@@ -59,14 +79,14 @@ const pendingActivity = (tool: ToolUse, now: number): ResolvedActivity | undefin
  * A tool that got its result and was followed by an answer never paints the session: the answer
  * decides (waiting), as docs/activity.md says.
  */
-export const resolveActivity = (s: SessionState, now: number): ResolvedActivity => {
+export const resolveActivity = (s: SessionState, now: number, rules: ActivityRules = DEFAULT_ACTIVITY_RULES): ResolvedActivity => {
   if (isCompacting(s, now)) return plain('compacting');
   switch (s.lastTurn) {
     case 'none':
       return IDLE;
     case 'assistant':
       if (within(now, s.lastTurnAt, WAITING_GRACE_MS)) return plain('thinking');
-      return within(now, s.lastTurnAt, WAITING_TIMEOUT_MS) ? plain('waiting') : IDLE;
+      return within(now, s.lastTurnAt, rules.waitingTimeoutMs) ? plain('waiting') : IDLE;
     case 'user':
     case 'thinking':
       return within(now, s.lastTurnAt, THINKING_TIMEOUT_MS) ? plain('thinking') : IDLE;
@@ -92,7 +112,7 @@ export const resolveActivity = (s: SessionState, now: number): ResolvedActivity 
  * is never later than a real change (it may be an instant at which nothing changes, a harmless
  * extra look). The pipeline re-derives a session only at this instant or on its events. Pure.
  */
-export const nextChangeAt = (s: SessionState, now: number): number => {
+export const nextChangeAt = (s: SessionState, now: number, rules: ActivityRules = DEFAULT_ACTIVITY_RULES): number => {
   let next = Number.POSITIVE_INFINITY;
   const consider = (at: number, limit: number): void => {
     if (at <= 0) return;
@@ -101,7 +121,7 @@ export const nextChangeAt = (s: SessionState, now: number): number => {
   };
   consider(s.compactionStartedAt, COMPACTION_TIMEOUT_MS);
   consider(s.lastTurnAt, WAITING_GRACE_MS);
-  consider(s.lastTurnAt, WAITING_TIMEOUT_MS);
+  consider(s.lastTurnAt, rules.waitingTimeoutMs);
   consider(s.lastTurnAt, THINKING_TIMEOUT_MS);
   const pending = s.pendingTools.at(-1);
   if (pending) consider(pending.at, isSpawningTool(pending.name) ? SPAWNING_TIMEOUT_MS : ACTIVITY_TIMEOUT_MS);
@@ -115,4 +135,4 @@ export const nextChangeAt = (s: SessionState, now: number): number => {
 };
 
 /** Just the activity (the common case for sinks and transitions). */
-export const deriveActivity = (s: SessionState, now: number): Activity => resolveActivity(s, now).activity;
+export const deriveActivity = (s: SessionState, now: number, rules: ActivityRules = DEFAULT_ACTIVITY_RULES): Activity => resolveActivity(s, now, rules).activity;

@@ -13,7 +13,10 @@ export const COMPACTION_TIMEOUT_MS = 30_000;
 /** "thinking" after a prompt or a tool result lasts this long without a newer record, then "idle". */
 export const THINKING_TIMEOUT_MS = 30_000;
 
-/** After an answer, "waiting" lasts until this long after the answer, then "idle". */
+/**
+ * After an answer, "waiting" lasts until this long after the answer, then "idle": the default of
+ * `waiting_timeout_minutes` (the display rule only; notifications follow the wait itself).
+ */
 export const WAITING_TIMEOUT_MS = 120_000;
 
 /** A pending sub-agent call keeps the session "spawning" this long. */

@@ -1,7 +1,7 @@
 import type { Activity } from '../core/activity.js';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionEvent, SessionKey, SessionState, Transition } from '../core/session.js';
-import { deriveActivity, nextChangeAt } from './activity.js';
+import { deriveActivity, nextChangeAt, type ActivityRules } from './activity.js';
 import { windowEdgeAt } from './deadlines.js';
 import { PersistentMap } from './persistent-map.js';
 import { initialFoldState, reduceSessions, type FoldState } from './sessions-reducer.js';
@@ -15,9 +15,10 @@ export interface FoldInput {
   readonly rederive?: boolean;
 }
 
-/** What the step needs besides the input: the listing window, whose edge is a deadline too. */
+/** What the step needs besides the input: the listing window, whose edge is a deadline too, and the activity rules. */
 export interface FrameOptions {
   readonly windowMs?: number | undefined;
+  readonly rules?: ActivityRules;
 }
 
 /** Every session (the frame that turns ready, a new listing window). */
@@ -96,7 +97,7 @@ const settle = (queue: WakeQueue | undefined, deadlines: ReadonlyMap<SessionKey,
 
 /** The next instant time alone may change what `session` shows: its activity, or its place in the window. */
 const deadlineOf = (session: SessionState, now: number, options: FrameOptions): number =>
-  Math.min(nextChangeAt(session, now), windowEdgeAt(session, now, options.windowMs));
+  Math.min(nextChangeAt(session, now, options.rules), windowEdgeAt(session, now, options.windowMs));
 
 /**
  * Every session derived afresh (the frame that turns ready, a new window): the maps are built in
@@ -108,7 +109,7 @@ const deriveAll = (frame: PipelineFrame, state: FoldState, input: FoldInput, opt
   const transitions: Transition[] = [];
   const wakes: { at: number; key: SessionKey }[] = [];
   state.sessions.forEach((session, key) => {
-    const to = deriveActivity(session, input.now);
+    const to = deriveActivity(session, input.now, options.rules);
     activities.set(key, to);
     const due = deadlineOf(session, input.now, options);
     if (Number.isFinite(due)) {
@@ -165,7 +166,7 @@ export const stepFrame = (frame: PipelineFrame, input: FoldInput, options: Frame
       deadlines = deadlines.delete(key);
       continue;
     }
-    const to = deriveActivity(session, input.now);
+    const to = deriveActivity(session, input.now, options.rules);
     const from = frame.activities.get(key);
     activities = activities.set(key, to);
     const due = deadlineOf(session, input.now, options);

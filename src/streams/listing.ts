@@ -3,7 +3,7 @@ import { isActiveActivity } from '../core/activity.js';
 import type { SessionKey, SessionState, SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
 import { flatJson } from '../core/flat-json.js';
-import { deriveActivity } from './activity.js';
+import { activityRules, deriveActivity, type ActivityRules } from './activity.js';
 import type { SessionsState } from '../core/contracts.js';
 import { ALL_SESSIONS, type PipelineFrame } from './frames.js';
 import { summaryWith } from './views.js';
@@ -109,7 +109,7 @@ const countsDelta = (activity: Activity, sign: 1 | -1): { active: number; waitin
  * The activity the fold derived for the frame. Until the first discovery completes the fold
  * derives none (nothing is announced then), and the listing derives it for what it shows.
  */
-const activityIn = (frame: ListingFrame, key: SessionKey, s: SessionState): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now);
+const activityIn = (frame: ListingFrame, key: SessionKey, s: SessionState, rules: ActivityRules): Activity => frame.activities.get(key) ?? deriveActivity(s, frame.now, rules);
 
 export const createListing = (options: { readonly visibility: () => VisibilityOptions; readonly names?: SessionNames }): Listing => {
   let names: SessionNames = options.names ?? {};
@@ -153,7 +153,7 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
       removed.push(before.state.sessionId);
       return;
     }
-    const activity = activityIn(frame, key, s);
+    const activity = activityIn(frame, key, s, activityRules(visibility.waitingTimeoutMinutes));
     const customName = names[s.sessionId] ?? '';
     if (before && before.state === s && before.activity === activity && before.customName === customName) return;
     const entry = build(key, s, activity, customName);
@@ -286,7 +286,7 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
       const visibility = anyAge(options.visibility());
       for (const [key, s] of frame.state.sessions) {
         if (s.sessionId !== sessionId || !isVisible(s, frame.now, visibility)) continue;
-        return build(key, s, activityIn(frame, key, s), names[sessionId] ?? '');
+        return build(key, s, activityIn(frame, key, s, activityRules(visibility.waitingTimeoutMinutes)), names[sessionId] ?? '');
       }
       return undefined;
     },

@@ -6,7 +6,7 @@ import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummar
 import type { SessionNames } from '../config/session-names.js';
 import { agentResume } from '../sources/agents.js';
 import { lastPrompt, sessionName } from '../core/session-name.js';
-import { resolveActivity } from './activity.js';
+import { resolveActivity, waitingSince, type ActivityRules } from './activity.js';
 import { sessionCost } from './cost.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
 
@@ -19,6 +19,8 @@ export interface ViewOptions {
   readonly worktree?: WorktreeInfo;
   /** The activity the fold derived for the frame (details only): not derived a second time. */
   readonly activity?: Activity;
+  /** `waiting_timeout_minutes` as activity rules; the default when absent. */
+  readonly rules?: ActivityRules;
 }
 
 /** The project directory's basename; "/" stays "/", no cwd gives "". */
@@ -35,7 +37,7 @@ const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_00
 export const resumeCommand = (s: SessionState): string => s.resumeCommand || agentResume(s.agent, s);
 
 /** Summary object of `GET /api/sessions` (docs/api.md). Pure. */
-export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now).activity);
+export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now, options.rules).activity);
 
 /** The summary with an activity already resolved (the cached listing resolves it once). Pure. */
 export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customNames'>, activity: Activity): SessionSummary => {
@@ -60,13 +62,14 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     display_name: sessionName(named, named.custom_name || named.agent_name ? '' : lastPrompt(s.recentMessages)).text,
     started_at: rfc3339(s.createdAt),
     order_group: orderGroup(activity),
+    waiting_since: activity === 'waiting' ? rfc3339(waitingSince(s)) : '',
   };
 };
 
 /** Detail object of `GET /api/sessions/:id` and `agentwatch sessions --json`. Pure. */
 export const toDetail = (s: SessionState, options: ViewOptions): SessionDetail => {
   const worktree = options.worktree ?? NOT_A_WORKTREE;
-  const resolved = resolveActivity(s, options.now);
+  const resolved = resolveActivity(s, options.now, options.rules);
   // From sub-agents: their own transcripts' usage (not in `tokens`) and turns written inline (in it).
   const sub = s.subagents;
   const inline = s.inlineSubagents;

@@ -12,6 +12,8 @@ export interface VisibilityOptions {
   readonly agents: ReadonlySet<AgentKind>;
   /** Absolute paths of one directory (as given, real path: util/dir-forms.ts): only sessions whose cwd is it or below it. */
   readonly dirs?: readonly string[];
+  /** `waiting_timeout_minutes` (the default when absent): decides the listed activity, not whether a session is listed. */
+  readonly waitingTimeoutMinutes?: number;
 }
 
 /** grok and kimi create a session before the first prompt; an empty one is noise (origin rule). */

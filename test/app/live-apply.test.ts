@@ -32,7 +32,7 @@ describe('followConfig', () => {
   it('window, exclusions and agent switches re-list (only picked agents still on)', () => {
     const { live, visibilities, notifiers } = setup();
     live.set({ ...live.current(), window_minutes: 120, agents: { ...live.current().agents, codex: false, pi: true } });
-    expect(visibilities).toEqual([{ windowMinutes: 120, excludeCwdSubstrings: [], agents: new Set(['claude']) }]);
+    expect(visibilities).toEqual([{ windowMinutes: 120, excludeCwdSubstrings: [], agents: new Set(['claude']), waitingTimeoutMinutes: 2 }]);
     live.set({ ...live.current(), card_density: 'compact', detail_width: 700 });
     expect(visibilities).toHaveLength(1);
     expect(notifiers).toHaveLength(1);

@@ -33,7 +33,7 @@ describe('every command that reads the config warns about unknown keys', () => {
   it.each([
     { args: ['limits', '--demo', '--json'], code: 0, stdout: /^\{\n {2}"generated_at"/ },
     { args: ['passphrase', '--show'], code: 0, stdout: /^[\w-]{43}\n$/ },
-    { args: ['webhooks', 'test'], code: 0, stdout: /^$/ },
+    { args: ['webhooks', 'test'], code: 1, stdout: /^$/ },
     { args: ['webhooks', 'replay', '0b6f7c1e'], code: 1, stdout: /^$/ },
     { args: ['sessions', '--json'], code: 0, stdout: /^\[\]\n$/ },
     { args: ['search', 'foo', '--json'], code: 0, stdout: /^\[\]\n$/ },

@@ -50,16 +50,23 @@ const doctorJson = async (t: TempHome): Promise<{ code: number | null; report: D
 
 // Each case runs a full discovery of the fixtures in a spawned CLI: room on a busy 2-core runner.
 describe('agentwatch doctor', { timeout: 90_000 }, () => {
-  it('on an empty HOME: healthy, exit 0, every agent with where it looked, nothing written', async () => {
+  it('on an empty HOME: every agent with where it looked, no agent data said with how to point at it, exit 1, nothing written', async () => {
     const t = await fresh();
     const { code, report } = await doctorJson(t);
-    expect(code).toBe(0);
-    expect(report.healthy).toBe(true);
+    expect(code).toBe(1);
+    expect(report.healthy).toBe(false);
+    expect(report.problems).toEqual([expect.stringMatching(/^no agent data: no agent has written a session where agentwatch looks .*CLAUDE_CONFIG_DIR, CODEX_HOME/)]);
     expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi']);
     expect(report.agents.find((a) => a.agent === 'claude')?.locations).toEqual([{ path: path.join(t.home, '.claude', 'projects'), state: 'missing' }]);
     expect(await readdir(t.home)).toEqual([]);
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
-    expect(text.stdout).toContain('Healthy: nothing needs your attention.');
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('1 problem needs your attention:\n  - no agent data: ');
+    expect(text.stdout).not.toContain('Healthy');
+    // sessions --all looked everywhere: it says so, and where to learn more.
+    const all = await runCli(['sessions', '--all'], { env: t.env, timeoutMs: 60_000 });
+    expect(all.stdout).toContain('No agent has written a session anywhere agentwatch looks. Data kept elsewhere: agentwatch doctor says how to point agentwatch at it.');
+    expect(all.stdout).not.toContain('here yet');
   });
 
   it('on the corpus of every agent: sessions, files and versions per agent; junk lines with file and line', async () => {

@@ -195,7 +195,7 @@ describe('doctor (a fresh-user audit)', { timeout: 90_000 }, () => {
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as DoctorReport;
     expect(report.config.session_names).toEqual({ path: names, problem: expect.stringMatching(/is not a JSON object of names/) });
-    expect(report.problems).toEqual([`config: ${report.config.session_names.problem ?? ''}`]);
+    expect(report.problems).toEqual([`config: ${report.config.session_names.problem ?? ''}`, expect.stringMatching(/^no agent data: /)]);
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
     expect(text.stdout).toContain(`  warning: ${names} is not a JSON object of names`);
     expect(text.stdout).not.toContain('Healthy');

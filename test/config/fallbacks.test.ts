@@ -14,6 +14,8 @@ describe('an invalid value of any key', () => {
     [{ window_minutes: '45' }, 'window_minutes "45" is not a whole number in 1..10080 (did you mean 45?); using 30'],
     [{ window_minutes: 20_000 }, 'window_minutes 20000 is not a whole number in 1..10080; using 30'],
     [{ notify_after_sec: 100_000 }, 'notify_after_sec 100000 is not a whole number in 1..86400; using 30'],
+    [{ waiting_timeout_minutes: -1 }, 'waiting_timeout_minutes -1 is not a whole number in 0..10080; using 2'],
+    [{ waiting_timeout_minutes: 1.5 }, 'waiting_timeout_minutes 1.5 is not a whole number in 0..10080; using 2'],
     [{ agents: { claude: 'no' } }, 'agents.claude "no" is not true or false; using true'],
     [{ agents: ['claude'] }, 'agents ["claude"] is not an object of amp, claude, codex, cursor, grok, kilo, kimi, opencode, pi; using {"amp":true,"claude":true,"codex":true,"cursor":true,"grok":true,"kilo":true,"kimi":true,"opencode":true,"pi":true}'],
     [{ card_density: 'compcat' }, 'card_density "compcat" is not one of "compact", "rich", "live" (did you mean "compact"?); using "live"'],
@@ -26,6 +28,12 @@ describe('an invalid value of any key', () => {
     expect(warnings).toEqual([warning]);
     const key = Object.keys(raw)[0] as keyof typeof config;
     expect(config[key]).toEqual(read({}).config[key]);
+  });
+
+  it('waiting_timeout_minutes takes 0 (waiting until the user acts) up to a week', () => {
+    expect(read({}).config.waiting_timeout_minutes).toBe(2);
+    expect(read({ waiting_timeout_minutes: 0 })).toMatchObject({ config: { waiting_timeout_minutes: 0 }, warnings: [] });
+    expect(read({ waiting_timeout_minutes: 10_080 })).toMatchObject({ config: { waiting_timeout_minutes: 10_080 }, warnings: [] });
   });
 
   it('a secret is never quoted, nor guessed at', () => {

@@ -62,6 +62,18 @@ describe('doctor report (pure)', () => {
     expect(oneShotMessage('Kilo: database /k.db is locked (SQLITE_BUSY); retrying on the next poll')).toBe('Kilo: database /k.db is locked (SQLITE_BUSY)');
   });
 
+  it('no agent data anywhere is a problem that says how to point agentwatch at data elsewhere; an unreadable place says more, alone', () => {
+    const empty = reportOf([agentReport('claude', true, [], [], []), agentReport('codex', true, [], [], []), agentReport('pi', false, [], [], [])]);
+    expect(empty.healthy).toBe(false);
+    expect(empty.problems).toEqual([
+      "no agent data: no agent has written a session where agentwatch looks (above). If your agents keep their data elsewhere, point agentwatch at it with the agents' own variables (CLAUDE_CONFIG_DIR, CODEX_HOME) or claude_dirs in the config; agentwatch --demo shows agentwatch at work",
+    ]);
+    const session: SessionState = { ...emptySession('codex', 'c1'), path: '/p/c1.jsonl', cwd: '/w', lastActivityAt: 1_700_000_000_000, userMessages: 1 };
+    expect(reportOf([agentReport('claude', true, [], [], []), agentReport('codex', true, [], [session], [])]).healthy).toBe(true);
+    const unreadable: DiagnosticEvent = { type: 'diagnostic', agent: 'claude', code: 'E_READ', message: 'cannot read directory /p: EACCES', path: '/p' };
+    expect(reportOf([agentReport('claude', true, [], [], [unreadable])]).problems).toEqual(['claude: cannot read directory /p: EACCES']);
+  });
+
   it('a damaged session-names.json is a config problem, listed and in --json', () => {
     const problem = '/c/session-names.json is not a JSON object of names; ignoring it (custom names are not shown until it is fixed; the next rename moves it aside)';
     const report = reportOf([], { session_names: { path: '/c/session-names.json', problem } });

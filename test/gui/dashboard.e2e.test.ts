@@ -15,7 +15,7 @@ declare const document: {
 };
 declare const window: object;
 declare const navigator: { clipboard: { readText(): Promise<string> } };
-declare const getComputedStyle: (element: unknown) => { backgroundColor: string; userSelect: string };
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string; userSelect: string; textOverflow: string };
 declare const innerWidth: number;
 declare const innerHeight: number;
 declare const getSelection: () => { toString(): string } | null;
@@ -56,13 +56,17 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
       await until(() => cards.count()).toBe(3);
       expect(new Set(await cards.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-session-id'))))).toEqual(new Set([WAITING.id, IDLE.id, LIVE.id]));
       const waiting = page.locator(`[data-session-id="${WAITING.id}"]`);
-      await until(() => waiting.locator('.activity-text').textContent()).toBe('waiting');
+      // A waiting session says for how long (its answer was 20 s before the start).
+      await until(() => waiting.locator('.activity-text').textContent()).toMatch(/^waiting \d+s$/);
+      expect(await waiting.getAttribute('data-activity')).toBe('waiting');
       expect(await page.locator(`[data-session-id="${IDLE.id}"] .activity-text`).textContent()).toBe('idle');
       // Newest first, with the project, branch and model chips.
       expect(await cards.first().getAttribute('data-session-id')).toBe(WAITING.id);
       expect(await waiting.textContent()).toContain('shop');
       expect(await waiting.textContent()).toContain('feat/cart');
       expect(await waiting.textContent()).toContain('claude-sonnet-4-5');
+      // A chip too long for its card is cut with an ellipsis, not mid-letter.
+      expect(await waiting.locator('.chip-text').evaluateAll((nodes) => nodes.map((n) => getComputedStyle(n).textOverflow))).toEqual(['ellipsis', 'ellipsis']);
       await until(() => page.title()).toBe('(1) agentwatch');
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');
       // The token left the address bar (and history) once read.
@@ -565,7 +569,7 @@ describe.skipIf(!CHROMIUM)('dashboard in Chromium (spawned agentwatch --gui)', (
     try {
       await page.clock.install();
       await page.goto(`${served.base}/#token=${served.token}`);
-      await until(() => page.locator(`[data-session-id="${asking.id}"] .activity-text`).textContent()).toBe('waiting');
+      await until(() => page.locator(`[data-session-id="${asking.id}"] .activity-text`).textContent()).toMatch(/^waiting \d+[sm]$/);
       await page.getByRole('button', { name: 'Settings' }).click();
       await page.getByLabel('Also notify in this browser').check();
       await page.keyboard.press('Escape');

@@ -265,7 +265,7 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view', () => {
     const { page, context } = await openDashboard(browser, served, { query: '?view=panel', viewport: { width: 380, height: 640 } });
     try {
       const row = page.locator(`[data-session-id="${SESSION.id}"]`);
-      await until(() => row.locator('.activity-text').textContent()).toBe('waiting');
+      await until(() => row.locator('.activity-text').textContent()).toMatch(/^waiting \d+[sm]$/);
       // The narrow view counts who waits in its title and favicon too (a tray-like window).
       await until(() => page.title()).toBe('(1) agentwatch');
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');

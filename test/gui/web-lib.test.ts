@@ -42,6 +42,7 @@ const summary = (over: Partial<SessionSummary> = {}): SessionSummary => {
     total_messages: 2,
     started_at: '0001-01-01T00:00:00Z',
     order_group: 'idle',
+    waiting_since: '',
     ...over,
   };
   return { ...s, display_name: over.display_name ?? nameOf(s, '').text };

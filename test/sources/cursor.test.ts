@@ -92,6 +92,14 @@ describe('cursor fixture database', () => {
     expect(foldSession(next, RENAME)).toMatchObject({ assistantMessages: 1, lastTurn: 'assistant' });
   });
 
+  it('a composer row whose value is NULL (every real database has some) is skipped without a diagnostic', () => {
+    const empty = '6f1b4a55-eeee-4fff-8000-000000000006';
+    writer.prepare(`INSERT INTO cursorDiskKV VALUES (?, NULL)`).run(`composerData:${empty}`);
+    const next = poller.poll(NOW);
+    expect(ofType(next, 'diagnostic')).toEqual([]);
+    expect(forSession(next, empty)).toEqual([]);
+  });
+
   it('a composer ageing past 48 h is dropped at the next change', () => {
     writer.prepare(`INSERT INTO ItemTable VALUES ('some.ui.state', '1')`).run();
     const later = poller.poll(1773137412000 + CURSOR_WINDOW_MS + 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState, ToolUse } from '../../src/core/session.js';
-import { deriveActivity, resolveActivity } from '../../src/streams/activity.js';
+import { activityRules, deriveActivity, nextChangeAt, resolveActivity } from '../../src/streams/activity.js';
 import { emptySession } from '../../src/streams/empty-session.js';
 
 const T = 1_773_133_200_000; // a fixed "now"
@@ -18,6 +18,23 @@ describe('resolveActivity: answers (grace, waiting, idle)', () => {
     [120_000, 'idle'],
   ] as const)('answer %i ms ago -> %s', (age, expected) => {
     expect(deriveActivity(s({ lastTurn: 'assistant', lastTurnAt: ago(age), lastActivityAt: ago(age) }), T)).toBe(expected);
+  });
+
+  it.each([
+    [5, 299_999, 'waiting'],
+    [5, 300_000, 'idle'],
+    [0, 86_400_000, 'waiting'],
+    [0, 5_000, 'thinking'],
+  ] as const)('waiting_timeout_minutes %i: answer %i ms ago -> %s', (minutes, age, expected) => {
+    const session = s({ lastTurn: 'assistant', lastTurnAt: ago(age), lastActivityAt: ago(age) });
+    expect(deriveActivity(session, T, activityRules(minutes))).toBe(expected);
+  });
+
+  it('the waiting timeout is a deadline; with 0 waiting has none', () => {
+    const session = s({ lastTurn: 'assistant', lastTurnAt: ago(60_000), lastActivityAt: ago(60_000) });
+    expect(nextChangeAt(session, T, activityRules(5))).toBe(ago(60_000) + 300_000);
+    expect(nextChangeAt(session, T, activityRules(0))).toBe(Number.POSITIVE_INFINITY);
+    expect(nextChangeAt(session, T)).toBe(ago(60_000) + 120_000);
   });
 
   it('a tool that got its result and was followed by an answer is not running: the answer decides', () => {

@@ -4,7 +4,7 @@ import { startPipeline } from '../../src/app/pipeline.js';
 import type { SessionEvent } from '../../src/core/session.js';
 import { createSessionStore } from '../../src/sinks/http/store.js';
 import { NOT_A_WORKTREE } from '../../src/streams/worktree.js';
-import { EPOCH, rx, testCtx } from '../helpers/marbles.js';
+import { EPOCH, rx, testConfig, testCtx } from '../helpers/marbles.js';
 
 const MINUTE = 60_000;
 
@@ -45,5 +45,30 @@ describe('Pipeline.setVisibility', () => {
     const dropped = seen.find((s) => s.at > 2_000 && !s.ids.includes('older'));
     expect(dropped?.at).toBe(20 * MINUTE);
     expect(dropped?.ids).toEqual(['recent']);
+  });
+
+  it('waiting_timeout_minutes decides when waiting turns idle; 0 keeps it waiting, and a change applies at once', () => {
+    const scheduler = rx();
+    const seen: { at: number; activity: string; since: string }[] = [];
+    scheduler.run(() => {
+      const events: SessionEvent[] = [...turn('s1', MINUTE), { type: 'ready', agent: 'claude' }];
+      const ctx = testCtx(scheduler, testConfig({ waiting_timeout_minutes: 5 }));
+      const pipeline = startPipeline(ctx, { sources: { claude: () => concat(of(...events), NEVER) }, agents: ['claude'] });
+      const store = createSessionStore({ feed: pipeline, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
+      store.snapshot$.subscribe((snapshot) => {
+        const s = snapshot.summaries[0];
+        if (s) seen.push({ at: scheduler.now(), activity: s.activity, since: s.waiting_since });
+      });
+      // t=10 min: 0 means no timeout; the session, idle since 4 min, waits again.
+      scheduler.schedule(() => pipeline.setVisibility({ ...pipeline.visibility, waitingTimeoutMinutes: 0 }), 10 * MINUTE);
+      scheduler.schedule(() => void pipeline.dispose(), 25 * MINUTE);
+    });
+    const last = (before: number) => seen.filter((s) => s.at <= before).at(-1);
+    const answered = new Date(EPOCH - MINUTE).toISOString();
+    expect(last(0)).toEqual({ at: 0, activity: 'waiting', since: answered });
+    // The answer was 1 minute before the start: 5 minutes after it is 4 minutes in.
+    expect(last(4 * MINUTE - 1)?.activity).toBe('waiting');
+    expect(last(4 * MINUTE)).toEqual({ at: 4 * MINUTE, activity: 'idle', since: '' });
+    expect(last(25 * MINUTE)).toEqual({ at: 10 * MINUTE, activity: 'waiting', since: answered });
   });
 });

@@ -44,6 +44,7 @@ describe('views', () => {
       // The keys of the list order: no start recorded here (the unknown time), waiting for you.
       started_at: '0001-01-01T00:00:00Z',
       order_group: 'waiting',
+      waiting_since: '2026-03-10T09:15:14.020Z',
     });
     expect(toSummary({ ...session, createdAt: Date.UTC(2026, 2, 10, 9, 0, 0) }, { now: NOW }).started_at).toBe('2026-03-10T09:00:00.000Z');
   });

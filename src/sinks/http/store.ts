@@ -3,7 +3,9 @@ import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
 import type { ListingFrame, Listing as SessionListing } from '../../streams/listing.js';
+import { needingAttention } from '../../core/diagnostics.js';
 import { toDetail } from '../../streams/views.js';
+import { activityRules } from '../../streams/activity.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
 
@@ -106,13 +108,8 @@ export const summaryOf = (d: SessionDetail): SessionSummary => ({
   display_name: d.display_name,
   started_at: d.started_at,
   order_group: d.order_group,
+  waiting_since: d.waiting_since,
 });
-
-const sumDiagnostics = (diagnostics: Readonly<Record<string, number>>): number => {
-  let sum = 0;
-  for (const n of Object.values(diagnostics)) sum += n;
-  return sum;
-};
 
 /**
  * The monitor's listing (streams/listing.ts), shared with the other interfaces that list what the
@@ -138,7 +135,7 @@ const pipelineListing = (feed: ListingFeed, worktree: WorktreeLookup): Listing =
     counts: () => cache.counts(),
     meta: () => {
       const state = cache.frame()?.state;
-      if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: sumDiagnostics(state.diagnostics) };
+      if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: needingAttention(state.diagnostics) };
       return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: feed.visibility.windowMinutes ?? 0 };
     },
     find: (sessionId) => {
@@ -147,7 +144,7 @@ const pipelineListing = (feed: ListingFeed, worktree: WorktreeLookup): Listing =
       if (!found || now === undefined) return undefined;
       const cached = details.get(found.state);
       if (cached && cached.now === now && cached.name === found.customName) return cached.detail;
-      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd), activity: found.activity });
+      const detail = toDetail(found.state, { now, customNames: names, worktree: worktree(found.state.cwd), activity: found.activity, rules: activityRules(feed.visibility.waitingTimeoutMinutes) });
       details.set(found.state, { now, name: found.customName, detail });
       return detail;
     },

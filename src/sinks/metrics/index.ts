@@ -6,6 +6,7 @@ import type { SessionsState } from '../../core/contracts.js';
 import type { SessionKey, SessionState, Transition } from '../../core/session.js';
 import { latestLimitsRead } from '../../limits/last-read.js';
 import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
+import { waitingSince } from '../../streams/activity.js';
 import { WAITING_GRACE_MS } from '../../streams/constants.js';
 import type { Listing } from '../../streams/listing.js';
 import { isHiddenForGood, windowMs, type VisibilityOptions } from '../../streams/visibility.js';
@@ -186,9 +187,11 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
       const { at, listed } = scrapeNow();
       const limitMs = inputs.notifyAfterSec() * 1000;
       const counts = new Map<AgentKind, number>();
-      for (const { session, activity } of listed.values()) {
-        // Waiting starts when the answer's grace ends (the notifier's clock starts there too).
-        if (activity === 'waiting' && at - (session.lastTurnAt + WAITING_GRACE_MS) >= limitMs) {
+      for (const { session } of listed.values()) {
+        // The wait counts from the answer, as the notifier's does, and lasts until the user acts
+        // (not only while the display shows "waiting").
+        const since = waitingSince(session);
+        if (since > 0 && at - since >= Math.max(limitMs, WAITING_GRACE_MS)) {
           counts.set(session.agent, (counts.get(session.agent) ?? 0) + 1);
         }
       }

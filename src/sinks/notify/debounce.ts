@@ -1,6 +1,9 @@
 import { asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentKind } from '../../core/agents.js';
-import type { Transition } from '../../core/session.js';
+import type { SessionsState } from '../../core/contracts.js';
+import type { SessionKey, SessionState } from '../../core/session.js';
+import { waitingSince } from '../../streams/activity.js';
+import { WAITING_GRACE_MS } from '../../streams/constants.js';
 
 /** A session has been waiting for input for `waitedMs`: worth one desktop notification. */
 export interface WaitingAlert {
@@ -10,45 +13,86 @@ export interface WaitingAlert {
   readonly waitedMs: number;
 }
 
+/** One wait of one session: the answer it started with, and its timer (null once due or passed). */
+interface Wait {
+  readonly since: number;
+  readonly seen: SessionState;
+  readonly timer: Subscription | null;
+}
+
 /**
- * Emits one alert when a session stays in `waiting` for `ms`. Leaving `waiting` before then
- * cancels it; a second "to waiting" inside the same episode (a duplicate transition) changes
- * nothing, so each waiting episode alerts at most once. Sub-agent sessions never alert. Only the
- * sessions currently waiting are remembered.
+ * When a wait that began at `since` is due for its alert: `ms` after the answer, and never
+ * inside the grace after it (the agent may still go on, the interfaces still show "thinking").
+ */
+export const alertDueAt = (since: number, ms: number): number => since + Math.max(ms, WAITING_GRACE_MS);
+
+export interface WaitOptions {
+  /** The sessions that may alert at all; sub-agent sessions never do. */
+  readonly watched?: (s: SessionState) => boolean;
+  /** The clock of the records' times (ctx.now); the scheduler's own by default. */
+  readonly now?: () => number;
+}
+
+/**
+ * Emits one alert per wait of a session for its user, `ms` after the agent's answer (the record's
+ * own time, not when it was read). A wait ends only with a newer record of the session (the user
+ * acts, or the agent goes on): the displayed activity turning idle does not end it, so every `ms`
+ * the config accepts alerts. A wait already past its alert when first seen (at start, or a
+ * session found late) alerts nothing: it would announce something that happened before. States
+ * before `ready` are skipped (the first discovery pass replays history).
  *
- * @example transitions$.pipe(notifyAfterWaiting(30_000, ctx.scheduler))
+ * @example state$.pipe(notifyAfterWaiting(30_000, ctx.scheduler, { now: ctx.now }))
  */
 export const notifyAfterWaiting =
-  (ms: number, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<Transition, WaitingAlert> =>
+  (ms: number, scheduler: SchedulerLike = asyncScheduler, options: WaitOptions = {}): OperatorFunction<SessionsState, WaitingAlert> =>
   (source) =>
     new Observable<WaitingAlert>((subscriber) => {
-      // Session key -> its pending timer, or null once this episode has alerted.
-      const episodes = new Map<string, Subscription | null>();
+      const watched = options.watched ?? ((s: SessionState) => !s.isSidechain);
+      const clock = options.now ?? (() => scheduler.now());
+      // The sessions waiting for their user, each with its current wait.
+      const waits = new Map<SessionKey, Wait>();
+      const follow = (key: SessionKey, s: SessionState): void => {
+        const wait = waits.get(key);
+        if (wait?.seen === s) return;
+        const since = watched(s) ? waitingSince(s) : 0;
+        if (wait && wait.since === since) {
+          waits.set(key, { ...wait, seen: s });
+          return;
+        }
+        wait?.timer?.unsubscribe();
+        waits.delete(key);
+        if (since === 0) return;
+        const due = alertDueAt(since, ms);
+        const now = clock();
+        if (due <= now) {
+          waits.set(key, { since, seen: s, timer: null });
+          return;
+        }
+        const { agent, sessionId, cwd } = s;
+        const timer = scheduler.schedule(() => {
+          const current = waits.get(key);
+          if (current?.since !== since) return;
+          waits.set(key, { ...current, timer: null });
+          subscriber.next({ agent, sessionId, cwd, waitedMs: ms });
+        }, due - now);
+        waits.set(key, { since, seen: s, timer });
+      };
       const upstream = source.subscribe({
-        next: (transition) => {
-          if (transition.isSidechain) return;
-          const key = `${transition.agent}:${transition.sessionId}`;
-          if (transition.to !== 'waiting') {
-            episodes.get(key)?.unsubscribe();
-            episodes.delete(key);
-            return;
+        next: (state) => {
+          if (!state.ready) return;
+          for (const [key, s] of state.sessions) follow(key, s);
+          for (const [key, wait] of waits) {
+            if (state.sessions.has(key)) continue;
+            wait.timer?.unsubscribe();
+            waits.delete(key);
           }
-          if (episodes.has(key)) return;
-          const { agent, sessionId, cwd } = transition;
-          episodes.set(
-            key,
-            scheduler.schedule(() => {
-              episodes.set(key, null);
-              subscriber.next({ agent, sessionId, cwd, waitedMs: ms });
-            }, ms),
-          );
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
       });
       return () => {
         upstream.unsubscribe();
-        for (const pending of episodes.values()) pending?.unsubscribe();
-        episodes.clear();
+        for (const wait of waits.values()) wait.timer?.unsubscribe();
+        waits.clear();
       };
     });

@@ -1,8 +1,7 @@
-import { catchError, EMPTY, filter, from, mergeMap, type Observable } from 'rxjs';
-import type { Teardown } from '../../core/contracts.js';
+import { catchError, EMPTY, from, mergeMap, type Observable } from 'rxjs';
+import type { SessionsState, Teardown } from '../../core/contracts.js';
 import type { Ctx, Sink } from '../../streams/contracts.js';
-import type { Transition } from '../../core/session.js';
-import { isDeliverable } from '../webhook/filter.js';
+import { isExcludedCwd } from '../../streams/visibility.js';
 import { notifyAfterWaiting } from './debounce.js';
 import { desktopNotify, NotifierUnavailableError, type Notify } from './desktop.js';
 import { formatNotification } from './message.js';
@@ -13,23 +12,24 @@ export interface NotifierOptions {
 }
 
 /**
- * Raises a desktop notification when a session has waited `notify_after_sec` (only when
- * `notifications` is on; the GUI / --api wiring calls this). A missing notifier is reported
- * once and then no further attempts are made; other failures are reported once per message.
+ * Raises a desktop notification when a session has waited `notify_after_sec` since the agent's
+ * answer, once per wait (only when `notifications` is on; the monitor's wiring calls this). A
+ * missing notifier is reported once and then no further attempts are made; other failures are
+ * reported once per message.
  *
- * @example const stop = startNotifier(transitions$, ctx); ... stop();
+ * @example const stop = startNotifier(state$, ctx); ... stop();
  */
-export const startNotifier = (transitions$: Observable<Transition>, ctx: Ctx, options: NotifierOptions = {}): Teardown => {
+export const startNotifier = (state$: Observable<SessionsState>, ctx: Ctx, options: NotifierOptions = {}): Teardown => {
   if (!ctx.config.notifications) return () => undefined;
   const notify = options.notify ?? desktopNotify(ctx.platform, ctx.env);
   let unavailable = false;
   const reported = new Set<string>();
 
-  const subscription = transitions$
+  const excluded = ctx.config.exclude_cwd_substrings;
+  const subscription = state$
     .pipe(
-      // Sessions hidden by exclude_cwd_substrings are hidden here too (sub-agents: the operator).
-      filter((transition) => isDeliverable(transition, ctx.config.exclude_cwd_substrings)),
-      notifyAfterWaiting(ctx.config.notify_after_sec * 1000, ctx.scheduler),
+      // Sessions no interface shows never notify: sub-agents and excluded folders.
+      notifyAfterWaiting(ctx.config.notify_after_sec * 1000, ctx.scheduler, { now: ctx.now, watched: (s) => !s.isSidechain && !isExcludedCwd(s.cwd, excluded) }),
       mergeMap((alert) =>
         unavailable
           ? EMPTY
@@ -60,5 +60,5 @@ export const startNotifier = (transitions$: Observable<Transition>, ctx: Ctx, op
  */
 export const makeNotifierSink =
   (options: NotifierOptions = {}): Sink =>
-  ({ transitions$ }, ctx) =>
-    startNotifier(transitions$, ctx, options);
+  ({ state$ }, ctx) =>
+    startNotifier(state$, ctx, options);

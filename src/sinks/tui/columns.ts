@@ -25,8 +25,8 @@ export interface ColumnPlan {
 
 /** Cells before the first column: the selection marker. */
 export const MARKER_WIDTH = 1;
-/** Spinner, space, then the widest activity ("compacting"). */
-export const ACTIVITY_WIDTH = 12;
+/** Spinner, space, then the widest activity ("waiting 14m", "compacting"). */
+export const ACTIVITY_WIDTH = 13;
 const NAME_MIN = 14;
 const NAME_COMFORTABLE = 30;
 const PROJECT_WIDTH = 16;
@@ -91,7 +91,8 @@ export const planColumns = (width: number): ColumnPlan => {
   if (wanted.model) columns.push({ id: 'model', width: MODEL_WIDTH, header: 'MODEL', align: 'left' });
   if (wanted.cost) columns.push({ id: 'cost', width: COST_WIDTH, header: 'COST', align: 'right' });
   columns.push({ id: 'age', width: AGE_WIDTH, header: 'AGE', align: 'right' });
-  if (wanted.spark > 0) columns.push({ id: 'spark', width: wanted.spark, header: `${wanted.spark} MIN`, align: 'left' });
+  // A sparkline glyph leads its header: beside AGE, "AGE 8 MIN" read as one label.
+  if (wanted.spark > 0) columns.push({ id: 'spark', width: wanted.spark, header: `▁▅ ${wanted.spark} MIN`, align: 'left' });
   return { columns, agentNames: wanted.agentNames, sparkMinutes: wanted.spark };
 };
 

@@ -1,5 +1,7 @@
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionNames } from '../../config/session-names.js';
+import { needingAttention } from '../../core/diagnostics.js';
+import type { ActivityRules } from '../../streams/activity.js';
 import { toDetail } from '../../streams/views.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from '../../streams/worktree.js';
 import { countAnyAge } from '../../streams/visibility.js';
@@ -17,6 +19,8 @@ export interface FrameContext {
   readonly worktreeOf?: (cwd: string) => WorktreeInfo;
   /** Warnings written while the TUI runs, oldest first. */
   readonly warnings?: readonly string[];
+  /** `waiting_timeout_minutes` as activity rules (the detail derives its current tool with them). */
+  readonly rules?: ActivityRules;
 }
 
 export type Frame = FrameInput;
@@ -28,9 +32,9 @@ export const buildFrame = (read: ListedRead, view: ViewState, ctx: FrameContext,
   const { rows, counts } = selected;
   const row = selectedRow(view, rows);
   const detail = row
-    ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE })
+    ? toDetail(row.state, { now, customNames: ctx.names, worktree: ctx.worktreeOf?.(row.state.cwd) ?? NOT_A_WORKTREE, activity: row.activity, ...(ctx.rules ? { rules: ctx.rules } : {}) })
     : undefined;
-  const diagnostics = Object.values(state.diagnostics).reduce((sum, n) => sum + n, 0);
+  const diagnostics = needingAttention(state.diagnostics);
   // Only when nothing is listed: how many sessions the window hides (the empty screen says so).
   const older =
     counts.total === 0 ? countAnyAge(state.sessions.values(), now, { windowMinutes: undefined, excludeCwdSubstrings: ctx.excludeCwdSubstrings, agents: ctx.agents }) : 0;

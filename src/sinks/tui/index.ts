@@ -24,6 +24,7 @@ import { initialView, reduceView, settleView, type Action, type ContentHit, type
 import type { Screen } from './terminal.js';
 import type { Theme } from './theme.js';
 import type { LimitsRenderer } from './limits.js';
+import { activityRules } from '../../streams/activity.js';
 
 /** Frames are drawn at most this often (about 7 per second); a key press draws at once. */
 export const FRAME_MS = 150;
@@ -103,11 +104,15 @@ export const runTui = (options: TuiOptions): RunningTui => {
       searched: options.searched,
       worktreeOf,
       warnings,
+      rules,
     });
     let names = options.names;
+    const rules = activityRules(config.waiting_timeout_minutes);
     // The list is the one read model (streams/listing.ts) with the view's window, which + and -
     // move: only what a frame touched is looked at again, and the edge moves with the clock.
-    const listing = createListing({ visibility: () => ({ windowMinutes: view.windowMinutes, excludeCwdSubstrings: config.exclude_cwd_substrings, agents }) });
+    const listing = createListing({
+      visibility: () => ({ windowMinutes: view.windowMinutes, excludeCwdSubstrings: config.exclude_cwd_substrings, agents, waitingTimeoutMinutes: config.waiting_timeout_minutes }),
+    });
     let listedWindow = view.windowMinutes;
     const readListing = (time: number): ListedRead => {
       if (view.windowMinutes !== listedWindow) {

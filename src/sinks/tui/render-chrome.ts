@@ -13,13 +13,14 @@ const filterLabel = (filter: ViewState['filter']): string => (filter === '' ? 'a
 
 /**
  * Title bar: counts, window, filter, sort, search and, until the first discovery completes, a
- * loading indicator. When the terminal is narrow the least useful parts go first (the brand,
- * then the sort), never the counts, the window or the filter.
+ * loading indicator. When the terminal is narrow the least useful parts go first (the sort,
+ * then the brand: at 80 columns the window still says whose it is), never the counts, the
+ * window or the filter.
  */
 export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, ready: boolean, now: number, width: number): Line => {
   // [priority (lower stays longer), segment]; drawn in array order.
   const parts: [number, Segment][] = [
-    [6, seg(' agentwatch', 'title')],
+    [4, seg(' agentwatch', 'title')],
     [0, seg(`  ${counts.total} sessions · ${counts.active} active · ${counts.waiting} waiting`, 'titleAccent')],
     [2, seg(`  window ${view.windowMinutes}m`, 'title')],
     [1, seg(`  filter ${filterLabel(view.filter)}${shown !== counts.total ? ` (${shown} shown)` : ''}`, 'title')],
@@ -42,16 +43,16 @@ export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, 
 /**
  * The status line that opens the list when something needs the user: how many warnings were
  * written while the TUI runs (config typos, unreadable directories, webhook receivers down) and
- * how many diagnostics the sources counted, where to read more, then the latest warning.
+ * how many problems the sources met that need the user, where to read more, then the latest warning.
  */
 export const renderStatus = (warnings: readonly string[], diagnostics: number, width: number): Line => {
   const counts = [
     ...(warnings.length > 0 ? [`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`] : []),
-    ...(diagnostics > 0 ? [`${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`] : []),
+    ...(diagnostics > 0 ? [`${diagnostics} problem${diagnostics === 1 ? '' : 's'} reading sessions`] : []),
   ].join(' · ');
   // The latest warning without its file's directory (`config.json: unknown key …`): the ? overlay has it whole.
   const latest = warnings.at(-1)?.replace(/^(?:\/[^\s/]+)*\/([^\s/]+): /, '$1: ');
-  if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · agentwatch doctor lists them', 'status')], width, 'status');
+  if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · run agentwatch doctor', 'status')], width, 'status');
   const head: Segment[] = [seg(' ! ', 'statusWarn'), seg(`${counts}: `, 'statusWarn')];
   const tail: Segment[] = [seg(' · ? lists all · agentwatch doctor', 'status')];
   const room = width - lineWidth(head) - lineWidth(tail);

@@ -1,6 +1,7 @@
 import { AGENT_LABEL } from '../../sources/agents.js';
 import { timeOf } from '../../core/time.js';
 import type { SessionDetail } from '../../core/session.js';
+import { activityText } from '../../core/activity.js';
 import { formatAge, formatClock, formatCost, formatTokens } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
 import { displayNameOf } from './model.js';
@@ -45,7 +46,7 @@ export const tokenLine = (d: SessionDetail): string => {
  */
 export const detailLines = (d: SessionDetail, width: number, now: number): Line[] => {
   const total = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens + d.output_tokens;
-  const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : d.activity;
+  const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : activityText(d, now);
   const wroteAt = when(d.last_file_write_at, now);
   const name = displayNameOf(d);
   const lines: Line[] = [

@@ -81,8 +81,8 @@ export const helpLines = (input: HelpInput, width: number): Line[] => {
   lines.push([]);
   const diagnostics =
     input.diagnostics > 0
-      ? `${input.diagnostics} diagnostic${input.diagnostics === 1 ? '' : 's'} so far (junk lines, unknown records, unreadable files): agentwatch doctor lists each with its file and line.`
-      : 'No diagnostics so far. agentwatch doctor shows where each agent was looked for and what was found.';
+      ? `${input.diagnostics} problem${input.diagnostics === 1 ? '' : 's'} reading sessions so far (unreadable files, locked or unknown databases): agentwatch doctor names each and what to do.`
+      : 'Nothing needs you so far. agentwatch doctor shows where each agent was looked for, what was found and the lines it skipped.';
   lines.push(...described(seg(''), 2, diagnostics, width, 'muted', 8));
   return lines;
 };

@@ -1,6 +1,7 @@
 import { AGENT_COLOUR } from '../../sources/agents.js';
 import { agentColumnText, agentGlyph } from './agent-glyph.js';
 import { ACTIVITY_WIDTH, MARKER_WIDTH, planColumns, shortModel, type Column, type ColumnPlan } from './columns.js';
+import { activityText } from '../../core/activity.js';
 import { activityPerMinute, formatAge, formatCost, sparkline, spinnerAt } from './format.js';
 import { fitLine, markSelected, seg, type Line, type Segment } from './line.js';
 import { displayNameOf, totalTokens, type ListRow } from './model.js';
@@ -30,7 +31,7 @@ const rowCell = (row: ListRow, column: Column, plan: ColumnPlan, now: number): S
     case 'agent':
       return [cell(plan.agentNames ? agentColumnText(summary) : agentGlyph(summary), column, `agent.${AGENT_COLOUR[summary.agent]}`)];
     case 'activity':
-      return [seg(summary.is_active ? spinnerAt(now) : ' ', 'spinner'), seg(' '), seg(summary.activity.padEnd(ACTIVITY_WIDTH - 2), `act.${summary.activity}`)];
+      return [seg(summary.is_active ? spinnerAt(now) : ' ', 'spinner'), seg(' '), seg(activityText(summary, now).padEnd(ACTIVITY_WIDTH - 2), `act.${summary.activity}`)];
     case 'name':
       return [nameCell(row, column, plan.columns.some((c) => c.id === 'project'))];
     case 'project':

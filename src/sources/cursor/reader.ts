@@ -70,7 +70,11 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
   };
 
   const readComposer = (composerId: string, stamp: string, now: number, diagnostics: SessionEvent[]): CachedComposer => {
-    const json = parseJsonValue(valueOf.get(`${COMPOSER_PREFIX}${composerId}`));
+    const raw: unknown = valueOf.get(`${COMPOSER_PREFIX}${composerId}`);
+    // Every Cursor database holds composer rows whose value is NULL (composers Cursor created and
+    // never filled): nothing to read, nothing the user can or should do about them.
+    if (raw === null) return { stamp, composer: undefined, recency: 0 };
+    const json = parseJsonValue(raw);
     const parsed = json.ok ? composerSchema.safeParse(json.value) : undefined;
     if (!json.ok || !parsed?.success) {
       const why = json.ok ? (parsed?.error?.issues[0]?.message ?? 'invalid') : json.error;

@@ -63,6 +63,7 @@ export const detail = (overrides: Partial<SessionDetail> & Pick<SessionDetail, '
     total_messages: 4,
     started_at: '0001-01-01T00:00:00Z',
     order_group: 'idle',
+    waiting_since: '',
     version: '2.0.1',
     is_worktree: false,
     main_repo: '',

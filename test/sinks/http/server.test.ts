@@ -266,7 +266,7 @@ describe('routes with a valid token', () => {
     expect(Object.keys(body[0])).toEqual([
       'session_id', 'agent', 'cwd', 'short_name', 'agent_name', 'custom_name', 'source', 'activity',
       'is_active', 'model', 'git_branch', 'cost_usd', 'last_activity', 'total_messages', 'display_name',
-      'started_at', 'order_group',
+      'started_at', 'order_group', 'waiting_since',
     ]);
   });
 

@@ -119,19 +119,23 @@ describe('metrics on the pipeline', () => {
     expect(sample(values, 'agentwatch_discovery_duration_seconds')).toBe(0);
   });
 
-  it('agentwatch_sessions_waiting_too_long counts a session once it waited notify_after_sec past the grace, until it turns idle', async () => {
+  it('agentwatch_sessions_waiting_too_long counts a session once it waited notify_after_sec since the answer, until its user acts', async () => {
     const h = harness({ notify_after_sec: 30 }, [meta('s')]);
     h.at(1_000, prompt('s', 1_000));
     h.at(2_000, answer('s', 2_000));
-    // Waiting starts at 12 s (10 s grace); 30 s later is 42 s.
-    h.advanceTo(41_000);
+    // The wait counts from the answer (2 s): 30 s later is 32 s.
+    h.advanceTo(31_000);
     expect(sample(await h.scrape(), 'agentwatch_sessions_waiting_too_long', { agent: 'claude' })).toBeUndefined();
-    h.advanceTo(42_000);
+    h.advanceTo(32_000);
     expect(sample(await h.scrape(), 'agentwatch_sessions_waiting_too_long', { agent: 'claude' })).toBe(1);
+    // Shown idle after 2 minutes, the session still waits for its user.
     h.advanceTo(123_000);
     const values = await h.scrape();
-    expect(sample(values, 'agentwatch_sessions_waiting_too_long', { agent: 'claude' })).toBeUndefined();
+    expect(sample(values, 'agentwatch_sessions_waiting_too_long', { agent: 'claude' })).toBe(1);
     expect(sample(values, 'agentwatch_sessions', { agent: 'claude', activity: 'idle' })).toBe(1);
+    h.at(130_000, prompt('s', 130_000));
+    h.advanceTo(131_000);
+    expect(sample(await h.scrape(), 'agentwatch_sessions_waiting_too_long', { agent: 'claude' })).toBeUndefined();
   });
 
   it('agentwatch_transitions_total counts each change once, never the first discovery, never sub-agents', async () => {

@@ -1,18 +1,18 @@
 import { Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Transition } from '../../../src/core/session.js';
+import type { SessionsState } from '../../../src/core/contracts.js';
 import { NotifierUnavailableError, type Notify } from '../../../src/sinks/notify/desktop.js';
 import { startNotifier } from '../../../src/sinks/notify/index.js';
 import type { DesktopNotification } from '../../../src/sinks/notify/message.js';
 import { testCtx } from '../webhook/ctx.js';
-import { transition } from '../webhook/transitions.js';
+import { session, stateOf } from './waits.js';
 
-// The sink on a virtual clock: transitions are pushed, then `flush()` runs the scheduler to the
-// last pending timer. No real time passes.
+// The sink on a virtual clock: states are pushed (each session answered at 0 unless told), then
+// `flush()` runs the scheduler to the last pending timer. No real time passes.
 describe('startNotifier', () => {
   let scheduler: TestScheduler;
-  let input: Subject<Transition>;
+  let input: Subject<SessionsState>;
   let shown: DesktopNotification[];
   const recording: Notify = async (n) => {
     shown.push(n);
@@ -20,17 +20,21 @@ describe('startNotifier', () => {
   /** Lets the adapter's promise settle (microtasks and I/O callbacks; no clock involved). */
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+  /** The answers' time: the virtual clock starts at 0, and 0 means "no record". */
+  const ANSWERED_AT = 1;
+  const waiting = (id: string, over: Parameters<typeof session>[3] = {}, at = ANSWERED_AT) => session(id, 'assistant', at, over);
+
   beforeEach(() => {
     scheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
     scheduler.maxFrames = Number.POSITIVE_INFINITY;
-    input = new Subject<Transition>();
+    input = new Subject<SessionsState>();
     shown = [];
   });
 
   it('does nothing when notifications are off', () => {
     const { ctx } = testCtx({ notifications: false }, scheduler);
     const stop = startNotifier(input, ctx, { notify: recording });
-    input.next(transition());
+    input.next(stateOf([waiting('s1')]));
     scheduler.flush();
     expect(shown).toEqual([]);
     void stop();
@@ -39,10 +43,9 @@ describe('startNotifier', () => {
   it('notifies once after notify_after_sec with project, agent and duration; never for sub-agents', () => {
     const { ctx } = testCtx({ notifications: true, notify_after_sec: 45 }, scheduler);
     const stop = startNotifier(input, ctx, { notify: recording });
-    input.next(transition({ sessionId: 'main', cwd: '/home/dev/shop' }));
-    input.next(transition({ sessionId: 'helper', cwd: '/home/dev/shop', isSidechain: true }));
+    input.next(stateOf([waiting('main', { cwd: '/home/dev/shop' }), waiting('helper', { cwd: '/home/dev/shop', isSidechain: true })]));
     scheduler.flush();
-    expect(scheduler.now()).toBe(45_000);
+    expect(scheduler.now()).toBe(ANSWERED_AT + 45_000);
     expect(shown).toEqual([{ title: 'shop is waiting for you', body: 'Claude has been waiting for input for 45 s.' }]);
     void stop();
   });
@@ -50,8 +53,7 @@ describe('startNotifier', () => {
   it('never notifies for a session hidden by exclude_cwd_substrings', () => {
     const { ctx } = testCtx({ notifications: true, exclude_cwd_substrings: ['/private/'] }, scheduler);
     const stop = startNotifier(input, ctx, { notify: recording });
-    input.next(transition({ sessionId: 'hidden', cwd: '/home/dev/private/notes' }));
-    input.next(transition({ sessionId: 'shown', cwd: '/home/dev/shop' }));
+    input.next(stateOf([waiting('hidden', { cwd: '/home/dev/private/notes' }), waiting('shown', { cwd: '/home/dev/shop' })]));
     scheduler.flush();
     expect(shown.map((n) => n.title)).toEqual(['shop is waiting for you']);
     void stop();
@@ -60,7 +62,7 @@ describe('startNotifier', () => {
   it('stops timers on teardown', () => {
     const { ctx } = testCtx({ notifications: true }, scheduler);
     const stop = startNotifier(input, ctx, { notify: recording });
-    input.next(transition());
+    input.next(stateOf([waiting('s1')]));
     void stop();
     scheduler.flush();
     expect(shown).toEqual([]);
@@ -74,11 +76,10 @@ describe('startNotifier', () => {
       return Promise.reject(new NotifierUnavailableError('desktop notifications are off: notify-send was not found on PATH'));
     };
     const stop = startNotifier(input, ctx, { notify: missing });
-    input.next(transition({ sessionId: 'a' }));
-    input.next(transition({ sessionId: 'b' }));
+    input.next(stateOf([waiting('a'), waiting('b')]));
     scheduler.flush();
     await settle();
-    input.next(transition({ sessionId: 'c' }));
+    input.next(stateOf([waiting('a'), waiting('b'), waiting('c', {}, scheduler.now())]));
     scheduler.flush();
     await settle();
     expect(calls).toBe(2);
@@ -94,10 +95,10 @@ describe('startNotifier', () => {
       return Promise.reject(new Error('notify-send failed: no D-Bus session'));
     };
     const stop = startNotifier(input, ctx, { notify: flaky });
-    input.next(transition({ sessionId: 'a' }));
+    input.next(stateOf([waiting('a')]));
     scheduler.flush();
     await settle();
-    input.next(transition({ sessionId: 'b' }));
+    input.next(stateOf([waiting('a'), waiting('b', {}, scheduler.now())]));
     scheduler.flush();
     await settle();
     expect(calls).toBe(2);

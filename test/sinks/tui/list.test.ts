@@ -90,7 +90,7 @@ describe('columns by width', () => {
 
   it('adds columns as the width allows and never leaves the name narrower than 14', () => {
     expect(ids(38)).toEqual(['agent', 'activity', 'name', 'age']);
-    expect(ids(60)).toEqual(['agent', 'activity', 'name', 'project', 'cost', 'age']);
+    expect(ids(61)).toEqual(['agent', 'activity', 'name', 'project', 'cost', 'age']);
     expect(ids(78)).toEqual(['agent', 'activity', 'name', 'project', 'cost', 'age', 'spark']);
     expect(ids(98)).toEqual(['agent', 'activity', 'name', 'project', 'model', 'cost', 'age', 'spark']);
     expect(ids(125)).toEqual(['agent', 'activity', 'name', 'project', 'model', 'cost', 'age', 'spark']);

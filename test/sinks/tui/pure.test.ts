@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffFrames } from '../../../src/sinks/tui/diff.js';
 import { encodeLine } from '../../../src/sinks/tui/encode.js';
+import { activityText } from '../../../src/core/activity.js';
 import { activityPerMinute, formatAge, formatCost, formatTokens, sparkline } from '../../../src/sinks/tui/format.js';
 import { fitLine, overlay, seg, sliceLine, toPlain } from '../../../src/sinks/tui/line.js';
 import { computeLayout, modalRect } from '../../../src/sinks/tui/layout.js';
@@ -25,6 +26,13 @@ describe('cost display', () => {
 });
 
 describe('formatters', () => {
+  it('a waiting session says for how long; other activities read as they are', () => {
+    const since = new Date(NOW - 14 * 60_000).toISOString();
+    expect(activityText({ activity: 'waiting', waiting_since: since }, NOW)).toBe('waiting 14m');
+    expect(activityText({ activity: 'waiting', waiting_since: '' }, NOW)).toBe('waiting');
+    expect(activityText({ activity: 'idle', waiting_since: '' }, NOW)).toBe('idle');
+  });
+
   it.each([
     [0, ''],
     [NOW - 2000, 'now'],

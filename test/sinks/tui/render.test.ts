@@ -75,7 +75,13 @@ describe('render (plain theme, fixed size and clock)', () => {
 
   it('shows the loading indicator until discovery completes, then where it looked', async () => {
     await expect(screen(initialView(30, ''), 80, 24, sessionsState([], false))).toMatchFileSnapshot('__snapshots__/loading.txt');
-    await expect(screen(initialView(30, ''), 80, 24, sessionsState([], true, { 'claude:E_JUNK_LINE': 2 }))).toMatchFileSnapshot('__snapshots__/empty.txt');
+    await expect(screen(initialView(30, ''), 80, 24, sessionsState([], true, { 'claude:E_DB_LOCKED': 2 }))).toMatchFileSnapshot('__snapshots__/empty.txt');
+  });
+
+  it('raises no status line for lines and records skipped inside readable files (doctor lists them, healthy)', () => {
+    const skipped = screen(initialView(30, ''), 80, 24, sessionsState([], true, { 'claude:E_JUNK_LINE': 2, 'cursor:E_SCHEMA': 16 }));
+    expect(skipped).not.toContain('!');
+    expect(screen(initialView(30, ''), 80, 24, sessionsState([], true, { 'claude:E_JUNK_LINE': 2, 'cursor:E_DB_LOCKED': 1 }))).toContain('! 1 problem reading sessions · run agentwatch doctor');
   });
 
   it('draws the limits modal centered over the panels, with both tabs', async () => {

@@ -314,7 +314,7 @@ describe('runTui: order, mouse, help and warnings', () => {
     advance(0);
     const names = (): string[] => listed(h).map((row) => nameCell(h.text(), row));
     // Waiting for you, then working, then idle; the scene's sessions started at no known time: by id.
-    expect(names()).toEqual(['Why does the lexer d…', 'Add rate limiting to…', 'infra upgrade', 'summarise today', 'Checkout page']);
+    expect(names()).toEqual(['Why does the lexer …', 'Add rate limiting t…', 'infra upgrade', 'summarise today', 'Checkout page']);
     // Select pi ("summarise today"), the fourth row.
     h.press('j');
     h.press('j');
@@ -327,14 +327,14 @@ describe('runTui: order, mouse, help and warnings', () => {
     let sessions = SCENE_SESSIONS.map((s) => (s.sessionId === 'p1' && piAgain ? piAgain : s));
     h.state$.next(sessionsState(sessions));
     advance(1000);
-    expect(names()).toEqual(['Why does the lexer d…', 'Add rate limiting to…', 'infra upgrade', 'summarise today', 'Checkout page']);
+    expect(names()).toEqual(['Why does the lexer …', 'Add rate limiting t…', 'infra upgrade', 'summarise today', 'Checkout page']);
     // amp was idle and gets a prompt: it joins the working ones; pi is still selected, one row lower.
     const amp = SCENE_SESSIONS.find((s) => s.sessionId === 'a1');
     const ampAgain = reduceSession(amp, { type: 'turn', agent: 'amp', sessionId: 'a1', at: NOW + 1200, role: 'user', text: 'and the cart' });
     sessions = sessions.map((s) => (s.sessionId === 'a1' && ampAgain ? ampAgain : s));
     h.state$.next(sessionsState(sessions));
     advance(1000);
-    expect(names()).toEqual(['Why does the lexer d…', 'Checkout page', 'Add rate limiting to…', 'infra upgrade', 'summarise today']);
+    expect(names()).toEqual(['Why does the lexer …', 'Checkout page', 'Add rate limiting t…', 'infra upgrade', 'summarise today']);
     expect(selected(h)).toContain('summarise today');
     expect(h.text()).toContain('Sessions 5/5');
     h.tui.stop();

@@ -56,7 +56,31 @@ describe('webhook and notifier sinks in the real pipeline', () => {
         body: { id: 'd2', event: 'state_transition', session_id: 's1', agent: 'claude', from: 'waiting', to: 'idle', project_path: '/home/dev/shop', timestamp: new Date(EPOCH + 125_000).toISOString() },
       },
     ]);
-    expect(shown).toEqual([{ at: 45_000, notification: { title: 'shop is waiting for you', body: 'Claude has been waiting for input for 30 s.' } }]);
+    // The wait counts from the answer (5 s), not from the moment the display showed waiting.
+    expect(shown).toEqual([{ at: 35_000, notification: { title: 'shop is waiting for you', body: 'Claude has been waiting for input for 30 s.' } }]);
     expect(log.lines).toEqual([]);
+  });
+
+  it('notify after a delay longer than the displayed waiting: the wait lasts until the user acts, one notification', () => {
+    const scheduler = rx();
+    const shown: number[] = [];
+    scheduler.run(({ hot }) => {
+      const ctx = testCtx(scheduler, testConfig({ notifications: true, notify_after_sec: 600 }));
+      const events: Record<string, SessionEvent> = {
+        r: { type: 'ready', agent: 'claude' },
+        m: { agent: 'claude', sessionId: 's1', type: 'meta', patch: { cwd: '/home/dev/shop' } },
+        a: { agent: 'claude', sessionId: 's1', type: 'turn', at: EPOCH + 5_000, role: 'assistant', text: 'done' },
+        p: { agent: 'claude', sessionId: 's1', type: 'turn', at: EPOCH + 900_000, role: 'user', text: 'next' },
+        b: { agent: 'claude', sessionId: 's1', type: 'turn', at: EPOCH + 910_000, role: 'assistant', text: 'done again' },
+      };
+      const pipeline: Pipeline = startPipeline(ctx, {
+        sources: { claude: () => merge(hot('r', events), hot('m 4999ms a 894999ms p 9999ms b', events)) },
+        agents: ['claude'],
+        sinks: [makeNotifierSink({ notify: async () => void shown.push(scheduler.now()) })],
+      });
+      scheduler.schedule(() => void pipeline.dispose(), 2_000_000);
+    });
+    // Idle on screen from 125 s; notified at 605 s, and again for the next wait (910 s + 600 s).
+    expect(shown).toEqual([605_000, 1_510_000]);
   });
 });

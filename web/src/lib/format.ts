@@ -17,6 +17,9 @@ export const sessionName = (s: Pick<SessionSummary, 'custom_name' | 'agent_name'
 /** A message on one line, markdown made plain (the card's preview of the latest message). */
 export { plainLine };
 
+/** The activity as every interface writes it: "waiting 14m" while the session waits for its user. */
+export { activityText } from '../../../src/core/activity.js';
+
 /**
  * The card's line under the name: the project folder, or, when the session is already named
  * after it, the folder it sits in (`/home/dev/work/` under `src`), never the same word twice.
