@@ -116,7 +116,7 @@ export const frameOf = (scene: Scene): ListingFrame => {
     sessions.set(sessionKey(old), old);
     activities.set(sessionKey(old), d.activity);
   }
-  const state: SessionsState = { sessions, diagnostics: scene.diagnostics ? { 'claude:test': scene.diagnostics } : {}, ready: scene.ready ?? true };
+  const state: SessionsState = { sessions, diagnostics: scene.diagnostics ? { 'claude:E_READ': scene.diagnostics } : {}, ready: scene.ready ?? true };
   return { state, now, activities, touched: ALL_SESSIONS };
 };
 
