@@ -266,6 +266,12 @@ export interface SessionState {
   readonly checkpoint: FileCheckpoint | null;
 }
 
+/**
+ * Where a session's cost comes from: what the agent recorded (`agent`), an estimate from list
+ * prices (`price-table`, when any part of it is one), or nowhere: no one knows its model's price.
+ */
+export type CostSource = 'agent' | 'price-table' | null;
+
 /** Summary object of `GET /api/sessions` (PRODUCT.md section 4); field names are the wire format. */
 export interface SessionSummary {
   readonly session_id: string;
@@ -280,6 +286,7 @@ export interface SessionSummary {
   readonly model: string;
   readonly git_branch: string;
   readonly cost_usd: number;
+  readonly cost_source: CostSource;
   /** RFC 3339 UTC, or "" when unknown. */
   readonly last_activity: string;
   readonly total_messages: number;

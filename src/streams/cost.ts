@@ -1,4 +1,4 @@
-import { ZERO_TOKENS, type TokenCounts } from '../core/session.js';
+import { ZERO_TOKENS, type CostSource, type TokenCounts } from '../core/session.js';
 import shipped from './prices/litellm-prices.json' with { type: 'json' };
 import { findModelPrice } from './prices/match.js';
 import type { ModelPrice, PriceSnapshot } from './prices/snapshot.js';
@@ -15,8 +15,6 @@ export interface UserPrice {
 
 export type PriceOverrides = Readonly<Record<string, UserPrice>>;
 
-/** Where a session's cost comes from: the agent's own record, the price table, or nowhere (no price known). */
-export type CostSource = 'agent' | 'price-table' | null;
 
 /** Per message, tokens of each kind above this count are billed at the table's `_above_200k_tokens` rates. */
 export const TIER_TOKENS = 200_000;

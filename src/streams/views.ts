@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { rfc3339 } from '../core/time.js';
 import { isActiveActivity, type Activity } from '../core/activity.js';
-import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
+import { NO_SUBAGENTS, type CostSource, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
 import { agentResume } from '../sources/agents.js';
 import { lastPrompt, sessionName } from '../core/session-name.js';
 import { resolveActivity } from './activity.js';
-import { sessionCost } from './cost.js';
+import { costSource, sessionCost } from './cost.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
 
 /** What a view needs besides the session: the time, the user's names and (for details) git facts. */
@@ -31,6 +31,9 @@ const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_00
 /** The command the source recorded, else the one the agent's descriptor builds from the session. */
 export const resumeCommand = (s: SessionState): string => s.resumeCommand || agentResume(s.agent, s);
 
+/** The session's own source, else its sub-agents' (whose recorded costs none of them write): an estimate. */
+const sourceOfCost = (s: SessionState): CostSource => costSource(s.model, s.recordedCostUsd) ?? (s.subagents.costUsd > 0 ? 'price-table' : null);
+
 /** Summary object of `GET /api/sessions` (PRODUCT.md section 4). Pure. */
 export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now).activity);
 
@@ -50,6 +53,7 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     model: s.model,
     git_branch: s.gitBranch,
     cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd) + s.subagents.costUsd),
+    cost_source: sourceOfCost(s),
     last_activity: rfc3339(s.lastActivityAt),
     total_messages: s.userMessages + s.assistantMessages,
     // NOTE: the latest prompt is read only when neither name is set: a restored session's

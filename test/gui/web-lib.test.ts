@@ -38,6 +38,7 @@ const summary = (over: Partial<SessionSummary> = {}): SessionSummary => {
     model: 'claude-sonnet-4-5-20250929',
     git_branch: 'main',
     cost_usd: 0,
+    cost_source: null,
     last_activity: '2026-11-24T10:00:00.000Z',
     total_messages: 2,
     ...over,
