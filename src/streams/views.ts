@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { rfc3339 } from '../core/time.js';
 import { isActiveActivity, type Activity } from '../core/activity.js';
 import { NO_SUBAGENTS, type CostSource, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
@@ -18,10 +17,14 @@ export interface ViewOptions {
   readonly worktree?: WorktreeInfo;
 }
 
-/** The project directory's basename; "/" stays "/", no cwd gives "". */
+/**
+ * The project directory's last folder, whichever system wrote the path (`C:\Users\me\repo` is
+ * `repo` here too); "/" stays "/", no cwd gives "".
+ */
 export const shortName = (cwd: string): string => {
   if (cwd === '') return '';
-  const base = path.basename(cwd.replace(/[\\/]+$/, ''));
+  const trimmed = cwd.replace(/[\\/]+$/, '');
+  const base = trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
   return base === '' ? cwd.slice(0, 1) : base;
 };
 
