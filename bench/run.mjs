@@ -37,6 +37,7 @@ const SUITES = {
   gui: ['gui.mjs', '--sessions', '1000', '--runs', quick ? '1' : '3', '--updates', quick ? '5' : '20'],
   discovery: ['discovery-suite.mjs'],
   soak: ['soak.mjs', '--sessions', sized(7700), '--minutes', quick ? '2' : '4'],
+  cost: ['cost.mjs'],
 };
 // --summary: print the table of the saved results without running anything.
 const only = argv.includes('--summary') ? [] : (option('only')?.split(',') ?? Object.keys(SUITES));
