@@ -234,6 +234,11 @@ export interface SessionState {
   readonly userMessages: number;
   readonly assistantMessages: number;
   readonly tokens: TokenCounts;
+  /**
+   * The part of `tokens` that lay past 200k tokens of its kind in its own message: priced at the
+   * tiered rates where a model has them (streams/cost.ts). Zero for totals an agent reports whole.
+   */
+  readonly tokensAboveTier: TokenCounts;
   /** Per-message usage already counted, so split responses count once (bounded, newest kept). */
   readonly usageByMessage: Readonly<Record<string, TokenCounts>>;
   readonly recordedCostUsd: number;

@@ -55,7 +55,7 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     is_active: isActiveActivity(activity),
     model: s.model,
     git_branch: s.gitBranch,
-    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd) + s.subagents.costUsd),
+    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd, s.tokensAboveTier) + s.subagents.costUsd),
     cost_source: sourceOfCost(s),
     last_activity: rfc3339(s.lastActivityAt),
     total_messages: s.userMessages + s.assistantMessages,
