@@ -4,7 +4,7 @@ import { findModelPrice } from './prices/match.js';
 import type { ModelPrice, PriceSnapshot } from './prices/snapshot.js';
 
 /** A price the user gives for a model the table lacks (or prices otherwise): USD per million tokens. */
-export interface UserPrice {
+interface UserPrice {
   readonly input: number;
   readonly output: number;
   /** Cache writes; the input rate when absent. */

@@ -134,7 +134,7 @@ export const newestCodexSnapshot = async (ctx: Pick<LimitsCtx, 'env'>): Promise<
 };
 
 /** `3 min ago`, `2 h ago`, `4 d ago`: how old a snapshot is. */
-export const snapshotAge = (at: number, now: number): string => {
+const snapshotAge = (at: number, now: number): string => {
   const minutes = Math.max(0, Math.floor((now - at) / 60_000));
   if (minutes < 1) return 'just now';
   if (minutes < 60) return `${minutes} min ago`;
@@ -143,7 +143,7 @@ export const snapshotAge = (at: number, now: number): string => {
 };
 
 /** The report of a snapshot: its windows, its plan, and where and when Codex wrote it. */
-export const snapshotReport = (snapshot: RolloutSnapshot, now: number): LimitReport => ({
+const snapshotReport = (snapshot: RolloutSnapshot, now: number): LimitReport => ({
   row: 'Codex',
   windows: snapshot.windows,
   ...(snapshot.plan ? { plan: snapshot.plan } : {}),

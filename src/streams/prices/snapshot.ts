@@ -18,7 +18,7 @@ export const PRICE_FIELDS = [
   'cache_read_input_token_cost_above_200k_tokens',
 ] as const;
 
-export type PriceField = (typeof PRICE_FIELDS)[number];
+type PriceField = (typeof PRICE_FIELDS)[number];
 
 /** The providers whose models our agents run (Claude, GPT, Gemini, Grok, Kimi, DeepSeek, Qwen). */
 export const PRICE_PROVIDERS = ['anthropic', 'openai', 'gemini', 'xai', 'moonshot', 'deepseek', 'dashscope'] as const;
