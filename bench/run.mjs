@@ -38,6 +38,7 @@ const SUITES = {
   discovery: ['discovery-suite.mjs'],
   soak: ['soak.mjs', '--sessions', sized(7700), '--minutes', quick ? '2' : '4'],
   map: ['persistent-map.mjs', '--rounds', quick ? '3' : '7'],
+  cost: ['cost.mjs'],
 };
 // --summary: print the table of the saved results without running anything.
 const only = argv.includes('--summary') ? [] : (option('only')?.split(',') ?? Object.keys(SUITES));

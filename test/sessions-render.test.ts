@@ -18,6 +18,7 @@ const row = (patch: Partial<SessionSummary>): SessionSummary => {
     model: '',
     git_branch: '',
     cost_usd: 0,
+    cost_source: null,
     last_activity: new Date(NOW - 90_000).toISOString(),
     total_messages: 0,
     started_at: '0001-01-01T00:00:00Z',

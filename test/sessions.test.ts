@@ -105,7 +105,7 @@ describe('agentwatch sessions (spawned)', () => {
       resume_command: `claude --resume ${ids.api}`,
     });
     expect(Object.keys(api ?? {}).sort()).toEqual([
-      'activity', 'agent', 'agent_name', 'assistant_messages', 'cache_creation_tokens', 'cache_read_tokens', 'cost_usd', 'current_tool', 'custom_name',
+      'activity', 'agent', 'agent_name', 'assistant_messages', 'cache_creation_tokens', 'cache_read_tokens', 'cost_source', 'cost_usd', 'current_tool', 'custom_name',
       'cwd', 'display_name', 'git_branch', 'input_tokens', 'is_active', 'is_worktree', 'last_activity', 'last_file_write', 'last_file_write_at', 'main_repo', 'model',
       'order_group', 'output_tokens', 'recent_messages', 'recent_tools', 'resume_command', 'session_id', 'short_name', 'source', 'started_at', 'subagents', 'total_messages', 'user_messages', 'version', 'waiting_since',
     ]);

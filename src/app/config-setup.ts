@@ -4,6 +4,7 @@ import { configNotices } from '../config/notices.js';
 import { AGENT_KINDS, isAgentKind, type AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import { terminalSafe } from '../core/terminal-safe.js';
+import { usePriceOverrides } from '../streams/cost.js';
 
 /**
  * What every command does before its real work: load the config (printing its notices), pick the
@@ -19,6 +20,7 @@ import { terminalSafe } from '../core/terminal-safe.js';
 export const loadConfigWithNotices = async (io: CliIo, options: LoadOptions = { write: true }): Promise<Loaded> => {
   const loaded = await loadConfig(io.env, options);
   for (const line of configNotices(loaded.path, loaded)) io.stderr.write(terminalSafe(`${line}\n`));
+  usePriceOverrides(loaded.config.prices);
   return loaded;
 };
 

@@ -5,6 +5,7 @@ import type { LiveConfig } from '../config/live.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Teardown } from '../core/contracts.js';
 import type { Ctx } from '../streams/contracts.js';
+import { usePriceOverrides } from '../streams/cost.js';
 import type { VisibilityOptions } from '../streams/visibility.js';
 
 /**
@@ -50,6 +51,8 @@ export const followConfig = (
     if (listingKeys.some((key) => !same(before[key], after[key]))) {
       pipeline.setVisibility(visibilityOf(after, options.picked));
     }
+    // Sessions already listed show the new prices when they next change.
+    if (!same(before.prices, after.prices)) usePriceOverrides(after.prices);
     const notifierKeys = ['notifications', 'notify_after_sec', 'exclude_cwd_substrings'] as const;
     if (options.startNotifier && notifierKeys.some((key) => !same(before[key], after[key]))) {
       void stopNotifier?.();

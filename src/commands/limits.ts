@@ -57,6 +57,9 @@ export const run = async (io: CliIo): Promise<number> => {
   if (report) io.stdout.write(flags.json ? report : terminalSafe(report, { colored: options.color }));
   const errors = errorLines(outcomes);
   if (errors.length > 0) io.stderr.write(terminalSafe(`${errors.join('\n')}\n`));
-  if (!explicit && noneAvailable(outcomes)) io.stderr.write(terminalSafe(`${guidanceMessage(outcomes)}\n`));
+  if (!explicit && noneAvailable(outcomes)) {
+    const guidance = guidanceMessage(outcomes);
+    io.stderr.write(terminalSafe(`agentwatch limits: ${guidance.charAt(0).toLowerCase()}${guidance.slice(1)}\n`));
+  }
   return exitCodeOf(outcomes);
 };

@@ -45,6 +45,7 @@ export const describeRule = (rule: z.ZodType): string => {
   if (rule instanceof z.ZodEnum) return `one of ${quoted(rule.options)}`;
   if (rule instanceof z.ZodArray) return rule.element instanceof z.ZodString ? 'a list of strings' : 'a list of objects';
   if (rule instanceof z.ZodPipe) return describeRule(rule.in as z.ZodType);
+  if (rule instanceof z.ZodRecord) return 'an object of names to objects';
   const nested = nestedSettings(rule);
   if (nested) return `an object of ${Object.keys(nested).join(', ')}`;
   return 'another value';

@@ -107,6 +107,26 @@ const webhookList = z
   .array(webhookEntrySchema.nullable().catch(null), { error: 'webhooks must be an array of webhook entries' })
   .transform((entries) => entries.filter((entry): entry is WebhookEntry => entry !== null));
 
+/** A price the user gives for one model, USD per million tokens (streams/cost.ts `UserPrice`). */
+const usdPerMillion = (field: string) => z.number({ error: `${field} must be a number of US dollars per million tokens` }).nonnegative(`${field} must not be negative`).finite();
+
+export const modelPriceSchema = z
+  .object(
+    {
+      input: usdPerMillion('input'),
+      output: usdPerMillion('output'),
+      cache_write: usdPerMillion('cache_write').optional(),
+      cache_read: usdPerMillion('cache_read').optional(),
+    },
+    { error: 'a price must be an object { "input": ..., "output": ... } in USD per million tokens' },
+  )
+  .strict();
+
+/** Price entries as the file holds them: each checked on its own, so one bad entry never drops the rest. */
+const priceMap = z
+  .record(z.string().trim().min(1, 'a model name must not be empty'), modelPriceSchema.nullable().catch(null), { error: 'prices must be an object of model name: price' })
+  .transform((entries) => Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, z.output<typeof modelPriceSchema>] => entry[1] !== null)));
+
 export const configSchema = z.object({
   window_minutes: setting(
     z.int({ error: 'window_minutes must be a whole number of minutes' }).min(1, 'window_minutes must be at least 1').max(10_080, 'window_minutes must be at most 10080 (one week)'),
@@ -180,6 +200,10 @@ export const configSchema = z.object({
     { description: 'Dashboard detail panel width in pixels, dragged and kept.' },
   ),
   webhooks: setting(webhookList, () => [], { description: 'Outbound webhooks (see below).' }),
+  prices: setting(priceMap, () => ({}), {
+    description:
+      'Model prices that replace or add to the shipped price table, in USD per million tokens: `{ "<model>": { "input": 0.5, "output": 2, "cache_write": 0.6, "cache_read": 0.05 } }` (cache rates default to `input`). Costs an agent does not record are estimated from them.',
+  }),
 });
 
 /** The config as every component reads it: each key valid (or its fallback), nothing else. */

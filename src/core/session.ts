@@ -235,6 +235,11 @@ export interface SessionState {
   readonly userMessages: number;
   readonly assistantMessages: number;
   readonly tokens: TokenCounts;
+  /**
+   * The part of `tokens` that lay past 200k tokens of its kind in its own message: priced at the
+   * tiered rates where a model has them (streams/cost.ts). Zero for totals an agent reports whole.
+   */
+  readonly tokensAboveTier: TokenCounts;
   /** Per-message usage already counted, so split responses count once (bounded, newest kept). */
   readonly usageByMessage: Readonly<Record<string, TokenCounts>>;
   readonly recordedCostUsd: number;
@@ -267,6 +272,12 @@ export interface SessionState {
   readonly checkpoint: FileCheckpoint | null;
 }
 
+/**
+ * Where a session's cost comes from: what the agent recorded (`agent`), an estimate from list
+ * prices (`price-table`, when any part of it is one), or nowhere: no one knows its model's price.
+ */
+export type CostSource = 'agent' | 'price-table' | null;
+
 /** Summary object of `GET /api/sessions` (docs/api.md); field names are the wire format. */
 export interface SessionSummary {
   readonly session_id: string;
@@ -281,6 +292,7 @@ export interface SessionSummary {
   readonly model: string;
   readonly git_branch: string;
   readonly cost_usd: number;
+  readonly cost_source: CostSource;
   /** RFC 3339 UTC, or "" when unknown. */
   readonly last_activity: string;
   readonly total_messages: number;

@@ -1,9 +1,10 @@
-import { catchError, defaultIfEmpty, forkJoin, of, tap, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, defaultIfEmpty, forkJoin, from, map, mergeMap, of, tap, type Observable, type OperatorFunction } from 'rxjs';
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitsCtx } from './context.js';
 import { runProvider } from './provider.js';
 import { claudeProvider } from './providers/claude.js';
 import { codexProvider } from './providers/codex.js';
+import { codexSessionsRoot, newestCodexSnapshot, withCodexSnapshot } from './providers/codex-rollout.js';
 import { cursorProvider } from './providers/cursor.js';
 import { grokProvider } from './providers/grok.js';
 import { kimiProvider } from './providers/kimi.js';
@@ -14,7 +15,14 @@ import type { Outcome, Outcomes } from './types.js';
 /** One cold outcome$ per agent; a new agent is a compile error until it is wired here. */
 export const PROVIDERS = {
   claude: (ctx) => runProvider(claudeProvider, ctx),
-  codex: (ctx) => runProvider(codexProvider, ctx),
+  codex: (ctx) =>
+    runProvider(codexProvider, ctx).pipe(
+      mergeMap((live) =>
+        live.kind === 'ok'
+          ? of(live)
+          : from(newestCodexSnapshot(ctx).catch(() => undefined)).pipe(map((snapshot) => withCodexSnapshot(live, snapshot, codexSessionsRoot(ctx), ctx.now()))),
+      ),
+    ),
   grok: (ctx) => runProvider(grokProvider, ctx),
   kimi: (ctx) => runProvider(kimiProvider, ctx),
   cursor: (ctx) => runProvider(cursorProvider, ctx),

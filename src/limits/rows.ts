@@ -56,11 +56,11 @@ export const exitCodeOf = (outcomes: Outcomes): 0 | 1 => {
 export const errorLines = (outcomes: Outcomes): string[] =>
   present(outcomes).flatMap((o) => (o.kind === 'failed' ? [`Error (${o.agent}): ${o.message}`] : []));
 
-/** The one guidance message when `--agent all` finds nothing to report. */
+/** The one guidance message when `--agent all` finds nothing to report (the CLI puts its name in front; the TUI does not). */
 export const guidanceMessage = (outcomes: Outcomes): string => {
   const reasons = present(outcomes)
     .filter((o): o is Extract<Outcome, { kind: 'skipped' }> => o.kind === 'skipped' && o.reason === 'nothing-to-pace')
     .map((o) => ` (${o.agent}: ${o.message})`)
     .join('');
-  return `agentwatch limits: no agent to report on. Log in to at least one of them first: run \`claude\`, \`codex\`, \`grok login\` or \`kimi login\`, or sign in to Cursor${reasons}.`;
+  return `No agent to report on. Log in to at least one of them first: run \`claude\`, \`codex\`, \`grok login\` or \`kimi login\`, or sign in to Cursor${reasons}.`;
 };

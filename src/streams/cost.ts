@@ -1,48 +1,86 @@
-import type { TokenCounts } from '../core/session.js';
+import { ZERO_TOKENS, type CostSource, type TokenCounts } from '../core/session.js';
+import shipped from './prices/litellm-prices.json' with { type: 'json' };
+import { findModelPrice } from './prices/match.js';
+import type { ModelPrice, PriceSnapshot } from './prices/snapshot.js';
 
-/** USD per million tokens. */
-export interface Price {
+/** A price the user gives for a model the table lacks (or prices otherwise): USD per million tokens. */
+interface UserPrice {
   readonly input: number;
   readonly output: number;
+  /** Cache writes; the input rate when absent. */
+  readonly cache_write?: number | undefined;
+  /** Cache reads; the input rate when absent. */
+  readonly cache_read?: number | undefined;
 }
 
+export type PriceOverrides = Readonly<Record<string, UserPrice>>;
+
+
+/** Per message, tokens of each kind above this count are billed at the table's `_above_200k_tokens` rates. */
+export const TIER_TOKENS = 200_000;
+
+const models = (shipped as PriceSnapshot).models;
+let overrides: ReadonlyMap<string, ModelPrice> = new Map();
+let resolved = new Map<string, ModelPrice | null>();
+
+const perToken = (usdPerMillion: number): number => usdPerMillion / 1_000_000;
+
 /**
- * Prices by the first case-insensitive substring of the model name (docs/formats/README.md).
- * Order matters: `gpt-4o` must be tried before `gpt-4`. A static estimate, not a bill.
+ * The config's `prices`, for every estimate made after this call. Process-wide because the fold
+ * (sub-agent usage) and every view price usage: the config is loaded once per process, above them.
  */
-export const PRICE_TABLE: readonly (readonly [substring: string, price: Price])[] = [
-  ['opus', { input: 15, output: 75 }],
-  ['haiku', { input: 1, output: 5 }],
-  ['gemini', { input: 2, output: 10 }],
-  ['gpt-4o', { input: 2.5, output: 10 }],
-  ['gpt-4', { input: 10, output: 30 }],
-  ['gpt-5', { input: 2.5, output: 10 }],
-];
-
-/** Sonnet-level rates for everything else (sonnet, grok, kimi, unknown or empty model names). */
-export const DEFAULT_PRICE: Price = { input: 3, output: 15 };
-
-export const priceFor = (model: string): Price => {
-  const name = model.toLowerCase();
-  return PRICE_TABLE.find(([substring]) => name.includes(substring))?.[1] ?? DEFAULT_PRICE;
+export const usePriceOverrides = (prices: PriceOverrides): void => {
+  overrides = new Map(
+    Object.entries(prices).map(([model, p]): [string, ModelPrice] => [
+      model.trim().toLowerCase(),
+      {
+        provider: 'openai',
+        input_cost_per_token: perToken(p.input),
+        output_cost_per_token: perToken(p.output),
+        cache_creation_input_token_cost: perToken(p.cache_write ?? p.input),
+        cache_read_input_token_cost: perToken(p.cache_read ?? p.input),
+      },
+    ]),
+  );
+  resolved = new Map();
 };
 
+/** The price of a model name as an agent wrote it (the user's override first), or undefined when nobody knows it. */
+export const priceFor = (model: string): ModelPrice | undefined => {
+  let hit = resolved.get(model);
+  if (hit === undefined) {
+    hit = overrides.get(model.trim().toLowerCase()) ?? findModelPrice(model, models) ?? null;
+    resolved.set(model, hit);
+  }
+  return hit ?? undefined;
+};
+
+/** `count` tokens, of which `above` were past the tier of their message. */
+const tiered = (count: number, above: number, base: number, over: number | undefined): number =>
+  over === undefined ? count * base : (count - above) * base + above * over;
+
 /**
- * Estimated cost: input at the input rate, cache writes at 1.25x, cache reads at 0.1x, output at
- * the output rate. Counters are disjoint by contract: the codex source already takes its cached
- * tokens out of `input` (codex reports them as a subset: left in, they would be paid twice).
+ * Estimated cost of disjoint counters (sources take cached input out of `input`, and count
+ * reasoning as output, as vendors bill it), or null when the model has no known price. `aboveTier`
+ * is the part of the counters that lay past TIER_TOKENS in its own message. Missing cache rates
+ * read as the input rate: an estimate never leaves out what was spent.
  */
-export const estimateCost = (model: string, tokens: TokenCounts): number => {
-  const price = priceFor(model);
-  const perToken = (rate: number): number => rate / 1_000_000;
+export const estimateCost = (model: string, tokens: TokenCounts, aboveTier: TokenCounts = ZERO_TOKENS): number | null => {
+  const p = priceFor(model);
+  if (p === undefined) return null;
+  const input = p.input_cost_per_token;
   return (
-    tokens.input * perToken(price.input) +
-    tokens.cacheCreation * perToken(price.input * 1.25) +
-    tokens.cacheRead * perToken(price.input * 0.1) +
-    tokens.output * perToken(price.output)
+    tiered(tokens.input, aboveTier.input, input, p.input_cost_per_token_above_200k_tokens) +
+    tiered(tokens.output, aboveTier.output, p.output_cost_per_token, p.output_cost_per_token_above_200k_tokens) +
+    tiered(tokens.cacheCreation, aboveTier.cacheCreation, p.cache_creation_input_token_cost ?? input, p.cache_creation_input_token_cost_above_200k_tokens) +
+    tiered(tokens.cacheRead, aboveTier.cacheRead, p.cache_read_input_token_cost ?? input, p.cache_read_input_token_cost_above_200k_tokens)
   );
 };
 
-/** Shown cost: what the agent recorded when it did, else the estimate. */
-export const sessionCost = (model: string, tokens: TokenCounts, recordedCostUsd: number): number =>
-  recordedCostUsd > 0 ? recordedCostUsd : estimateCost(model, tokens);
+/** Shown cost: what the agent recorded when it did, else the estimate, else 0 (see `costSource`). */
+export const sessionCost = (model: string, tokens: TokenCounts, recordedCostUsd: number, aboveTier?: TokenCounts): number =>
+  recordedCostUsd > 0 ? recordedCostUsd : (estimateCost(model, tokens, aboveTier) ?? 0);
+
+/** Where `sessionCost` of the same arguments comes from. */
+export const costSource = (model: string, recordedCostUsd: number): CostSource =>
+  recordedCostUsd > 0 ? 'agent' : priceFor(model) !== undefined ? 'price-table' : null;

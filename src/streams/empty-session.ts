@@ -22,6 +22,7 @@ export const emptySession = (agent: AgentKind, sessionId: string): SessionState 
   userMessages: 0,
   assistantMessages: 0,
   tokens: ZERO_TOKENS,
+  tokensAboveTier: ZERO_TOKENS,
   usageByMessage: {},
   recordedCostUsd: 0,
   subagents: NO_SUBAGENTS,

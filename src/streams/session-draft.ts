@@ -1,6 +1,7 @@
 import type { SessionEvent, SessionState, TokenCounts, ToolUse } from '../core/session.js';
 import { detach } from '../core/detach.js';
 import { intern } from '../core/intern.js';
+import { TIER_TOKENS } from './cost.js';
 import { MESSAGE_TEXT_MAX, PENDING_TOOLS_MAX, RECENT_MESSAGES_MAX, RECENT_TOOLS_MAX, USAGE_IDS_MAX } from './constants.js';
 
 /** Events that change one session's fields (not `removed`/`restore`, which replace it whole). */
@@ -83,6 +84,16 @@ const addTokens = (a: TokenCounts, b: TokenCounts, sign = 1): TokenCounts => ({
   cacheRead: a.cacheRead + sign * b.cacheRead,
 });
 
+/** Of one message's counts, the part past the price tier of each kind. */
+const aboveTier = (t: TokenCounts): TokenCounts => ({
+  input: Math.max(0, t.input - TIER_TOKENS),
+  output: Math.max(0, t.output - TIER_TOKENS),
+  cacheCreation: Math.max(0, t.cacheCreation - TIER_TOKENS),
+  cacheRead: Math.max(0, t.cacheRead - TIER_TOKENS),
+});
+
+const reachesTier = (t: TokenCounts): boolean => t.input > TIER_TOKENS || t.output > TIER_TOKENS || t.cacheCreation > TIER_TOKENS || t.cacheRead > TIER_TOKENS;
+
 /** Timestamps only move forward: a record with an unknown (0) or older time never rewinds the clock. */
 const later = (current: number, at: number | undefined): number => (at !== undefined && at > current ? at : current);
 
@@ -116,6 +127,11 @@ const applyUsage = (d: SessionDraft, e: Extract<DraftEvent, { type: 'usage' }>):
   const added = previous === undefined ? e.tokens : addTokens(e.tokens, previous, -1);
   const cost = previous === undefined ? (e.costUsd ?? 0) : 0;
   s.tokens = addTokens(s.tokens, added);
+  // Tiers are per message: a replaced message's part above the tier is replaced too.
+  if (reachesTier(e.tokens) || (previous !== undefined && reachesTier(previous))) {
+    const above = previous === undefined ? aboveTier(e.tokens) : addTokens(aboveTier(e.tokens), aboveTier(previous), -1);
+    s.tokensAboveTier = addTokens(s.tokensAboveTier, above);
+  }
   s.recordedCostUsd += cost;
   if (e.subagent === true) {
     const inline = s.inlineSubagents;

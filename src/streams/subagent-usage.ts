@@ -29,7 +29,7 @@ export const sumSubagents = (children: Iterable<SessionState>): SubagentUsage =>
   for (const child of children) {
     sessions += 1;
     tokens = add(tokens, child.tokens);
-    costUsd += sessionCost(child.model, child.tokens, child.recordedCostUsd);
+    costUsd += sessionCost(child.model, child.tokens, child.recordedCostUsd, child.tokensAboveTier);
   }
   return sessions === 0 ? NO_SUBAGENTS : { sessions, tokens, costUsd };
 };

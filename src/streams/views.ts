@@ -1,13 +1,12 @@
-import path from 'node:path';
 import { rfc3339 } from '../core/time.js';
 import { isActiveActivity, type Activity } from '../core/activity.js';
 import { orderGroup } from '../core/session-order.js';
-import { NO_SUBAGENTS, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
+import { NO_SUBAGENTS, type CostSource, type SessionDetail, type SessionState, type SessionSummary } from '../core/session.js';
 import type { SessionNames } from '../config/session-names.js';
 import { agentResume } from '../sources/agents.js';
 import { lastPrompt, sessionName } from '../core/session-name.js';
 import { resolveActivity, waitingSince, type ActivityRules } from './activity.js';
-import { sessionCost } from './cost.js';
+import { costSource, sessionCost } from './cost.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
 
 /** What a view needs besides the session: the time, the user's names and (for details) git facts. */
@@ -23,10 +22,14 @@ export interface ViewOptions {
   readonly rules?: ActivityRules;
 }
 
-/** The project directory's basename; "/" stays "/", no cwd gives "". */
+/**
+ * The project directory's last folder, whichever system wrote the path (`C:\Users\me\repo` is
+ * `repo` here too); "/" stays "/", no cwd gives "".
+ */
 export const shortName = (cwd: string): string => {
   if (cwd === '') return '';
-  const base = path.basename(cwd.replace(/[\\/]+$/, ''));
+  const trimmed = cwd.replace(/[\\/]+$/, '');
+  const base = trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
   return base === '' ? cwd.slice(0, 1) : base;
 };
 
@@ -35,6 +38,9 @@ const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_00
 
 /** The command the source recorded, else the one the agent's descriptor builds from the session. */
 export const resumeCommand = (s: SessionState): string => s.resumeCommand || agentResume(s.agent, s);
+
+/** The session's own source, else its sub-agents' (whose recorded costs none of them write): an estimate. */
+const sourceOfCost = (s: SessionState): CostSource => costSource(s.model, s.recordedCostUsd) ?? (s.subagents.costUsd > 0 ? 'price-table' : null);
 
 /** Summary object of `GET /api/sessions` (docs/api.md). Pure. */
 export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now, options.rules).activity);
@@ -54,7 +60,8 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     is_active: isActiveActivity(activity),
     model: s.model,
     git_branch: s.gitBranch,
-    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd) + s.subagents.costUsd),
+    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd, s.tokensAboveTier) + s.subagents.costUsd),
+    cost_source: sourceOfCost(s),
     last_activity: rfc3339(s.lastActivityAt),
     total_messages: s.userMessages + s.assistantMessages,
     // NOTE: the latest prompt is read only when neither name is set: a restored session's

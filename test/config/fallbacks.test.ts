@@ -49,3 +49,17 @@ describe('an invalid value of any key', () => {
     expect(config.agents).toMatchObject({ codex: false, pi: true, claude: true });
   });
 });
+
+describe('prices', () => {
+  it('keeps each valid model price and drops an invalid one without a word about the others', () => {
+    const { config, warnings } = read({ prices: { 'my-llama': { input: 1, output: 2, cache_read: 0.1 }, negative: { input: -1, output: 2 }, words: 'cheap' } });
+    expect(config.prices).toEqual({ 'my-llama': { input: 1, output: 2, cache_read: 0.1 } });
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads as {} when it is not an object, and says so', () => {
+    const { config, warnings } = read({ prices: 'cheap' });
+    expect(config.prices).toEqual({});
+    expect(warnings).toEqual(['prices "cheap" is not an object of names to objects; using {}']);
+  });
+});

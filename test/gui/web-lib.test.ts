@@ -4,7 +4,7 @@ import type { SessionSummary } from '../../src/core/session.js';
 import { lastPrompt, sessionName as nameOf } from '../../src/core/session-name.js';
 import { nextDelay, retryAfterMs } from '../../web/src/lib/backoff.js';
 import { faviconFor, faviconSvg, titleFor } from '../../web/src/lib/badge.js';
-import { age, ago, cost, displayName, localTime, placeLine, sessionName, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
+import { age, ago, cost, costTotal, displayName, localTime, placeLine, sessionCost, sessionName, shortModel, tokens, windowLabel } from '../../web/src/lib/format.js';
 import { displayNameOf as tuiDisplayNameOf } from '../../src/sinks/tui/model.js';
 import { detailWidth, dragTo, EDGE, fitInside, initialRect, MIN_DIALOG, resizeBy } from '../../web/src/lib/geometry.js';
 import { keyAction } from '../../web/src/lib/keys.js';
@@ -38,6 +38,7 @@ const summary = (over: Partial<SessionSummary> = {}): SessionSummary => {
     model: 'claude-sonnet-4-5-20250929',
     git_branch: 'main',
     cost_usd: 0,
+    cost_source: null,
     last_activity: '2026-11-24T10:00:00.000Z',
     total_messages: 2,
     started_at: '0001-01-01T00:00:00Z',
@@ -285,6 +286,20 @@ describe('formatting', () => {
     expect([30, 60, 90, 1440, 1500].map(windowLabel)).toEqual(['30m', '1h', '1h 30m', '1d', '1d 1h']);
     expect(shortModel('claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5');
     expect(shortModel('gpt-5.2-codex')).toBe('gpt-5.2-codex');
+  });
+
+  it('marks estimated costs with ~, and says what a total holds', () => {
+    expect(sessionCost({ cost_usd: 2.341, cost_source: 'price-table' })).toBe('~$2.34');
+    expect(sessionCost({ cost_usd: 2.341, cost_source: 'agent' })).toBe('$2.34');
+    expect(sessionCost({ cost_usd: 0, cost_source: null })).toBe('');
+    expect(costTotal([])).toEqual({ usd: 0, estimated: false, unpriced: 0 });
+    expect(
+      costTotal([
+        { cost_usd: 1, cost_source: 'agent' },
+        { cost_usd: 2, cost_source: 'price-table' },
+        { cost_usd: 0, cost_source: null },
+      ]),
+    ).toEqual({ usd: 3, estimated: true, unpriced: 1 });
   });
 
   it('splits search snippets into hits and plain text', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionState } from '../../src/core/session.js';
+import { NO_SUBAGENTS, type SessionState } from '../../src/core/session.js';
 import { emptySession } from '../../src/streams/empty-session.js';
 import { resumeCommand, shortName, toDetail, toSummary } from '../../src/streams/views.js';
 
@@ -38,6 +38,7 @@ describe('views', () => {
       model: 'claude-sonnet-4-5-20250929',
       git_branch: 'feat/ratelimit',
       cost_usd: 0.0342, // 19x3 + 233x15 + 4640x3.75 + 44159x0.3 per million
+      cost_source: 'price-table',
       last_activity: '2026-03-10T09:15:14.020Z',
       total_messages: 4,
       display_name: 'limiter work',
@@ -84,7 +85,14 @@ describe('views', () => {
 
   it('uses the recorded cost when present, and "" for unknown times', () => {
     const fresh = { ...emptySession('pi', 'p1'), recordedCostUsd: 0.0123 };
-    expect(toDetail(fresh, { now: NOW })).toMatchObject({ cost_usd: 0.0123, last_activity: '0001-01-01T00:00:00Z', last_file_write_at: '0001-01-01T00:00:00Z', short_name: '', resume_command: 'pi --session p1' });
+    expect(toDetail(fresh, { now: NOW })).toMatchObject({ cost_usd: 0.0123, cost_source: 'agent', last_activity: '0001-01-01T00:00:00Z', last_file_write_at: '0001-01-01T00:00:00Z', short_name: '', resume_command: 'pi --session p1' });
+  });
+
+  it('has no cost, and no source, for a model no one prices; an estimated sub-agent cost makes the figure an estimate', () => {
+    const unpriced = { ...session, model: 'default', subagents: NO_SUBAGENTS };
+    expect(toSummary(unpriced, { now: NOW })).toMatchObject({ cost_usd: 0, cost_source: null });
+    const withChildren = { ...unpriced, subagents: { sessions: 1, tokens: { input: 1, output: 0, cacheCreation: 0, cacheRead: 0 }, costUsd: 0.5 } };
+    expect(toSummary(withChildren, { now: NOW })).toMatchObject({ cost_usd: 0.5, cost_source: 'price-table' });
   });
 
   it('short names and resume commands', () => {

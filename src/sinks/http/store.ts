@@ -103,6 +103,7 @@ export const summaryOf = (d: SessionDetail): SessionSummary => ({
   model: d.model,
   git_branch: d.git_branch,
   cost_usd: d.cost_usd,
+  cost_source: d.cost_source,
   last_activity: d.last_activity,
   total_messages: d.total_messages,
   display_name: d.display_name,

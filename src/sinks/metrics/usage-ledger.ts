@@ -53,7 +53,7 @@ export interface UsageLedger {
 }
 
 const modelLabel = (s: SessionState): string => (s.model === '' ? 'unknown' : s.model);
-const costOf = (s: SessionState): number => sessionCost(s.model, s.tokens, s.recordedCostUsd);
+const costOf = (s: SessionState): number => sessionCost(s.model, s.tokens, s.recordedCostUsd, s.tokensAboveTier);
 
 export const createUsageLedger = (): UsageLedger => {
   const seen = new Map<SessionKey, Seen>();

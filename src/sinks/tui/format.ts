@@ -1,5 +1,5 @@
 import { compactAge } from '../../core/age.js';
-import type { RecentMessage, SessionState, ToolUse } from '../../core/session.js';
+import type { CostSource, RecentMessage, SessionState, ToolUse } from '../../core/session.js';
 
 /** Pure value formatters of the TUI. Times are epoch ms; `now` is always passed in. */
 
@@ -23,14 +23,22 @@ export const formatTokens = (n: number): string => {
 };
 
 /**
- * A cost is shown only when tokens were counted and it exceeds $0.001 (less is rounding noise of
- * an estimate); below one cent it reads `<$0.01` (docs/tui.md). `undefined` means "show nothing".
+ * A cost is shown only when tokens were counted and it exceeds $0.001; below one cent it reads
+ * `<$0.01`. An estimate from list prices reads `~$2.34` (whole dollars from $100, so it fits the
+ * column), a model no one prices `-`. `undefined` means "show nothing".
  */
-export const formatCost = (costUsd: number, totalTokens: number): string | undefined => {
-  if (totalTokens <= 0 || !(costUsd > 0.001)) return undefined;
-  if (costUsd < 0.01) return '<$0.01';
-  return `$${costUsd.toFixed(2)}`;
+export const formatCost = (costUsd: number, totalTokens: number, source: CostSource = 'agent'): string | undefined => {
+  if (totalTokens <= 0) return undefined;
+  if (source === null) return '-';
+  if (!(costUsd > 0.001)) return undefined;
+  const mark = source === 'price-table' ? '~' : '';
+  if (costUsd < 0.01) return `${mark}<$0.01`;
+  if (mark !== '' && costUsd >= 99.995) return `~$${Math.round(costUsd)}`;
+  return `${mark}$${costUsd.toFixed(2)}`;
 };
+
+/** What a cost's mark means, where the detail and the help say it. */
+export const ESTIMATE_NOTE = 'estimated from list prices';
 
 /** "in" as the TUI shows it: fresh input plus cache writes plus cache reads. */
 export const inputTokensShown = (s: Pick<SessionState, 'tokens'>): number => s.tokens.input + s.tokens.cacheCreation + s.tokens.cacheRead;

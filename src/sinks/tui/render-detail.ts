@@ -2,7 +2,7 @@ import { AGENT_LABEL } from '../../sources/agents.js';
 import { timeOf } from '../../core/time.js';
 import type { SessionDetail } from '../../core/session.js';
 import { activityText } from '../../core/activity.js';
-import { formatAge, formatClock, formatCost, formatTokens } from './format.js';
+import { ESTIMATE_NOTE, formatAge, formatClock, formatCost, formatTokens } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
 import { displayNameOf } from './model.js';
 import { ellipsize, ellipsizeStart, wrapText } from './text.js';
@@ -44,6 +44,14 @@ export const tokenLine = (d: SessionDetail): string => {
  * Every field of the session record, one per line, then recent tools and messages, newest
  * first. The caller scrolls and cuts to the panel height.
  */
+/** The cost and what it is: an estimate says so, a model without a price says that. */
+const costLine = (d: SessionDetail, total: number): string => {
+  const shown = formatCost(d.cost_usd, total, d.cost_source);
+  if (shown === undefined) return '';
+  if (d.cost_source === null) return '- (no price known for this model)';
+  return d.cost_source === 'price-table' ? `${shown} (${ESTIMATE_NOTE})` : shown;
+};
+
 export const detailLines = (d: SessionDetail, width: number, now: number): Line[] => {
   const total = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens + d.output_tokens;
   const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : activityText(d, now);
@@ -61,7 +69,7 @@ export const detailLines = (d: SessionDetail, width: number, now: number): Line[
     field('Version', d.version, width),
     field('Messages', d.total_messages > 0 ? `${d.total_messages} (${d.user_messages} you, ${d.assistant_messages} agent)` : '', width),
     field('Tokens', tokenLine(d), width),
-    field('Cost', formatCost(d.cost_usd, total) ?? '', width),
+    field('Cost', costLine(d, total), width),
     field('Last active', when(d.last_activity, now), width),
     field('Last write', d.last_file_write ? `${d.last_file_write}${wroteAt ? `  ${wroteAt}` : ''}` : '', width, 'value', true),
     ...wrappedField('Resume', d.resume_command, width),

@@ -1,6 +1,7 @@
 import { ACTIVITIES } from '../../core/activity.js';
 import { AGENT_COLOUR } from '../../sources/agents.js';
 import { glyphLegend } from './agent-glyph.js';
+import { ESTIMATE_NOTE } from './format.js';
 import { KEY_REFERENCE } from './keys.js';
 import { seg, type Line, type Segment } from './line.js';
 import { SORT_LABEL, SORT_MODES, type SortMode } from './order.js';
@@ -63,6 +64,9 @@ export const helpLines = (input: HelpInput, width: number): Line[] => {
   }
   heading('Agents (the list shows the glyph when narrow, the name when wide)');
   lines.push(...grid(glyphLegend().map(([glyph, agent, label]) => [seg(`  ${glyph} `, `agent.${AGENT_COLOUR[agent]}`), seg(label, 'text')]), 26, width));
+  heading('Cost');
+  lines.push(...described(seg('  ~$2.34', 'key'), column, `${ESTIMATE_NOTE}; $2.34 without the mark is what the agent recorded`, width));
+  lines.push(...described(seg('  -', 'key'), column, 'no price is known for the model', width));
   heading('Activities');
   lines.push(...grid(ACTIVITIES.map((activity) => [seg(`  ${activity}`, `act.${activity}`)]), 14, width));
   heading(`Sort (S): now ${SORT_LABEL[input.sort]}`);

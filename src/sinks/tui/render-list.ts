@@ -39,7 +39,7 @@ const rowCell = (row: ListRow, column: Column, plan: ColumnPlan, now: number): S
     case 'model':
       return [cell(shortModel(summary.model), column, 'label')];
     case 'cost':
-      return [cell(formatCost(summary.cost_usd, totalTokens(row.state)) ?? '', column, 'value')];
+      return [cell(formatCost(summary.cost_usd, totalTokens(row.state), summary.cost_source) ?? '', column, 'value')];
     case 'age':
       return [cell(formatAge(row.state.lastActivityAt, now), column, 'muted')];
     case 'spark':

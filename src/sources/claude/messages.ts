@@ -39,19 +39,44 @@ const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
 
 type Ref = { readonly agent: 'claude'; readonly sessionId: string };
 
-export const userEvents = (ref: Ref, record: ClaudeRecord, at: number): SessionEvent[] => {
-  const content = record.message?.content;
-  const results = Array.isArray(content) ? content.filter((b) => b.type === 'tool_result') : [];
-  if (results.length > 0) {
-    return results.map((b) => ({ type: 'tool_result', ...ref, at, callId: b.tool_use_id, isError: b.is_error === true }));
-  }
-  const events: SessionEvent[] = [];
-  const text = textOf(content);
-  // Context Claude Code adds itself: a meta line, a compaction summary, a line it marks as its
-  // own (`promptSource: system`), a background task's notification (written without isMeta).
-  const injected = record.isMeta === true || record.isCompactSummary === true || record.promptSource === 'system' || text.trimStart().startsWith('<task-notification>');
-  events.push({ type: 'turn', ...ref, at, role: 'user', text, ...(injected ? { counts: false } : {}) });
-  return events;
+/** What Claude Code writes as a user line for a `!` command's or a local slash command's output: not a prompt. */
+const ECHO_PREFIXES = ['<bash-stdout>', '<bash-stderr>', '<local-command-stdout>', '<local-command-stderr>', '<local-command-caveat>', '<task-notification>'];
+
+/** The slash command a user line runs (`/init`), as typed or in Claude Code's `<command-name>` form. */
+const commandOf = (text: string): string | undefined => {
+  const tagged = /<command-name>\s*(\/[^\s<]+)\s*<\/command-name>/.exec(text);
+  if (tagged) return tagged[1];
+  return /^\s*(\/[a-z0-9:_-]+)(?:\s|$)/i.exec(text)?.[1];
+};
+
+/**
+ * The events of user records. A line counts as a prompt only when a person wrote it: where the
+ * version writes `origin`, its kind says so (`human`); else lines Claude Code adds itself are left
+ * out (meta lines, compaction summaries, `promptSource: system`, command output), and so is the
+ * second line a typed slash command is written as before the agent answers.
+ */
+export const createUserEvents = (ref: Ref): { readonly user: (record: ClaudeRecord, at: number) => SessionEvent[]; readonly answered: () => void } => {
+  let lastCommand: string | undefined;
+  return {
+    answered: () => {
+      lastCommand = undefined;
+    },
+    user: (record, at) => {
+      const content = record.message?.content;
+      const results = Array.isArray(content) ? content.filter((b) => b.type === 'tool_result') : [];
+      if (results.length > 0) {
+        return results.map((b) => ({ type: 'tool_result', ...ref, at, callId: b.tool_use_id, isError: b.is_error === true }));
+      }
+      const text = textOf(content);
+      const lead = text.trimStart();
+      const command = commandOf(text);
+      const fromPerson = record.origin?.kind !== undefined ? record.origin.kind === 'human' : record.promptSource !== 'system';
+      const injected =
+        !fromPerson || record.isMeta === true || record.isCompactSummary === true || ECHO_PREFIXES.some((prefix) => lead.startsWith(prefix)) || (command !== undefined && command === lastCommand);
+      if (!injected) lastCommand = command;
+      return [{ type: 'turn', ...ref, at, role: 'user', text, ...(injected ? { counts: false } : {}) }];
+    },
+  };
 };
 
 /**

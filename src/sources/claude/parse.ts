@@ -13,7 +13,7 @@ import { createUnknownRecords } from '../internal/unknown-records.js';
 import { createBackgroundForkCheck, createContinuationCheck, createForkCopyCheck } from './continuation.js';
 import { isClaudeRecord } from './guard.js';
 import { isSidechainLine, oversizedEvents, skimRecordUuid, skimToolResults } from './line-skim.js';
-import { createAssistantEvents, userEvents } from './messages.js';
+import { createAssistantEvents, createUserEvents } from './messages.js';
 import type { ClaudeFileKind } from './paths.js';
 import { IGNORED_TYPES, KNOWN_BLOCKS, KNOWN_SYSTEM_SUBTYPES } from './record-types.js';
 import { claudeRecordSchema, type ClaudeRecord } from './schema.js';
@@ -52,6 +52,7 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
   // Resumed in the middle of a response (one line per content block, all with its message id, written
   // as the answer streams), its id is the one the restored state last counted usage under.
   const assistantEvents = createAssistantEvents(ref, resumed && restored && (restored.lastTurn === 'assistant' || restored.lastTurn === 'tool_call') ? lastUsageId(restored) : undefined);
+  const userEvents = createUserEvents(ref);
   const unknown = createUnknownRecords(agent, 'Claude Code');
   // A continued session's copies of the one it continued (1.0.x; continuation.ts).
   const continued = kind.kind === 'main' ? createContinuationCheck(file, sessionId, resumed) : undefined;
@@ -94,8 +95,9 @@ export const createClaudeParser = (file: string, kind: ClaudeFileKind, resumed: 
     if (record.isSidechain === true && meta.sidechainFile() === false) return inlineSidechainEvents(record, at);
     switch (record.type) {
       case 'user':
-        return [...meta.of(record, at), ...unknownBlocks(record), ...userEvents(ref, record, at)];
+        return [...meta.of(record, at), ...unknownBlocks(record), ...userEvents.user(record, at)];
       case 'assistant':
+        userEvents.answered();
         return [...meta.of(record, at), ...unknownBlocks(record), ...assistantEvents(record, at)];
       case 'system': {
         const subtype = record.subtype;

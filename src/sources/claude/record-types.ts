@@ -29,6 +29,8 @@ export const IGNORED_TYPES = new Set([
   // 2.1.118+: a fork sub-agent's pointer to the parent conversation it inherits, in place of copies
   // of it (its fields are reported differently by different readers; nothing here counts).
   'fork-context-ref',
+  // 2.1.2xx: the edits of a turn to files it backed up (a delta of file-history-snapshot).
+  'file-history-delta',
 ]);
 /** `system` subtypes known to carry nothing more than their timestamp (the list is open-ended upstream). */
 export const KNOWN_SYSTEM_SUBTYPES = new Set([
@@ -60,4 +62,6 @@ export const KNOWN_BLOCKS = new Set([
   'server_tool_use',
   'web_search_tool_result',
   'web_fetch_tool_result',
+  // The advisor tool's answer: its tokens are billed apart, in usage.iterations (messages.ts).
+  'advisor_tool_result',
 ]);

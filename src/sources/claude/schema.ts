@@ -55,6 +55,10 @@ export const claudeRecordSchema = z.object({
   isCompactSummary: z.boolean().optional(),
   /** 2.1.x: who wrote a user record (`typed`, `sdk`, `system`); `system` is Claude Code's own. */
   promptSource: z.string().optional().catch(undefined),
+  /** 2.1.x: who a user record is from (`human`, `tool`, `task-notification`, `peer`...), where the version writes it. */
+  origin: z.looseObject({ kind: z.string().optional() }).optional().catch(undefined),
+  /** How Claude Code was started: `cli`, `sdk-cli`, `claude-vscode`, `claude-desktop`... */
+  entrypoint: z.string().optional().catch(undefined),
   /**
    * On every line `/branch` (and the SDK's forkSession) copied from the session it branched from:
    * `{ sessionId, messageUuid }` of the original. Lines written since carry none.

@@ -31,6 +31,7 @@ export const createSessionMeta = (kind: ClaudeFileKind, ref: { readonly agent: '
   // a file may begin with lines that decide none of it (summaries, mode and snapshot records).
   const messageRead = restored === undefined || restored.lastTurn !== 'none' || restored.userMessages + restored.assistantMessages > 0;
   let sidechainFile: boolean | undefined = kind.kind !== 'main' || restored?.isSidechain === true ? true : resumed && messageRead ? false : undefined;
+  let desktop = restored?.source === 'desktop';
   let sawTimestamp = resumed && (restored === undefined || restored.createdAt > 0);
   let sawParent = resumed && (restored === undefined || restored.parentId !== '');
   return {
@@ -41,6 +42,11 @@ export const createSessionMeta = (kind: ClaudeFileKind, ref: { readonly agent: '
       // cwd: the first one names the session's project (later `cd`s do not move it).
       if (record.cwd && known.cwd === undefined) patch.cwd = known.cwd = record.cwd;
       if (record.version && record.version !== known.version) patch.version = known.version = record.version;
+      // Run from the desktop app (2.1.x writes it on every line; the macOS sidecar is the older sign).
+      if (record.entrypoint === 'claude-desktop' && !desktop) {
+        desktop = true;
+        patch.source = 'desktop';
+      }
       if (record.gitBranch && record.gitBranch !== known.gitBranch) patch.gitBranch = known.gitBranch = record.gitBranch;
       const model = record.message?.model;
       if (record.type === 'assistant' && model && model !== '<synthetic>' && model !== known.model) patch.model = known.model = model;

@@ -55,7 +55,7 @@ const encodeSubagents = (u: SubagentUsage): number[] => [u.sessions, u.tokens.in
 
 /** The stored text of `state`'s core, for the row `row`. */
 export const encodeCore = (state: Core, row: CoreRow): string => {
-  const { tokens: t, subagents: s, inlineSubagents: i } = state;
+  const { tokens: t, subagents: s, inlineSubagents: i, tokensAboveTier: a } = state;
   return JSON.stringify([
     state.agent,
     state.sessionId,
@@ -86,10 +86,12 @@ export const encodeCore = (state: Core, row: CoreRow): string => {
     encodeCheckpoint(state.checkpoint, row),
     // Only claude 1.0.x transcripts hold sub-agent turns inline: null for every other session.
     i === NO_SUBAGENTS || (i.sessions === 0 && i.costUsd === 0 && sameTokens(i.tokens, ZERO_TOKENS)) ? null : encodeSubagents(i),
+    // Only messages past the price tier (1M-context models) have any: null for almost every session.
+    sameTokens(a, ZERO_TOKENS) ? null : [a.input, a.output, a.cacheCreation, a.cacheRead],
   ]);
 };
 
-const FIELDS = 28;
+const FIELDS = 29;
 
 /** Thrown inside `decodeCore` only, at the first position of the wrong type. */
 class Mismatch extends Error {}
@@ -179,6 +181,7 @@ export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
     if (!isAgentKind(agent) || (source !== 'cli' && source !== 'desktop') || !LAST_TURNS.has(lastTurn)) return undefined;
     const path = fields[11] === null ? row.path : str(fields[11]);
     const tokens = list(fields[18], 4);
+    const above = fields[28] === null ? undefined : list(fields[28], 4);
     return {
       agent: intern(agent) as typeof agent,
       sessionId: str(fields[1]),
@@ -199,6 +202,7 @@ export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
       userMessages: num(fields[16]),
       assistantMessages: num(fields[17]),
       tokens: { input: num(tokens[0]), output: num(tokens[1]), cacheCreation: num(tokens[2]), cacheRead: num(tokens[3]) },
+      tokensAboveTier: above === undefined ? ZERO_TOKENS : { input: num(above[0]), output: num(above[1]), cacheCreation: num(above[2]), cacheRead: num(above[3]) },
       recordedCostUsd: num(fields[19]),
       subagents: decodeSubagents(fields[20]),
       inlineSubagents: fields[27] === null ? NO_SUBAGENTS : decodeSubagents(fields[27]),

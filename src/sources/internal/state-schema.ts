@@ -65,6 +65,7 @@ export const sessionCoreSchema = z.object({
   userMessages: count,
   assistantMessages: count,
   tokens: tokenCountsSchema,
+  tokensAboveTier: tokenCountsSchema,
   recordedCostUsd: count,
   subagents: z.object({ sessions: count, tokens: tokenCountsSchema, costUsd: count }),
   inlineSubagents: z.object({ sessions: count, tokens: tokenCountsSchema, costUsd: count }),

@@ -59,6 +59,7 @@ export const detail = (overrides: Partial<SessionDetail> & Pick<SessionDetail, '
     model: 'claude-sonnet-4',
     git_branch: 'main',
     cost_usd: 0,
+    cost_source: 'price-table',
     last_activity: '2026-11-21T10:00:00.000Z',
     total_messages: 4,
     started_at: '0001-01-01T00:00:00Z',

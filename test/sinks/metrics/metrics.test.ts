@@ -184,8 +184,9 @@ describe('metrics on the pipeline', () => {
     expect(sample(values, 'agentwatch_tokens_total', { agent: 'claude', model: 'claude-sonnet-4', kind: 'input' })).toBe(2_000_000);
     expect(sample(values, 'agentwatch_tokens_total', { agent: 'claude', model: 'claude-sonnet-4', kind: 'output' })).toBe(100_000);
     expect(sample(values, 'agentwatch_tokens_total', { agent: 'claude', model: 'claude-sonnet-4', kind: 'cache_read' })).toBe(10);
-    // Sonnet rates: 2 M input at $3/M + 0.1 M output at $15/M + 10 cache reads at $0.3/M.
-    expect(sample(values, 'agentwatch_cost_usd_total', { agent: 'claude', model: 'claude-sonnet-4' })).toBeCloseTo(6 + 1.5 + 0.000003, 6);
+    // Sonnet rates: of the message's 2 M input, 200k at $3/M and the rest past the tier at $6/M;
+    // 0.1 M output at $15/M; 10 cache reads at $0.3/M.
+    expect(sample(values, 'agentwatch_cost_usd_total', { agent: 'claude', model: 'claude-sonnet-4' })).toBeCloseTo(0.6 + 10.8 + 1.5 + 0.000003, 6);
   });
 
   it('a restart over the same history counts no usage again', async () => {

@@ -96,3 +96,12 @@ describe('report headings: the plan in one parenthesis', () => {
     expect(reportTitle('Grok')).toBe('Grok');
   });
 });
+
+describe('the limits modal with no agent to report on', () => {
+  it('guides without the CLI\'s name in front', () => {
+    const text = limitsText({ claude: { kind: 'skipped', agent: 'claude', reason: 'no-credential', message: 'not logged in' } }, NOW, 100);
+    const guidance = text.summary.find((line) => line.includes('to report on')) ?? '';
+    expect(guidance).toMatch(/^No agent to report on\./);
+    expect(text.summary.join('\n')).not.toContain('agentwatch limits:');
+  });
+});

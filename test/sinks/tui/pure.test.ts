@@ -25,6 +25,19 @@ describe('cost display', () => {
   });
 });
 
+describe('cost marks', () => {
+  it.each([
+    [1.234, 1000, 'price-table', '~$1.23'],
+    [0.005, 10, 'price-table', '~<$0.01'],
+    [123.4, 10, 'price-table', '~$123'],
+    [123.4, 10, 'agent', '$123.40'],
+    [0, 10, null, '-'],
+    [0, 0, null, undefined],
+  ] as const)('cost %d with %i tokens from %s shows %s', (cost, tokens, source, expected) => {
+    expect(formatCost(cost, tokens, source)).toBe(expected);
+  });
+});
+
 describe('formatters', () => {
   it('a waiting session says for how long; other activities read as they are', () => {
     const since = new Date(NOW - 14 * 60_000).toISOString();

@@ -34,6 +34,7 @@ const full: Core = coreOf({
   userMessages: 14,
   assistantMessages: 15,
   tokens: { input: 16, output: 17, cacheCreation: 18, cacheRead: 19 },
+  tokensAboveTier: { input: 1, output: 0, cacheCreation: 0, cacheRead: 2 },
   recordedCostUsd: 0.25,
   subagents: { sessions: 2, tokens: { input: 20, output: 21, cacheCreation: 22, cacheRead: 23 }, costUsd: 0.5 },
   inlineSubagents: { sessions: 3, tokens: { input: 29, output: 30, cacheCreation: 31, cacheRead: 32 }, costUsd: 0.75 },

@@ -43,6 +43,29 @@ export const cost = (usd: number): string => {
   return `$${Math.round(usd).toLocaleString('en-US')}`;
 };
 
+/** What the ~ of an estimated cost means (a tooltip where the cost is shown). */
+export const ESTIMATE_NOTE = 'estimated from list prices';
+
+/** A session's cost as shown: `~$2.34` for an estimate, `-` when no one knows the model's price, '' for none. */
+export const sessionCost = (s: Pick<SessionSummary, 'cost_usd' | 'cost_source'>): string => {
+  if (s.cost_source === null) return s.cost_usd > 0 ? cost(s.cost_usd) : '';
+  const shown = cost(s.cost_usd);
+  return shown !== '' && s.cost_source === 'price-table' ? `~${shown}` : shown;
+};
+
+/** The footer's total over the listed sessions: whether it holds estimates, and how many sessions it leaves out. */
+export const costTotal = (sessions: Iterable<Pick<SessionSummary, 'cost_usd' | 'cost_source'>>): { readonly usd: number; readonly estimated: boolean; readonly unpriced: number } => {
+  let usd = 0;
+  let estimated = false;
+  let unpriced = 0;
+  for (const s of sessions) {
+    usd += s.cost_usd;
+    if (s.cost_source === 'price-table' && s.cost_usd > 0) estimated = true;
+    if (s.cost_source === null) unpriced += 1;
+  }
+  return { usd, estimated, unpriced };
+};
+
 export const tokens = (count: number): string => {
   if (count < 1000) return String(count);
   if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
