@@ -47,7 +47,7 @@ describe('findUnknownKeys', () => {
 
   it('names no far-fetched key: with nothing close it says so and lists the keys of that level', () => {
     const said = (raw: unknown) => findUnknownKeys(raw).map(unknownKeyWarning);
-    const topLevel = 'window_minutes, default_filter, sort_order, editor, launch_at_login, notifications, notify_after_sec, waiting_timeout_minutes, agents, claude_dirs, exclude_cwd_substrings, api_passphrase, api_salt, tui, card_density, terminal, detail_width, webhooks';
+    const topLevel = 'window_minutes, default_filter, sort_order, editor, launch_at_login, notifications, notify_after_sec, waiting_timeout_minutes, agents, claude_dirs, exclude_cwd_substrings, api_passphrase, api_salt, tui, card_density, terminal, detail_width, webhooks, prices';
     expect(said({ myown: 1, zzzz: 2, note: 'x' })).toEqual([
       `unknown key "myown" (no such key; the top-level keys are ${topLevel}); it is kept in the file but has no effect`,
       `unknown key "zzzz" (no such key; the top-level keys are ${topLevel}); it is kept in the file but has no effect`,
