@@ -32,6 +32,21 @@ export interface QueuedDelivery {
   readonly createdAt: number;
 }
 
+/** A row as it is moved between a file and memory (delivery fallback-store.ts). */
+export interface StoredDelivery {
+  readonly id: string;
+  readonly webhook: string;
+  readonly body: string;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly latencyMs: number | null;
+  readonly createdAt: number;
+  readonly lastAttemptAt: number | null;
+  readonly owner: string;
+}
+
 export interface AttemptResult {
   readonly at: number;
   readonly status: number | null;
@@ -70,6 +85,10 @@ export interface DeliveryStore {
   readonly claim: (now: number) => Map<string, number>;
   /** This run stops: its waiting deliveries are left for the next run to adopt at once. */
   readonly release: () => void;
+  /** This run's waiting rows (`queued`), or every row (`all`), oldest first. */
+  readonly exportRows: (scope: 'queued' | 'all') => StoredDelivery[];
+  /** Writes `rows` in one transaction: a known id is updated, a new one appended (in order). */
+  readonly absorb: (rows: readonly StoredDelivery[]) => void;
   readonly close: () => void;
 }
 
@@ -236,6 +255,13 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
         ),
         adopt: db.prepare(`UPDATE deliveries SET owner = ? WHERE state = 'queued' AND owner != ? AND (owner = '' OR owner NOT IN (SELECT id FROM runs))`),
         forget: db.prepare(`DELETE FROM runs WHERE id = ?`),
+        upsert: db.prepare(
+          `INSERT INTO deliveries (id, webhook, body, state, attempts, status, error, latency_ms, created_at, last_attempt_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts, status = excluded.status, error = excluded.error,
+           latency_ms = excluded.latency_ms, last_attempt_at = excluded.last_attempt_at, owner = excluded.owner`,
+        ),
+        exportQueued: db.prepare(`SELECT * FROM deliveries WHERE state = 'queued' AND owner = ? ORDER BY seq`),
+        exportAll: db.prepare(`SELECT * FROM deliveries ORDER BY seq`),
       }
     : undefined;
   const owner = options.owner ?? '';
@@ -357,6 +383,32 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
     },
     release: () => {
       if (owner !== '') write().forget.run(owner);
+    },
+    exportRows: (scope) => {
+      const s = write();
+      const rows = (scope === 'queued' ? s.exportQueued.all(owner) : s.exportAll.all()) as (Row & { owner: string })[];
+      return rows.map((row) => ({
+        id: row.id,
+        webhook: row.webhook,
+        body: row.body,
+        state: row.state,
+        attempts: row.attempts,
+        status: row.status,
+        error: row.error,
+        latencyMs: row.latency_ms,
+        createdAt: row.created_at,
+        lastAttemptAt: row.last_attempt_at,
+        owner: row.owner,
+      }));
+    },
+    absorb: (rows) => {
+      const s = write();
+      db.transaction(() => {
+        for (const r of rows) s.upsert.run(r.id, r.webhook, r.body, r.state, r.attempts, r.status, r.error, r.latencyMs, r.createdAt, r.lastAttemptAt, r.owner);
+        for (const webhook of new Set(rows.map((r) => r.webhook))) s.trim.run(webhook, webhook, history);
+      })();
+      // Recounted from the table on next use.
+      queued.clear();
     },
     close: () => db.close(),
   };

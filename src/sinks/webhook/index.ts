@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { filter, interval, timer, type Observable } from 'rxjs';
+import { asyncScheduler, filter, interval, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
 import type { Logger, Teardown } from '../../core/contracts.js';
@@ -9,6 +9,7 @@ import type { WebhookMetrics } from '../metrics/index.js';
 import { createBreaker, type Breaker, type BreakerEvent } from './breaker.js';
 import { coalesceDuplicates, COALESCE_WINDOW_MS } from './coalesce.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore, type StoreOptions } from './delivery-store.js';
+import { withFallback, type FallbackStore } from './fallback-store.js';
 import { isDeliverable, matchesWebhook } from './filter.js';
 import { buildPayload, requestFor } from './payload.js';
 import { gotPost, type Post } from './post.js';
@@ -45,13 +46,22 @@ export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAge
 
 /**
  * The queue file. A damaged one is moved aside (never deleted: it may hold deliveries) and a new
- * one started; when even that fails, an in-memory queue for this run. Either is said once.
+ * one started; when even that fails, an in-memory queue for this run. Either is said once. A disk
+ * that fails it (full, read-only, forbidden, locked) is a condition, not damage: the queue runs in
+ * memory meanwhile and goes back to the file by itself (fallback-store.ts).
  */
-export const openQueue = (ctx: Pick<Ctx, 'env'>, log: Logger, options: StoreOptions = {}): DeliveryStore => {
+export const openQueue = (ctx: Pick<Ctx, 'env'> & Partial<Pick<Ctx, 'scheduler' | 'now'>>, log: Logger, options: StoreOptions = {}): FallbackStore | DeliveryStore => {
   const file = webhookQueuePath(ctx.env);
   let refused: { readonly error: Error; readonly aside: string | undefined } | undefined;
   try {
-    const store = openDeliveryStore(file, options, (error, aside) => (refused = { error, aside }));
+    const store = withFallback({
+      file,
+      openFile: () => openDeliveryStore(file, options, (error, aside) => (refused = { error, aside })),
+      openMemory: () => openDeliveryStore(':memory:', options),
+      scheduler: ctx.scheduler ?? asyncScheduler,
+      now: ctx.now ?? Date.now,
+      log,
+    });
     if (refused?.aside !== undefined) log.warn(`webhook queue ${file} was unusable (${refused.error.message}); moved it to ${refused.aside} and started a new one`);
     return store;
   } catch (error) {
