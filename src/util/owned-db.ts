@@ -122,7 +122,13 @@ const moveAside = (file: string, aside: string): boolean => {
 
 const prepareDir = (file: string, mode: OwnedDbOptions['privateDir']): void => {
   const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // On a read-only file system a recursive mkdir says ENOENT; one level says why (EROFS).
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { mode: 0o700 });
+  }
   if (mode === 'no') return;
   try {
     chmodSync(dir, 0o700);

@@ -1,10 +1,21 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Subject, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { backFill } from '../../src/config/back-fill.js';
+import { toEffective } from '../../src/config/effective.js';
+import type { Loaded } from '../../src/config/load.js';
+import type { CliIo } from '../../src/core/io.js';
 import type { Transition } from '../../src/core/session.js';
+import type { StartSources } from '../../src/search/catch-up.js';
+import { openSearchDb, searchDbPath } from '../../src/search/index-db.js';
+import { createLiveIndex, type LiveIndex } from '../../src/search/live.js';
+import { SearchUnavailableError } from '../../src/search/unavailable.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore } from '../../src/sinks/webhook/delivery-store.js';
 import { withFallback } from '../../src/sinks/webhook/fallback-store.js';
 import { degradedStorage } from '../../src/util/storage-health.js';
+import { runCli } from '../helpers/cli.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 import { transition } from '../sinks/webhook/transitions.js';
 import { startFlakyReceiver } from './helpers/flaky-receiver.js';
@@ -108,6 +119,98 @@ describe.runIf(disk !== undefined)('a real full disk (a small tmpfs) under the r
       log.close();
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+const searchEnv = (cacheHome: string): Record<string, string> => ({ HOME: path.join(cacheHome, 'home'), XDG_CACHE_HOME: cacheHome, XDG_CONFIG_HOME: path.join(cacheHome, 'config') });
+
+describe('the search index', () => {
+  it('a lock held longer than the busy timeout is waited for and reported, never taken for corruption', async () => {
+    const temp = await makeTempHome();
+    try {
+      const first = openSearchDb(temp.env);
+      first.db.close();
+      const file = searchDbPath(temp.env);
+      const holder = new BetterSqlite3(file);
+      holder.exec('BEGIN EXCLUSIVE');
+      try {
+        expect(() => openSearchDb(temp.env)).toThrow(expect.objectContaining({ code: expect.stringMatching(/^SQLITE_BUSY/) }));
+      } finally {
+        holder.exec('ROLLBACK');
+        holder.close();
+      }
+      expect((await readdir(path.dirname(file))).filter((name) => name.includes('.broken-'))).toEqual([]);
+      const again = openSearchDb(temp.env);
+      expect(again.rebuilt).toBe(false);
+      again.db.close();
+    } finally {
+      await temp.cleanup();
+    }
+  });
+
+  it('keeps one copy moved aside at most, and removes it once the rebuilt index opens as a good one', async () => {
+    const temp = await makeTempHome();
+    try {
+      const file = searchDbPath(temp.env);
+      const dir = path.dirname(file);
+      const copies = async (): Promise<string[]> => (await readdir(dir)).filter((name) => /^search\.db\.broken-\d+$/.test(name));
+      await mkdir(dir, { recursive: true });
+      for (let round = 0; round < 2; round++) {
+        await writeFile(file, Buffer.from('SQLite format 3\u0000'.padEnd(8192, '\u00ff'), 'latin1'));
+        const broken = openSearchDb(temp.env);
+        expect(broken.rebuilt).toBe(true);
+        broken.db.close();
+        expect(await copies()).toHaveLength(1);
+      }
+      openSearchDb(temp.env).db.close();
+      expect(await copies()).toEqual([]);
+    } finally {
+      await temp.cleanup();
+    }
+  });
+});
+
+describe.runIf(disk !== undefined)('the search index on a real read-only and full disk (a small tmpfs)', () => {
+  it('a read-only cache folder: the monitor\'s index does not stop it, says so once, answers 503-unavailable, and opens when the folder is writable again', async () => {
+    const cacheHome = path.join(disk!.dir, 'ro-cache');
+    await mkdir(cacheHome, { recursive: true });
+    disk!.remount('ro');
+    const lines: string[] = [];
+    const say = (line: string): number => lines.push(line);
+    const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+    const loaded = { config: toEffective(backFill({}).filled, {}).config, path: path.join(cacheHome, 'config.json') } as unknown as Loaded;
+    const io = { env: searchEnv(cacheHome), platform: 'linux' } as unknown as CliIo;
+    const unused: StartSources = () => Promise.reject(new Error('not started in this test'));
+    let index: LiveIndex | undefined;
+    try {
+      index = createLiveIndex(io, loaded, unused, scheduler, { info: say, warn: say, error: say });
+      expect(degradedStorage().map((entry) => [entry.store, entry.fault])).toEqual([['search index', 'read-only']]);
+      await expect(index.search('bucket', { limit: 5 })).rejects.toBeInstanceOf(SearchUnavailableError);
+      scheduler.maxFrames = 10_000;
+      scheduler.flush();
+      expect(lines).toEqual([expect.stringMatching(/^search index .*search\.db cannot be written \(the folder is read-only\); search answers nothing until it can$/)]);
+    } finally {
+      disk!.remount('rw');
+    }
+    scheduler.maxFrames = 200_000;
+    scheduler.flush();
+    expect(lines.at(-1)).toMatch(/^search index .*search\.db can be opened again$/);
+    expect(degradedStorage()).toEqual([]);
+    await index.close();
+  });
+
+  it('`agentwatch search` on a full disk says what is wrong, not "unexpected error"', async () => {
+    const cacheHome = path.join(disk!.dir, 'full-cache');
+    await mkdir(path.join(cacheHome, 'home'), { recursive: true });
+    disk!.fill();
+    try {
+      const run = await runCli(['search', 'bucket'], { env: { ...searchEnv(cacheHome), PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' } });
+      expect(run.stderr).not.toMatch(/unexpected error/i);
+      expect(run.stderr).toMatch(/search index .*search\.db: the disk is full; free some space or fix the folder, then search again/);
+      expect(run.code).toBe(1);
+    } finally {
+      disk!.free();
     }
   });
 });

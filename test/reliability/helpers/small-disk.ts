@@ -9,6 +9,8 @@ export interface SmallDisk {
   readonly fill: () => void;
   /** Removes the filler: the disk has room again. */
   readonly free: () => void;
+  /** Remounts it read-only (`ro`) or writable again (`rw`). */
+  readonly remount: (mode: 'ro' | 'rw') => void;
   readonly unmount: () => void;
 }
 
@@ -40,6 +42,7 @@ export const mountSmallDisk = (size = '2m'): SmallDisk | undefined => {
       }
     },
     free: () => rmSync(filler, { force: true }),
+    remount: (mode) => execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'ignore' }),
     unmount: () => {
       execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });
