@@ -112,7 +112,7 @@ describe.runIf(disk !== undefined)('a real full disk (a small tmpfs) under the r
       ]);
       disk!.free();
       await sink.advance(60_000);
-      expect(sink.lines.filter((line) => line.includes('can be written again'))).toHaveLength(1);
+      expect(sink.lines.filter((line) => line.includes('can be written again')), sink.lines.join('\n')).toHaveLength(1);
       await sink.stop(stop);
       const log = openDeliveryStore(webhookQueuePath(sink.env), { readonly: true });
       expect(log.recent({ limit: 1000 }).filter((r) => r.state === 'delivered')).toHaveLength(300);

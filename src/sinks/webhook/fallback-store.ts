@@ -60,7 +60,10 @@ export const withFallback = (deps: FallbackDeps): FallbackStore => {
     fault = why;
     const store = deps.openMemory();
     try {
-      if (onFile) store.absorb(onFile.exportRows('queued'));
+      if (onFile) {
+        store.absorb(onFile.exportRows('queued'));
+        store.recordStates(onFile.lastStates(), deps.now());
+      }
     } catch {
       // Unreadable too: they stay waiting in the file, for this run when it gets back or the next.
     }
@@ -79,6 +82,7 @@ export const withFallback = (deps: FallbackDeps): FallbackStore => {
       onFile ??= deps.openFile();
       moved = [...memory.queuedCounts().values()].reduce((sum, n) => sum + n, 0);
       onFile.absorb(memory.exportRows('all'));
+      onFile.recordStates(memory.lastStates(), deps.now());
     } catch (error) {
       if (storageFault(error) === undefined) deps.log.warn(`webhook queue ${deps.file}: ${error instanceof Error ? error.message : String(error)}`);
       return false;
@@ -136,6 +140,10 @@ export const withFallback = (deps: FallbackDeps): FallbackStore => {
     },
     exportRows: (scope) => run((s) => s.exportRows(scope)),
     absorb: (rows) => run((s) => s.absorb(rows)),
+    recordState: (session, activity, at) => run((s) => s.recordState(session, activity, at)),
+    recordStates: (states, at) => run((s) => s.recordStates(states, at)),
+    lastStates: () => run((s) => s.lastStates()),
+    takeSuperseded: () => run((s) => s.takeSuperseded()),
     degraded: () => fault,
     recover,
     close: () => {
