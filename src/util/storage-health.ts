@@ -1,7 +1,8 @@
 import { describeFault, type StorageFault } from './storage-fault.js';
 
 /** The stores that keep running on less when their disk fails them. */
-export type StorageName = 'webhook queue' | 'search index' | 'discovery cache';
+export const STORAGE_NAMES = ['webhook queue', 'search index'] as const;
+export type StorageName = (typeof STORAGE_NAMES)[number];
 
 export interface DegradedStorage {
   readonly store: StorageName;

@@ -14,7 +14,10 @@ import { createLiveIndex, type LiveIndex } from '../../src/search/live.js';
 import { SearchUnavailableError } from '../../src/search/unavailable.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore } from '../../src/sinks/webhook/delivery-store.js';
 import { withFallback } from '../../src/sinks/webhook/fallback-store.js';
-import { degradedStorage } from '../../src/util/storage-health.js';
+import { allowedHostsFor } from '../../src/sinks/http/host-check.js';
+import { buildServer } from '../../src/sinks/http/server.js';
+import { degradedStorage, markDegraded, markRecovered } from '../../src/util/storage-health.js';
+import { defaultConfig, detail, makeStore, viewsOf } from '../sinks/http/helpers.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 import { transition } from '../sinks/webhook/transitions.js';
@@ -212,5 +215,37 @@ describe.runIf(disk !== undefined)('the search index on a real read-only and ful
     } finally {
       disk!.free();
     }
+  });
+});
+
+describe.runIf(disk !== undefined)('the API on a read-only config folder (a small tmpfs)', () => {
+  it('a rename answers 409 naming the cause, as PUT /api/config does; /api/stats says what runs degraded', async () => {
+    const configHome = path.join(disk!.dir, 'config-home');
+    await mkdir(configHome, { recursive: true });
+    const env = { HOME: path.join(disk!.dir, 'home'), XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: path.join(disk!.dir, 'api-cache') };
+    const { store } = await makeStore(env, viewsOf([detail({ session_id: 's1' })]));
+    const token = 'T'.repeat(43);
+    const app = await buildServer({ store, token, salt: 's', config: () => defaultConfig(), allowedHosts: allowedHostsFor('127.0.0.1'), now: () => 0, deliveries: () => [] });
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    disk!.remount('ro');
+    try {
+      const put = await app.inject({ method: 'PUT', url: '/api/sessions/s1/name', headers, payload: '{"name":"shop"}' });
+      expect(put.statusCode).toBe(409);
+      expect(put.json().error).toMatch(/^cannot save the name: the folder is read-only \(EROFS/);
+      const del = await app.inject({ method: 'DELETE', url: '/api/sessions/s1/name', headers: { authorization: headers.authorization } });
+      expect(del.statusCode).toBe(409);
+    } finally {
+      disk!.remount('rw');
+    }
+    const entry = { store: 'webhook queue', file: '/q/webhooks.db', fault: 'full', meanwhile: 'deliveries are kept in memory', since: 0 } as const;
+    markDegraded(entry);
+    try {
+      const stats = await app.inject({ url: '/api/stats', headers });
+      expect(stats.json().degraded).toEqual([{ store: 'webhook queue', file: '/q/webhooks.db', fault: 'full', meanwhile: 'deliveries are kept in memory', since: '1970-01-01T00:00:00.000Z' }]);
+    } finally {
+      markRecovered('webhook queue');
+    }
+    expect((await app.inject({ url: '/api/stats', headers })).json()).not.toHaveProperty('degraded');
+    await app.close();
   });
 });
