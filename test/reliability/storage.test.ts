@@ -249,3 +249,20 @@ describe.runIf(disk !== undefined)('the API on a read-only config folder (a smal
     await app.close();
   });
 });
+
+describe.runIf(disk !== undefined)('doctor on a full disk (a small tmpfs)', () => {
+  it('names the cache folder that cannot be written and what runs degraded because of it', async () => {
+    const cacheHome = path.join(disk!.dir, 'doctor-cache');
+    await mkdir(path.join(cacheHome, 'home'), { recursive: true });
+    disk!.fill();
+    try {
+      const run = await runCli(['doctor', '--json'], { env: { ...searchEnv(cacheHome), PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' } });
+      const report = JSON.parse(run.stdout) as { storage?: { fault: string }; problems: string[] };
+      expect(report.storage?.fault).toBe('full');
+      expect(report.problems).toContainEqual(expect.stringMatching(/^storage: cache folder .* cannot be written \(the disk is full\): webhook deliveries are kept in memory only/));
+      expect(run.code).toBe(1);
+    } finally {
+      disk!.free();
+    }
+  });
+});
