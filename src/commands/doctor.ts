@@ -13,6 +13,8 @@ import { AGENT_KINDS } from '../core/agents.js';
 import type { DiagnosticEvent } from '../core/session.js';
 import { renderDoctor } from '../doctor/render.js';
 import { agentReport, problemsOf, type DoctorReport } from '../doctor/report.js';
+import { checkCacheStorage, type StorageProblem } from '../doctor/storage.js';
+
 import { checkAgentLocations } from '../doctor/sessions-locations.js';
 import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { DISCOVERY_WAIT_MS } from './sessions.js';
@@ -64,6 +66,8 @@ const apiSetup = (io: CliIo, loaded: Loaded): DoctorReport['api'] => {
   }
   return { passphrase: fromEnv ? 'from AGENTWATCH_API_PASSPHRASE' : 'set', note: 'agentwatch passphrase --show prints the token' };
 };
+
+const optionalStorage = (problem: StorageProblem | undefined): { storage?: StorageProblem } => (problem ? { storage: problem } : {});
 
 /** Every webhook entry, valid or not, in the order of the config file. */
 const webhooksInFileOrder = (loaded: Loaded): DoctorReport['webhooks'] => {
@@ -117,6 +121,7 @@ export const run = async (io: CliIo): Promise<number> => {
     agents,
     api: apiSetup(io, loaded),
     webhooks: webhooksInFileOrder(loaded),
+    ...optionalStorage(checkCacheStorage(io.env)),
   };
   const problems = problemsOf(partial);
   const report: DoctorReport = { healthy: problems.length === 0, problems, ...partial };

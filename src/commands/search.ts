@@ -8,7 +8,8 @@ import { timeOf } from '../core/time.js';
 import { shouldColor } from '../limits/palette.js';
 import { startSourcePipeline } from '../app/pipeline-setup.js';
 import { openCaughtUpIndex, scopeOf } from '../search/catch-up.js';
-import { holdsNoSession } from '../search/index-db.js';
+import { holdsNoSession, searchDbPath } from '../search/index-db.js';
+import { describeFault, storageFault } from '../util/storage-fault.js';
 import { QuerySyntaxError, searchIndex, toJsonResults, type SearchResult } from '../search/query.js';
 import { HIT_CLOSE, HIT_OPEN, renderHits } from '../search/snippet.js';
 import { DEFAULT_LIMIT, parseAgentList } from '../search/options.js';
@@ -82,7 +83,12 @@ export const run = async (io: CliIo): Promise<number> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(terminalSafe(`agentwatch: ${names.problem}\n`));
   const log = stderrLogger(io, { info: false });
-  const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log, startSources: startSourcePipeline });
+  const { db } = await openCaughtUpIndex(io, loaded, { reindex: flags.reindex, log, startSources: startSourcePipeline }).catch((error: unknown) => {
+    const fault = storageFault(error);
+    if (fault === undefined) throw error;
+    const then = fault === 'busy' ? 'try again when it has finished' : 'free some space or fix the folder, then search again';
+    throw new RuntimeError(`cannot open the search index ${searchDbPath(io.env)}: ${describeFault(fault)}; ${then}`);
+  });
   try {
     const results = searchIndex(db, query, { agents, limit: flags.limit ?? DEFAULT_LIMIT, excludeCwd: scope.excludeCwd, customNames: names.names });
     const nothingIndexed = results.length === 0 && holdsNoSession(db, agents);

@@ -9,6 +9,7 @@ import { MIN_PASSPHRASE_LENGTH, passphraseLength, type StoredConfig } from './sc
 import { findUnknownKeys, unknownKeyWarning } from './unknown-keys.js';
 import { depthProblem } from './depth.js';
 import { backFill } from './back-fill.js';
+import { storageFault } from '../util/storage-fault.js';
 import { firstNumberLoss } from './number-loss.js';
 
 export interface LoadOptions {
@@ -86,10 +87,10 @@ const ensureConfigDir = async (env: Env): Promise<void> => {
   }
 };
 
-/** Errors meaning "this place may be read but not written": the user's choice, not a fault. */
+/** Errors meaning "this place may be read but not written" (the user's choice, or a full disk): not a fault of the file. */
 const isReadOnlyError = (error: unknown): boolean => {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
+  const fault = storageFault(error);
+  return fault === 'read-only' || fault === 'denied' || fault === 'full';
 };
 
 /** The file's permission bits, or undefined when it does not exist. */
@@ -245,7 +246,7 @@ const loadChecked = async (env: Env, file: string, first: Plan, options: LoadOpt
   } catch (error) {
     if (!isReadOnlyError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
-    return result(env, file, first.stored, false, [cannotWrite(target, `${code}: the directory is not writable`)]);
+    return result(env, file, first.stored, false, [cannotWrite(target, `${code}: ${storageFault(error) === 'full' ? 'the disk is full' : 'the directory is not writable'}`)]);
   }
 };
 

@@ -45,6 +45,7 @@ export const renderDoctor = (report: DoctorReport): string => {
   for (const w of report.webhooks) {
     out.push(`Webhook "${w.name}": ${w.valid ? (w.enabled ? 'ok' : 'disabled') : `INVALID: ${w.problems.join('; ')}`}${w.target ? ` -> ${w.target}` : ''}`);
   }
+  if (report.storage) out.push(`Storage: ${report.storage.message}`);
   out.push('');
   if (report.healthy) out.push('Healthy: nothing needs your attention.');
   else {

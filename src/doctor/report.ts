@@ -6,6 +6,7 @@ import { AGENT_ENV } from '../sources/agents.js';
 import { RETRY_NOTE } from '../sources/sqlite/errors.js';
 import { isVisible, type VisibilityOptions } from '../streams/visibility.js';
 import { locationProblem, type LocationCheck } from './locations.js';
+import type { StorageProblem } from './storage.js';
 
 /** `agentwatch doctor --json` (docs/doctor.md). */
 export interface DoctorReport {
@@ -24,6 +25,8 @@ export interface DoctorReport {
   readonly agents: readonly AgentReport[];
   readonly api: { readonly passphrase: 'set' | 'from AGENTWATCH_API_PASSPHRASE' | 'not set' | 'too short'; readonly note: string };
   readonly webhooks: readonly { readonly name: string; readonly valid: boolean; readonly enabled: boolean; readonly target: string; readonly problems: readonly string[] }[];
+  /** Present only when the cache folder cannot take writes (a full, read-only or forbidden disk). */
+  readonly storage?: StorageProblem;
 }
 
 export interface AgentReport {
@@ -184,6 +187,7 @@ export const problemsOf = (report: Omit<DoctorReport, 'healthy' | 'problems'>): 
     // A stored passphrase that is too short makes the config invalid (said above); the API line says the same.
     ...(report.api.passphrase === 'too short' && report.config.valid ? [`api: ${report.api.note}`] : []),
     ...report.webhooks.filter((w) => !w.valid).map((w) => `webhook "${w.name}": ${w.problems.join('; ')}`),
+    ...(report.storage ? [`storage: ${report.storage.message}`] : []),
     // Nothing found anywhere, and nothing above to explain why.
     ...(agents.length === 0 ? noAgentData(report.agents) : []),
   ];

@@ -7,7 +7,8 @@ import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
 import type { PipelineFrame } from '../streams/frames.js';
-import { openSearchDb, removeSearchIndex, searchCursorPath } from './index-db.js';
+import { openSearchDb, removeSearchIndex, searchCursorPath, searchDbPath } from './index-db.js';
+import { describeFault, storageFault } from '../util/storage-fault.js';
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, reconcileScope, type IndexScope } from './scope.js';
 import { catchUpDatabase, databaseSpecs, isSqliteAgent, type CatchUpDeps } from './sqlite-catch-up.js';
@@ -129,6 +130,13 @@ export const openCaughtUpIndex = async (
     await catchUp(io, loaded, index, { log: options.log, startSources: options.startSources });
     return index;
   } catch (error) {
+    // A disk that cannot take what was read (full, read-only, locked) still lets the index answer
+    // from what it holds; the next search catches up again.
+    const fault = storageFault(error);
+    if (fault !== undefined) {
+      options.log.warn(`search index ${searchDbPath(io.env)} cannot be written (${describeFault(fault)}); searching what it holds`);
+      return index;
+    }
     index.db.close();
     throw error;
   }

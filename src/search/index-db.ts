@@ -1,6 +1,6 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../config/paths.js';
 import type { Logger } from '../core/contracts.js';
 import { openOwnedDb } from '../util/owned-db.js';
@@ -44,7 +44,7 @@ const OUR_TABLES = new Set(['meta', 'sessions', 'seen', 'db_marks', 'db_files', 
 const versionOf = (db: Database.Database): number | undefined => {
   const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'messages_%'`).all();
   const foreign = tables.find((t) => !OUR_TABLES.has(t.name));
-  if (foreign) throw new Error(`not an agentwatch search index (it has a table "${foreign.name}")`);
+  if (foreign) throw new Error(`${FOREIGN} (it has a table "${foreign.name}")`);
   if (tables.length === 0) return 0;
   const version = tables.some((t) => t.name === 'meta') ? db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE key = 'version'`).get() : undefined;
   return version === undefined ? undefined : Number(version.value);
@@ -58,8 +58,51 @@ const ensureTables = (db: Database.Database): void => {
   db.prepare('SELECT count(*) FROM sessions').get();
 };
 
-const open = (file: string, log?: Logger): { readonly db: Database.Database; readonly rebuilt: boolean } =>
-  openOwnedDb({
+const FOREIGN = 'not an agentwatch search index';
+
+/** True for a copy that holds someone else's database: never deleted. */
+const holdsForeign = (copy: string): boolean => {
+  try {
+    const db = new Database(copy, { readonly: true, fileMustExist: true });
+    try {
+      versionOf(db);
+      return false;
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return (error as Error).message.startsWith(FOREIGN);
+  }
+};
+
+/**
+ * Removes the copies of our own index moved aside earlier (`search.db.broken-<time>`): one is
+ * kept only until the index rebuilt from nothing opens again as a good one, or another is moved
+ * aside. A copy of a foreign database stays. Best effort (a read-only folder keeps them).
+ */
+export const removeBrokenCopies = (file: string): void => {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.broken-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || /-(wal|shm|journal)$/.test(name)) continue;
+    const copy = path.join(dir, name);
+    if (holdsForeign(copy)) continue;
+    try {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${copy}${suffix}`, { force: true });
+    } catch {
+      // Kept: removed by a later open that can.
+    }
+  }
+};
+
+const open = (file: string, log?: Logger): { readonly db: Database.Database; readonly rebuilt: boolean } => {
+  const opened = openOwnedDb({
     file,
     busyTimeoutMs: 5000,
     version: SEARCH_DB_VERSION,
@@ -71,9 +114,18 @@ const open = (file: string, log?: Logger): { readonly db: Database.Database; rea
     pragmas: ['secure_delete = ON'],
     privateDir: 'try',
     privateFile: 'try',
-    unusable: { aside: (path) => `${path}.broken-${Date.now()}` },
+    // One copy at most: moving another aside removes the earlier ones.
+    unusable: {
+      aside: (path) => {
+        removeBrokenCopies(path);
+        return `${path}.broken-${Date.now()}`;
+      },
+    },
     onRefused: (error, aside) => log?.warn(`search index ${file} was unusable (${error.message}); ${aside === undefined ? '' : `moved to ${aside} and `}rebuilt`),
   });
+  if (!opened.rebuilt && file !== ':memory:') removeBrokenCopies(file);
+  return opened;
+};
 
 /**
  * Opens (or creates) the index. A corrupt, foreign or older one is moved aside

@@ -9,11 +9,14 @@ import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
 import type { Sink } from '../streams/contracts.js';
 import { catchUp, openIndex, scopeOf, type OpenedIndex, type StartSources } from './catch-up.js';
-import { openMemorySearchDb, searchCursorPath } from './index-db.js';
+import { openMemorySearchDb, searchCursorPath, searchDbPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';
 import { excludedBy, type IndexScope } from './scope.js';
 import { searchIndex, type SearchResult } from './query.js';
+import { SearchUnavailableError } from './unavailable.js';
 import { releasePageCache } from '../util/sqlite-memory.js';
+import { describeFault, storageFault, type StorageFault } from '../util/storage-fault.js';
+import { describeDegraded, markDegraded, markRecovered } from '../util/storage-health.js';
 
 /** New messages become searchable this soon after a source read them. */
 export const LIVE_FLUSH_MS = 100;
@@ -66,6 +69,7 @@ const createFeed = (
   scopeNow: () => IndexScope = () => scope,
   namesNow: () => Promise<SessionNames> = () => Promise.resolve({}),
   watched: readonly AgentKind[] = scope.agents,
+  file = ':memory:',
 ) => {
   let pending: Subscription | undefined;
   let closed = false;
@@ -77,14 +81,25 @@ const createFeed = (
       latest = state;
     });
   };
-  const flush = (): void => {
+  /** False when the index could not take what was pending. */
+  const flush = (): boolean => {
     pending?.unsubscribe();
     pending = undefined;
-    if (closed) return;
+    if (closed) return true;
     try {
       if (indexer.flush() > 0) releasePageCache(db);
+      if (markRecovered('search index')) log.info(`search index ${file} can be written again`);
+      return true;
     } catch (error) {
-      log.warn(`search index: ${(error as Error).message}`);
+      // A disk fault is said once, not at every flush; what was not written is caught up by the
+      // next search's catch-up (the offsets are saved only after the index).
+      const fault = storageFault(error);
+      if (fault === undefined) log.warn(`search index: ${(error as Error).message}`);
+      else {
+        const entry = { store: 'search index', file, fault, meanwhile: 'new messages are not indexed', since: Date.now() } as const;
+        if (markDegraded(entry)) log.warn(describeDegraded(entry));
+      }
+      return false;
     }
   };
   const tap = (event: SessionEvent): void => {
@@ -112,10 +127,16 @@ const createFeed = (
   return { tap, follow, flush, search, close, isClosed: () => closed };
 };
 
+/** Waits between attempts to open an index its disk refused; the last repeats. */
+export const REOPEN_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000];
+
 /**
  * The search index of a running monitor: fed by the sources as they read, written every 100 ms.
  * The index keeps the config's scope (a narrower one would be a scope that later widens, and
  * rebuild it); `watched`, the agents the monitor was started for, narrows what a search returns.
+ * An index its disk refuses (full, read-only, forbidden, locked) never stops the monitor: searches
+ * answer SearchUnavailableError, said once, and the index is opened again with backoff (its first
+ * search then catches up what was written meanwhile).
  */
 export const createLiveIndex = (
   io: CliIo,
@@ -127,29 +148,61 @@ export const createLiveIndex = (
   watched?: readonly AgentKind[],
 ): LiveIndex => {
   const scope = scopeOf(loaded);
-  const index: OpenedIndex = openIndex(io.env, scope, { reindex: false, log });
+  const file = searchDbPath(io.env);
   const names = async (): Promise<SessionNames> => (await loadSessionNames(io.env)).names;
-  const feed = createFeed(index.db, index.indexer, scope, scheduler, log, () => scopeOf({ config: configNow() }), names, watched);
+  let opened: { readonly index: OpenedIndex; readonly feed: ReturnType<typeof createFeed> } | undefined;
+  let refused: StorageFault | undefined;
+  let reopen: Subscription | undefined;
+  let attempt = 0;
+  let closed = false;
   let caughtUp: Promise<void> | undefined;
   let state$: Observable<SessionsState> | undefined;
   let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
 
+  const tryOpen = (): void => {
+    let index: OpenedIndex;
+    try {
+      index = openIndex(io.env, scope, { reindex: false, log });
+    } catch (error) {
+      const fault = storageFault(error);
+      if (fault === undefined) throw error;
+      refused = fault;
+      const entry = { store: 'search index', file, fault, meanwhile: 'search answers nothing', since: Date.now() } as const;
+      if (markDegraded(entry)) log.warn(describeDegraded(entry));
+      reopen = scheduler.schedule(() => {
+        reopen = undefined;
+        if (!closed) tryOpen();
+      }, REOPEN_DELAYS_MS[Math.min(attempt++, REOPEN_DELAYS_MS.length - 1)]);
+      return;
+    }
+    refused = undefined;
+    const feed = createFeed(index.db, index.indexer, scope, scheduler, log, () => scopeOf({ config: configNow() }), names, watched, file);
+    if (state$) feed.follow(state$);
+    opened = { index, feed };
+    if (markRecovered('search index')) log.info(`search index ${file} can be opened again`);
+  };
+  tryOpen();
+
   /** From now on the monitor's checkpoints are the index's offsets (written after the index itself). */
   const startPersisting = async (): Promise<void> => {
-    if (!state$ || persisting || feed.isClosed()) return;
+    if (!state$ || persisting || !opened || opened.feed.isClosed()) return;
+    const { feed } = opened;
     const registry = await import('../sources/index.js');
     const cache = registry.openDiscoveryCache(io.env, log, searchCursorPath(io.env));
-    const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => (feed.flush(), cache.write(...args)) };
+    // Offsets the index could not take are not saved: the next catch-up reads those lines again.
+    const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => void (feed.flush() && cache.write(...args)) };
     persisting = { stop: registry.persistCache(state$, guarded, scheduler), close: cache.close };
   };
 
   return {
-    tap: feed.tap,
+    tap: (event) => opened?.feed.tap(event),
     follow: (states) => {
       state$ = states;
-      feed.follow(states);
+      opened?.feed.follow(states);
     },
     search: async (query, options) => {
+      if (!opened) throw new SearchUnavailableError(`the search index ${file} cannot be opened (${describeFault(refused ?? 'io')}); it is tried again by itself`);
+      const { index, feed } = opened;
       // A failed catch-up (a read that timed out) is said and tried again by the next search.
       caughtUp ??= catchUp(io, loaded, index, { log, startSources }).then(startPersisting, (error: unknown) => {
         caughtUp = undefined;
@@ -159,11 +212,14 @@ export const createLiveIndex = (
       return feed.search(query, options);
     },
     close: async () => {
+      closed = true;
+      reopen?.unsubscribe();
       await caughtUp?.catch(() => undefined);
       await persisting?.stop();
       persisting?.close();
-      feed.close();
-      index.db.close();
+      opened?.feed.close();
+      opened?.index.db.close();
+      if (refused !== undefined) markRecovered('search index');
     },
   };
 };

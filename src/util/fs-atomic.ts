@@ -7,7 +7,11 @@ import path from 'node:path';
  * bits we do not want; it never widens a stricter directory).
  */
 export const ensurePrivateDir = async (dir: string, mode = 0o700): Promise<void> => {
-  await fs.mkdir(dir, { recursive: true, mode });
+  await fs.mkdir(dir, { recursive: true, mode }).catch(async (error: NodeJS.ErrnoException) => {
+    // On a read-only file system a recursive mkdir says ENOENT; one level says why (EROFS).
+    if (error.code !== 'ENOENT') throw error;
+    await fs.mkdir(dir, { mode });
+  });
   const stat = await fs.stat(dir);
   if ((stat.mode & 0o777 & ~mode) !== 0) await fs.chmod(dir, stat.mode & 0o777 & mode);
 };

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { boundPageCache } from './sqlite-memory.js';
+import { storageFault } from './storage-fault.js';
 
 /**
  * Opening the SQLite files agentwatch owns (the discovery cache, the webhook queue, the search
@@ -121,7 +122,13 @@ const moveAside = (file: string, aside: string): boolean => {
 
 const prepareDir = (file: string, mode: OwnedDbOptions['privateDir']): void => {
   const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // On a read-only file system a recursive mkdir says ENOENT; one level says why (EROFS).
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { mode: 0o700 });
+  }
   if (mode === 'no') return;
   try {
     chmodSync(dir, 0o700);
@@ -143,7 +150,8 @@ const tightenFiles = (file: string): void => {
 
 /**
  * Opens one of agentwatch's own SQLite files, creating, migrating or replacing it as `options`
- * say. Throws when even a new file cannot be used (the store decides what then: an in-memory one,
+ * say. Throws, leaving the file alone, on a fault of the disk (util/storage-fault.ts), and when
+ * even a new file cannot be used (the store decides what then: an in-memory one,
  * or an error).
  */
 export const openOwnedDb = (options: OwnedDbOptions): OwnedDb => {
@@ -155,7 +163,10 @@ export const openOwnedDb = (options: OwnedDbOptions): OwnedDb => {
   try {
     db = connect(options);
   } catch (error) {
-    if (options.readonly || options.unusable === 'keep') throw error;
+    // A full or read-only disk, a denied folder or a lock held elsewhere says nothing about the
+    // file: it is kept as it is and the store decides how to wait.
+    const fault = storageFault(error);
+    if (options.readonly || options.unusable === 'keep' || (fault !== undefined && fault !== 'io')) throw error;
     let aside: string | undefined;
     if (options.unusable === 'remove') for (const suffix of ['', ...JOURNALS]) rmSync(file + suffix, { force: true });
     else {

@@ -10,6 +10,8 @@ import { installJsonForAnyType } from './json-body.js';
 import { JSON_TYPE, PRIVATE } from './private-headers.js';
 import { authInfo } from './token.js';
 import { NAME_CHARACTERS_RULE, nameCharactersProblem } from '../../core/name-characters.js';
+import { describeFault, storageFault } from '../../util/storage-fault.js';
+import { degradedStorage } from '../../util/storage-health.js';
 
 /** The lazyagent-compatible REST routes of docs/api.md (SSE lives in sse.ts, the playground in playground.ts). */
 
@@ -34,6 +36,17 @@ const deliveriesQuerySchema = z.object({
 });
 
 const idParamsSchema = z.object({ id: z.string().min(1, 'session id must not be empty').max(512, 'session id must be at most 512 characters') });
+
+/** A names file its folder will not take (read-only, forbidden, a full disk) is the state of the machine: 409, as PUT /api/config answers. */
+const renameOr409 = async <T>(reply: FastifyReply, rename: () => Promise<T>): Promise<T | FastifyReply> => {
+  try {
+    return await rename();
+  } catch (error) {
+    const fault = storageFault(error);
+    if (fault === undefined || fault === 'io') throw error;
+    return reply.code(409).send({ error: `cannot save the name: ${describeFault(fault)} (${(error as Error).message})` });
+  }
+};
 
 // Names are kept for ids not known yet: `__proto__` is the one key the names object cannot hold.
 const nameParamsSchema = idParamsSchema.refine((params) => params.id !== '__proto__', { error: 'session id "__proto__" cannot be named' });
@@ -103,17 +116,24 @@ export const registerRoutes = (
       const body = renameBodySchema.safeParse(request.body);
       if (!body.success) return badRequest(reply, body.error);
       // An empty name resets, as DELETE does (clients that clear the field send "" or null).
-      return deps.store.rename(params.data.id, body.data.name ?? undefined);
+      return renameOr409(reply, () => deps.store.rename(params.data.id, body.data.name ?? undefined));
     });
 
     scope.delete('/api/sessions/:id/name', async (request, reply) => {
       const params = nameParamsSchema.safeParse(request.params);
       if (!params.success) return badRequest(reply, params.error);
-      return deps.store.rename(params.data.id, undefined);
+      return renameOr409(reply, () => deps.store.rename(params.data.id, undefined));
     });
   });
 
-  app.get('/api/stats', async () => deps.store.current().stats);
+  // `degraded` only while a store runs without its disk: what is degraded, why, and since when.
+  app.get('/api/stats', async () => {
+    const { stats } = deps.store.current();
+    const degraded = degradedStorage();
+    return degraded.length === 0
+      ? stats
+      : { ...stats, degraded: degraded.map((d) => ({ store: d.store, file: d.file, fault: d.fault, meanwhile: d.meanwhile, since: new Date(d.since).toISOString() })) };
+  });
 
   app.get('/api/config', async () => publicConfig(deps.config()));
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseAgentList, DEFAULT_LIMIT } from '../../search/options.js';
 import type { LiveIndex } from '../../search/live.js';
+import { SearchUnavailableError } from '../../search/unavailable.js';
 import { QuerySyntaxError, toJsonResults } from '../../search/query.js';
 import { LIMIT_RANGE } from '../../core/ranges.js';
 
@@ -37,6 +38,7 @@ export const registerSearchRoute = (app: FastifyInstance, index: LiveIndex): voi
       return toJsonResults(await index.search(parsed.data.q, { ...(agents ? { agents } : {}), limit: parsed.data.limit ?? DEFAULT_LIMIT }));
     } catch (error) {
       if (error instanceof QuerySyntaxError) return reply.code(400).send({ error: error.message });
+      if (error instanceof SearchUnavailableError) return reply.code(503).send({ error: error.message });
       throw error;
     }
   });

@@ -11,6 +11,7 @@ import { WAITING_GRACE_MS } from '../../streams/constants.js';
 import type { Listing } from '../../streams/listing.js';
 import { isHiddenForGood, windowMs, type VisibilityOptions } from '../../streams/visibility.js';
 import { isDeliverable } from '../webhook/filter.js';
+import { degradedStorage, STORAGE_NAMES } from '../../util/storage-health.js';
 import { createActivityLedger, type ListedSession } from './activity-ledger.js';
 import { createUsageLedger } from './usage-ledger.js';
 
@@ -270,6 +271,17 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
     registers,
     collect() {
       this.set(readyAfterMs === undefined ? 0 : readyAfterMs / 1000);
+    },
+  });
+
+  new Gauge({
+    name: 'agentwatch_storage_degraded',
+    help: '1 while a store runs without its file (a full, read-only or forbidden disk, a lock held too long), by store; else 0.',
+    labelNames: ['store'],
+    registers,
+    collect() {
+      const degraded = new Set(degradedStorage().map((entry) => entry.store));
+      for (const store of STORAGE_NAMES) this.set({ store: store.replace(/ /g, '_') }, degraded.has(store) ? 1 : 0);
     },
   });
 

@@ -94,8 +94,13 @@ export const failureReason = (outcome: { response?: PostResponse; error?: unknow
   return String(error);
 };
 
+/** Queued deliveries looked at beyond the free room, to find ones of sessions not in flight. */
+const LOOKAHEAD = 64;
+
 export const createBreaker = (deps: BreakerDeps): Breaker => {
   const flying = new Map<string, Subscription>();
+  // The session of each delivery in flight: one at a time per session, so none overtakes an older one.
+  const flyingSessions = new Map<string, string>();
   let open = false;
   let openedAt = 0;
   let failuresInRow = 0;
@@ -143,6 +148,7 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
 
   const settle = (delivery: QueuedDelivery, started: number, outcome: { response?: PostResponse; error?: unknown }): void => {
     flying.delete(delivery.id);
+    flyingSessions.delete(delivery.id);
     const at = deps.now();
     const latencyMs = deps.scheduler.now() - started;
     const attempts = delivery.attempts + 1;
@@ -230,7 +236,10 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
           settle(delivery, started, { error: new Error('the request ended without an answer') });
         },
       });
-    if (!done) flying.set(delivery.id, subscription);
+    if (!done) {
+      flying.set(delivery.id, subscription);
+      flyingSessions.set(delivery.id, delivery.session);
+    }
   };
 
   // NOTE: a post that answers synchronously settles inside send(), which calls fill() again; the
@@ -247,8 +256,17 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
         if (stopped || open) return;
         const room = deps.concurrency - flying.size;
         if (room <= 0) return;
-        for (const delivery of deps.store.nextQueued(deps.webhook, room, new Set(flying.keys()))) {
+        // Per session in queue order: a delivery waits while an older one of its session is in
+        // flight (a session's later rows are skipped with it), so receivers get each session's
+        // changes in order; other sessions fill the room meanwhile.
+        const busy = new Set([...flyingSessions.values()].filter((session) => session !== ''));
+        let sent = 0;
+        for (const delivery of deps.store.nextQueued(deps.webhook, room + LOOKAHEAD, new Set(flying.keys()))) {
           if (stopped || open) return;
+          if (sent >= room) break;
+          if (delivery.session !== '' && busy.has(delivery.session)) continue;
+          busy.add(delivery.session);
+          sent += 1;
           send(delivery);
         }
       } while (again);
@@ -269,6 +287,7 @@ export const createBreaker = (deps: BreakerDeps): Breaker => {
     abort: () => {
       for (const subscription of flying.values()) subscription.unsubscribe();
       flying.clear();
+      flyingSessions.clear();
       settleIdle();
     },
     idle: () => (flying.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),

@@ -3,7 +3,21 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { cacheDir, type Env } from '../../config/paths.js';
 import { openOwnedDb } from '../../util/owned-db.js';
+import type { Activity } from '../../core/activity.js';
+import type { SessionKey } from '../../core/session.js';
 import type { DeliveryRecord, DeliveryState } from '../../core/wire.js';
+
+/** True while process `pid` runs (on this machine, where the queue file is). */
+const isAlive = (pid: number): boolean => {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
 
 /** The shortest prefix of a delivery id (a UUID) that `find` matches: shorter ones match too much to name one. */
 export const MIN_ID_PREFIX = 8;
@@ -27,9 +41,27 @@ export interface QueuedDelivery {
   readonly seq: number;
   readonly id: string;
   readonly webhook: string;
+  /** `agent:session_id` of its transition ('' for a test delivery): one at a time per session. */
+  readonly session: string;
   readonly body: string;
   readonly attempts: number;
   readonly createdAt: number;
+}
+
+/** A row as it is moved between a file and memory (delivery fallback-store.ts). */
+export interface StoredDelivery {
+  readonly id: string;
+  readonly webhook: string;
+  readonly body: string;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly latencyMs: number | null;
+  readonly createdAt: number;
+  readonly lastAttemptAt: number | null;
+  readonly owner: string;
+  readonly session: string;
 }
 
 export interface AttemptResult {
@@ -43,7 +75,7 @@ export interface DeliveryStore {
   /** Where the queue lives (`:memory:` when the file could not be used). */
   readonly file: string;
   /** Queue one delivery; returns how many of this webhook's oldest were dropped to make room. */
-  readonly enqueue: (delivery: { id: string; webhook: string; body: string; createdAt: number }) => number;
+  readonly enqueue: (delivery: { id: string; webhook: string; body: string; createdAt: number; session?: string }) => number;
   /** The oldest waiting deliveries of `webhook`, in order, skipping `exclude` (in flight). */
   readonly nextQueued: (webhook: string, limit: number, exclude: ReadonlySet<string>) => QueuedDelivery[];
   readonly markDelivered: (id: string, result: AttemptResult) => void;
@@ -70,6 +102,18 @@ export interface DeliveryStore {
   readonly claim: (now: number) => Map<string, number>;
   /** This run stops: its waiting deliveries are left for the next run to adopt at once. */
   readonly release: () => void;
+  /** This run's waiting rows (`queued`), or every row (`all`), oldest first. */
+  readonly exportRows: (scope: 'queued' | 'all') => StoredDelivery[];
+  /** Writes `rows` in one transaction: a known id is updated, a new one appended (in order). */
+  readonly absorb: (rows: readonly StoredDelivery[]) => void;
+  /** Records the state receivers were last told a session is in (`agent:session_id`). */
+  readonly recordState: (session: string, activity: Activity, at: number) => void;
+  /** `recordState` for many, in one transaction. */
+  readonly recordStates: (states: ReadonlyMap<string, Activity>, at: number) => void;
+  /** Every session's state as receivers were last told it, by any run. */
+  readonly lastStates: () => Map<SessionKey, Activity>;
+  /** How many adopted deliveries per webhook `claim` dropped as superseded since the last call. */
+  readonly takeSuperseded: () => Map<string, number>;
   readonly close: () => void;
 }
 
@@ -91,10 +135,14 @@ export const RUN_STALE_MS = 60_000;
 
 export const webhookQueuePath = (env: Env): string => path.join(cacheDir(env), 'webhooks.db');
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 /** Version 1 had no owners: every waiting delivery becomes unowned, for the next run to adopt. */
 const MIGRATE_FROM_1 = `
 ALTER TABLE deliveries ADD COLUMN owner TEXT NOT NULL DEFAULT '';`;
+/** Version 2 had no session per delivery (read back from the bodies) and no last states. */
+const MIGRATE_FROM_2 = `
+ALTER TABLE deliveries ADD COLUMN session TEXT NOT NULL DEFAULT '';
+UPDATE deliveries SET session = coalesce(json_extract(body, '$.agent') || ':' || json_extract(body, '$.session_id'), '') WHERE json_valid(body);`;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS deliveries (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -108,7 +156,13 @@ CREATE TABLE IF NOT EXISTS deliveries (
   latency_ms INTEGER,
   created_at INTEGER NOT NULL,
   last_attempt_at INTEGER,
-  owner TEXT NOT NULL DEFAULT ''
+  owner TEXT NOT NULL DEFAULT '',
+  session TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS last_states (
+  session TEXT PRIMARY KEY,
+  activity TEXT NOT NULL,
+  at INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY,
@@ -118,10 +172,12 @@ CREATE TABLE IF NOT EXISTS runs (
 DROP INDEX IF EXISTS deliveries_queue;
 CREATE INDEX IF NOT EXISTS deliveries_owned ON deliveries (webhook, state, owner, seq);
 CREATE INDEX IF NOT EXISTS deliveries_age ON deliveries (state, created_at);
+CREATE INDEX IF NOT EXISTS deliveries_session ON deliveries (webhook, session, seq);
 PRAGMA user_version = ${SCHEMA_VERSION};`;
 const COLUMNS = {
-  deliveries: 'seq, id, webhook, body, state, attempts, status, error, latency_ms, created_at, last_attempt_at, owner',
+  deliveries: 'seq, id, webhook, body, state, attempts, status, error, latency_ms, created_at, last_attempt_at, owner, session',
   runs: 'id, pid, heartbeat_at',
+  last_states: 'session, activity, at',
 } as const;
 
 interface Row {
@@ -136,6 +192,7 @@ interface Row {
   readonly latency_ms: number | null;
   readonly created_at: number;
   readonly last_attempt_at: number | null;
+  readonly session: string;
 }
 
 const ageText = (ms: number): string =>
@@ -170,6 +227,7 @@ const ensureSchema =
     })();
     db.prepare(`SELECT ${COLUMNS.deliveries} FROM deliveries LIMIT 0`).all();
     db.prepare(`SELECT ${COLUMNS.runs} FROM runs LIMIT 0`).all();
+    db.prepare(`SELECT ${COLUMNS.last_states} FROM last_states LIMIT 0`).all();
   };
 
 /**
@@ -187,7 +245,7 @@ const openDatabase = (file: string, readonly: boolean, onMovedAside?: (error: Er
     isNew: (_, version) => version === 0,
     create: ensureSchema(),
     check: ensureSchema(),
-    migrate: { 1: ensureSchema(MIGRATE_FROM_1) },
+    migrate: { 1: ensureSchema(`${MIGRATE_FROM_1}${MIGRATE_FROM_2}`), 2: ensureSchema(MIGRATE_FROM_2) },
     // WAL + NORMAL: a commit is not fsynced (no disk flush per transition on the pipeline's
     // path); it survives the process crashing or being killed, not the machine losing power.
     wal: 'always',
@@ -210,7 +268,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
 
   const statements = writable
     ? {
-        insert: db.prepare(`INSERT OR IGNORE INTO deliveries (id, webhook, body, state, created_at, owner) VALUES (?, ?, ?, 'queued', ?, ?)`),
+        insert: db.prepare(`INSERT OR IGNORE INTO deliveries (id, webhook, body, state, created_at, owner, session) VALUES (?, ?, ?, 'queued', ?, ?, ?)`),
         countQueued: db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE webhook = ? AND state = 'queued' AND owner = ?`),
         dropOldest: db.prepare(
           `UPDATE deliveries SET state = 'dropped', error = ? WHERE seq IN (SELECT seq FROM deliveries WHERE webhook = ? AND state = 'queued' AND owner = ? ORDER BY seq LIMIT ?)`,
@@ -218,7 +276,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
         expired: db.prepare(`SELECT webhook, COUNT(*) AS n FROM deliveries WHERE state = 'queued' AND created_at <= ? AND owner = ? GROUP BY webhook`),
         expire: db.prepare(`UPDATE deliveries SET state = 'dropped', error = ? WHERE state = 'queued' AND created_at <= ? AND owner = ?`),
         next: db.prepare(
-          `SELECT seq, id, webhook, body, attempts, created_at FROM deliveries WHERE webhook = ? AND state = 'queued' AND owner = ? ORDER BY seq LIMIT ?`,
+          `SELECT seq, id, webhook, session, body, attempts, created_at FROM deliveries WHERE webhook = ? AND state = 'queued' AND owner = ? ORDER BY seq LIMIT ?`,
         ),
         finish: db.prepare(`UPDATE deliveries SET state = ?, attempts = attempts + 1, status = ?, error = ?, latency_ms = ?, last_attempt_at = ? WHERE id = ?`),
         finishQueued: db.prepare(
@@ -236,6 +294,24 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
         ),
         adopt: db.prepare(`UPDATE deliveries SET owner = ? WHERE state = 'queued' AND owner != ? AND (owner = '' OR owner NOT IN (SELECT id FROM runs))`),
         forget: db.prepare(`DELETE FROM runs WHERE id = ?`),
+        others: db.prepare(`SELECT id, pid FROM runs WHERE id != ?`),
+        // Left queued by a run killed before it sent them, while a newer one of the same session
+        // went out: sending them now would put the receiver back on an older state.
+        supersededCounts: db.prepare(
+          `SELECT webhook, COUNT(*) AS n FROM deliveries AS d WHERE state = 'queued' AND owner = ? AND session != '' AND EXISTS (SELECT 1 FROM deliveries AS n WHERE n.webhook = d.webhook AND n.session = d.session AND n.seq > d.seq AND n.state = 'delivered') GROUP BY webhook`,
+        ),
+        supersede: db.prepare(
+          `UPDATE deliveries AS d SET state = 'dropped', error = 'superseded: a newer state of the session was delivered' WHERE state = 'queued' AND owner = ? AND session != '' AND EXISTS (SELECT 1 FROM deliveries AS n WHERE n.webhook = d.webhook AND n.session = d.session AND n.seq > d.seq AND n.state = 'delivered')`,
+        ),
+        recordState: db.prepare(`INSERT INTO last_states (session, activity, at) VALUES (?, ?, ?) ON CONFLICT (session) DO UPDATE SET activity = excluded.activity, at = excluded.at`),
+        lastStates: db.prepare(`SELECT session, activity FROM last_states`),
+        upsert: db.prepare(
+          `INSERT INTO deliveries (id, webhook, body, state, attempts, status, error, latency_ms, created_at, last_attempt_at, owner, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts, status = excluded.status, error = excluded.error,
+           latency_ms = excluded.latency_ms, last_attempt_at = excluded.last_attempt_at, owner = excluded.owner`,
+        ),
+        exportQueued: db.prepare(`SELECT * FROM deliveries WHERE state = 'queued' AND owner = ? ORDER BY seq`),
+        exportAll: db.prepare(`SELECT * FROM deliveries ORDER BY seq`),
       }
     : undefined;
   const owner = options.owner ?? '';
@@ -250,6 +326,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
   // Waiting deliveries per webhook, counted here rather than by COUNT(*) on every insert (which
   // made accepting a transition cost O(queue length)). Loaded per webhook on first use.
   const queued = new Map<string, number>();
+  const superseded = new Map<string, number>();
   const queuedOf = (webhook: string): number => {
     let count = queued.get(webhook);
     if (count === undefined) {
@@ -298,7 +375,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
       return db.transaction(() => {
         const over = Math.max(0, queuedOf(delivery.webhook) + 1 - maxQueued);
         if (over > 0) adjust(delivery.webhook, -s.dropOldest.run(`queue full (${maxQueued} waiting)`, delivery.webhook, owner, over).changes);
-        if (s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt, owner).changes > 0) adjust(delivery.webhook, 1);
+        if (s.insert.run(delivery.id, delivery.webhook, delivery.body, delivery.createdAt, owner, delivery.session ?? '').changes > 0) adjust(delivery.webhook, 1);
         return over;
       })();
     },
@@ -307,7 +384,7 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
       return rows
         .filter((row) => !exclude.has(row.id))
         .slice(0, limit)
-        .map((row) => ({ seq: row.seq, id: row.id, webhook: row.webhook, body: row.body, attempts: row.attempts, createdAt: row.created_at }));
+        .map((row) => ({ seq: row.seq, id: row.id, webhook: row.webhook, session: row.session, body: row.body, attempts: row.attempts, createdAt: row.created_at }));
     },
     markDelivered: (id, result) => finish('delivered', id, result, webhookOf(id)),
     markRefused: (id, result) => finish('refused', id, result, webhookOf(id)),
@@ -347,9 +424,17 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
         if (owner !== '') {
           s.heartbeat.run(owner, process.pid, now);
           s.forgetStale.run(now - RUN_STALE_MS, owner);
+          // A run whose process is gone (killed) is stopped now, not a minute from now: what it
+          // left queued goes out before anything newer of the same sessions.
+          for (const run of s.others.all(owner) as { id: string; pid: number }[]) if (!isAlive(run.pid)) s.forget.run(run.id);
         }
         const counts = new Map((s.adoptable.all(owner) as { webhook: string; n: number }[]).map((row) => [row.webhook, row.n]));
         if (counts.size > 0) s.adopt.run(owner, owner);
+        for (const row of s.supersededCounts.all(owner) as { webhook: string; n: number }[]) {
+          counts.set(row.webhook, Math.max(0, (counts.get(row.webhook) ?? 0) - row.n));
+          superseded.set(row.webhook, (superseded.get(row.webhook) ?? 0) + row.n);
+        }
+        s.supersede.run(owner);
         // Recounted from the table on next use (it now holds the adopted rows).
         for (const webhook of counts.keys()) queued.delete(webhook);
         return counts;
@@ -358,6 +443,48 @@ export const openDeliveryStore = (file: string, options: StoreOptions = {}, onMo
     release: () => {
       if (owner !== '') write().forget.run(owner);
     },
+    exportRows: (scope) => {
+      const s = write();
+      const rows = (scope === 'queued' ? s.exportQueued.all(owner) : s.exportAll.all()) as (Row & { owner: string })[];
+      return rows.map((row) => ({
+        id: row.id,
+        webhook: row.webhook,
+        body: row.body,
+        state: row.state,
+        attempts: row.attempts,
+        status: row.status,
+        error: row.error,
+        latencyMs: row.latency_ms,
+        createdAt: row.created_at,
+        lastAttemptAt: row.last_attempt_at,
+        owner: row.owner,
+        session: row.session,
+      }));
+    },
+    absorb: (rows) => {
+      const s = write();
+      db.transaction(() => {
+        for (const r of rows) s.upsert.run(r.id, r.webhook, r.body, r.state, r.attempts, r.status, r.error, r.latencyMs, r.createdAt, r.lastAttemptAt, r.owner, r.session);
+        for (const webhook of new Set(rows.map((r) => r.webhook))) s.trim.run(webhook, webhook, history);
+      })();
+      // Recounted from the table on next use.
+      queued.clear();
+    },
+    recordState: (session, activity, at) => {
+      write().recordState.run(session, activity, at);
+    },
+    recordStates: (states, at) => {
+      const s = write();
+      db.transaction(() => {
+        for (const [session, activity] of states) s.recordState.run(session, activity, at);
+      })();
+    },
+    takeSuperseded: () => {
+      const taken = new Map(superseded);
+      superseded.clear();
+      return taken;
+    },
+    lastStates: () => new Map((write().lastStates.all() as { session: SessionKey; activity: Activity }[]).map((row) => [row.session, row.activity])),
     close: () => db.close(),
   };
 };

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { filter, interval, timer, type Observable } from 'rxjs';
+import { asyncScheduler, filter, interval, map, merge, mergeMap, NEVER, take, timer, type Observable } from 'rxjs';
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
 import type { Logger, Teardown } from '../../core/contracts.js';
 import type { Ctx, Sink } from '../../streams/contracts.js';
-import type { Transition } from '../../core/session.js';
+import { sessionKey, type Transition } from '../../core/session.js';
+import type { SessionsState } from '../../core/contracts.js';
+import { deriveActivity } from '../../streams/activity.js';
 import type { WebhookMetrics } from '../metrics/index.js';
 import { createBreaker, type Breaker, type BreakerEvent } from './breaker.js';
-import { coalesceDuplicates, COALESCE_WINDOW_MS } from './coalesce.js';
+import { announceChanges, type Announced } from './announce.js';
 import { openDeliveryStore, webhookQueuePath, type DeliveryStore, type StoreOptions } from './delivery-store.js';
+import { withFallback, type FallbackStore } from './fallback-store.js';
 import { isDeliverable, matchesWebhook } from './filter.js';
 import { buildPayload, requestFor } from './payload.js';
 import { gotPost, type Post } from './post.js';
@@ -41,17 +44,32 @@ export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAge
   readonly store?: DeliveryStore;
   /** Told every outcome, retry and queue depth (the Prometheus counters of GET /metrics). */
   readonly metrics?: WebhookMetrics;
+  /**
+   * The pipeline's state: once it is ready (the first discovery read what changed while no
+   * agentwatch ran), each session receivers were told about whose state differs now gets a
+   * transition from what they were told, marked `replayed`.
+   */
+  readonly state$?: Observable<SessionsState>;
 }
 
 /**
  * The queue file. A damaged one is moved aside (never deleted: it may hold deliveries) and a new
- * one started; when even that fails, an in-memory queue for this run. Either is said once.
+ * one started; when even that fails, an in-memory queue for this run. Either is said once. A disk
+ * that fails it (full, read-only, forbidden, locked) is a condition, not damage: the queue runs in
+ * memory meanwhile and goes back to the file by itself (fallback-store.ts).
  */
-export const openQueue = (ctx: Pick<Ctx, 'env'>, log: Logger, options: StoreOptions = {}): DeliveryStore => {
+export const openQueue = (ctx: Pick<Ctx, 'env'> & Partial<Pick<Ctx, 'scheduler' | 'now'>>, log: Logger, options: StoreOptions = {}): FallbackStore | DeliveryStore => {
   const file = webhookQueuePath(ctx.env);
   let refused: { readonly error: Error; readonly aside: string | undefined } | undefined;
   try {
-    const store = openDeliveryStore(file, options, (error, aside) => (refused = { error, aside }));
+    const store = withFallback({
+      file,
+      openFile: () => openDeliveryStore(file, options, (error, aside) => (refused = { error, aside })),
+      openMemory: () => openDeliveryStore(':memory:', options),
+      scheduler: ctx.scheduler ?? asyncScheduler,
+      now: ctx.now ?? Date.now,
+      log,
+    });
     if (refused?.aside !== undefined) log.warn(`webhook queue ${file} was unusable (${refused.error.message}); moved it to ${refused.aside} and started a new one`);
     return store;
   } catch (error) {
@@ -123,16 +141,22 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
     ]),
   );
 
+  const droppedSuperseded = (): void => {
+    for (const [name, count] of store.takeSuperseded()) if (breakers.has(name) && count > 0) dropped(name, count, 'superseded: a newer state of the session was delivered');
+  };
   for (const [name, count] of store.expire(ctx.now())) dropped(name, count, 'queued longer than the age limit');
-  const resumed = new Map([...store.claim(ctx.now())].filter(([name]) => breakers.has(name)));
+  const resumed = new Map([...store.claim(ctx.now())].filter(([name, count]) => breakers.has(name) && count > 0));
+  droppedSuperseded();
   if (resumed.size > 0) ctx.log.info(`webhooks: resuming deliveries queued by an earlier run (${listCounts(resumed)})`);
   // Alive for other agentwatch processes sharing the queue; and adopt what a stopped one (or a
   // replay) left waiting.
   const heartbeat = interval(HEARTBEAT_MS, ctx.scheduler).subscribe(() => {
     for (const [name, count] of store.expire(ctx.now())) dropped(name, count, 'queued longer than the age limit');
-    for (const [name, count] of store.claim(ctx.now())) {
+    const claimed = store.claim(ctx.now());
+    droppedSuperseded();
+    for (const [name, count] of claimed) {
       const breaker = breakers.get(name);
-      if (!breaker) continue;
+      if (!breaker || count === 0) continue;
       ctx.log.info(`webhook "${name}": took over ${count} queued deliver${count === 1 ? 'y' : 'ies'} from a stopped agentwatch or a replay`);
       breaker.kick();
     }
@@ -140,7 +164,8 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
   for (const name of breakers.keys()) metrics?.queueDepth(name, store.queued(name));
   for (const breaker of breakers.values()) breaker.kick();
 
-  const accept = (transition: Transition): void => {
+  const accept = (transition: Announced): void => {
+    store.recordState(sessionKey(transition), transition.to, ctx.now());
     for (const entry of entries) {
       if (!matchesWebhook(entry, transition)) continue;
       const id = makeId();
@@ -152,17 +177,35 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
         log.unbuildable(entry.name, id, error);
         continue;
       }
-      const over = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now() });
+      const over = store.enqueue({ id, webhook: entry.name, body, createdAt: ctx.now(), session: sessionKey(transition) });
       if (over > 0) dropped(entry.name, over, 'the queue is at its size limit');
       metrics?.queueDepth(entry.name, store.queued(entry.name));
       breakers.get(entry.name)?.kick();
     }
   };
 
-  const subscription = transitions$
+  // What receivers were told by earlier runs: the start of every session's chain of from/to.
+  const told = store.lastStates();
+  const replays$: Observable<Announced> = (options.state$ ?? NEVER).pipe(
+    filter((state) => state.ready),
+    take(1),
+    mergeMap((state) => {
+      const at = ctx.now();
+      const replays: Announced[] = [];
+      for (const [key, before] of told) {
+        const session = state.sessions.get(key);
+        if (!session) continue;
+        const to = deriveActivity(session, at);
+        if (to !== before) replays.push({ agent: session.agent, sessionId: session.sessionId, from: before, to, at, cwd: session.cwd, isSidechain: session.isSidechain, replayed: true });
+      }
+      if (replays.length > 0) ctx.log.info(`webhooks: announcing ${replays.length} change${replays.length === 1 ? '' : 's'} made while agentwatch was not running`);
+      return replays;
+    }),
+  );
+  const subscription = merge(replays$, transitions$.pipe(map((transition): Announced => transition)))
     .pipe(
       filter((transition) => isDeliverable(transition, ctx.config.exclude_cwd_substrings)),
-      coalesceDuplicates(COALESCE_WINDOW_MS, ctx.scheduler),
+      announceChanges(told),
     )
     .subscribe({
       next: accept,
@@ -224,5 +267,5 @@ export const startWebhooks = (transitions$: Observable<Transition>, ctx: Ctx, op
  */
 export const makeWebhookSink =
   (options: WebhookOptions = {}): Sink =>
-  ({ transitions$ }, ctx) =>
-    startWebhooks(transitions$, ctx, options);
+  ({ transitions$, state$ }, ctx) =>
+    startWebhooks(transitions$, ctx, { state$, ...options });

@@ -17,6 +17,8 @@ export interface WebhookPayload {
   readonly timestamp: string;
   /** Links into the local API, present only when the API server runs. */
   readonly api?: { readonly session_url: string };
+  /** Present (true) only on a change that happened while no agentwatch was running, announced at the next start. */
+  readonly replayed?: true;
 }
 
 /** One request, built once per transition and entry: every retry sends the same bytes and id. */
@@ -33,7 +35,7 @@ export interface PayloadOptions {
   readonly apiBaseUrl?: string;
 }
 
-export const buildPayload = (transition: Transition, options: PayloadOptions): WebhookPayload => ({
+export const buildPayload = (transition: Transition & { readonly replayed?: true }, options: PayloadOptions): WebhookPayload => ({
   id: options.id,
   event: 'state_transition',
   session_id: transition.sessionId,
@@ -45,6 +47,7 @@ export const buildPayload = (transition: Transition, options: PayloadOptions): W
   ...(options.apiBaseUrl
     ? { api: { session_url: `${options.apiBaseUrl.replace(/\/+$/, '')}/api/sessions/${encodeURIComponent(transition.sessionId)}` } }
     : {}),
+  ...(transition.replayed ? { replayed: true } : {}),
 });
 
 /**

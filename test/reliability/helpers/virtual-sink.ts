@@ -14,10 +14,11 @@ export const EPOCH = Date.UTC(2026, 10, 21, 12, 0, 0);
  * timeouts) of `ms` virtual milliseconds, then waits (really) until every request that is not
  * meant to hang has been answered, so ten minutes of outage take a second or two.
  */
-export const virtualSink = (webhooks: Record<string, unknown>[], hanging: (url: string) => boolean) => {
+export const virtualSink = (webhooks: Record<string, unknown>[], hanging: (url: string) => boolean, cacheHome?: string) => {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
   const made = testCtx({ webhooks }, scheduler);
-  const ctx = { ...made.ctx, now: () => EPOCH + scheduler.now() };
+  const env = cacheHome === undefined ? made.ctx.env : { ...made.ctx.env, XDG_CACHE_HOME: cacheHome };
+  const ctx = { ...made.ctx, env, now: () => EPOCH + scheduler.now() };
   const pending = new Map<number, string>();
   let next = 0;
   const post: Post = (request) =>
