@@ -6,6 +6,7 @@ import { amp } from './amp/descriptor.js';
 import { claude } from './claude/descriptor.js';
 import { codex } from './codex/descriptor.js';
 import { cursor } from './cursor/descriptor.js';
+import { gemini } from './gemini/descriptor.js';
 import { grok } from './grok/descriptor.js';
 import { kilo } from './kilo/descriptor.js';
 import { kimi } from './kimi/descriptor.js';
@@ -26,6 +27,7 @@ export const AGENTS = {
   claude: withSource(claude, async () => (await import('./claude/index.js')).claude),
   codex: withSource(codex, async () => (await import('./codex/index.js')).codex),
   cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
+  gemini: withSource(gemini, async () => (await import('./gemini/index.js')).gemini),
   grok: withSource(grok, async () => (await import('./grok/index.js')).grok),
   kilo: withSource(kilo, async () => (await import('./kilo/index.js')).kilo),
   kimi: withSource(kimi, async () => (await import('./kimi/index.js')).kimi),

@@ -19,6 +19,7 @@ const SAID: Readonly<Record<AgentKind, { readonly user: string; readonly assista
   claude: { user: 'Add a token-bucket rate limiter to server.go', assistant: 'Added a 10 req/s token bucket in server.go.' },
   codex: { user: 'Why does invoice rounding fail for JPY?', assistant: 'JPY has 0 minor units' },
   cursor: { user: 'Debounce the search box by 300ms', assistant: 'Wrapped onChange in a 300ms debounce.' },
+  gemini: { user: 'Add a 7-day forecast endpoint', assistant: 'Added GET /forecast returning 7 days.' },
   grok: { user: 'Write index.html with a hero section', assistant: 'Writing it now.' },
   kilo: { user: 'Show a banner when navigator.onLine is false', assistant: 'Added OfflineBanner.tsx and wired it into App.' },
   kimi: { user: 'Add PDF export to invoices', assistant: 'Created export/pdf.go with a stub exporter and tests.' },

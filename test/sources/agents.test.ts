@@ -106,6 +106,7 @@ describe('the agent registry', () => {
       'claude --resume s1',
       'codex resume s1',
       'cursor-agent --resume="s1"',
+      'gemini --resume s1',
       'grok --resume s1',
       'kilo --session=s1',
       'kimi --resume s1',
@@ -113,5 +114,6 @@ describe('the agent registry', () => {
       'pi --session s1',
     ]);
     expect(AGENTS.grok.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
+    expect(AGENTS.gemini.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
   });
 });
