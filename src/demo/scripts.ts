@@ -106,4 +106,5 @@ export const DEMO_SESSIONS: readonly DemoSession[] = [
   { agent: 'kimi', sessionId: id(11), meta: meta('invoicer', 'kimi-k2', 'PDF export'), tools: ['ReadFile', 'StrReplaceFile', 'Shell'], pauseMs: 70_000, offsetMs: 22_000, spawnTool: 'Task' },
   { agent: 'cursor', sessionId: id(12), meta: meta('design-system', '', 'Button variants'), tools: ['read_file', 'edit_file', 'run_terminal_cmd'], pauseMs: 55_000, offsetMs: 12_000 },
   { agent: 'gemini', sessionId: id(13), meta: meta('weather', 'gemini-3-pro-preview', 'Forecast endpoint', { version: '' }), tools: ['read_file', 'replace', 'run_shell_command'], pauseMs: 65_000, offsetMs: 31_000 },
+  { agent: 'copilot', sessionId: id(14), meta: meta('ledger', 'claude-sonnet-4.5', 'Half-even rounding', { version: '1.0.78' }), tools: ['view', 'edit', 'bash'], pauseMs: 45_000, offsetMs: 17_000, spawnTool: 'task' },
 ];

@@ -5,6 +5,7 @@ import type { AgentFacts } from './descriptor.js';
 import { amp } from './amp/descriptor.js';
 import { claude } from './claude/descriptor.js';
 import { codex } from './codex/descriptor.js';
+import { copilot } from './copilot/descriptor.js';
 import { cursor } from './cursor/descriptor.js';
 import { gemini } from './gemini/descriptor.js';
 import { grok } from './grok/descriptor.js';
@@ -26,6 +27,7 @@ export const AGENTS = {
   amp: withSource(amp, async () => (await import('./amp/index.js')).amp),
   claude: withSource(claude, async () => (await import('./claude/index.js')).claude),
   codex: withSource(codex, async () => (await import('./codex/index.js')).codex),
+  copilot: withSource(copilot, async () => (await import('./copilot/index.js')).copilot),
   cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
   gemini: withSource(gemini, async () => (await import('./gemini/index.js')).gemini),
   grok: withSource(grok, async () => (await import('./grok/index.js')).grok),

@@ -11,7 +11,7 @@ const TABLE: Readonly<Record<Exclude<Activity, 'idle' | 'waiting' | 'thinking' |
   writing: [
     'write', 'edit', 'multiedit', 'notebookedit', 'writefile', 'strreplacefile', 'editfile', 'editfilev2',
     'writetofile', 'writetofilev2', 'applypatch', 'createfile', 'strreplace', 'strreplacebasededittool',
-    'patch', 'replace', 'searchreplace', 'deletefile',
+    'patch', 'replace', 'searchreplace', 'deletefile', 'create',
   ],
   searching: [
     'glob', 'grep', 'codebasesearch', 'globfilesearch', 'grepsearch', 'find', 'lsp', 'filesearch', 'search',

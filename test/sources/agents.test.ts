@@ -105,6 +105,7 @@ describe('the agent registry', () => {
       'amp threads continue s1',
       'claude --resume s1',
       'codex resume s1',
+      'copilot --resume s1',
       'cursor-agent --resume="s1"',
       'gemini --resume s1',
       'grok --resume s1',
