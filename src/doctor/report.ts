@@ -2,8 +2,10 @@ import type { AgentKind } from '../core/agents.js';
 import { diagnosticName, severityOf, type DiagnosticSeverity } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionState } from '../core/session.js';
 import { describeUnknownKey, type UnknownKey } from '../config/unknown-keys.js';
+import { AGENTS } from '../sources/agents.js';
 import { RETRY_NOTE } from '../sources/sqlite/errors.js';
 import { isVisible, type VisibilityOptions } from '../streams/visibility.js';
+import { agentDrift, type AgentDrift } from './drift.js';
 import { locationProblem, type LocationCheck } from './locations.js';
 
 /** `agentwatch doctor --json` (docs/doctor.md). */
@@ -48,6 +50,8 @@ export interface AgentReport {
    * (unknown_record always does when the agent records a version): `{ "2.1.230": { "unknown_record": 2 } }`.
    */
   readonly diagnostic_counts_by_version: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** The versions the reader was checked against, those seen here, and what newer ones write that it does not know. */
+  readonly drift: AgentDrift;
 }
 
 export interface DoctorDiagnostic {
@@ -144,6 +148,7 @@ export const agentReport = (
     })),
     diagnostic_counts: counts,
     diagnostic_counts_by_version: Object.fromEntries(Object.entries(byVersion).sort(([a], [b]) => compareVersions(a, b))),
+    drift: agentDrift(AGENTS[agent].checkedVersions, real, mine),
   };
 };
 
