@@ -13,6 +13,7 @@ import { kilo } from './kilo/descriptor.js';
 import { kimi } from './kimi/descriptor.js';
 import { opencode } from './opencode/descriptor.js';
 import { pi } from './pi/descriptor.js';
+import { qwen } from './qwen/descriptor.js';
 
 /** An agent's facts with its source, loaded when first asked for. */
 const withSource = <K extends AgentKind, F extends AgentFacts<K>>(facts: F, load: () => Promise<Source>): F & { readonly load: () => Promise<Source> } => ({ ...facts, load });
@@ -35,6 +36,7 @@ export const AGENTS = {
   kimi: withSource(kimi, async () => (await import('./kimi/index.js')).kimi),
   opencode: withSource(opencode, async () => (await import('./opencode/index.js')).opencode),
   pi: withSource(pi, async () => (await import('./pi/index.js')).pi),
+  qwen: withSource(qwen, async () => (await import('./qwen/index.js')).qwen),
 } as const satisfies AgentRegistry<AgentKind>;
 
 const tables = agentTables<AgentKind>(AGENTS);

@@ -55,7 +55,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     const { code, report } = await doctorJson(t);
     expect(code).toBe(0);
     expect(report.healthy).toBe(true);
-    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi']);
+    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'copilot', 'cursor', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']);
     expect(report.agents.find((a) => a.agent === 'claude')?.locations).toEqual([{ path: path.join(t.home, '.claude', 'projects'), state: 'missing' }]);
     expect(await readdir(t.home)).toEqual([]);
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });

@@ -25,6 +25,7 @@ const SAID: Readonly<Record<AgentKind, { readonly user: string; readonly assista
   kilo: { user: 'Show a banner when navigator.onLine is false', assistant: 'Added OfflineBanner.tsx and wired it into App.' },
   kimi: { user: 'Add PDF export to invoices', assistant: 'Created export/pdf.go with a stub exporter and tests.' },
   opencode: { user: 'The footer overlaps on mobile', assistant: 'The footer is sticky now; it no longer covers the content.' },
+  qwen: { user: 'List products with zero stock', assistant: 'Added db/zero_stock.sql.' },
   pi: { user: 'Rename todo.md to TODO.md and fix links', assistant: 'Checking references first.' },
 };
 

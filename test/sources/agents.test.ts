@@ -113,6 +113,7 @@ describe('the agent registry', () => {
       'kimi --resume s1',
       'opencode -s s1',
       'pi --session s1',
+      'qwen --resume s1',
     ]);
     expect(AGENTS.grok.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
     expect(AGENTS.gemini.resume({ sessionId: 'g1', isSidechain: true })).toBe('');

@@ -108,6 +108,7 @@ const DARK: Theme = {
     'agent.kimi': { fg: 39, bold: true },
     'agent.opencode': { fg: 150, bold: true },
     'agent.pi': { fg: 183, bold: true },
+    'agent.qwen': { fg: 99, bold: true },
   },
 };
 
@@ -161,6 +162,7 @@ const LIGHT: Theme = {
     'agent.kimi': { fg: 25, bold: true },
     'agent.opencode': { fg: 64, bold: true },
     'agent.pi': { fg: 97, bold: true },
+    'agent.qwen': { fg: 56, bold: true },
   },
 };
 
