@@ -47,6 +47,7 @@ export const renderDoctor = (report: DoctorReport): string => {
       out.push(`  looked in ${l.path}: ${word}${l.detail && (l.state !== 'missing' || l.config_entry !== undefined) ? ` (${l.detail})` : ''}`);
     }
     out.push(...driftLines(a));
+    for (const note of a.notes) out.push(`  note: ${note}`);
     const counts = Object.entries(a.diagnostic_counts);
     if (counts.length > 0) out.push(`  diagnostics: ${counts.map(([name, n]) => `${n} ${name}`).join(', ')}`);
     for (const [version, perName] of Object.entries(a.diagnostic_counts_by_version)) {

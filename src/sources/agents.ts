@@ -49,6 +49,7 @@ export const agentLocations = tables.locations;
 export const agentAllLocations = tables.allLocations;
 export const agentStampRoots = tables.stampRoots;
 export const agentResume = tables.resume;
+export const agentLocalUntil = tables.localUntil;
 export const agentLoaders = tables.loaders;
 
 /** The agents whose sources read SQLite databases (search catches them up through their readers). */

@@ -67,6 +67,11 @@ export interface AgentDescriptor<K extends string = AgentKind> {
    * checked against.
    */
   readonly checkedVersions: readonly string[];
+  /**
+   * When the agent stopped writing its sessions where it is read (it keeps them elsewhere since):
+   * doctor says so when nothing here is newer, rather than "no sessions".
+   */
+  readonly localUntil?: { readonly date: string; readonly note: string };
   /** The agent's source, loaded when first asked for. */
   readonly load: () => Promise<Source>;
 }

@@ -67,3 +67,20 @@ describe('doctor: drift between the versions a reader was checked against and th
     expect(text).toContain('    sessions that may be shown incomplete: b\n');
   });
 });
+
+describe('doctor: an agent that stopped writing its sessions here', () => {
+  const amp = (updated: string): SessionState => ({ ...emptySession('amp', `T-${updated}`), path: `/a/${updated}.json`, cwd: '/w', lastActivityAt: Date.parse(updated), userMessages: 1 });
+
+  it('Amp with no thread file newer than 2026-03-31 (or none at all): a note says where its threads went', () => {
+    for (const sessions of [[], [amp('2026-03-20T10:00:00Z')]]) {
+      const report = agentReport('amp', true, [], sessions, []);
+      expect(report.notes).toEqual([expect.stringContaining('writes no local thread files since about 2026-03-31')]);
+      expect(renderDoctor({ healthy: true, problems: [], config: { path: '/c', valid: true, warnings: [], unknown_keys: [], session_names: { path: '/n' } }, agents: [report], api: { passphrase: 'set', note: '' }, webhooks: [] })).toContain(
+        '  note: Amp keeps new threads on its servers',
+      );
+    }
+    // A thread exported since (agentwatch's refresh): nothing to explain.
+    expect(agentReport('amp', true, [], [amp('2026-05-02T10:00:00Z')], []).notes).toEqual([]);
+    expect(agentReport('claude', true, [], [], []).notes).toEqual([]);
+  });
+});
