@@ -69,7 +69,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     const claude = report.agents.find((a) => a.agent === 'claude');
     expect(claude?.sessions).toBeGreaterThan(0);
     expect(claude?.versions).toContain('2.0.31');
-    for (const agent of ['amp', 'claude', 'codex', 'grok', 'kilo', 'kimi', 'opencode', 'pi']) {
+    for (const agent of ['amp', 'claude', 'codex', 'copilot', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']) {
       expect(report.agents.find((a) => a.agent === agent)?.sessions, agent).toBeGreaterThan(0);
     }
     const junk = report.agents.flatMap((a) => a.diagnostics.filter((d) => d.name === 'junk_line'));
