@@ -2,6 +2,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITIES } from '../src/core/activity.js';
+import { AGENT_KINDS } from '../src/core/agents.js';
 import type { SessionDetail } from '../src/core/session.js';
 import { runCli } from './helpers/cli.js';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';
@@ -199,9 +200,9 @@ describe('agentwatch sessions (spawned)', () => {
     }
   });
 
-  it('--demo lists generated sessions of all nine agents (every directory without --dir)', async () => {
+  it('--demo lists generated sessions of every agent (every directory without --dir)', async () => {
     const list = parse(await sessions(['--demo', '--json']));
-    expect(new Set(list.map((s) => s.agent)).size).toBe(9);
+    expect(new Set(list.map((s) => s.agent)).size).toBe(AGENT_KINDS.length);
     expect(new Set(list.map((s) => s.activity)).size).toBeGreaterThanOrEqual(4);
   });
 });

@@ -105,4 +105,7 @@ export const DEMO_SESSIONS: readonly DemoSession[] = [
   { agent: 'grok', sessionId: id(10), meta: meta('scraper', 'grok-code-fast-1', 'Rate-limit the crawler'), tools: ['read_file', 'edit_file', 'bash'], pauseMs: 40_000, offsetMs: 6_000 },
   { agent: 'kimi', sessionId: id(11), meta: meta('invoicer', 'kimi-k2', 'PDF export'), tools: ['ReadFile', 'StrReplaceFile', 'Shell'], pauseMs: 70_000, offsetMs: 22_000, spawnTool: 'Task' },
   { agent: 'cursor', sessionId: id(12), meta: meta('design-system', '', 'Button variants'), tools: ['read_file', 'edit_file', 'run_terminal_cmd'], pauseMs: 55_000, offsetMs: 12_000 },
+  { agent: 'gemini', sessionId: id(13), meta: meta('weather', 'gemini-3-pro-preview', 'Forecast endpoint', { version: '' }), tools: ['read_file', 'replace', 'run_shell_command'], pauseMs: 65_000, offsetMs: 31_000 },
+  { agent: 'copilot', sessionId: id(14), meta: meta('ledger', 'claude-sonnet-4.5', 'Half-even rounding', { version: '1.0.78' }), tools: ['view', 'edit', 'bash'], pauseMs: 45_000, offsetMs: 17_000, spawnTool: 'task' },
+  { agent: 'qwen', sessionId: id(15), meta: meta('shop', 'qwen3-coder-plus', 'Zero-stock products', { version: '0.18.1' }), tools: ['read_file', 'write_file', 'run_shell_command'], pauseMs: 38_000, offsetMs: 24_000 },
 ];

@@ -1,6 +1,23 @@
-import type { DoctorReport } from './report.js';
+import type { AgentReport, DoctorReport } from './report.js';
 
 const STATE_WORD = { found: 'ok', missing: 'not found (agent not installed or no sessions yet)', unreadable: 'UNREADABLE', 'wrong type': 'WRONG TYPE' } as const;
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Versions checked and seen; a version whose records the reader does not know, and the sessions that may be wrong. */
+const driftLines = (a: AgentReport): string[] => {
+  const { checked_versions: checked, seen_versions: seen, unknown_records: unknown } = a.drift;
+  const out: string[] = [];
+  const here = seen.map((v) => `${v.version} (${plural(v.sessions, 'session')}${v.newer ? ', NEWER' : ''})`);
+  if (checked.length > 0 || here.length > 0) out.push(`  reader checked against ${checked.join(', ') || 'no version'}; seen here: ${here.join(', ') || 'no version recorded'}`);
+  for (const u of unknown) {
+    const who = u.version === '' ? `${a.agent} (no version recorded)` : `${a.agent} ${u.version}${u.newer ? ', newer than checked,' : ''}`;
+    const kinds = u.kinds.map((k) => `${k.kind} (${plural(k.files, 'file')})`).join(', ');
+    out.push(`  ! ${who} writes records this reader does not know: ${kinds}; e.g. ${u.example}`);
+    if (u.sessions.length > 0) out.push(`    sessions that may be shown incomplete: ${u.sessions.join(', ')}`);
+  }
+  return out;
+};
 
 /** The human report of `agentwatch doctor`: where each agent was looked for, what was found, what needs the user. */
 export const renderDoctor = (report: DoctorReport): string => {
@@ -29,6 +46,8 @@ export const renderDoctor = (report: DoctorReport): string => {
       const word = l.state === 'missing' && l.config_entry !== undefined ? 'NOT FOUND' : STATE_WORD[l.state];
       out.push(`  looked in ${l.path}: ${word}${l.detail && (l.state !== 'missing' || l.config_entry !== undefined) ? ` (${l.detail})` : ''}`);
     }
+    out.push(...driftLines(a));
+    for (const note of a.notes) out.push(`  note: ${note}`);
     const counts = Object.entries(a.diagnostic_counts);
     if (counts.length > 0) out.push(`  diagnostics: ${counts.map(([name, n]) => `${n} ${name}`).join(', ')}`);
     for (const [version, perName] of Object.entries(a.diagnostic_counts_by_version)) {

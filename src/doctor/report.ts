@@ -2,9 +2,10 @@ import type { AgentKind } from '../core/agents.js';
 import { diagnosticName, severityOf, type DiagnosticSeverity } from '../core/diagnostics.js';
 import type { DiagnosticEvent, SessionState } from '../core/session.js';
 import { describeUnknownKey, type UnknownKey } from '../config/unknown-keys.js';
-import { AGENT_ENV } from '../sources/agents.js';
+import { AGENT_ENV, agentLocalUntil, AGENTS } from '../sources/agents.js';
 import { RETRY_NOTE } from '../sources/sqlite/errors.js';
 import { isVisible, type VisibilityOptions } from '../streams/visibility.js';
+import { agentDrift, type AgentDrift } from './drift.js';
 import { locationProblem, type LocationCheck } from './locations.js';
 import type { StorageProblem } from './storage.js';
 
@@ -52,6 +53,10 @@ export interface AgentReport {
    * (unknown_record always does when the agent records a version): `{ "2.1.230": { "unknown_record": 2 } }`.
    */
   readonly diagnostic_counts_by_version: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** The versions the reader was checked against, those seen here, and what newer ones write that it does not know. */
+  readonly drift: AgentDrift;
+  /** What the user should know about where this agent's sessions are (Amp's server-side threads). */
+  readonly notes: readonly string[];
 }
 
 export interface DoctorDiagnostic {
@@ -99,6 +104,14 @@ export const withReadFailures = (locations: readonly LocationCheck[], diagnostic
  */
 const holdsSession = (s: SessionState, agents: ReadonlySet<AgentKind>): boolean =>
   isVisible(s.isSidechain ? { ...s, isSidechain: false } : s, 0, { windowMinutes: undefined, excludeCwdSubstrings: [], agents });
+
+/** The agent's note when it stopped writing sessions here and no session here is newer than that. */
+const localNotes = (agent: AgentKind, sessions: readonly SessionState[]): string[] => {
+  const until = agentLocalUntil(agent);
+  if (!until) return [];
+  const since = Date.parse(until.date);
+  return sessions.some((s) => s.lastActivityAt >= since) ? [] : [until.note];
+};
 
 /** Pure: one agent's part of the report from what its source found. */
 export const agentReport = (
@@ -148,6 +161,8 @@ export const agentReport = (
     })),
     diagnostic_counts: counts,
     diagnostic_counts_by_version: Object.fromEntries(Object.entries(byVersion).sort(([a], [b]) => compareVersions(a, b))),
+    drift: agentDrift(AGENTS[agent].checkedVersions, real, mine),
+    notes: localNotes(agent, real),
   };
 };
 

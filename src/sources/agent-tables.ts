@@ -43,6 +43,8 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
         .map((location) => location.path),
     stampRoots: (kind: K, where: Where): string[] => [...of(kind).stampRoots(where)],
     resume: (kind: K, session: ResumeTarget): string => of(kind).resume(session),
+    /** When `kind` stopped writing sessions where it is read, if it did. */
+    localUntil: (kind: K): AgentDescriptor<K>['localUntil'] => of(kind).localUntil,
     loaders: byKind(kinds, (kind): (() => Promise<Source>) => of(kind).load),
   };
 };

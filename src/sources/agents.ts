@@ -5,12 +5,15 @@ import type { AgentFacts } from './descriptor.js';
 import { amp } from './amp/descriptor.js';
 import { claude } from './claude/descriptor.js';
 import { codex } from './codex/descriptor.js';
+import { copilot } from './copilot/descriptor.js';
 import { cursor } from './cursor/descriptor.js';
+import { gemini } from './gemini/descriptor.js';
 import { grok } from './grok/descriptor.js';
 import { kilo } from './kilo/descriptor.js';
 import { kimi } from './kimi/descriptor.js';
 import { opencode } from './opencode/descriptor.js';
 import { pi } from './pi/descriptor.js';
+import { qwen } from './qwen/descriptor.js';
 
 /** An agent's facts with its source, loaded when first asked for. */
 const withSource = <K extends AgentKind, F extends AgentFacts<K>>(facts: F, load: () => Promise<Source>): F & { readonly load: () => Promise<Source> } => ({ ...facts, load });
@@ -25,12 +28,15 @@ export const AGENTS = {
   amp: withSource(amp, async () => (await import('./amp/index.js')).amp),
   claude: withSource(claude, async () => (await import('./claude/index.js')).claude),
   codex: withSource(codex, async () => (await import('./codex/index.js')).codex),
+  copilot: withSource(copilot, async () => (await import('./copilot/index.js')).copilot),
   cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
+  gemini: withSource(gemini, async () => (await import('./gemini/index.js')).gemini),
   grok: withSource(grok, async () => (await import('./grok/index.js')).grok),
   kilo: withSource(kilo, async () => (await import('./kilo/index.js')).kilo),
   kimi: withSource(kimi, async () => (await import('./kimi/index.js')).kimi),
   opencode: withSource(opencode, async () => (await import('./opencode/index.js')).opencode),
   pi: withSource(pi, async () => (await import('./pi/index.js')).pi),
+  qwen: withSource(qwen, async () => (await import('./qwen/index.js')).qwen),
 } as const satisfies AgentRegistry<AgentKind>;
 
 const tables = agentTables<AgentKind>(AGENTS);
@@ -44,6 +50,7 @@ export const agentLocations = tables.locations;
 export const agentAllLocations = tables.allLocations;
 export const agentStampRoots = tables.stampRoots;
 export const agentResume = tables.resume;
+export const agentLocalUntil = tables.localUntil;
 export const agentLoaders = tables.loaders;
 
 /** The agents whose sources read SQLite databases (search catches them up through their readers). */

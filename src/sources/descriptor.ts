@@ -28,7 +28,7 @@ export interface Location {
  * slot; an agent names one. A slot carries the name of the agent that first took it, and a new
  * agent may share one rather than add a slot.
  */
-export const AGENT_COLOURS = ['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi'] as const;
+export const AGENT_COLOURS = ['amp', 'claude', 'codex', 'copilot', 'cursor', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
 export type AgentColour = (typeof AGENT_COLOURS)[number];
 
 /** The session facts a resume command is built from. */
@@ -67,6 +67,11 @@ export interface AgentDescriptor<K extends string = AgentKind> {
    * checked against.
    */
   readonly checkedVersions: readonly string[];
+  /**
+   * When the agent stopped writing its sessions where it is read (it keeps them elsewhere since):
+   * doctor says so when nothing here is newer, rather than "no sessions".
+   */
+  readonly localUntil?: { readonly date: string; readonly note: string };
   /** The agent's source, loaded when first asked for. */
   readonly load: () => Promise<Source>;
 }

@@ -11,13 +11,13 @@ const TABLE: Readonly<Record<Exclude<Activity, 'idle' | 'waiting' | 'thinking' |
   writing: [
     'write', 'edit', 'multiedit', 'notebookedit', 'writefile', 'strreplacefile', 'editfile', 'editfilev2',
     'writetofile', 'writetofilev2', 'applypatch', 'createfile', 'strreplace', 'strreplacebasededittool',
-    'patch', 'replace', 'searchreplace', 'deletefile',
+    'patch', 'replace', 'searchreplace', 'deletefile', 'create',
   ],
   searching: [
     'glob', 'grep', 'codebasesearch', 'globfilesearch', 'grepsearch', 'find', 'lsp', 'filesearch', 'search',
-    'ls', 'listdir', 'listfiles', 'ripgrep', 'rg', 'finder',
+    'ls', 'listdir', 'listfiles', 'ripgrep', 'rg', 'finder', 'listdirectory',
   ],
-  browsing: ['webfetch', 'websearch', 'fetchurl', 'searchquery', 'imagequery', 'open', 'click', 'fetch', 'browse', 'browser', 'readwebpage'],
+  browsing: ['webfetch', 'websearch', 'fetchurl', 'searchquery', 'imagequery', 'open', 'click', 'fetch', 'browse', 'browser', 'readwebpage', 'googlewebsearch'],
   // `wait_agent`: codex's multi-agent v2 spawns without blocking and waits for its agents here;
   // `AgentSwarm` and `TowerSpawn`: kimi's agent-core v2.
   spawning: ['agent', 'task', 'subagent', 'spawnagent', 'spawn', 'dispatchagent', 'delegate', 'runsubagent', 'waitagent', 'agentswarm', 'towerspawn'],

@@ -56,7 +56,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     expect(code).toBe(1);
     expect(report.healthy).toBe(false);
     expect(report.problems).toEqual([expect.stringMatching(/^no agent data: no agent has written a session where agentwatch looks .*CLAUDE_CONFIG_DIR, CODEX_HOME/)]);
-    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi']);
+    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'copilot', 'cursor', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']);
     expect(report.agents.find((a) => a.agent === 'claude')?.locations).toEqual([{ path: path.join(t.home, '.claude', 'projects'), state: 'missing' }]);
     expect(await readdir(t.home)).toEqual([]);
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
@@ -76,7 +76,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     const claude = report.agents.find((a) => a.agent === 'claude');
     expect(claude?.sessions).toBeGreaterThan(0);
     expect(claude?.versions).toContain('2.0.31');
-    for (const agent of ['amp', 'claude', 'codex', 'grok', 'kilo', 'kimi', 'opencode', 'pi']) {
+    for (const agent of ['amp', 'claude', 'codex', 'copilot', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']) {
       expect(report.agents.find((a) => a.agent === agent)?.sessions, agent).toBeGreaterThan(0);
     }
     const junk = report.agents.flatMap((a) => a.diagnostics.filter((d) => d.name === 'junk_line'));
@@ -213,5 +213,33 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
     expect(text.stdout).toContain('written by claude 2.1.230: 2 unknown_record');
     expect(text.stdout).toMatch(/unknown_record: .*7c2e9d41-5b3a-4e8f-9a10-2d4c6b8e0f13\.jsonl:6: record type "future-record"/);
+  });
+
+  it('a newer agent version whose files hold unknown record types: said, with counts, an example file:line and the session', async () => {
+    const t = await fresh();
+    const day = path.join(t.home, '.codex', 'sessions', '2027', '01', '12');
+    await mkdir(day, { recursive: true });
+    const thread = '019fa0b0-1111-7222-8333-94445555aaaa';
+    const file = path.join(day, `rollout-2027-01-12T09-00-00-${thread}.jsonl`);
+    await cp(path.join(FIXTURES, 'codex', 'versions', '0.170-unknown-records.jsonl'), file);
+    const { code, report } = await doctorJson(t);
+    expect(code).toBe(0);
+    const codex = report.agents.find((a) => a.agent === 'codex');
+    expect(codex?.drift.seen_versions).toEqual([{ version: '0.170.0', sessions: 1, newer: true }]);
+    expect(codex?.drift.unknown_records).toEqual([
+      {
+        version: '0.170.0',
+        newer: true,
+        kinds: [
+          { kind: 'record type "turn_plan"', files: 1 },
+          { kind: 'record type "usage_ledger"', files: 1 },
+        ],
+        example: `${file}:4`,
+        sessions: [thread],
+      },
+    ]);
+    const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
+    expect(text.stdout).toContain(`  ! codex 0.170.0, newer than checked, writes records this reader does not know: record type "turn_plan" (1 file), record type "usage_ledger" (1 file); e.g. ${file}:4\n`);
+    expect(text.stdout).toContain(`    sessions that may be shown incomplete: ${thread}\n`);
   });
 });

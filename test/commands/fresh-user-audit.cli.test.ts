@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { DoctorReport } from '../../src/doctor/report.js';
 import { deriveToken } from '../../src/sinks/http/token.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
@@ -160,7 +161,7 @@ describe('sessions --agent NAME for an agent the config disables', () => {
   });
 
   it('every agent disabled: says so, with how to enable one', async () => {
-    const agents = Object.fromEntries(['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi'].map((a) => [a, false]));
+    const agents = Object.fromEntries(AGENT_KINDS.map((a) => [a, false]));
     const { t, file } = await fresh({ agents });
     const run = await runCli(['sessions', '--all'], { env: t.env });
     expect(run.stdout).toBe(`No sessions: every agent is disabled in the config. To list sessions, set an agent to true under "agents" in ${file} (e.g. "claude": true).\n`);

@@ -78,7 +78,7 @@ describe.skipIf(!CHROMIUM)('settings and actions in Chromium (spawned agentwatch
       await eventually(() => readJson(home.configFile), (config) => config.terminal === 'kitty', 'terminal saved');
       await settings.getByLabel('Default filter').selectOption('waiting');
       await eventually(() => readJson(home.configFile), (config) => config.default_filter === 'waiting', 'default_filter saved');
-      await settings.getByRole('checkbox', { name: 'pi' }).uncheck();
+      await settings.getByRole('checkbox', { name: 'pi', exact: true }).uncheck();
       await eventually(() => readJson(home.configFile), (config) => (config.agents as Record<string, boolean>).pi === false, 'agents saved');
       await settings.getByLabel('Hidden working directories').fill('/var/scratch/\n  node_modules  \n');
       await settings.getByLabel('Notify when a session waits for me').check();

@@ -18,11 +18,14 @@ const SAID: Readonly<Record<AgentKind, { readonly user: string; readonly assista
   amp: { user: 'The ws reconnect test flakes on CI', assistant: 'The test sleeps 10ms; I will replace it with a channel wait.' },
   claude: { user: 'Add a token-bucket rate limiter to server.go', assistant: 'Added a 10 req/s token bucket in server.go.' },
   codex: { user: 'Why does invoice rounding fail for JPY?', assistant: 'JPY has 0 minor units' },
+  copilot: { user: 'Round totals half-even in ledger.ts', assistant: 'Totals now round half-even; tests pass.' },
   cursor: { user: 'Debounce the search box by 300ms', assistant: 'Wrapped onChange in a 300ms debounce.' },
+  gemini: { user: 'Add a 7-day forecast endpoint', assistant: 'Added GET /forecast returning 7 days.' },
   grok: { user: 'Write index.html with a hero section', assistant: 'Writing it now.' },
   kilo: { user: 'Show a banner when navigator.onLine is false', assistant: 'Added OfflineBanner.tsx and wired it into App.' },
   kimi: { user: 'Add PDF export to invoices', assistant: 'Created export/pdf.go with a stub exporter and tests.' },
   opencode: { user: 'The footer overlaps on mobile', assistant: 'The footer is sticky now; it no longer covers the content.' },
+  qwen: { user: 'List products with zero stock', assistant: 'Added db/zero_stock.sql.' },
   pi: { user: 'Rename todo.md to TODO.md and fix links', assistant: 'Checking references first.' },
 };
 

@@ -20,7 +20,7 @@ export const DB_PATHS: Readonly<Record<SqliteFixture, (env: Record<string, strin
   cursor: (env) => cursorDbPath(env, 'linux'),
 };
 
-/** A temp HOME holding the fixtures of all nine agents (the SQLite ones built into real databases). */
+/** A temp HOME holding the fixtures of every agent (the SQLite ones built into real databases). */
 export const installAll = async (prefix = 'agentwatch-search-'): Promise<TempHome> => {
   const home = await makeTempHome(prefix);
   for (const name of await readdir(FIXTURES)) {

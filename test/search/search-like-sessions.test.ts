@@ -2,6 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pbkdf2Sync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { SessionDetail } from '../../src/core/session.js';
 import type { SearchResult } from '../../src/search/query.js';
 import { runCli } from '../helpers/cli.js';
@@ -52,7 +53,7 @@ describe('search results carry what sessions shows', { timeout: 120_000 }, () =>
     expect(first.code).toBe(0);
     const pairs = compare(first.results, await listed(t));
     // Every agent with a listed session took part, among them those whose last record is not a message.
-    expect(new Set(pairs.map((p) => p.key.split(':')[0]))).toEqual(new Set(['amp', 'claude', 'codex', 'cursor', 'grok', 'kilo', 'kimi', 'opencode', 'pi']));
+    expect(new Set(pairs.map((p) => p.key.split(':')[0]))).toEqual(new Set(AGENT_KINDS));
     for (const pair of pairs) expect(pair.search, pair.key).toEqual(pair.sessions);
     expect(pairs.find((p) => p.key === `claude:${CLAUDE_ID}`)?.search[1]).toBe('my limiter');
     expect(pairs.find((p) => p.key === 'opencode:ses_footer')?.search[1]).toBe('footer fix (mine)');

@@ -12,7 +12,7 @@ import { startMonitor, until } from '../helpers/monitor-process.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { freshenCursor, installAll as installFixtures, search, writeConfig } from './helpers.js';
 
-/** `agentwatch search` end to end on the fixtures of all nine agents. */
+/** `agentwatch search` end to end on the fixtures of every agent. */
 const COUNT_OPENS = fileURLToPath(new URL('../helpers/count-opens.mjs', import.meta.url));
 
 let home: TempHome | undefined;
@@ -45,7 +45,7 @@ const wordOf = (detail: SessionDetail): string | undefined =>
 
 // Each case spawns the CLI several times and the first search indexes every fixture: room on a busy 2-core runner.
 describe('agentwatch search', { timeout: 90_000 }, () => {
-  it('finds a word said in a session of each of the nine agents, with the hit marked in its snippet', async () => {
+  it('finds a word said in a session of each agent, with the hit marked in its snippet', async () => {
     const t = await installAll();
     freshenCursor(t);
     const listed = JSON.parse((await runCli(['sessions', '--all', '--json'], { env: t.env, timeoutMs: 60_000 })).stdout) as SessionDetail[];

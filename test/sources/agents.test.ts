@@ -105,13 +105,17 @@ describe('the agent registry', () => {
       'amp threads continue s1',
       'claude --resume s1',
       'codex resume s1',
+      'copilot --resume s1',
       'cursor-agent --resume="s1"',
+      'gemini --resume s1',
       'grok --resume s1',
       'kilo --session=s1',
       'kimi --resume s1',
       'opencode -s s1',
       'pi --session s1',
+      'qwen --resume s1',
     ]);
     expect(AGENTS.grok.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
+    expect(AGENTS.gemini.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
   });
 });

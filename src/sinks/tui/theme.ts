@@ -100,12 +100,15 @@ const DARK: Theme = {
     'agent.amp': { fg: 204, bold: true },
     'agent.claude': { fg: 209, bold: true },
     'agent.codex': { fg: 79, bold: true },
+    'agent.copilot': { fg: 141, bold: true },
     'agent.cursor': { fg: 147, bold: true },
+    'agent.gemini': { fg: 75, bold: true },
     'agent.grok': { fg: 255, bold: true },
     'agent.kilo': { fg: 220, bold: true },
     'agent.kimi': { fg: 39, bold: true },
     'agent.opencode': { fg: 150, bold: true },
     'agent.pi': { fg: 183, bold: true },
+    'agent.qwen': { fg: 99, bold: true },
   },
 };
 
@@ -151,12 +154,15 @@ const LIGHT: Theme = {
     'agent.amp': { fg: 161, bold: true },
     'agent.claude': { fg: 166, bold: true },
     'agent.codex': { fg: 29, bold: true },
+    'agent.copilot': { fg: 91, bold: true },
     'agent.cursor': { fg: 61, bold: true },
+    'agent.gemini': { fg: 26, bold: true },
     'agent.grok': { fg: 236, bold: true },
     'agent.kilo': { fg: 136, bold: true },
     'agent.kimi': { fg: 25, bold: true },
     'agent.opencode': { fg: 64, bold: true },
     'agent.pi': { fg: 97, bold: true },
+    'agent.qwen': { fg: 56, bold: true },
   },
 };
 

@@ -15,4 +15,8 @@ export const amp = {
   stampRoots: ({ env }) => [ampDataDir(env)],
   resume: ({ sessionId }) => ampResumeCommand(sessionId),
   checkedVersions: ['0.0.1785164324-gd1fcef', '0.0.1785170481-ga5b614'],
+  localUntil: {
+    date: '2026-03-31',
+    note: 'Amp keeps new threads on its servers and writes no local thread files since about 2026-03-31; agentwatch sees them only through `amp threads export`, run while the monitor watches with `amp` on PATH (`amp threads list --json` lists them)',
+  },
 } as const satisfies AgentFacts;

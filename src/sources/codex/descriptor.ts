@@ -14,5 +14,5 @@ export const codex = {
   locations: ({ env }) => [{ path: codexSessionsDir(env) }, { path: codexArchivedDir(env), onlyIfPresent: true }],
   stampRoots: ({ env }) => [codexSessionsDir(env), codexArchivedDir(env), codexSessionIndexPath(env)],
   resume: ({ sessionId }) => codexResumeCommand(sessionId),
-  checkedVersions: ['0.104 (Desktop)', '0.118', '0.125', '0.128 (Desktop)', '0.135-0.159'],
+  checkedVersions: ['0.104 (Desktop)', '0.118', '0.125', '0.128 (Desktop)', '0.135-0.160'],
 } as const satisfies AgentFacts;

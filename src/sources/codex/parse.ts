@@ -11,6 +11,7 @@ import { createUnknownRecords } from '../internal/unknown-records.js';
 import { forkBase, isForkRollout, isOwnTurn, minusUsage, rawUsageOf, rawUsageOfTokens, tokensOf, ZERO_USAGE, type RawUsage } from './fork.js';
 import { codexResumeCommand } from './descriptor.js';
 import { isCodexSegment } from './paths.js';
+import { QUESTION_TOOL, questionText } from './questions.js';
 import {
   codexEnvelopeSchema,
   codexEventMsgSchema,
@@ -209,7 +210,9 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
         if (!item.name) return [];
         const raw = typeof item.arguments === 'string' ? item.arguments : typeof item.input === 'string' ? item.input : '';
         const writes = item.name === 'apply_patch' || raw.includes('apply_patch');
-        return [{ type: 'tool_call', ...ref(), at, name: item.name, callId: item.call_id, filePath: writes ? inCwd(patchTarget(raw), known.cwd) : undefined }];
+        const call: SessionEvent = { type: 'tool_call', ...ref(), at, name: item.name, callId: item.call_id, filePath: writes ? inCwd(patchTarget(raw), known.cwd) : undefined };
+        // A question to the person: the turn waits for them, as after an answer (questions.ts).
+        return item.name === QUESTION_TOOL ? [call, { type: 'turn', ...ref(), at, role: 'assistant', text: questionText(raw) }] : [call];
       }
       case 'function_call_output':
       case 'custom_tool_call_output':

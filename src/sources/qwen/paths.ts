@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { expandHome, homeDir, type Env } from '../../config/paths.js';
+import { jsonlBelow } from '../internal/walk.js';
+
+/**
+ * Where Qwen Code keeps its runtime data: `$QWEN_RUNTIME_DIR` (Qwen Code's own override), else
+ * `~/.qwen`.
+ */
+export const qwenRuntimeDir = (env: Env): string => {
+  const fromEnv = env.QWEN_RUNTIME_DIR?.trim();
+  return fromEnv ? path.resolve(expandHome(fromEnv, env)) : path.join(homeDir(env), '.qwen');
+};
+
+/** `projects/<project>/chats/<session id>.jsonl`, one folder per working directory. */
+export const qwenProjectsDir = (env: Env): string => path.join(qwenRuntimeDir(env), 'projects');
+
+export const QWEN_TREE_DEPTH = 2;
+
+/** The session id of a chat file (its stem), else undefined. */
+export const qwenIdFromFile = (projectsDir: string, file: string): string | undefined => {
+  const found = jsonlBelow(projectsDir, file);
+  return found && found.parts.length === 3 && found.parts[1] === 'chats' ? found.stem : undefined;
+};

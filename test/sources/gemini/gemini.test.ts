@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../../src/core/session.js';
+import { gemini } from '../../../src/sources/gemini/index.js';
+import { createGeminiParser } from '../../../src/sources/gemini/parse.js';
+import { classifyGeminiFile, geminiProjectPath, geminiTmpDir } from '../../../src/sources/gemini/paths.js';
+import { deriveActivity } from '../../../src/streams/activity.js';
+import { diagnosticsOf, FIXTURES, foldById, useFixtureHome } from '../../helpers/source-harness.js';
+
+const TMP = path.join(FIXTURES, 'gemini/.gemini/tmp');
+const SID = '3f2a9c1e-5b7d-4e8a-9c0f-1a2b3c4d5e6f';
+const SUB = 'b7c8d9e0-1111-4222-8333-944455556666';
+const LEGACY = 'aa11bb22-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
+const MAIN = path.join(TMP, 'weather/chats/session-2026-03-10T09-39-3f2a9c1e.jsonl');
+
+/** The first `count` complete lines of the main chat, parsed and folded. */
+const replay = async (count?: number): Promise<{ events: SessionEvent[]; at: (iso: string) => string }> => {
+  const kind = classifyGeminiFile(TMP, MAIN);
+  if (!kind) throw new Error('not a chat file');
+  const parser = createGeminiParser(MAIN, kind, '/home/dev/weather', false);
+  const text = await readFile(MAIN, 'utf8');
+  const lines = text.slice(0, text.lastIndexOf('\n')).split('\n').slice(0, count);
+  const events = lines.flatMap((line) => parser.line(Buffer.from(line)));
+  const state = foldById(events).get(SID);
+  if (!state) throw new Error('no session');
+  return { events, at: (iso) => deriveActivity(state, Date.parse(iso)) };
+};
+
+describe('Gemini CLI chats', () => {
+  const fx = useFixtureHome('agentwatch-gemini-', 'gemini');
+
+  it('lists each chat with its project, model, summary, tokens and resume command', async () => {
+    const run = await fx.once(gemini);
+    const sessions = run.sessions();
+    expect([...sessions.keys()].sort()).toEqual([LEGACY, SID, SUB].sort());
+    expect(sessions.get(SID)).toMatchObject({
+      cwd: '/home/dev/weather',
+      model: 'gemini-3-pro-preview',
+      agentName: 'Seven-day forecast endpoint',
+      resumeCommand: `gemini --resume ${SID}`,
+      isSidechain: false,
+      createdAt: Date.parse('2026-03-10T09:39:58.000Z'),
+      // A rewound prompt and answer were said (and paid for): they still count.
+      userMessages: 3,
+      assistantMessages: 4,
+      lastFileWrite: '/home/dev/weather/src/routes/forecast.ts',
+    });
+    // Each message's usage once, however often the message was written again; cached input out of input, thinking in output.
+    expect(sessions.get(SID)?.tokens).toEqual({ input: 4100, output: 590, cacheCreation: 0, cacheRead: 41900 });
+    // A sub-agent's chat, in a folder named by its parent session: hidden under it, not resumable alone.
+    expect(sessions.get(SUB)).toMatchObject({ isSidechain: true, parentId: SID, cwd: '/home/dev/weather', model: 'gemini-3-flash-preview', resumeCommand: '' });
+    // An older project folder named by the sha256 of its path: the path from projects.json.
+    expect(sessions.get(LEGACY)).toMatchObject({ cwd: '/home/dev/legacy-api', model: 'gemini-2.5-pro', userMessages: 1 });
+    expect(run.diagnostics().map((d) => d.code).sort()).toEqual(['E_JUNK_LINE', 'E_UNKNOWN_RECORD']);
+    expect(run.diagnostics().find((d) => d.code === 'E_UNKNOWN_RECORD')?.message).toContain('message type "plan_update"');
+  });
+
+  it('honours GEMINI_CLI_HOME', () => {
+    expect(geminiTmpDir({ HOME: '/h' })).toBe('/h/.gemini/tmp');
+    expect(geminiTmpDir({ HOME: '/h', GEMINI_CLI_HOME: '/g' })).toBe('/g/.gemini/tmp');
+  });
+});
+
+describe('Gemini CLI activity', () => {
+  it('a finished tool paints its activity; a reply of tool calls alone is the model still working', async () => {
+    expect((await replay(6)).at('2026-03-10T09:40:09Z')).toBe('reading');
+    expect((await replay(8)).at('2026-03-10T09:40:12Z')).toBe('thinking');
+    expect((await replay(9)).at('2026-03-10T09:40:16Z')).toBe('writing');
+  });
+
+  it('an answer waits for the user; a prompt is thinking', async () => {
+    const { at } = await replay();
+    expect(at('2026-03-10T09:41:45Z')).toBe('thinking');
+    expect(at('2026-03-10T09:42:00Z')).toBe('waiting');
+    expect(at('2026-03-10T09:44:00Z')).toBe('idle');
+    expect((await replay(16)).at('2026-03-10T09:41:35Z')).toBe('thinking');
+  });
+
+  it('a message written again (usage, finished calls) is one message', async () => {
+    const { events } = await replay(9);
+    expect(events.filter((e) => e.type === 'turn' && e.role === 'assistant')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.type === 'tool_call' && e.name)).toEqual(['read_file', 'write_file']);
+    expect(diagnosticsOf(events).map((d) => d.code)).toEqual(['E_JUNK_LINE']);
+  });
+
+  it('the project path: the folder marker first, then projects.json by label or by hash', () => {
+    const none = (): undefined => undefined;
+    expect(geminiProjectPath('/t/shop', '{"projects":{"/w/shop":"shop"}}', none)).toBe('/w/shop');
+    expect(geminiProjectPath('/t/2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae', '{"projects":{"foo":"x"}}', none)).toBe('foo');
+    expect(geminiProjectPath('/t/shop', 'not json', none)).toBeUndefined();
+    expect(geminiProjectPath('/t/shop', undefined, () => '/marked\n')).toBe('/marked');
+  });
+});
