@@ -1,5 +1,5 @@
 import { describeDiagnostic, severityOf } from '../core/diagnostics.js';
-import type { Sink } from '../streams/contracts.js';
+import type { Sink } from '../streams/sink.js';
 
 /**
  * Silence is a bug: what keeps sessions from being read (an unreadable directory, a locked or

@@ -5,7 +5,7 @@ import type { Loaded } from '../config/load.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { SessionEvent, SessionState } from '../core/session.js';
-import type { Sink } from '../streams/contracts.js';
+import type { Sink } from '../streams/sink.js';
 import type { DiscoveryCache, Persister, SourceCtx } from '../sources/index.js';
 
 /**

@@ -7,7 +7,7 @@ import { agentLocations } from '../doctor/sessions-locations.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
 import { makeNotifierSink } from '../sinks/notify/index.js';
 import { makeWebhookSink } from '../sinks/webhook/index.js';
-import type { Sink } from '../streams/contracts.js';
+import type { Sink } from '../streams/sink.js';
 import { compactHeap } from '../util/long-run-heap.js';
 import { attentionLog } from './attention-log.js';
 import { compactWhenSettled, processCpuMs } from './compact-when-settled.js';

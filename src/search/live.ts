@@ -7,7 +7,7 @@ import { loadSessionNames, type SessionNames } from '../config/session-names.js'
 import type { AgentKind } from '../core/agents.js';
 import type { Logger, SessionsState, Teardown } from '../core/contracts.js';
 import type { SessionEvent } from '../core/session.js';
-import type { Sink } from '../streams/contracts.js';
+import type { Sink } from '../streams/sink.js';
 import { catchUp, openIndex, scopeOf, type OpenedIndex, type StartSources } from './catch-up.js';
 import { openMemorySearchDb, searchCursorPath, searchDbPath } from './index-db.js';
 import { createIndexer, type Indexer } from './indexer.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { attentionLog } from '../../src/app/attention-log.js';
 import { startPipeline } from '../../src/app/pipeline.js';
 import type { SessionEvent } from '../../src/core/session.js';
-import type { Sink } from '../../src/streams/contracts.js';
+import type { Sink } from '../../src/streams/sink.js';
 import { memoryLogger, rx, testCtx } from '../helpers/marbles.js';
 
 const locked: SessionEvent = { type: 'diagnostic', agent: 'cursor', code: 'E_DB_LOCKED', message: 'database is locked', path: '/db' };

@@ -4,7 +4,7 @@ import { startPipeline } from '../../src/app/pipeline.js';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 import { ACTIVITIES, type Activity } from '../../src/core/activity.js';
 import type { SessionEvent } from '../../src/core/session.js';
-import type { Sink } from '../../src/streams/contracts.js';
+import type { Sink } from '../../src/streams/sink.js';
 import { demoSource } from '../../src/demo/source.js';
 import { DEMO_SESSIONS } from '../../src/demo/scripts.js';
 import { selectVisible } from '../../src/streams/visibility.js';
