@@ -4,7 +4,7 @@ import type { SessionsState } from '../core/contracts.js';
 /** How often the quiet is checked after the first discovery. */
 export const SETTLE_CHECK_MS = 2_000;
 /** Quiet means this share of one core or less over the last check (the cache write after a cold start is not). */
-export const QUIET_CPU_SHARE = 0.1;
+const QUIET_CPU_SHARE = 0.1;
 /**
  * Compact after this long of quiet: V8 judges its allocation rate over the last 5 s, and only a
  * collection at a low rate shrinks the young generation.

@@ -8,7 +8,7 @@ import { countAnyAge, countVisible, type VisibilityOptions } from '../streams/vi
  * the sources looked, and what to run next: every interface says where it looked.
  * Pure lines; `watchHeadlessEmpty` prints them.
  */
-export const headlessEmptyLines = (state: SessionsState, now: number, visibility: VisibilityOptions, searched: readonly string[]): string[] => {
+const headlessEmptyLines = (state: SessionsState, now: number, visibility: VisibilityOptions, searched: readonly string[]): string[] => {
   if (countVisible(state.sessions.values(), now, visibility) > 0) return [];
   const older = countAnyAge(state.sessions.values(), now, visibility);
   const window = visibility.windowMinutes ?? 0;

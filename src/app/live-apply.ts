@@ -18,7 +18,7 @@ import type { VisibilityOptions } from '../streams/visibility.js';
  */
 
 /** Pure: the listing options of `config` for the agents picked at start (--agent, config). */
-export const visibilityOf = (config: Config, picked: readonly AgentKind[]): VisibilityOptions => ({
+const visibilityOf = (config: Config, picked: readonly AgentKind[]): VisibilityOptions => ({
   windowMinutes: config.window_minutes,
   excludeCwdSubstrings: config.exclude_cwd_substrings,
   agents: new Set(picked.filter((agent) => config.agents[agent])),

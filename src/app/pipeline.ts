@@ -116,7 +116,7 @@ const sourceEvents = (ctx: Ctx, options: PipelineOptions, agents: readonly Agent
 };
 
 /** Diagnostics kept for late readers; counts are unbounded in the state, details are not. */
-export const DIAGNOSTICS_KEPT = 1_000;
+const DIAGNOSTICS_KEPT = 1_000;
 
 /** Start the pipeline at once (sources subscribe now) and keep it running until `dispose()`. */
 export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {

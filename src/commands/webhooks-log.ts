@@ -16,7 +16,7 @@ export const DEFAULT_LOG_LIMIT = 20;
 const pad = (text: string, width: number): string => text.padEnd(width);
 
 /** One line per delivery, newest first: when, webhook, state, HTTP status, attempts, latency, id, why. */
-export const renderLog = (records: readonly DeliveryRecord[]): string => {
+const renderLog = (records: readonly DeliveryRecord[]): string => {
   if (records.length === 0) return '';
   const width = Math.max(...records.map((record) => record.webhook.length));
   return records

@@ -7,7 +7,7 @@ import { metaOf, rangeOf, ruleOf } from './rules.js';
  * holds no copy of its own.
  */
 
-export interface KeyBounds {
+interface KeyBounds {
   readonly min: number;
   readonly max: number;
   /** The +/- keys: `step` at a time within `min..max` (a value outside, set in the file, only moves inwards). */

@@ -6,7 +6,7 @@ import { keyPath } from './key-path.js';
  * by name: writing one back (JSON.stringify, a back-fill, PUT /api/config) would overflow the
  * stack a few thousand levels down, and each level costs its indentation on every line below.
  */
-export const MAX_CONFIG_DEPTH = 64;
+const MAX_CONFIG_DEPTH = 64;
 
 /**
  * Why `value` nests deeper than `limit` levels, naming the key under which it does by the first

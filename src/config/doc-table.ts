@@ -24,7 +24,7 @@ const rows = (key: string, setting: z.ZodType): string[] => {
   return Object.entries(nested).map(([name, s]) => row(`${key}.${name}`, s));
 };
 
-export const configTable = (): string =>
+const configTable = (): string =>
   [
     '| Key | Type | Default | Takes | Meaning |',
     '|---|---|---|---|---|',

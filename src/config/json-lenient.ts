@@ -8,7 +8,7 @@
 
 import { jsonErrorOffset } from './json-error-offset.js';
 
-export interface JsonProblem {
+interface JsonProblem {
   /** Offset (UTF-16 units) of the character that is wrong; the text's length when it ends too soon. */
   readonly offset: number;
   readonly reason: string;

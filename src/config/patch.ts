@@ -15,7 +15,7 @@ import { depthProblem } from './depth.js';
  */
 
 /** Never writable through the API: the passphrase has its own route, the salt never changes. */
-export const NOT_WRITABLE = ['api_passphrase', 'api_salt'] as const;
+const NOT_WRITABLE = ['api_passphrase', 'api_salt'] as const;
 
 /** Sent back by a client that PUTs what GET /api/config answered: not a setting, accepted and dropped. */
 const ANSWER_ONLY = ['bounds'] as const;
@@ -140,7 +140,7 @@ export const applyConfigPatch = (stored: StoredConfig, patch: ConfigPatch): Stor
 };
 
 /** What changed between two effective configs, by top-level key. */
-export const changedKeys = (before: Config, after: Config): (keyof Config)[] =>
+const changedKeys = (before: Config, after: Config): (keyof Config)[] =>
   (Object.keys(after) as (keyof Config)[]).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
 
 /**

@@ -45,7 +45,7 @@ const notOneOf = (field: string, what: string, allowed: readonly string[]) => (i
 };
 
 /** Webhook `events` values: a target activity, or "active" as in `default_filter`. */
-export const WEBHOOK_EVENTS = ['active', ...ACTIVITIES] as const;
+const WEBHOOK_EVENTS = ['active', ...ACTIVITIES] as const;
 
 export const webhookEntrySchema = z
   .object({
@@ -77,9 +77,9 @@ export const webhookEntrySchema = z
 
 export type WebhookEntry = z.infer<typeof webhookEntrySchema>;
 
-export const CARD_DENSITIES = ['compact', 'rich', 'live'] as const;
+const CARD_DENSITIES = ['compact', 'rich', 'live'] as const;
 export type CardDensity = (typeof CARD_DENSITIES)[number];
-export const TERMINALS = ['terminal', 'kitty'] as const;
+const TERMINALS = ['terminal', 'kitty'] as const;
 export type TerminalChoice = (typeof TERMINALS)[number];
 const THEMES = ['auto', 'dark', 'light'] as const;
 

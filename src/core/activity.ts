@@ -20,8 +20,6 @@ export const ACTIVITIES = [
 
 export type Activity = (typeof ACTIVITIES)[number];
 
-export const isActivity = (value: string): value is Activity => (ACTIVITIES as readonly string[]).includes(value);
-
 /** "Active" is everything the agent does on its own: not idle and not waiting for the user. */
 export const isActiveActivity = (activity: Activity): boolean => activity !== 'idle' && activity !== 'waiting';
 

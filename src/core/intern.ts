@@ -6,7 +6,7 @@
  */
 export const INTERN_MAX_LENGTH = 256;
 /** Distinct values kept; the table starts over when it is full (a value then may exist twice, never wrong). */
-export const INTERN_MAX_VALUES = 20_000;
+const INTERN_MAX_VALUES = 20_000;
 
 export type Interner = (value: string) => string;
 

@@ -20,7 +20,6 @@ export const SESSION_ORDER_LABEL: Readonly<Record<SessionOrder, string>> = {
 export const nextSessionOrder = (order: SessionOrder): SessionOrder => SESSION_ORDERS[(SESSION_ORDERS.indexOf(order) + 1) % SESSION_ORDERS.length] ?? 'needs-you';
 
 /** What a session needs from its user, in the order `needs-you` lists the groups. */
-export const ORDER_GROUPS = ['waiting', 'working', 'idle'] as const;
-export type OrderGroup = (typeof ORDER_GROUPS)[number];
+export type OrderGroup = 'waiting' | 'working' | 'idle';
 
 export const orderGroup = (activity: Activity): OrderGroup => (activity === 'waiting' ? 'waiting' : isActiveActivity(activity) ? 'working' : 'idle');

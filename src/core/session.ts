@@ -186,8 +186,6 @@ export interface FileCheckpoint {
 /** Diagnostics by code (codes with none are left out). */
 export type DiagnosticCounts = Readonly<Partial<Record<DiagnosticCode, number>>>;
 
-export type SessionEventType = SessionEvent['type'];
-
 export interface SubagentUsage {
   readonly sessions: number;
   readonly tokens: TokenCounts;

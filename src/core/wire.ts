@@ -44,11 +44,6 @@ export interface AuthParameters {
   readonly encoding: 'base64url-no-padding';
 }
 
-/** Every error answer of the API. */
-export interface ApiError {
-  readonly error: string;
-}
-
 /** `GET /api/scope` (dashboard): what lies outside the listing, for an empty dashboard to say. */
 export interface ScopeDocument {
   readonly window_minutes: number;

@@ -9,7 +9,7 @@ import { DEMO_SESSIONS, demoLoop, type DemoSession } from './scripts.js';
  * when the scheduler reaches it, looping forever. Timed only by `scheduler` and stamped by `now`
  * (the Ctx clock), so TestScheduler runs hours of demo in virtual time.
  */
-export const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike, now: () => number = () => scheduler.now()): Observable<SessionEvent> =>
+const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike, now: () => number = () => scheduler.now()): Observable<SessionEvent> =>
   new Observable<SessionEvent>((subscriber) => {
     const { steps, length } = demoLoop(spec);
     const start = now();

@@ -10,8 +10,8 @@ import { writeFileAtomic } from '../util/fs-atomic.js';
  * one click away) without a browser window popping up on every login.
  */
 
-export const LAUNCH_AGENT_LABEL = 'dev.agentwatch.agentwatch';
-export const AUTOSTART_ARGS = ['--gui', '--no-open'] as const;
+const LAUNCH_AGENT_LABEL = 'dev.agentwatch.agentwatch';
+const AUTOSTART_ARGS = ['--gui', '--no-open'] as const;
 
 /** Where the entry lives on `platform`, or undefined where launch at login is not offered (Windows). */
 export const autostartPath = (platform: NodeJS.Platform, env: Env): string | undefined => {

@@ -19,7 +19,7 @@ import type { Step } from './spawn-detached.js';
  * Terminal.app only takes script text, so every word is single-quoted.
  */
 
-export const KITTY_GROUP = 'agentwatch';
+const KITTY_GROUP = 'agentwatch';
 
 /**
  * `cd` to $1, run the rest; with `keep`, leave an interactive shell in that directory when the
@@ -27,7 +27,7 @@ export const KITTY_GROUP = 'agentwatch';
  */
 const script = (keep: boolean): string => `cd -- "$1" || exit 1; shift; "$@"${keep ? '; exec "${SHELL:-/bin/sh}" -i' : ''}`;
 
-export const wrapped = (argv: readonly string[], cwd: string, keep: boolean): string[] => ['/bin/sh', '-c', script(keep), 'agentwatch', cwd, ...argv];
+const wrapped = (argv: readonly string[], cwd: string, keep: boolean): string[] => ['/bin/sh', '-c', script(keep), 'agentwatch', cwd, ...argv];
 
 /** How each Linux emulator takes a command to run (after its own options). */
 const LINUX_EMULATORS: readonly { readonly name: string; readonly args: (command: readonly string[], cwd: string) => string[] }[] = [

@@ -14,14 +14,14 @@ export interface AgentDrift {
   readonly unknown_records: readonly UnknownByVersion[];
 }
 
-export interface SeenVersion {
+interface SeenVersion {
   readonly version: string;
   readonly sessions: number;
   /** Newer than every version the reader was checked against. */
   readonly newer: boolean;
 }
 
-export interface UnknownByVersion {
+interface UnknownByVersion {
   readonly version: string;
   readonly newer: boolean;
   /** Each kind of record not known (`record type "x"`), with the number of files holding it. */

@@ -59,7 +59,7 @@ export interface AgentReport {
   readonly notes: readonly string[];
 }
 
-export interface DoctorDiagnostic {
+interface DoctorDiagnostic {
   readonly code: string;
   readonly name: string;
   readonly severity: DiagnosticSeverity;
@@ -89,7 +89,7 @@ const UNREAD_BECAUSE: Readonly<Partial<Record<DiagnosticEvent['code'], string>>>
  * A place found there (`ok` by its stat) whose database or directory could not be read after all,
  * said so, with the diagnostic that tells why: never `ok` for a place none of whose sessions were read.
  */
-export const withReadFailures = (locations: readonly LocationCheck[], diagnostics: readonly DiagnosticEvent[]): LocationCheck[] =>
+const withReadFailures = (locations: readonly LocationCheck[], diagnostics: readonly DiagnosticEvent[]): LocationCheck[] =>
   locations.map((location) => {
     if (location.state !== 'found') return location;
     const failure = diagnostics.find((d) => d.path === location.path && UNREAD_BECAUSE[d.code] !== undefined);

@@ -36,7 +36,7 @@ const DEFAULT_BASES = {
 } as const satisfies Record<LimitAgent, string>;
 
 /** The variable overriding each provider's base URL (for proxies and tests; docs/limits.md). */
-export const BASE_URL_VARS = {
+const BASE_URL_VARS = {
   claude: 'AGENTWATCH_CLAUDE_API_URL',
   codex: 'AGENTWATCH_CODEX_API_URL',
   grok: 'AGENTWATCH_GROK_API_URL',

@@ -13,7 +13,7 @@ import { limitsJson } from './render-json.js';
 import type { Outcome, Outcomes } from './types.js';
 
 /** One cold outcome$ per agent; a new agent is a compile error until it is wired here. */
-export const PROVIDERS = {
+const PROVIDERS = {
   claude: (ctx) => runProvider(claudeProvider, ctx),
   codex: (ctx) =>
     runProvider(codexProvider, ctx).pipe(
@@ -32,7 +32,7 @@ export const PROVIDERS = {
  * The last line of defence before forkJoin, which errors on any error and emits nothing when
  * an input completes empty: whatever a provider does, it ends in exactly one Outcome.
  */
-export const guardOutcome =
+const guardOutcome =
   (agent: LimitAgent): OperatorFunction<Outcome, Outcome> =>
   (outcome$) =>
     outcome$.pipe(

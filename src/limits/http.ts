@@ -1,7 +1,7 @@
 import { LimitError } from './types.js';
 
 /** One GET as the providers describe it; `secrets` are scrubbed from anything we print. */
-export interface HttpRequest {
+interface HttpRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
@@ -36,7 +36,7 @@ const hostOf = (url: string): string => {
 };
 
 /** Turns a transport failure into a message a user can act on; never echoes headers. */
-export const describeTransportError = (error: unknown, url: string, timeoutMs: number): LimitError => {
+const describeTransportError = (error: unknown, url: string, timeoutMs: number): LimitError => {
   const host = hostOf(url);
   const code = error instanceof Error && 'code' in error ? String(error.code ?? '') : '';
   // NOTE: matched by name so this module does not import got eagerly (see gotGet).
@@ -55,9 +55,9 @@ export const describeTransportError = (error: unknown, url: string, timeoutMs: n
 };
 
 /** No usage answer comes near this; a bigger one is a broken or hostile endpoint, not data. */
-export const MAX_RESPONSE_BYTES = 1024 * 1024;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
 
-export const tooLarge = (url: string, maxBytes: number): LimitError =>
+const tooLarge = (url: string, maxBytes: number): LimitError =>
   new LimitError('E_TOO_LARGE', `answer from ${hostOf(url)} is larger than ${maxBytes / 1024 / 1024} MiB; not read (check the base URL)`);
 
 /**

@@ -4,9 +4,9 @@ import type { LimitWindow } from './types.js';
 export type PaceLabel = 'underutilizing' | 'on track' | 'overutilizing';
 
 /** Below this elapsed share the used/elapsed ratio means nothing (docs/limits.md). */
-export const PACE_MIN_ELAPSED = 1;
-export const UNDER_PACE = 0.85;
-export const OVER_PACE = 1.15;
+const PACE_MIN_ELAPSED = 1;
+const UNDER_PACE = 0.85;
+const OVER_PACE = 1.15;
 
 const clampPercent = (value: number): number => Math.min(100, Math.max(0, value));
 

@@ -12,7 +12,7 @@ export interface FoundCredential {
 }
 
 /** What a provider's mapping step returns: reports, or a reason there is nothing to show. */
-export type ProviderResult = { readonly reports: readonly LimitReport[] } | { readonly skip: SkipReason; readonly message: string };
+type ProviderResult = { readonly reports: readonly LimitReport[] } | { readonly skip: SkipReason; readonly message: string };
 
 /**
  * The parts that differ between the five providers. `runProvider` does the rest the same way
@@ -39,7 +39,7 @@ export const rateLimitSuffix = (response: HttpResponse): string => {
 };
 
 /** The generic wording of each non-200 status, with a body snippet where it helps. */
-export const statusError = (response: HttpResponse, secrets: readonly string[]): LimitError => {
+const statusError = (response: HttpResponse, secrets: readonly string[]): LimitError => {
   const { status } = response;
   const body = snippet(response.body, secrets);
   if (status === 401) return new LimitError('E_UNAUTHORIZED', `the token was rejected (HTTP 401): ${body}`);
@@ -51,7 +51,7 @@ export const statusError = (response: HttpResponse, secrets: readonly string[]):
 };
 
 /** Body -> validated payload, or E_SCHEMA_DRIFT naming the JSON path and the expected type. */
-export const parsePayload = <P>(body: string, schema: z.ZodType<P>, secrets: readonly string[]): P => {
+const parsePayload = <P>(body: string, schema: z.ZodType<P>, secrets: readonly string[]): P => {
   let json: unknown;
   try {
     json = JSON.parse(body);

@@ -10,7 +10,7 @@ import type { LimitReport, Outcomes } from './types.js';
 const LABEL_WIDTH = 9;
 
 /** A bar of `width` cells, filled in proportion to `percent` (clamped to 0-100). */
-export const bar = (percent: number, width: number): { filled: string; empty: string } => {
+const bar = (percent: number, width: number): { filled: string; empty: string } => {
   const cells = Math.round((Math.min(100, Math.max(0, percent)) / 100) * width);
   return { filled: '█'.repeat(cells), empty: '░'.repeat(width - cells) };
 };
@@ -20,7 +20,7 @@ const barWidth = (width: number): number => Math.max(10, Math.min(30, width - 30
 const line = (label: string, value: string): string => `    ${label.padEnd(LABEL_WIDTH)}${value}`;
 
 /** Word-wraps `text` to `width` columns, every line starting with `indent`. */
-export const wrap = (text: string, width: number, indent: string): string[] => {
+const wrap = (text: string, width: number, indent: string): string[] => {
   const room = Math.max(20, width - indent.length);
   const lines: string[] = [];
   let current = '';

@@ -8,7 +8,7 @@ import { summaryColumns } from './windows.js';
 const HEADERS = ['Agent', '5h', 'Week (or Global)'] as const;
 
 /** `29.0% used / 51.3% exp`, colored by severity; `--` when the agent has no such window. */
-export const summaryCell = (window: LimitWindow | undefined, now: number, palette: Palette): string => {
+const summaryCell = (window: LimitWindow | undefined, now: number, palette: Palette): string => {
   if (!window) return '--';
   const view = viewWindow(window, now);
   return palette.severity(severityOf(view), `${view.usedPercent.toFixed(1)}% used / ${view.expectedPercent.toFixed(1)}% exp`);

@@ -1,8 +1,7 @@
 import type { LimitAgent } from '../core/agents.js';
 
 /** The six rows of the summary table, in print order (cursor reports two). */
-export const LIMIT_ROWS = ['Claude', 'Codex', 'Grok', 'Kimi', 'Cursor Models', 'Cursor API'] as const;
-export type LimitRowLabel = (typeof LIMIT_ROWS)[number];
+export type LimitRowLabel = 'Claude' | 'Codex' | 'Grok' | 'Kimi' | 'Cursor Models' | 'Cursor API';
 
 /** Which rows each agent produces; cursor's two rows appear or disappear together. */
 export const ROWS_OF = {

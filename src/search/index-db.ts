@@ -16,7 +16,7 @@ import { openOwnedDb } from '../util/owned-db.js';
  * spaces are words of their own, and camelCase parts sit in a second column. Chosen over
  * `unicode61 tokenchars '_'` and `trigram` by bench/search-tokenizers.mjs (docs/search.md).
  */
-export const SEARCH_DB_VERSION = 2;
+const SEARCH_DB_VERSION = 2;
 
 export const searchDbPath = (env: Env): string => path.join(cacheDir(env), 'search.db');
 /** The search's own discovery cache: byte offsets of what has been indexed, per file. */
@@ -80,7 +80,7 @@ const holdsForeign = (copy: string): boolean => {
  * kept only until the index rebuilt from nothing opens again as a good one, or another is moved
  * aside. A copy of a foreign database stays. Best effort (a read-only folder keeps them).
  */
-export const removeBrokenCopies = (file: string): void => {
+const removeBrokenCopies = (file: string): void => {
   const dir = path.dirname(file);
   const prefix = `${path.basename(file)}.broken-`;
   let names: string[];

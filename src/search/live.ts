@@ -19,7 +19,7 @@ import { describeFault, storageFault, type StorageFault } from '../util/storage-
 import { describeDegraded, markDegraded, markRecovered } from '../util/storage-health.js';
 
 /** New messages become searchable this soon after a source read them. */
-export const LIVE_FLUSH_MS = 100;
+const LIVE_FLUSH_MS = 100;
 
 export interface LiveIndex {
   /** The pipeline's tap: every source event of the running monitor (no second read of any file). */
@@ -128,7 +128,7 @@ const createFeed = (
 };
 
 /** Waits between attempts to open an index its disk refused; the last repeats. */
-export const REOPEN_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000];
+const REOPEN_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000];
 
 /**
  * The search index of a running monitor: fed by the sources as they read, written every 100 ms.

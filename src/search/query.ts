@@ -22,7 +22,7 @@ export interface SearchResult {
   readonly snippets: readonly SearchSnippet[];
 }
 
-export interface SearchSnippet {
+interface SearchSnippet {
   readonly role: 'user' | 'assistant';
   readonly timestamp: string;
   readonly text: string;
@@ -40,7 +40,7 @@ export interface SearchOptions {
 /** A query FTS5 cannot parse: the command exits 2 with this message, the API answers 400. */
 export class QuerySyntaxError extends Error {}
 
-export const SNIPPETS_PER_SESSION = 3;
+const SNIPPETS_PER_SESSION = 3;
 /** Tokens of context FTS5 puts in a snippet. */
 const SNIPPET_TOKENS = 24;
 

@@ -8,7 +8,7 @@ import { SEP } from './segment.js';
  */
 export const HIT_OPEN = '\u0002';
 export const HIT_CLOSE = '\u0003';
-export const ELLIPSIS = '…';
+const ELLIPSIS = '…';
 
 const ADJACENT = new RegExp(`${HIT_CLOSE}${SEP}${HIT_OPEN}`, 'g');
 

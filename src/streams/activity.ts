@@ -16,7 +16,7 @@ export interface ActivityRules {
   readonly waitingTimeoutMs: number;
 }
 
-export const DEFAULT_ACTIVITY_RULES: ActivityRules = { waitingTimeoutMs: WAITING_TIMEOUT_MS };
+const DEFAULT_ACTIVITY_RULES: ActivityRules = { waitingTimeoutMs: WAITING_TIMEOUT_MS };
 
 /** `waiting_timeout_minutes` as rules: 0 means waiting lasts until the user acts (or the window drops the session). */
 export const activityRules = (waitingTimeoutMinutes: number | undefined): ActivityRules =>

@@ -1,6 +1,5 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Config } from '../config/effective.js';
-import type { AgentKind } from '../core/agents.js';
 import type { Logger } from '../core/contracts.js';
 import type { Env } from '../core/env.js';
 import type { SessionEvent } from '../core/session.js';
@@ -19,5 +18,3 @@ export interface Ctx {
 
 /** Cold; one per agent; unsubscribing closes every watcher, timer and database handle. */
 export type Source = (ctx: Ctx) => Observable<SessionEvent>;
-
-export type SourceRegistry = Readonly<Record<AgentKind, Source>>;

@@ -1,8 +1,4 @@
 import type { SessionState } from '../core/session.js';
-import { nextChangeAt } from './activity.js';
-
-/** The next instant time alone may change a session's activity (activity.ts `nextChangeAt`). */
-export const nextActivityChangeAt = nextChangeAt;
 
 /**
  * The next instant the session crosses the edge of a `windowMs` visibility window (it stops being

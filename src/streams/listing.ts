@@ -52,7 +52,7 @@ class ListedEntry implements ListedSession {
 }
 
 /** What one refresh changed: sessions added or whose summary changed, and the ids that left. */
-export interface ListingChanges {
+interface ListingChanges {
   readonly changed: readonly ListedSession[];
   readonly removed: readonly string[];
 }

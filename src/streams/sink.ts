@@ -8,7 +8,7 @@ import type { Listing } from './listing.js';
 // Apart from the source contract (contracts.ts): sources must not reach the read model, even by type.
 
 /** The pipeline's shared streams, as every sink gets them. */
-export interface SinkStreams {
+interface SinkStreams {
   /** Every frame of the fold (state, activities, what it touched), after `listing` has it. */
   readonly frame$: Observable<PipelineFrame>;
   /** What the config's window lists: the one read model (streams/listing.ts). */

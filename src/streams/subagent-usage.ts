@@ -11,7 +11,7 @@ import { PersistentMap } from './persistent-map.js';
  */
 const ROLLS_UP: ReadonlySet<AgentKind> = new Set(['claude']);
 
-export const parentKeyOf = (s: SessionState): SessionKey | undefined =>
+const parentKeyOf = (s: SessionState): SessionKey | undefined =>
   s.isSidechain && s.parentId !== '' && ROLLS_UP.has(s.agent) ? `${s.agent}:${s.parentId}` : undefined;
 
 const add = (a: TokenCounts, b: TokenCounts): TokenCounts => ({
@@ -22,7 +22,7 @@ const add = (a: TokenCounts, b: TokenCounts): TokenCounts => ({
 });
 
 /** The parent's sub-agent usage: the sum of its children's own usage (pure). */
-export const sumSubagents = (children: Iterable<SessionState>): SubagentUsage => {
+const sumSubagents = (children: Iterable<SessionState>): SubagentUsage => {
   let sessions = 0;
   let tokens = ZERO_TOKENS;
   let costUsd = 0;

@@ -8,7 +8,7 @@ export interface LockOptions {
   readonly staleMs?: number;
 }
 
-export class LockTimeoutError extends Error {
+class LockTimeoutError extends Error {
   readonly code = 'E_LOCK_TIMEOUT';
   constructor(readonly lockPath: string) {
     super(`could not lock ${lockPath}: another agentwatch process holds it (delete the file if no agentwatch is running)`);

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Longest stretch of synchronous work between two event-loop turns, in ms. */
-export const SLICE_MS = 10;
+const SLICE_MS = 10;
 
 export type YieldIfDue = () => Promise<void> | undefined;
 

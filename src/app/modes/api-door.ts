@@ -29,7 +29,7 @@ export interface PreparedApi {
  * The effective passphrase's token, started at once and awaited where a request needs it; on a
  * terminal with none configured, asks for one and saves it first.
  */
-export const prepareApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: Promise<string>; salt: string }> => {
+const prepareApiToken = async (io: CliIo, loaded: Loaded): Promise<{ token: Promise<string>; salt: string }> => {
   const passphrase = loaded.config.api_passphrase;
   const salt = loaded.config.api_salt;
   if (passphrase.trim() === '') {

@@ -15,16 +15,16 @@ import { terminalSafe } from '../../core/terminal-safe.js';
  */
 
 /** The address a browser on this machine reaches: a wildcard bind is reached through loopback. */
-export const browsableAddress = (bound: ListenAddress): ListenAddress => {
+const browsableAddress = (bound: ListenAddress): ListenAddress => {
   if (bound.host === '0.0.0.0') return { ...bound, host: '127.0.0.1' };
   if (bound.host === '::' || (isIP(bound.host) === 6 && /^[0:]+$/.test(bound.host))) return { ...bound, host: '::1' };
   return bound;
 };
 
-export const dashboardUrl = (bound: ListenAddress): string => `http://${formatAddress(browsableAddress(bound))}/`;
+const dashboardUrl = (bound: ListenAddress): string => `http://${formatAddress(browsableAddress(bound))}/`;
 
 /** How long the window must live before it counts as open. */
-export const WINDOW_SETTLE_MS = 3_000;
+const WINDOW_SETTLE_MS = 3_000;
 
 export interface ShowOptions {
   /** Resolves when the window has lived long enough (a timer; tests pass their own). */

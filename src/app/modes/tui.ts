@@ -25,7 +25,7 @@ const sampleLimits = (): LimitsRenderer => {
 };
 
 /** stderr lines that report, rather than warn: everything else the TUI shows as a warning. */
-export const isInformation = (text: string): boolean =>
+const isInformation = (text: string): boolean =>
   /^--demo:|^webhooks: resuming|succeeded on attempt|receiver is back|took over \d+ queued|listening on|serving |^API |^dashboard /i.test(text);
 
 /** NO_COLOR (any non-empty value) turns colors off; the TUI keeps its layout and attributes. */

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 
 /** `--host` default, and the ports tried in order when `--host` is absent and 7421 is busy. */
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 7421;
+const DEFAULT_PORT = 7421;
 export const FALLBACK_PORTS: readonly number[] = Array.from({ length: 11 }, (_, i) => DEFAULT_PORT + i);
 
 export interface ListenAddress {

@@ -4,7 +4,7 @@ import type { FailureLimiter } from './auth-throttle.js';
 import { tokensEqual } from './token.js';
 
 /** Who may call a route: set per route in `config.access`; routes that say nothing need the token. */
-export type RouteAccess = 'public' | 'token' | 'token-or-query';
+type RouteAccess = 'public' | 'token' | 'token-or-query';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,7 +27,7 @@ const queryToken = (query: unknown): string | undefined => {
  * none (same-site counts: a page on localhost:3000 is the same site as localhost:7421), or an
  * `Origin` whose host is not the Host the request was sent to.
  */
-export const crossSiteReason = (request: FastifyRequest): string | undefined => {
+const crossSiteReason = (request: FastifyRequest): string | undefined => {
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
   const origin = request.headers.origin;

@@ -13,7 +13,7 @@ export const frameworkMessage = (error: FastifyError): string => {
   return clip(error.message);
 };
 
-export class BodyError extends Error {
+class BodyError extends Error {
   readonly statusCode = 400;
 }
 

@@ -20,7 +20,7 @@ import type { DeliveryRecord } from '../webhook/delivery-store.js';
 import type { SessionStore } from './store.js';
 
 /** Request bodies are a rename at most: a few KB is plenty, more is refused with 413. */
-export const BODY_LIMIT_BYTES = 4 * 1024;
+const BODY_LIMIT_BYTES = 4 * 1024;
 
 export interface ServerDeps {
   readonly store: SessionStore;

@@ -103,7 +103,7 @@ export const connectionFrames = (
   );
 
 /** `?format=patch`, first frame: every listed session and the stats. */
-export const snapshotFrame = (snapshot: SessionsSnapshot): string =>
+const snapshotFrame = (snapshot: SessionsSnapshot): string =>
   `event: snapshot\ndata: {"sessions":${snapshot.summariesJson},"stats":${JSON.stringify(snapshot.stats)}}\n\n`;
 
 /** Sent once when the first discovery completes (to clients that connected while it ran). */

@@ -7,7 +7,7 @@ const isPatchFormat = (query: unknown): boolean =>
   typeof query === 'object' && query !== null && 'format' in query && (query as { format: unknown }).format === 'patch';
 
 /** A client that stops reading is dropped once this much is queued for it, instead of growing memory. */
-export const DEFAULT_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 /**
  * `GET /api/events[?format=patch]`: the shell around `sse-frames.ts`. Each connection subscribes to the shared

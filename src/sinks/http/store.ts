@@ -41,7 +41,7 @@ export interface StoreChanges {
 }
 
 /** A new snapshot's stats and what changed in the listing since the snapshot before it. */
-export interface StoreUpdate {
+interface StoreUpdate {
   readonly changes: StoreChanges;
   readonly stats: ApiStats;
 }

@@ -51,7 +51,7 @@ export interface WebhookMetrics {
   readonly queueDepth: (webhook: string, depth: number) => void;
 }
 
-export type WebhookOutcome = 'delivered' | 'refused' | 'failed' | 'dropped';
+type WebhookOutcome = 'delivered' | 'refused' | 'failed' | 'dropped';
 
 export interface Metrics {
   readonly contentType: string;
@@ -66,7 +66,7 @@ const diagnosticLabels = (key: string): { agent: string; code: string } => {
 };
 
 /** A bounded name for a window's length, for alert rules: 5h, week, month or other. */
-export const periodOf = (window: { readonly label: string; readonly window_seconds?: number }): '5h' | 'week' | 'month' | 'other' => {
+const periodOf = (window: { readonly label: string; readonly window_seconds?: number }): '5h' | 'week' | 'month' | 'other' => {
   const seconds = window.window_seconds;
   if (seconds === FIVE_HOURS || /^5[- ]?h(our)?$/i.test(window.label)) return '5h';
   if (seconds === ONE_WEEK || /^(7[- ]day|week|weekly)$/i.test(window.label)) return 'week';

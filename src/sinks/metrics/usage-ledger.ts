@@ -10,7 +10,7 @@ import { sessionCost } from '../../streams/cost.js';
  * session that appears after the first discovery starts from zero (all of it is new). A total
  * that shrinks (a transcript rewritten from scratch) moves the baseline without counting.
  */
-export type TokenKind = 'input' | 'output' | 'cache_read' | 'cache_creation';
+type TokenKind = 'input' | 'output' | 'cache_read' | 'cache_creation';
 
 const KINDS: readonly (readonly [TokenKind, keyof TokenCounts])[] = [
   ['input', 'input'],
@@ -34,7 +34,7 @@ interface Seen {
 
 const seenOf = (s: SessionState): Seen => ({ tokens: s.tokens, model: s.model, recordedCostUsd: s.recordedCostUsd, cost: costOf(s) });
 
-export interface UsageTotals {
+interface UsageTotals {
   readonly tokens: ReadonlyMap<string, { readonly agent: AgentKind; readonly model: string; readonly kind: TokenKind; readonly value: number }>;
   readonly cost: ReadonlyMap<string, { readonly agent: AgentKind; readonly model: string; readonly value: number }>;
 }

@@ -24,7 +24,7 @@ interface Wait {
  * When a wait that began at `since` is due for its alert: `ms` after the answer, and never
  * inside the grace after it (the agent may still go on, the interfaces still show "thinking").
  */
-export const alertDueAt = (since: number, ms: number): number => since + Math.max(ms, WAITING_GRACE_MS);
+const alertDueAt = (since: number, ms: number): number => since + Math.max(ms, WAITING_GRACE_MS);
 
 export interface WaitOptions {
   /** The sessions that may alert at all; sub-agent sessions never do. */

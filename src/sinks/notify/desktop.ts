@@ -16,7 +16,7 @@ export class NotifierUnavailableError extends Error {
 /** Runs a program without a shell (arguments are never interpreted), rejecting on failure. */
 export type RunProgram = (file: string, args: readonly string[], env: Env) => Promise<void>;
 
-export const runProgram: RunProgram = (file, args, env) =>
+const runProgram: RunProgram = (file, args, env) =>
   new Promise((resolve, reject) => {
     execFile(file, [...args], { env: { ...env }, timeout: 10_000, windowsHide: true }, (error, _stdout, stderr) => {
       if (!error) return resolve();

@@ -6,7 +6,7 @@ import { AGENT_GLYPH } from '../../sources/agents.js';
 // the legend), the agent's name where the list is wide enough.
 
 /** Claude Desktop sessions (the macOS app's sidecar) are told apart from the CLI's. */
-export const DESKTOP_GLYPH = 'D';
+const DESKTOP_GLYPH = 'D';
 
 export const agentGlyph = (summary: Pick<SessionSummary, 'agent' | 'source'>): string =>
   summary.agent === 'claude' && summary.source === 'desktop' ? DESKTOP_GLYPH : AGENT_GLYPH[summary.agent];

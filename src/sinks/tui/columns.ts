@@ -6,7 +6,7 @@ import { AGENT_NAME_WIDTH } from './agent-glyph.js';
  * width allows, so a wide terminal fills with information instead of blank cells; what is left
  * goes to the name (and some to the project).
  */
-export type ColumnId = 'agent' | 'activity' | 'name' | 'project' | 'model' | 'cost' | 'age' | 'spark';
+type ColumnId = 'agent' | 'activity' | 'name' | 'project' | 'model' | 'cost' | 'age' | 'spark';
 
 export interface Column {
   readonly id: ColumnId;

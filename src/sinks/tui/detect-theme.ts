@@ -27,13 +27,13 @@ export const parseOsc11 = (answer: string): Rgb | undefined => {
 };
 
 /** Relative luminance (sRGB, Rec. 709 weights, gamma-expanded). */
-export const luminance = ({ r, g, b }: Rgb): number => {
+const luminance = ({ r, g, b }: Rgb): number => {
   const lin = (c: number): number => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 };
 
 /** Mid-grey (#777) has luminance ~0.18: anything brighter reads as a light background. */
-export const themeOfBackground = (rgb: Rgb): ThemeName => (luminance(rgb) > 0.18 ? 'light' : 'dark');
+const themeOfBackground = (rgb: Rgb): ThemeName => (luminance(rgb) > 0.18 ? 'light' : 'dark');
 
 /**
  * `COLORFGBG` ("fg;bg" or "fg;default;bg", set by rxvt, Konsole, some others): the last field is
@@ -88,7 +88,7 @@ export const detectTheme = async (input: DetectInput): Promise<ThemeName> => {
 };
 
 /** Short: the user is waiting for the first frame. Terminals that answer do so in a few ms. */
-export const QUERY_TIMEOUT_MS = 150;
+const QUERY_TIMEOUT_MS = 150;
 
 type RawInput = NodeJS.ReadableStream & { setRawMode?: (mode: boolean) => unknown; isRaw?: boolean };
 

@@ -5,7 +5,7 @@ const ESC = '\u001b[';
 const RESET = `${ESC}0m`;
 
 /** SGR parameters of a style (256-color palette indices). Empty when the style sets nothing. */
-export const sgrParams = (style: Style): string[] => {
+const sgrParams = (style: Style): string[] => {
   const params: string[] = [];
   if (style.bold) params.push('1');
   if (style.dim) params.push('2');

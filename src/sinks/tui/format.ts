@@ -1,5 +1,5 @@
 import { compactAge } from '../../core/age.js';
-import type { CostSource, RecentMessage, SessionState, ToolUse } from '../../core/session.js';
+import type { CostSource, RecentMessage, ToolUse } from '../../core/session.js';
 
 /** Pure value formatters of the TUI. Times are epoch ms; `now` is always passed in. */
 
@@ -39,9 +39,6 @@ export const formatCost = (costUsd: number, totalTokens: number, source: CostSou
 
 /** What a cost's mark means, where the detail and the help say it. */
 export const ESTIMATE_NOTE = 'estimated from list prices';
-
-/** "in" as the TUI shows it: fresh input plus cache writes plus cache reads. */
-export const inputTokensShown = (s: Pick<SessionState, 'tokens'>): number => s.tokens.input + s.tokens.cacheCreation + s.tokens.cacheRead;
 
 const SPARK = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
 

@@ -27,7 +27,7 @@ import type { LimitsRenderer } from './limits.js';
 import { activityRules } from '../../streams/activity.js';
 
 /** Frames are drawn at most this often (about 7 per second); a key press draws at once. */
-export const FRAME_MS = 150;
+const FRAME_MS = 150;
 
 export interface TuiOptions {
   /** The pipeline's frames (state, the activities the fold derived, what each touched). */
@@ -64,7 +64,7 @@ const EMPTY_STATE: SessionsState = { sessions: new Map(), diagnostics: {}, ready
 const modeOf = (view: ViewState): KeyMode => (view.prompt ? 'prompt' : view.help ? 'help' : view.limits ? 'limits' : 'normal');
 
 /** Warnings kept for the status line and the `?` overlay (the oldest go first). */
-export const MAX_WARNINGS = 50;
+const MAX_WARNINGS = 50;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

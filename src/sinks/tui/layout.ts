@@ -32,7 +32,7 @@ export interface Layout {
 /** Below this the panels cannot show a useful row: render a "too small" notice instead. */
 export const MIN_SIZE: Size = { width: 40, height: 12 };
 /** From this width the detail panel sits beside the list. */
-export const COLUMNS_FROM_WIDTH = 120;
+const COLUMNS_FROM_WIDTH = 120;
 /** Side by side, the detail panel gets this share of the width, within these bounds (inside its borders). */
 const DETAIL_SHARE = 0.36;
 const DETAIL_MIN = 44;

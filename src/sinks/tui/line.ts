@@ -1,5 +1,5 @@
 import type { StyleName } from './theme.js';
-import { charWidth, displayWidth, sanitize, takeWidth } from './text.js';
+import { charWidth, displayWidth, sanitize } from './text.js';
 
 /**
  * A screen row as styled text runs. Render functions build these; `encode.ts` turns them into
@@ -65,12 +65,6 @@ export const overlay = (base: Line, x: number, part: Line): Segment[] => {
 
 /** Every segment marked selected (the highlighted list row). */
 export const markSelected = (line: Line): Segment[] => line.map((s) => ({ ...s, selected: true }));
-
-/** Side by side: `left` fitted to `leftWidth`, then `right`. */
-export const joinColumns = (left: Line, leftWidth: number, right: Line): Segment[] => [...fitLine(left, leftWidth), ...right];
-
-/** Text cut to `width` cells as a single segment. */
-export const segFit = (text: string, width: number, style?: StyleName): Segment => seg(takeWidth(sanitize(text), Math.max(0, width)).text, style);
 
 /** Every segment drawn on a window's background (see Segment.onModal). */
 export const onModal = (line: Line): Segment[] => line.map((s) => ({ ...s, onModal: true }));

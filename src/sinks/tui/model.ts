@@ -44,7 +44,7 @@ export const selectRows = (read: ListedRead, query: ListQuery, order: SortMode =
 };
 
 // One naming rule for the TUI and the dashboard (core/session-name.ts).
-export { displayNameOf, type NameSource } from '../../core/session-name.js';
+export { displayNameOf,  } from '../../core/session-name.js';
 
 /** Tokens counted for a session, its sub-agents included (the cost column shows a cost only with tokens). */
 export const totalTokens = (s: Pick<SessionState, 'tokens' | 'subagents'>): number =>

@@ -7,7 +7,7 @@ import type { ViewState } from './state.js';
 import { ellipsize } from './text.js';
 
 /** How long a notice ("Copied ...", "Renamed ...") replaces the key help. */
-export const NOTICE_MS = 5000;
+const NOTICE_MS = 5000;
 
 const filterLabel = (filter: ViewState['filter']): string => (filter === '' ? 'all' : filter);
 

@@ -33,7 +33,7 @@ const wrappedField = (label: string, value: string, width: number, valueStyle: S
 const heading = (text: string): Line => [seg(text, 'panelTitle')];
 
 /** `in 1.2M  out 34k  (cache: 900k read, 12k written)`: "in" counts cache reads and writes (docs/formats/README.md). */
-export const tokenLine = (d: SessionDetail): string => {
+const tokenLine = (d: SessionDetail): string => {
   const input = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens;
   if (input + d.output_tokens === 0) return '';
   const cache = d.cache_read_tokens + d.cache_creation_tokens > 0 ? `  (cache ${formatTokens(d.cache_read_tokens)} read, ${formatTokens(d.cache_creation_tokens)} written)` : '';
@@ -52,7 +52,7 @@ const costLine = (d: SessionDetail, total: number): string => {
   return d.cost_source === 'price-table' ? `${shown} (${ESTIMATE_NOTE})` : shown;
 };
 
-export const detailLines = (d: SessionDetail, width: number, now: number): Line[] => {
+const detailLines = (d: SessionDetail, width: number, now: number): Line[] => {
   const total = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens + d.output_tokens;
   const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : activityText(d, now);
   const wroteAt = when(d.last_file_write_at, now);

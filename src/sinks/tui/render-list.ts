@@ -50,13 +50,13 @@ const rowCell = (row: ListRow, column: Column, plan: ColumnPlan, now: number): S
 const joinCells = (cells: readonly (readonly Segment[])[]): Segment[] => cells.flatMap((c, i) => (i === 0 ? [...c] : [seg(' '), ...c]));
 
 /** One session row: marker, then the plan's columns. Exactly `width` cells. */
-export const renderListRow = (row: ListRow, plan: ColumnPlan, width: number, now: number, selected: boolean): Segment[] => {
+const renderListRow = (row: ListRow, plan: ColumnPlan, width: number, now: number, selected: boolean): Segment[] => {
   const out = fitLine([seg(selected ? '›' : ' ', 'cursor'), ...joinCells(plan.columns.map((column) => rowCell(row, column, plan, now)))], width);
   return selected ? markSelected(out) : out;
 };
 
 /** The column headers, aligned with the rows. */
-export const renderHeader = (plan: ColumnPlan, width: number): Segment[] =>
+const renderHeader = (plan: ColumnPlan, width: number): Segment[] =>
   fitLine([seg(' '.repeat(MARKER_WIDTH)), ...joinCells(plan.columns.map((column) => [cell(column.header, column, 'header')]))], width);
 
 /**

@@ -5,7 +5,7 @@ import type { ListRow } from './model.js';
 import { nextSortMode, type SortMode } from './order.js';
 import { keepInView } from './render-list.js';
 import { reduceLimits, startLimitsRead } from './state-limits.js';
-import type { Focus, Prompt, LimitsText, LimitsTab, LimitsView, Notice, ViewState, Action, Effect, ContentHit, ReduceContext, Reduced } from './state-types.js';
+import type { Prompt, LimitsText, LimitsView, Notice, ViewState, Action, Effect, ContentHit, ReduceContext, Reduced } from './state-types.js';
 
 /**
  * The TUI's own state (what the user did, not what the agents did) and its pure reducer.
@@ -13,7 +13,7 @@ import type { Focus, Prompt, LimitsText, LimitsTab, LimitsView, Notice, ViewStat
  * fetch limits) and feeds the results back as actions. The types are in state-types.ts.
  */
 
-export type { Focus, Prompt, LimitsText, LimitsTab, LimitsView, Notice, ViewState, Action, Effect, ContentHit, ReduceContext, Reduced };
+export type {   LimitsText,  LimitsView,  ViewState, Action, Effect, ContentHit, ReduceContext, Reduced };
 
 /** The +/- keys step the window within the stepper range of `window_minutes` (config schema). */
 const WINDOW_STEPPER = WINDOW_BOUNDS.stepper ?? { min: WINDOW_BOUNDS.min, max: WINDOW_BOUNDS.max, step: 10 };

@@ -9,7 +9,7 @@ import type { AgentColour } from '../../sources/descriptor.js';
 export type ThemeName = 'dark' | 'light';
 
 /** A 256-color palette index (0-255): portable across xterm, tmux, screen and the Linux console. */
-export type Color = number;
+type Color = number;
 
 export interface Style {
   readonly fg?: Color;
@@ -49,7 +49,7 @@ export const BASE_STYLES = [
   'statusWarn',
 ] as const;
 
-export type BaseStyle = (typeof BASE_STYLES)[number];
+type BaseStyle = (typeof BASE_STYLES)[number];
 /** Activity badges get one role each, e.g. `act.waiting`; agent glyphs one per colour slot, `agent.codex`. */
 export type StyleName = BaseStyle | `act.${Activity}` | `agent.${AgentColour}`;
 

@@ -12,7 +12,7 @@ export class HttpStatusError extends Error {
 }
 
 /** Network errors, timeouts and 5xx are worth another attempt; 4xx (and 3xx) mean "fix your config". */
-export const isRetryable = (error: unknown): boolean => !(error instanceof HttpStatusError) || error.response.status >= 500;
+const isRetryable = (error: unknown): boolean => !(error instanceof HttpStatusError) || error.response.status >= 500;
 
 /** What happened to deliveries: the sink logs these, tests assert on them. */
 export type DeliveryReport =

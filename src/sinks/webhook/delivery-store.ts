@@ -30,12 +30,12 @@ export const MIN_ID_PREFIX = 8;
  * counted (state `dropped`, with the reason). All calls are synchronous (better-sqlite3).
  */
 
-export const DEFAULT_MAX_QUEUED = 10_000;
-export const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_MAX_QUEUED = 10_000;
+const DEFAULT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Finished deliveries kept per webhook for `webhooks log` and the API. */
-export const DEFAULT_HISTORY = 1_000;
+const DEFAULT_HISTORY = 1_000;
 
-export type { DeliveryRecord, DeliveryState };
+export type { DeliveryRecord,  };
 
 export interface QueuedDelivery {
   readonly seq: number;
@@ -49,7 +49,7 @@ export interface QueuedDelivery {
 }
 
 /** A row as it is moved between a file and memory (delivery fallback-store.ts). */
-export interface StoredDelivery {
+interface StoredDelivery {
   readonly id: string;
   readonly webhook: string;
   readonly body: string;
@@ -64,7 +64,7 @@ export interface StoredDelivery {
   readonly session: string;
 }
 
-export interface AttemptResult {
+interface AttemptResult {
   readonly at: number;
   readonly status: number | null;
   readonly error: string | null;
@@ -131,7 +131,7 @@ export interface StoreOptions {
 }
 
 /** A run that has not said it is alive for this long has stopped: its deliveries are adopted. */
-export const RUN_STALE_MS = 60_000;
+const RUN_STALE_MS = 60_000;
 
 export const webhookQueuePath = (env: Env): string => path.join(cacheDir(env), 'webhooks.db');
 

@@ -5,7 +5,7 @@ import { describeDegraded, markDegraded, markRecovered } from '../../util/storag
 import type { DeliveryStore } from './delivery-store.js';
 
 /** Waits between attempts to go back to the file; the last repeats. */
-export const RECOVER_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000];
+const RECOVER_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000];
 
 export interface FallbackDeps {
   readonly file: string;

@@ -21,13 +21,13 @@ import { BACKOFF_MS } from './retry.js';
 import { createSinkLog } from './sink-log.js';
 import { packageVersion } from './version.js';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 /** Requests in flight per healthy receiver. */
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 /** How long shutdown lets a healthy receiver drain before leaving the rest queued for the next start. */
-export const DEFAULT_FLUSH_MS = 3_000;
+const DEFAULT_FLUSH_MS = 3_000;
 /** How often a running sink says it is alive (and adopts orphaned deliveries). */
-export const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 10_000;
 
 export interface WebhookOptions extends Pick<StoreOptions, 'maxQueued' | 'maxAgeMs'> {
   /** `Effective.invalidWebhooks`: reported once, here, at startup. */

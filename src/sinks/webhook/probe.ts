@@ -9,13 +9,13 @@ import type { Post, PostResponse } from './post.js';
 import { describeFailure } from './report.js';
 
 /** Session id of sample deliveries, so a receiver can recognise (and ignore) them. */
-export const SAMPLE_SESSION_ID = 'agentwatch-webhook-test';
+const SAMPLE_SESSION_ID = 'agentwatch-webhook-test';
 
 /**
  * A transition this entry would really receive: its first listed agent and target state (claude
  * and waiting when it lists none), coming from a different state.
  */
-export const sampleTransition = (entry: WebhookEntry, cwd: string, at: number): Transition => {
+const sampleTransition = (entry: WebhookEntry, cwd: string, at: number): Transition => {
   // "active" stands for any busy state: a sample of it is a write.
   const first = entry.events[0] ?? 'waiting';
   const to: Activity = first === 'active' ? 'writing' : first;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /** The header value prefix, as GitHub writes it, so existing verifiers work unchanged. */
-export const SIGNATURE_PREFIX = 'sha256=';
+const SIGNATURE_PREFIX = 'sha256=';
 
 /**
  * `sha256=<lowercase hex HMAC-SHA256>` of the exact body bytes. Pure: the same body and secret

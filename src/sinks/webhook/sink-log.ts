@@ -4,7 +4,7 @@ import type { BreakerEvent } from './breaker.js';
 import { bodySnippet } from './report.js';
 
 /** A burst of the same problem ends after this much quiet (or at the next success, or at shutdown). */
-export const BURST_QUIET_MS = 60_000;
+const BURST_QUIET_MS = 60_000;
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 

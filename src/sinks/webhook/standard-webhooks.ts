@@ -9,7 +9,7 @@ import { SECRET_PREFIX } from '../../config/standard-secret.js';
  */
 
 /** The HMAC key of a valid `whsec_` secret. */
-export const standardKey = (secret: string): Buffer => Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+const standardKey = (secret: string): Buffer => Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
 
 /** `v1,<base64>` over `${id}.${timestamp}.${body}`. */
 export const standardSignature = (id: string, timestampSeconds: number, body: string, secret: string): string =>

@@ -8,7 +8,7 @@ import { findOnPathAsync } from '../../util/find-on-path.js';
 import { countLocalMessages, parseThreadList, planExports } from './thread-list.js';
 
 /** At most one refresh per minute: it talks to Amp's servers (docs/formats/amp.md). */
-export const AMP_SYNC_INTERVAL_MS = 60_000;
+const AMP_SYNC_INTERVAL_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
 
 const commandEnv = (env: Env): NodeJS.ProcessEnv => ({ ...env, NO_COLOR: '1' });

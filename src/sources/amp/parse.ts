@@ -20,7 +20,7 @@ import {
 } from './schema.js';
 
 /** A message role or content block type this parser does not know (a newer Amp): counted once per thread. */
-export interface AmpUnknown {
+interface AmpUnknown {
   readonly key: string;
   readonly what: string;
 }

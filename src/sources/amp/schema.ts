@@ -43,7 +43,7 @@ export type ToolResultBlock = z.infer<typeof toolResultBlockSchema>;
  */
 const anyBlock = z.object({ type: z.string() }).loose();
 
-export const ampUsageSchema = z
+const ampUsageSchema = z
   .object({
     model: z.string().optional(),
     inputTokens: tokens,
@@ -104,5 +104,3 @@ export const ampThreadSchema = z
   .loose();
 export type AmpThread = z.infer<typeof ampThreadSchema>;
 
-/** `session.json`: the thread Amp has open. */
-export const ampSessionFileSchema = z.object({ lastThreadId: z.string().optional() }).loose();

@@ -9,7 +9,7 @@ export interface RemoteThread {
 }
 
 /** Thread ids become file names: only the `T-<uuid>` shape is accepted, never a path. */
-export const isThreadId = (value: string): boolean => /^T-[A-Za-z0-9-]+$/.test(value);
+const isThreadId = (value: string): boolean => /^T-[A-Za-z0-9-]+$/.test(value);
 
 /**
  * Rows of the list table, read from the right (titles may contain anything): the last

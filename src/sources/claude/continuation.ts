@@ -142,7 +142,7 @@ const foregroundsOf = (file: string, uuid: string): Set<string>[] => {
  * between a message and its line reaching the file. Files laid down together (a backup restored,
  * a folder synced, a test's fixtures) are never told apart by this: they all count, as before.
  */
-export const COPIED_LATER_MS = 60_000;
+const COPIED_LATER_MS = 60_000;
 
 /** When `file` was created, or 0 when the file system does not say (or the file is gone). */
 const bornOf = (file: string): number => {

@@ -5,7 +5,7 @@ import type { SideFileSpec } from '../internal/file-parser.js';
 import { parseJson } from '../internal/skim.js';
 import { claudeDesktopSidecarSchema } from './schema.js';
 
-export const isDesktopSidecar = (file: string): boolean => /^local_.*\.json$/.test(path.basename(file));
+const isDesktopSidecar = (file: string): boolean => /^local_.*\.json$/.test(path.basename(file));
 
 /** Pure: one sidecar's JSON -> the patch for the CLI session it describes (by `cliSessionId`). */
 export const desktopPatch = (json: unknown): [string, SessionMetaPatch] | undefined => {

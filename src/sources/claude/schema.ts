@@ -10,7 +10,7 @@ import { countSchema } from '../internal/counts.js';
 const optionalString = z.string().optional();
 const count = countSchema.optional();
 
-export const claudeUsageSchema = z.object({
+const claudeUsageSchema = z.object({
   input_tokens: count,
   output_tokens: count,
   cache_creation_input_tokens: count,
@@ -23,7 +23,7 @@ export const claudeUsageSchema = z.object({
   iterations: z.unknown().optional(),
 });
 
-export const claudeBlockSchema = z.object({
+const claudeBlockSchema = z.object({
   type: z.string(),
   text: z.string().optional(),
   id: optionalString,
@@ -34,7 +34,7 @@ export const claudeBlockSchema = z.object({
   content: z.unknown().optional(),
 });
 
-export const claudeMessageSchema = z.object({
+const claudeMessageSchema = z.object({
   role: optionalString,
   id: optionalString,
   model: optionalString,

@@ -56,7 +56,7 @@ export const minusUsage = (a: RawUsage, b: RawUsage): RawUsage =>
  * at or after the fork; for ids that tell no time (older builds, tests), a turn begun more than
  * REPLAY_BURST_MS after the fork's session_meta (the copy is written in one burst).
  */
-export const REPLAY_BURST_MS = 2_000;
+const REPLAY_BURST_MS = 2_000;
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /** The time a UUIDv7 was made (its first 48 bits, ms since the epoch); undefined for another id. */

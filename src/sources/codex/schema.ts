@@ -36,7 +36,7 @@ export const codexTurnContextSchema = z.object({
   git: z.object({ branch: optionalString }).nullish(),
 });
 
-export const codexContentSchema = z.array(z.object({ type: z.string(), text: z.string().optional() }).loose());
+const codexContentSchema = z.array(z.object({ type: z.string(), text: z.string().optional() }).loose());
 
 export const codexResponseItemSchema = z.object({
   type: z.string(),
@@ -60,7 +60,7 @@ export const codexInterAgentSchema = z.object({
   trigger_turn: z.boolean().optional(),
 });
 
-export const codexTokenUsageSchema = z.object({
+const codexTokenUsageSchema = z.object({
   input_tokens: count,
   cached_input_tokens: count,
   /** 0.145+: input written to the prompt cache, part of input_tokens as cached input is. */

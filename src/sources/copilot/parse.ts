@@ -74,7 +74,7 @@ const IGNORED_TYPES = new Set([
 const WRITE_TOOLS = new Set(['edit', 'create', 'write', 'str_replace_editor', 'apply_patch']);
 
 /** A model's usage as Copilot counts it: cache reads and writes are part of the input. */
-export const copilotTokens = (u: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }): TokenCounts => {
+const copilotTokens = (u: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }): TokenCounts => {
   const cacheRead = Math.min(u.cacheReadTokens, u.inputTokens);
   const cacheCreation = Math.min(u.cacheWriteTokens, u.inputTokens - cacheRead);
   return { input: u.inputTokens - cacheRead - cacheCreation, output: u.outputTokens, cacheCreation, cacheRead };

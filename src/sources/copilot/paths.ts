@@ -3,7 +3,7 @@ import { homeDir, type Env } from '../../config/paths.js';
 import { jsonlBelow } from '../internal/walk.js';
 
 /** Copilot CLI's folder: `$COPILOT_HOME` (the CLI honours it), else `~/.copilot`. */
-export const copilotHome = (env: Env): string => {
+const copilotHome = (env: Env): string => {
   const fromEnv = env.COPILOT_HOME?.trim();
   return fromEnv ? path.resolve(fromEnv) : path.join(homeDir(env), '.copilot');
 };

@@ -45,7 +45,7 @@ export const copilotToolCompleteSchema = z.object({
 
 const count = countSchema.catch(0).default(0);
 
-export const copilotModelMetricSchema = z.object({
+const copilotModelMetricSchema = z.object({
   usage: z.object({ inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count, reasoningTokens: count }).optional().catch(undefined),
 });
 

@@ -26,12 +26,12 @@ const TOOL_DONE = new Set(['completed', 'success', ...TOOL_FAILED]);
 /** Composer statuses meaning the agent stopped and the next move is the user's. */
 const STOPPED = new Set(['completed', 'aborted', 'cancelled', 'canceled']);
 /** The newest composer document version this mapping was checked against (`_v` 9, Cursor 1.x, 2025). */
-export const CURSOR_COMPOSER_VERSION = 10;
+const CURSOR_COMPOSER_VERSION = 10;
 /** Bubble types: 1 the user's, 2 the assistant's (text or a tool). */
 const KNOWN_BUBBLE_TYPES = new Set([1, 2]);
 
 /** The version label of a composer (`composer v9`): what tells Cursor builds apart in its database. */
-export const composerVersion = (composer: Composer): string | undefined => (typeof composer._v === 'number' ? `composer v${composer._v}` : undefined);
+const composerVersion = (composer: Composer): string | undefined => (typeof composer._v === 'number' ? `composer v${composer._v}` : undefined);
 
 const millisOf = (value: string | number | null | undefined): number | undefined => {
   if (typeof value === 'number' && Number.isFinite(value)) return value;

@@ -9,7 +9,7 @@ const millis = z.number().nullish();
 /** A token count (counts.ts): a refused one fails the bubble, a counted diagnostic. */
 const tokens = countSchema.nullish();
 
-export const headerSchema = z.looseObject({ bubbleId: z.string(), type: z.number().nullish() });
+const headerSchema = z.looseObject({ bubbleId: z.string(), type: z.number().nullish() });
 
 export const composerSchema = z.looseObject({
   /** The composer document's own schema version (9 on 2025 builds); Cursor records no app version per chat. */

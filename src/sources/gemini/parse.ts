@@ -22,7 +22,7 @@ const WRITE_TOOLS = new Set(['write_file', 'replace']);
 const FAILED = new Set(['error', 'cancelled']);
 
 /** The text parts of a message's `content` (a string, a part, or a list of both). */
-export const geminiText = (content: unknown): string => {
+const geminiText = (content: unknown): string => {
   const parts = Array.isArray(content) ? content : [content];
   return parts
     .map((part) => (typeof part === 'string' ? part : typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
@@ -33,7 +33,7 @@ export const geminiText = (content: unknown): string => {
  * Gemini's usage as agentwatch counts it: the prompt count includes the cached part (taken out as
  * cache read) and not the prompt of tool use (added in); thinking is billed as output.
  */
-export const geminiTokens = (t: GeminiTokens): TokenCounts => {
+const geminiTokens = (t: GeminiTokens): TokenCounts => {
   const prompt = t.input ?? 0;
   const cached = Math.min(t.cached ?? 0, prompt);
   return { input: prompt - cached + (t.tool ?? 0), output: (t.output ?? 0) + (t.thoughts ?? 0), cacheCreation: 0, cacheRead: cached };

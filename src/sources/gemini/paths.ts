@@ -9,7 +9,7 @@ import { jsonlBelow } from '../internal/walk.js';
  * Gemini CLI's own folder: `$GEMINI_CLI_HOME/.gemini` (the variable stands in for the home
  * directory, as Gemini CLI reads it), else `~/.gemini`.
  */
-export const geminiDir = (env: Env): string => path.join(env.GEMINI_CLI_HOME?.trim() || homeDir(env), '.gemini');
+const geminiDir = (env: Env): string => path.join(env.GEMINI_CLI_HOME?.trim() || homeDir(env), '.gemini');
 
 /** `<gemini dir>/tmp`: one folder per project (a short label, or the sha256 of its path in older builds). */
 export const geminiTmpDir = (env: Env): string => path.join(geminiDir(env), 'tmp');

@@ -11,9 +11,9 @@ const optionalString = z.string().optional().catch(undefined);
 const count = countSchema.optional();
 
 /** `content` is a string, one part or a list of strings and parts; only text parts are read. */
-export const geminiContentSchema = z.unknown();
+const geminiContentSchema = z.unknown();
 
-export const geminiToolCallSchema = z
+const geminiToolCallSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -24,7 +24,7 @@ export const geminiToolCallSchema = z
   })
   .loose();
 
-export const geminiTokensSchema = z.object({
+const geminiTokensSchema = z.object({
   input: count,
   output: count,
   cached: count,

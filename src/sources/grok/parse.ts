@@ -64,7 +64,7 @@ const USER_QUERY = /<user_query>([\s\S]*?)(?:<\/user_query>|$)/;
  * The person's prompt in a Grok `user` entry, or undefined when the entry is context Grok
  * injected (`<user_info>`, `<system-reminder>`): those are not messages anyone typed.
  */
-export const realPrompt = (content: GrokChatLine & { type: 'user' }): string | undefined => {
+const realPrompt = (content: GrokChatLine & { type: 'user' }): string | undefined => {
   const text = typeof content.content === 'string' ? content.content : content.content.map((p) => p.text ?? '').join('\n');
   const query = USER_QUERY.exec(text);
   if (query) return (query[1] ?? '').trim();

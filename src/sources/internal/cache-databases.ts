@@ -6,7 +6,7 @@ import { decodeDiagnosticCounts, encodeDiagnostics } from './core-codec.js';
 import { parseJson } from './skim.js';
 
 /** What a SQLite source recorded after its last complete read of one database. */
-export interface CachedDatabase {
+interface CachedDatabase {
   readonly agent: AgentKind;
   /** Sizes and mtimes of the database and its journals (see sqlite/signature.ts). */
   readonly signature: string;

@@ -4,7 +4,7 @@ import type { Logger } from '../../core/contracts.js';
 import { TABLE_COLUMNS } from './cache-db.js';
 
 /** A side file's text and the size and mtime it had when read. */
-export interface CachedText {
+interface CachedText {
   readonly size: number;
   readonly mtimeMs: number;
   readonly text: string;

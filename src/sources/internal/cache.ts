@@ -35,9 +35,9 @@ import { releasePageCache } from '../../util/sqlite-memory.js';
  */
 
 export { CACHE_SCHEMA_VERSION } from './cache-db.js';
-export type { CachedDatabase } from './cache-databases.js';
-export type { CachedText } from './cache-side-texts.js';
-export const CACHE_FILE_NAME = 'discovery.sqlite';
+;
+;
+const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {
   readonly path: string;

@@ -22,7 +22,7 @@ export type FileStat = { readonly ino: number; readonly size: number; readonly m
 export const stampOf = (path: string, info: FileStat): FileStamp => ({ path, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
 
 /** True when `info` is the file `stamp` describes, as it was. */
-export const sameAsStamp = (stamp: FileStamp, info: FileStat): boolean =>
+const sameAsStamp = (stamp: FileStamp, info: FileStat): boolean =>
   stamp.size === info.size && stamp.mtimeMs === info.mtimeMs && (stamp.ino === undefined || stamp.ino === info.ino);
 
 /**

@@ -21,9 +21,9 @@ export const RECHECK_MS = 150;
  * Files written to recently are re-stat'ed this often while watching: a safety net under the
  * directory watches for events the OS coalesced or dropped (cheap: a handful of stats).
  */
-export const ACTIVE_RESTAT_MS = 2_000;
+const ACTIVE_RESTAT_MS = 2_000;
 /** How long after its last event a file counts as recently written. */
-export const ACTIVE_WINDOW_MS = 120_000;
+const ACTIVE_WINDOW_MS = 120_000;
 /** How often a root that does not exist yet is looked for (the agent may be installed later). */
 export const MISSING_ROOT_POLL_MS = 2_000;
 // Files a scan syncs at once (those the cache does not hold as they are: each is read).

@@ -13,7 +13,7 @@ export interface KeyHit {
 }
 
 /** Bytes kept after a key: enough for an ISO timestamp or an id. */
-export const KEY_VALUE_BYTES = 96;
+const KEY_VALUE_BYTES = 96;
 
 /** Hits kept of each key at either end of a line (a line of tool output may repeat a key often). */
 const KEPT_PER_END = 4;

@@ -3,11 +3,11 @@ import { parseJson } from './skim.js';
 import { sessionDetailSchema } from './state-schema.js';
 
 /** The part of a state the discovery cache stores apart and a warm start reads only on demand. */
-export type Detail = Pick<SessionState, 'usageByMessage' | 'recentTools' | 'recentMessages'>;
+type Detail = Pick<SessionState, 'usageByMessage' | 'recentTools' | 'recentMessages'>;
 /** The rest: what listing a session and deriving its activity need. */
 export type Core = Omit<SessionState, keyof Detail>;
 
-export const EMPTY_DETAIL: Detail = { usageByMessage: {}, recentTools: [], recentMessages: [] };
+const EMPTY_DETAIL: Detail = { usageByMessage: {}, recentTools: [], recentMessages: [] };
 
 /** Where a restored state's detail is until first read, then the parsed detail. */
 interface Slot {

@@ -29,7 +29,7 @@ export const OVERSIZED_KEYS = { timestamp: 0, toolUseResult: 1 } as const;
 const OVERSIZED_KEY_BYTES = [Buffer.from('"timestamp":"'), Buffer.from('"toolUseResult":')];
 
 /** Bytes kept of each end of an oversized line. */
-export const OVERSIZED_KEEP_BYTES = 64 * 1024;
+const OVERSIZED_KEEP_BYTES = 64 * 1024;
 
 export interface LineSplitter {
   /** Feeds the next chunk (whose first byte sits at the current position) and returns the complete lines in it. */

@@ -3,7 +3,7 @@ import type { SessionsState, Teardown } from '../../core/contracts.js';
 import type { SessionState } from '../../core/session.js';
 import type { CachedFile, DiscoveryCache } from './cache.js';
 
-export const PERSIST_EVERY_MS = 5_000;
+const PERSIST_EVERY_MS = 5_000;
 
 /**
  * Keeps the discovery cache in step with the folded state: every `everyMs` (and once more on

@@ -18,9 +18,6 @@ export const skimType = (line: Buffer, from = 0): { readonly value: string; read
   return { value: line.toString('latin1', start, close), end: close + 1 };
 };
 
-/** True when the line contains `needle` (bytes), e.g. `"isSidechain":true`. */
-export const hasBytes = (line: Buffer, needle: Buffer): boolean => line.indexOf(needle) !== -1;
-
 /** `JSON.parse` that returns undefined instead of throwing (junk lines are data, not errors). */
 export const parseJson = (text: string): unknown => {
   try {

@@ -13,13 +13,13 @@ const agent = z.enum(AGENT_KINDS);
 const count = z.number().finite().nonnegative();
 const time = z.number().finite();
 
-export const tokenCountsSchema = z.object({ input: count, output: count, cacheCreation: count, cacheRead: count });
+const tokenCountsSchema = z.object({ input: count, output: count, cacheCreation: count, cacheRead: count });
 
 const diagnosticCode = z.enum(DIAGNOSTIC_CODES);
 
 const fileStampSchema = z.object({ path: z.string().min(1), size: count, mtimeMs: time, ino: count.optional() });
 
-export const fileCheckpointSchema = z.object({
+const fileCheckpointSchema = z.object({
   path: z.string().min(1),
   offset: count,
   size: count,
@@ -55,7 +55,7 @@ export const sessionDetailSchema = z.object({
 });
 
 /** Everything else: what listing a session and deriving its activity need. */
-export const sessionCoreSchema = z.object({
+const sessionCoreSchema = z.object({
   agent,
   sessionId: z.string().min(1),
   ...metaFields,
@@ -138,5 +138,5 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const assertSame = <T extends true>(): T | undefined => undefined;
 assertSame<Same<z.infer<typeof fileCheckpointSchema>, FileCheckpoint>>();
-export const _stateSchemaMatches = (state: z.infer<typeof sessionStateSchema>): SessionState => state;
-export const _eventSchemaMatches = (event: z.infer<typeof sessionEventSchema>): SessionEvent => event;
+const _stateSchemaMatches = (state: z.infer<typeof sessionStateSchema>): SessionState => state;
+const _eventSchemaMatches = (event: z.infer<typeof sessionEventSchema>): SessionEvent => event;

@@ -2,7 +2,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
 
 /** Where an unknown record was found and which agent version wrote it (when known). */
-export interface UnknownWhere {
+interface UnknownWhere {
   readonly sessionId?: string;
   readonly path?: string;
   readonly line?: number;

@@ -3,7 +3,7 @@ import { dataHome, type Env } from '../../config/paths.js';
 import { channelDatabases } from '../opencode/paths.js';
 
 /** Kilo's data directory: `$KILO_DATA_DIR`, else `$XDG_DATA_HOME/kilo` (default `~/.local/share/kilo`). */
-export const kiloDataDir = (env: Env): string => env.KILO_DATA_DIR || path.join(dataHome(env), 'kilo');
+const kiloDataDir = (env: Env): string => env.KILO_DATA_DIR || path.join(dataHome(env), 'kilo');
 
 /** `kilo.db` in Kilo's data directory. */
 export const kiloDbPath = (env: Env): string => path.join(kiloDataDir(env), 'kilo.db');

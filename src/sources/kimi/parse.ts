@@ -17,7 +17,7 @@ export interface KimiParseState {
 export const KIMI_START: KimiParseState = { clock: 0 };
 
 /** A record type or loop event this parser does not know: the caller counts it once per file. */
-export interface KimiUnknown {
+interface KimiUnknown {
   readonly key: string;
   readonly what: string;
 }

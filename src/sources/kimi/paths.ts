@@ -11,10 +11,10 @@ export const kimiIndexFile = (root: string): string => path.join(root, 'session_
 /** `sessions/<wd_…>/<session>/agents/<agent>/wire.jsonl`: the wire file sits 4 directory levels down. */
 export const KIMI_WIRE_DEPTH = 4;
 /** `sessions/<wd_…>/<session>/state.json`. */
-export const KIMI_STATE_DEPTH = 2;
+const KIMI_STATE_DEPTH = 2;
 
 /** Sub-agent sessions get their own id, `<session>:<agent>`, so they fold apart from the main stream. */
-export const kimiSubagentId = (sessionId: string, agentId: string): string => `${sessionId}:${agentId}`;
+const kimiSubagentId = (sessionId: string, agentId: string): string => `${sessionId}:${agentId}`;
 
 export interface KimiWireFile {
   readonly sessionId: string;
@@ -35,7 +35,7 @@ export const classifyKimiFile = (sessionsDir: string, file: string): KimiWireFil
 };
 
 /** Where Kimi Code's earlier v2 layout kept a session's `state.json`: `<session>/session-meta/` (still read by Kimi for compatibility). */
-export const KIMI_LEGACY_META_DIR = 'session-meta';
+const KIMI_LEGACY_META_DIR = 'session-meta';
 
 /**
  * `state.json` of a session directory (the title), keyed by the session directory name; also the

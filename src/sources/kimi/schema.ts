@@ -11,7 +11,7 @@ import { lenientCount } from '../internal/counts.js';
 
 const time = timeSchema.optional().catch(undefined);
 
-export const kimiBlockSchema = z.object({ type: z.string(), text: z.string().optional() });
+const kimiBlockSchema = z.object({ type: z.string(), text: z.string().optional() });
 const content = z.union([z.string(), z.array(kimiBlockSchema)]).nullish().catch(undefined);
 
 /**
@@ -28,7 +28,7 @@ const embeddedToolCall = z
   })
   .transform((call) => ({ id: call.id, function: { name: call.function?.name ?? call.name ?? '', arguments: call.function?.arguments ?? call.arguments } }));
 
-export const kimiMessageSchema = z.object({
+const kimiMessageSchema = z.object({
   role: z.string(),
   content,
   toolCalls: z.array(embeddedToolCall).nullish().catch(undefined),
@@ -40,7 +40,7 @@ export const kimiMessageSchema = z.object({
   origin: z.object({ kind: z.string().nullish() }).nullish().catch(undefined),
 });
 
-export const kimiLoopEventSchema = z.object({
+const kimiLoopEventSchema = z.object({
   type: z.string(),
   part: z.object({ type: z.string(), text: z.string().optional() }).nullish().catch(undefined),
   name: z.string().nullish(),

@@ -5,7 +5,7 @@ import { parseJson } from '../internal/skim.js';
 import { jsonlBelow } from '../internal/walk.js';
 
 /** pi's agent directory: `$PI_CODING_AGENT_DIR` (pi's own override), else `~/.pi/agent`. */
-export const piAgentDir = (env: Env): string => {
+const piAgentDir = (env: Env): string => {
   const agentDir = env.PI_CODING_AGENT_DIR?.trim();
   return agentDir ? path.resolve(agentDir) : path.join(homeDir(env), '.pi', 'agent');
 };

@@ -6,7 +6,7 @@ import { countSchema } from '../internal/counts.js';
 const optionalString = z.string().optional();
 const count = countSchema.optional();
 
-export const piBlockSchema = z
+const piBlockSchema = z
   .object({
     type: z.string(),
     text: z.string().optional(),
@@ -16,7 +16,7 @@ export const piBlockSchema = z
   })
   .loose();
 
-export const piUsageSchema = z.object({
+const piUsageSchema = z.object({
   input: count,
   output: count,
   cacheRead: count,

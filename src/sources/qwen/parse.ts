@@ -48,7 +48,7 @@ const WRITE_TOOLS = new Set(['write_file', 'edit', 'replace']);
 const FAILED = new Set(['error', 'cancelled']);
 
 /** Usage as Qwen Code records it (Gemini's shape): cached input out of input, thinking in output. */
-export const qwenTokens = (u: NonNullable<QwenRecord['usageMetadata']>): TokenCounts => {
+const qwenTokens = (u: NonNullable<QwenRecord['usageMetadata']>): TokenCounts => {
   const prompt = u.promptTokenCount ?? 0;
   const cached = Math.min(u.cachedContentTokenCount ?? 0, prompt);
   return { input: prompt - cached + (u.toolUsePromptTokenCount ?? 0), output: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0), cacheCreation: 0, cacheRead: cached };

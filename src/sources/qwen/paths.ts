@@ -6,7 +6,7 @@ import { jsonlBelow } from '../internal/walk.js';
  * Where Qwen Code keeps its runtime data: `$QWEN_RUNTIME_DIR` (Qwen Code's own override), else
  * `~/.qwen`.
  */
-export const qwenRuntimeDir = (env: Env): string => {
+const qwenRuntimeDir = (env: Env): string => {
   const fromEnv = env.QWEN_RUNTIME_DIR?.trim();
   return fromEnv ? path.resolve(expandHome(fromEnv, env)) : path.join(homeDir(env), '.qwen');
 };

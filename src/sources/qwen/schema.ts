@@ -6,7 +6,7 @@ import { countSchema } from '../internal/counts.js';
 const optionalString = z.string().optional().catch(undefined);
 const count = countSchema.optional().catch(undefined);
 
-export const qwenPartSchema = z
+const qwenPartSchema = z
   .object({
     text: optionalString,
     thought: z.boolean().optional().catch(undefined),

@@ -9,7 +9,7 @@ import { watchDatabase } from './watch-db.js';
 export const DEFAULT_POLL_INTERVAL_MS = 3_000;
 
 /** A burst of writes (a message and its parts) is read once, a few ms after it settles. */
-export const WATCH_SETTLE_MS = 15;
+const WATCH_SETTLE_MS = 15;
 
 export interface PollSourceOptions extends PollerOptions {
   readonly intervalMs?: number;

@@ -103,7 +103,7 @@ const require = createRequire(import.meta.url);
  */
 const loadDriver = (): typeof BetterSqlite3 => require('better-sqlite3') as typeof BetterSqlite3;
 /** A replay budget per poll, so a large first pass is delivered in batches (bench/sqlite-poll.mjs measures it). */
-export const DEFAULT_MAX_EVENTS_PER_POLL = 5_000;
+const DEFAULT_MAX_EVENTS_PER_POLL = 5_000;
 
 /**
  * The imperative shell of a SQLite source: keeps one read-only connection open, asks SQLite

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * (the table ccusage prices from), rebuilt by `npm run prices:refresh`. Rates are USD per token,
  * under LiteLLM's own field names, so an entry can be compared with the upstream file by eye.
  */
-export const PRICE_FIELDS = [
+const PRICE_FIELDS = [
   'input_cost_per_token',
   'output_cost_per_token',
   'cache_creation_input_token_cost',
@@ -28,7 +28,7 @@ const TEXT_MODES: readonly (string | undefined)[] = ['chat', 'responses', undefi
 
 const rate = z.number().nonnegative().finite();
 
-export const modelPriceSchema = z
+const modelPriceSchema = z
   .object({
     provider: z.enum(PRICE_PROVIDERS),
     input_cost_per_token: rate,

@@ -11,7 +11,7 @@ import { SessionsState } from './sessions.svelte.js';
 import type { ActivityFilter, ApiStats, AuthParameters, CardDensity, LimitsJson, PublicConfig } from './wire.js';
 
 /** The passphrase route of the GUI server: PUT `{ "new": "...", "current"?: "..." }`. */
-export const PASSPHRASE_ROUTE = 'api/passphrase';
+const PASSPHRASE_ROUTE = 'api/passphrase';
 
 interface PassphraseAnswer {
   readonly saved?: string;
@@ -19,7 +19,7 @@ interface PassphraseAnswer {
 }
 
 /** What the action routes answer (docs/dashboard.md): the program started, and where. */
-export interface ActionAnswer {
+interface ActionAnswer {
   readonly ok?: boolean;
   readonly terminal?: string;
   readonly editor?: string;
@@ -27,7 +27,7 @@ export interface ActionAnswer {
   readonly cwd?: string;
 }
 
-export const actionMessage = (kind: 'resume' | 'editor', answer: ActionAnswer | undefined): string => {
+const actionMessage = (kind: 'resume' | 'editor', answer: ActionAnswer | undefined): string => {
   if (kind === 'resume') return answer?.terminal ? `Resuming in ${answer.terminal}${answer.cwd ? ` (${answer.cwd})` : ''}` : 'Resuming in a new terminal';
   return answer?.editor ? `Opened ${answer.cwd ?? 'the project'} in ${answer.editor}` : 'Opening the editor';
 };

@@ -1,5 +1,5 @@
 /** Reconnect delays: 1 s doubling to 30 s, back to 1 s once a stream has delivered. */
-export const BACKOFF = { firstMs: 1_000, maxMs: 30_000 } as const;
+const BACKOFF = { firstMs: 1_000, maxMs: 30_000 } as const;
 
 export const nextDelay = (previousMs: number | undefined): number =>
   previousMs === undefined ? BACKOFF.firstMs : Math.min(BACKOFF.maxMs, previousMs * 2);

@@ -60,7 +60,7 @@ export const stepWindow = (minutes: number, direction: 1 | -1, stepper: Stepper 
 };
 
 /** The filter key cycles through these (the activity menu offers every value). */
-export const FILTER_CYCLE: readonly ActivityFilter[] = ['', 'active', 'waiting', 'thinking', 'writing', 'running', 'idle'];
+const FILTER_CYCLE: readonly ActivityFilter[] = ['', 'active', 'waiting', 'thinking', 'writing', 'running', 'idle'];
 export const nextFilter = (current: ActivityFilter): ActivityFilter => {
   const index = FILTER_CYCLE.indexOf(current);
   return FILTER_CYCLE[(index + 1) % FILTER_CYCLE.length] ?? '';

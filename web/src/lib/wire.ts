@@ -4,9 +4,9 @@
  */
 export type { SessionSummary, SessionDetail } from '../../../src/core/session.js';
 export type { ApiStats, SessionsFrame, PatchFrame, ReadyFrame, AuthParameters, ScopeDocument, DeliveryRecord } from '../../../src/core/wire.js';
-export type { Activity, ActivityFilter } from '../../../src/core/activity.js';
-export type { AgentKind, LimitAgent } from '../../../src/core/agents.js';
+export type {  ActivityFilter } from '../../../src/core/activity.js';
+export type { AgentKind,  } from '../../../src/core/agents.js';
 export type { LimitsJson } from '../../../src/limits/render-json.js';
-export type { PaceLabel } from '../../../src/limits/pace.js';
-export type { PublicConfig, PublicWebhook, CardDensity, TerminalChoice } from '../../../src/config/effective.js';
+;
+export type { PublicConfig, PublicWebhook, CardDensity,  } from '../../../src/config/effective.js';
 export type { SearchResult } from '../../../src/search/query.js';

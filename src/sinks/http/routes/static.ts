@@ -15,7 +15,7 @@ import { clip } from '../json-body.js';
 /** Where the built dashboard is, relative to the installed package (never the working directory). */
 export const defaultGuiDir = (): string => path.join(packageRoot(), 'dist', 'gui');
 
-export const DASHBOARD_CSP = [
+const DASHBOARD_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   // Svelte sets style attributes; styles cannot run code.

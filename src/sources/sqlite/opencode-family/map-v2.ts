@@ -245,7 +245,7 @@ export const parseForkBoundary = (raw: unknown): ForkBoundary | undefined => {
 export type ForkCopies = { readonly boundarySeq: number; readonly inclusive: boolean } | { readonly seqs: ReadonlySet<number> };
 
 /** Whether a row of a fork is one of its copies. A row without a `seq` never is. */
-export const isForkCopy = (copies: ForkCopies, row: FamilyV2MessageRow): boolean => {
+const isForkCopy = (copies: ForkCopies, row: FamilyV2MessageRow): boolean => {
   const seq = numberOf(row.seq);
   if (seq === undefined) return false;
   if ('seqs' in copies) return copies.seqs.has(seq);

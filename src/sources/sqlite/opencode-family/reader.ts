@@ -36,7 +36,7 @@ const SESSION_TABLES = ['session_v2', 'session'] as const;
  * count, so a large history costs index-only work when something changes.
  * NOTE: a session leaving the window changes its stamp once, and is replayed once.
  */
-export const RECENT_WINDOW_MS = 24 * 60 * 60 * 1000;
+const RECENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** The 1.x message store: `message` rows, their `part` rows. */
 interface V1Store {

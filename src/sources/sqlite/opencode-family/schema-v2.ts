@@ -44,7 +44,6 @@ export const v2ContentSchema = z.object({
     .nullish(),
   time: times,
 });
-export type V2Content = z.infer<typeof v2ContentSchema>;
 
 /**
  * A model reference: `{ id, providerID, variant? }` in 2.x; a bare id, or 1.x's `modelID`, read

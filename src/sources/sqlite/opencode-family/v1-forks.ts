@@ -38,7 +38,7 @@ import type { FamilyMessageRow } from './map.js';
  */
 
 /** How far apart an original's id and its time_created may be; a copy's are further apart than this. */
-export const SKEW_MS = 60_000;
+const SKEW_MS = 60_000;
 
 /** An id's time is its ms modulo 2^36 (48 bits of ms * 0x1000). */
 const ID_MS_SPACE = 2 ** 36;
