@@ -37,9 +37,10 @@ export interface WaitOptions {
  * Emits one alert per wait of a session for its user, `ms` after the agent's answer (the record's
  * own time, not when it was read). A wait ends only with a newer record of the session (the user
  * acts, or the agent goes on): the displayed activity turning idle does not end it, so every `ms`
- * the config accepts alerts. A wait already past its alert when first seen (at start, or a
- * session found late) alerts nothing: it would announce something that happened before. States
- * before `ready` are skipped (the first discovery pass replays history).
+ * the config accepts alerts. A wait already past its alert at start (in the first state after
+ * `ready`) alerts nothing: it crossed the threshold before agentwatch ran. One that begins later
+ * and is already past due (its answer read late) alerts at once. States before `ready` are skipped
+ * (the first discovery pass replays history).
  *
  * @example state$.pipe(notifyAfterWaiting(30_000, ctx.scheduler, { now: ctx.now }))
  */
@@ -51,7 +52,8 @@ export const notifyAfterWaiting =
       const clock = options.now ?? (() => scheduler.now());
       // The sessions waiting for their user, each with its current wait.
       const waits = new Map<SessionKey, Wait>();
-      const follow = (key: SessionKey, s: SessionState): void => {
+      let started = false;
+      const follow = (key: SessionKey, s: SessionState, atStart: boolean): void => {
         const wait = waits.get(key);
         if (wait?.seen === s) return;
         const since = watched(s) ? waitingSince(s) : 0;
@@ -64,11 +66,12 @@ export const notifyAfterWaiting =
         if (since === 0) return;
         const due = alertDueAt(since, ms);
         const now = clock();
+        const { agent, sessionId, cwd } = s;
         if (due <= now) {
           waits.set(key, { since, seen: s, timer: null });
+          if (!atStart) subscriber.next({ agent, sessionId, cwd, waitedMs: ms });
           return;
         }
-        const { agent, sessionId, cwd } = s;
         const timer = scheduler.schedule(() => {
           const current = waits.get(key);
           if (current?.since !== since) return;
@@ -80,7 +83,8 @@ export const notifyAfterWaiting =
       const upstream = source.subscribe({
         next: (state) => {
           if (!state.ready) return;
-          for (const [key, s] of state.sessions) follow(key, s);
+          for (const [key, s] of state.sessions) follow(key, s, !started);
+          started = true;
           for (const [key, wait] of waits) {
             if (state.sessions.has(key)) continue;
             wait.timer?.unsubscribe();
