@@ -141,6 +141,13 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
   };
 
   /** Re-evaluates one session against the frame; records what changed. */
+  // The activity rules of the listing's waiting timeout, made once per timeout, not once per session looked at.
+  let rules: { readonly minutes: number | undefined; readonly rules: ActivityRules } | undefined;
+  const rulesOf = (visibility: VisibilityOptions): ActivityRules => {
+    if (rules === undefined || rules.minutes !== visibility.waitingTimeoutMinutes) rules = { minutes: visibility.waitingTimeoutMinutes, rules: activityRules(visibility.waitingTimeoutMinutes) };
+    return rules.rules;
+  };
+
   const look = (key: SessionKey, frame: ListingFrame, at: number, visibility: VisibilityOptions, changed: ListedSession[], removed: string[]): void => {
     const s = frame.state.sessions.get(key);
     const before = entries.get(key);
@@ -153,7 +160,7 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
       removed.push(before.state.sessionId);
       return;
     }
-    const activity = activityIn(frame, key, s, activityRules(visibility.waitingTimeoutMinutes));
+    const activity = activityIn(frame, key, s, rulesOf(visibility));
     const customName = names[s.sessionId] ?? '';
     if (before && before.state === s && before.activity === activity && before.customName === customName) return;
     const entry = build(key, s, activity, customName);
@@ -286,7 +293,7 @@ export const createListing = (options: { readonly visibility: () => VisibilityOp
       const visibility = anyAge(options.visibility());
       for (const [key, s] of frame.state.sessions) {
         if (s.sessionId !== sessionId || !isVisible(s, frame.now, visibility)) continue;
-        return build(key, s, activityIn(frame, key, s, activityRules(visibility.waitingTimeoutMinutes)), names[sessionId] ?? '');
+        return build(key, s, activityIn(frame, key, s, rulesOf(visibility)), names[sessionId] ?? '');
       }
       return undefined;
     },
