@@ -1,21 +1,19 @@
 import type { Loaded } from '../config/load.js';
 import type { LiveConfig } from '../config/live.js';
 import type { Ctx } from '../streams/contracts.js';
+import type { RunningSink, SinkStreams } from '../streams/sink.js';
 import type { CliIo } from '../core/io.js';
 import type { LiveIndex } from '../search/live.js';
 import type { ListenAddress } from '../sinks/http/address.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
-import type { Pipeline } from './pipeline.js';
 
 /** The monitor's interfaces: `--tui`, `--api`, `--gui`. */
 export type Mode = 'tui' | 'api' | 'gui';
 
-/** What every mode gets: the loaded config, the shared pipeline and the parsed options. */
+/** What every mode is made with: the loaded config and the parsed options (the streams come when it starts). */
 export interface MonitorLaunch {
   readonly io: CliIo;
   readonly loaded: Loaded;
-  readonly ctx: Ctx;
-  readonly pipeline: Pipeline;
   /** From `--host`; undefined when absent (127.0.0.1 with the port fallback). */
   readonly address: ListenAddress | undefined;
   /** The live search index GET /api/search and the TUI's `s` answer from (in --demo: of the generated sessions, in memory). */
@@ -28,7 +26,7 @@ export interface MonitorLaunch {
 }
 
 /** A running interface. `done` resolves (with an exit code) when it ends on its own, e.g. the TUI quits. */
-export interface RunningMode {
+export interface RunningMode extends RunningSink {
   readonly done: Promise<number>;
   readonly stop: () => Promise<void>;
   /** Set by the API: its base URL, which webhook payloads link to. */
@@ -39,13 +37,20 @@ export interface RunningMode {
   readonly settle?: () => void;
 }
 
+/** A sink that is an interface: it starts asynchronously and says how it ended. */
+export type InterfaceSink = (streams: SinkStreams, ctx: Ctx) => Promise<RunningMode>;
+
 export interface ModeRunner {
   /**
    * Runs before the pipeline starts: questions and checks that must fail fast (the API
    * passphrase), and what should be up before the rest loads (the API's socket).
    */
   readonly prepare?: (io: CliIo, loaded: Loaded, address: ListenAddress | undefined) => Promise<void>;
-  readonly start: (launch: MonitorLaunch) => Promise<RunningMode>;
-  /** Releases what `prepare` took when `start` never ran or failed (idempotent; after a start, `stop` owns it). */
+  /**
+   * The interface as a sink of the shared streams (streams/sink.ts), started through `startSink`
+   * before the sources so that it answers during the first discovery.
+   */
+  readonly sink: (launch: MonitorLaunch) => InterfaceSink;
+  /** Releases what `prepare` took when the sink never started or failed to (idempotent; after a start, `stop` owns it). */
   readonly release?: () => Promise<void>;
 }

@@ -34,11 +34,11 @@ const apiMode = (options: { readonly dashboard: boolean } = { dashboard: false }
       const { prepareApi } = await import('./modes/api-door.js');
       prepared = await prepareApi(io, loaded, address);
     },
-    start: async (launch) => {
+    sink: (launch) => async (streams, ctx) => {
       if (!prepared) throw new Error('API mode started before prepare');
       const secret = prepared;
       const { startApi } = await import('./modes/api.js');
-      const api = await startApi({ ...launch, ...secret, scheduler: launch.ctx.scheduler });
+      const api = await startApi({ ...launch, ...secret, streams, scheduler: ctx.scheduler });
       let stopped = false;
       if (options.dashboard) {
         // The browser opens with the token once it is derived (not after a stop); the sources need not wait for that.
@@ -60,9 +60,9 @@ const tuiMode = (): ModeRunner => ({
     const { prepareTui } = await import('./modes/tui.js');
     await prepareTui(io);
   },
-  start: async (launch) => {
+  sink: (launch) => async (streams, ctx) => {
     const { startTui } = await import('./modes/tui.js');
-    return startTui(launch);
+    return startTui(launch, streams, ctx);
   },
 });
 
@@ -137,7 +137,12 @@ const warnLocationProblems = async (io: CliIo, loaded: Loaded, agents: readonly 
 };
 
 const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, runners, address, loaded, agents }: MonitorPlan): Promise<number> => {
-  const [{ asyncScheduler }, { startSourcePipeline }, { createLiveConfig }] = await Promise.all([import('rxjs'), import('./pipeline-setup.js'), import('../config/live.js')]);
+  const [{ asyncScheduler }, { startSourcePipeline }, { createLiveConfig }, { startSink }] = await Promise.all([
+    import('rxjs'),
+    import('./pipeline-setup.js'),
+    import('../config/live.js'),
+    import('../streams/sink.js'),
+  ]);
   // A stop during the loading above starts no interface (the TUI would flash, the API build for nothing).
   let stopping = false;
   void stopped.then(() => {
@@ -176,7 +181,8 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     for (const runner of runners) {
       if (stopping) return 0;
       // NOTE: a start takes a moment (modules, the token, listening); a signal meanwhile must not be swallowed.
-      const starting = runner.start({ io, loaded, ctx, pipeline, address, live, demo: flags.demo, open: flags.open, ...(search ? { search } : {}) });
+      const launch = { io, loaded, address, live, demo: flags.demo, open: flags.open, ...(search ? { search } : {}) };
+      const starting = startSink(runner.sink(launch), pipeline.streams, ctx);
       const started = await Promise.race([starting, stopped.then(() => undefined)]);
       if (!started) {
         void starting.then((mode) => mode.stop()).catch(() => undefined);

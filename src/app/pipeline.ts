@@ -11,7 +11,7 @@
  *   pipeline.transitions$.subscribe((t) => post(t));       // activity changes, after `ready`
  *   await pipeline.dispose();                               // closes sources, sinks, timers
  *
- * or pass `sinks: [mySink]` (contract `Sink` in streams/contracts.ts), or `start(sinks)` when the
+ * or pass `sinks: [mySink]` (contract `Sink` in streams/sink.ts), or `start(sinks)` when the
  * sources are deferred: each gets the shared streams and returns its teardown, awaited by `dispose()`. The discovery cache hooks in the same way: its
  * writer subscribes to `state$` and persists sessions whose `checkpoint` is set
  * (`persistCache(pipeline.state$, cache, ctx.scheduler)` from src/sources, as `sessions` and the
@@ -25,7 +25,7 @@ import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, me
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState, Teardown } from '../core/contracts.js';
 import type { Ctx, Source } from '../streams/contracts.js';
-import type { Sink } from '../streams/sink.js';
+import { teardownOf, type Sink, type SinkStreams } from '../streams/sink.js';
 import { createListing, type Listing } from '../streams/listing.js';
 import { sessionKey, type DiagnosticEvent, type SessionEvent, type SessionState, type Transition } from '../core/session.js';
 import { demoSource } from '../demo/source.js';
@@ -53,7 +53,7 @@ export interface PipelineOptions {
   readonly tap?: (event: SessionEvent) => void;
 }
 
-export interface Pipeline {
+export interface Pipeline extends SinkStreams {
   /** Every fold result: state, activities at `now`, transitions. Replays the latest to late subscribers. */
   readonly frame$: Observable<PipelineFrame>;
   /** The folded sessions; emits on every batch of events and at every deadline. Replays the latest. */
@@ -69,6 +69,8 @@ export interface Pipeline {
   readonly listing: Listing;
   /** The agents whose sources run (enabled and registered, or every enabled agent in demo mode). */
   readonly agents: readonly AgentKind[];
+  /** What every sink gets: the streams above, without the pipeline's controls. */
+  readonly streams: SinkStreams;
   /** Default listing options from the config: window, exclusions, enabled agents (the latest set). */
   readonly visibility: VisibilityOptions;
   /**
@@ -186,7 +188,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   let started = false;
   const teardowns: Teardown[] = [];
   const plug = (sinks: readonly Sink[]): void => {
-    for (const sink of sinks) teardowns.push(sink({ frame$, state$, transitions$, diagnostics$, listing }, ctx));
+    for (const sink of sinks) teardowns.push(teardownOf(sink(streams, ctx), (message) => ctx.log.warn(message)));
   };
   const start = (sinks: readonly Sink[] = []): void => {
     if (started || connection.closed) return;
@@ -210,6 +212,17 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
   );
   const transitions$ = frame$.pipe(mergeMap((frame) => frame.transitions));
   const diagnostics$ = diagnostics.asObservable();
+  const streams: SinkStreams = {
+    frame$,
+    state$,
+    transitions$,
+    diagnostics$,
+    listing,
+    agents,
+    get visibility() {
+      return visibility;
+    },
+  };
   if (options.deferSources !== true) start();
   plug(options.sinks ?? []);
   let disposed: Promise<void> | undefined;
@@ -250,6 +263,7 @@ export const startPipeline = (ctx: Ctx, options: PipelineOptions): Pipeline => {
     get visibility() {
       return visibility;
     },
+    streams,
     setVisibility,
     start,
     swapStates,

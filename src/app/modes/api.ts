@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import type { Pipeline } from '../pipeline.js';
+import type { SinkStreams } from '../../streams/sink.js';
 import type { CliIo } from '../../core/io.js';
 import type { Loaded } from '../../config/load.js';
 import { loadSessionNames, setSessionName } from '../../config/session-names.js';
@@ -27,7 +27,8 @@ import { terminalSafe } from '../../core/terminal-safe.js';
 export interface ApiLaunch {
   readonly io: CliIo;
   readonly loaded: Loaded;
-  readonly pipeline: Pipeline;
+  /** The shared streams the interface serves (streams/sink.ts). */
+  readonly streams: SinkStreams;
   /** The bearer token, or its derivation still running (requests that need it wait for it). */
   readonly token: string | Promise<string>;
   readonly salt: string;
@@ -49,7 +50,7 @@ export interface ApiLaunch {
 
 /** The dashboard's routes over the real machine: vendors, config file, login entry, programs on PATH. */
 const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
-  const { io, loaded, pipeline } = launch;
+  const { io, loaded, streams } = launch;
   return {
     ...(launch.guiDir ? { guiDir: launch.guiDir } : {}),
     limits: {
@@ -65,7 +66,7 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
       env: io.env,
       live,
       startedWith: loaded.config,
-      runningAgents: pipeline.agents,
+      runningAgents: streams.agents,
       launchAtLogin: (enabled) => setLaunchAtLogin(enabled, { platform: io.platform, env: io.env, command: currentCommand() }),
     },
     actions: { env: io.env, platform: io.platform, finder: pathFinder(io.env, io.platform), start: spawnDetached },
@@ -75,10 +76,10 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
         import('../../doctor/sessions-locations.js'),
         import('../../sinks/http/scope-of.js'),
       ]);
-      const state = await firstValueFrom(pipeline.state$);
+      const state = await firstValueFrom(streams.state$);
       const config = live.current();
-      const lookedIn = pipeline.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform).map((path) => ({ agent, path })));
-      return scopeOf(state, Date.now(), pipeline.visibility, lookedIn);
+      const lookedIn = streams.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform).map((path) => ({ agent, path })));
+      return scopeOf(state, Date.now(), streams.visibility, lookedIn);
     },
   };
 };
@@ -95,7 +96,7 @@ export interface RunningApi {
 }
 
 export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
-  const { io, loaded, pipeline } = launch;
+  const { io, loaded, streams } = launch;
   const live = launch.live ?? createLiveConfig(loaded.config);
   // Serve at once: /api/auth and the dashboard answer while the first discovery runs; lists hold
   // what is known so far with stats.ready false, and SSE sends `ready` when it completes.
@@ -103,7 +104,7 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   const names = await loadSessionNames(io.env);
   if (names.problem) io.stderr.write(terminalSafe(`agentwatch: ${names.problem}\n`));
   const store = createSessionStore({
-    feed: pipeline,
+    feed: streams,
     worktree: createWorktreeLookup(),
     names: names.names,
     namesChanged$: watchSessionNames(io.env, launch.scheduler),
@@ -115,10 +116,10 @@ export const startApi = async (launch: ApiLaunch): Promise<RunningApi> => {
   });
 
   const metrics = startMetrics({
-    frame$: pipeline.frame$,
-    listing: pipeline.listing,
-    transitions$: pipeline.transitions$,
-    visibility: () => pipeline.visibility,
+    frame$: streams.frame$,
+    listing: streams.listing,
+    transitions$: streams.transitions$,
+    visibility: () => streams.visibility,
     notifyAfterSec: () => live.current().notify_after_sec,
     now: () => launch.scheduler.now(),
     scheduler: launch.scheduler,

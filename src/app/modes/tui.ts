@@ -1,5 +1,7 @@
 import { RuntimeError, type CliIo } from '../../core/io.js';
 import type { MonitorLaunch, RunningMode } from '../contracts.js';
+import type { Ctx } from '../../streams/contracts.js';
+import type { SinkStreams } from '../../streams/sink.js';
 import { agentLocations } from '../../doctor/sessions-locations.js';
 import { loadSessionNames } from '../../config/session-names.js';
 import { makeLimitsCtx } from '../../limits/make-ctx.js';
@@ -44,8 +46,8 @@ export const prepareTui = (io: CliIo): Promise<void> => {
  * shared pipeline. `done` resolves with exit code 0 when the user quits; `stop` (the monitor on
  * SIGINT/SIGTERM) ends it and restores the terminal.
  */
-export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
-  const { io, pipeline } = launch;
+export const startTui = async (launch: MonitorLaunch, streams: SinkStreams, ctx: Ctx): Promise<RunningMode> => {
+  const { io } = launch;
   const { config } = launch.loaded;
   const themeName = await detectTheme({
     setting: config.tui.theme,
@@ -59,22 +61,22 @@ export const startTui = async (launch: MonitorLaunch): Promise<RunningMode> => {
   let tellTui = (_line: string): void => undefined;
   const held = captureStderr(io.stderr, (line) => tellTui(line));
   const tui = runTui({
-    frame$: pipeline.frame$,
+    frame$: streams.frame$,
     config,
     env: io.env,
     platform: io.platform,
-    now: launch.ctx.now,
-    scheduler: launch.ctx.scheduler,
+    now: ctx.now,
+    scheduler: ctx.scheduler,
     theme: pickTheme(themeName, colorsWanted(io.env)),
     screen: openScreen(),
-    agents: [...pipeline.visibility.agents],
-    searched: demo ? [] : pipeline.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform)),
+    agents: [...streams.visibility.agents],
+    searched: demo ? [] : streams.agents.flatMap((agent) => agentLocations(agent, config, io.env, io.platform)),
     worktree: createWorktreeLookup(),
     names: names.names,
     ...(names.problem ? { namesProblem: names.problem } : {}),
     // --demo: generated sample windows, marked as sample, and no request to any vendor.
     readLimits: () => (demo ? Promise.resolve(sampleLimits()) : readLimits(limitsCtx)),
-    ...(launch.search ? { searchContent: contentSearch(launch.search, pipeline.agents) } : {}),
+    ...(launch.search ? { searchContent: contentSearch(launch.search, streams.agents) } : {}),
     // A crash message must not be held like a warning: release the capture, then write.
     report: (message) => {
       const lines = [...held.release(), message];

@@ -60,6 +60,6 @@ export const startNotifier = (state$: Observable<SessionsState>, ctx: Ctx, optio
  * @example pipeline.start([makeNotifierSink()])
  */
 export const makeNotifierSink =
-  (options: NotifierOptions = {}): Sink =>
+  (options: NotifierOptions = {}): Sink<Teardown> =>
   ({ state$ }, ctx) =>
     startNotifier(state$, ctx, options);
