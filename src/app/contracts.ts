@@ -38,7 +38,7 @@ export interface RunningMode extends RunningSink {
 }
 
 /** A sink that is an interface: it starts asynchronously and says how it ended. */
-export type InterfaceSink = (streams: SinkStreams, ctx: Ctx) => Promise<RunningMode>;
+type InterfaceSink = (streams: SinkStreams, ctx: Ctx) => Promise<RunningMode>;
 
 export interface ModeRunner {
   /**

@@ -63,6 +63,8 @@ const tooLarge = (url: string, maxBytes: number): LimitError =>
 /**
  * The production HttpGet: got with one attempt, a per-request timeout and no redirects. The body
  * is read only up to `maxBytes` (declared length or bytes received): a larger answer is aborted.
+ * Exported for bench/limits-cap.mjs, which measures other caps through the build.
+ * @public
  */
 export const makeGotGet =
   (maxBytes = MAX_RESPONSE_BYTES): HttpGet =>

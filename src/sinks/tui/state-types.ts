@@ -5,7 +5,7 @@ import type { SortMode } from './order.js';
 
 /** The TUI's view state, the actions that change it and the effects it asks for (state.ts reduces them). */
 
-export type Focus = 'list' | 'detail';
+type Focus = 'list' | 'detail';
 
 export type Prompt =
   | { readonly kind: 'search'; readonly text: string; /** Restored on Esc. */ readonly before: string }

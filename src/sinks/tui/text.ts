@@ -33,7 +33,7 @@ export const sanitize = (text: string): string =>
  * The longest prefix of `text` that fits `width` cells. A wide character that would straddle the
  * edge is left out (the caller pads), so a row never grows past the screen.
  */
-export const takeWidth = (text: string, width: number): { text: string; width: number } => {
+const takeWidth = (text: string, width: number): { text: string; width: number } => {
   let out = '';
   let used = 0;
   for (const ch of text) {
