@@ -23,12 +23,25 @@ export interface TokenCounts {
   readonly output: number;
   readonly cacheCreation: number;
   readonly cacheRead: number;
+  /**
+   * Of `cacheCreation`, the writes kept for an hour, billed at a higher rate than the five-minute
+   * ones. Present only when above 0 (Claude Code writes the split; other agents do not).
+   */
+  readonly cacheCreation1h?: number;
 }
 
 export const ZERO_TOKENS: TokenCounts = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
 
 export const sameTokens = (a: TokenCounts, b: TokenCounts): boolean =>
-  a.input === b.input && a.output === b.output && a.cacheCreation === b.cacheCreation && a.cacheRead === b.cacheRead;
+  a.input === b.input && a.output === b.output && a.cacheCreation === b.cacheCreation && a.cacheRead === b.cacheRead && (a.cacheCreation1h ?? 0) === (b.cacheCreation1h ?? 0);
+
+/** `tokens` with `long` one-hour cache writes: the field is left out at 0, so equal counts have one shape. */
+export const withHourWrites = (tokens: TokenCounts, long: number): TokenCounts => {
+  if (long > 0) return { ...tokens, cacheCreation1h: long };
+  if (tokens.cacheCreation1h === undefined) return tokens;
+  const { cacheCreation1h: _dropped, ...rest } = tokens;
+  return rest;
+};
 
 /** Descriptive fields a source sets; `undefined` leaves the current value alone. */
 export interface SessionMetaPatch {

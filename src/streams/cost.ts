@@ -60,6 +60,24 @@ const tiered = (count: number, above: number, base: number, over: number | undef
   over === undefined ? count * base : (count - above) * base + above * over;
 
 /**
+ * Cache writes: the five-minute ones at the cache-write rate, the one-hour ones at theirs (the
+ * five-minute rate where the table has none). Past the tier, a one-hour write costs its rate
+ * scaled as the five-minute rate is past the tier.
+ */
+const cacheWrites = (p: ModelPrice, tokens: TokenCounts, aboveTier: TokenCounts): number => {
+  const short = p.cache_creation_input_token_cost ?? p.input_cost_per_token;
+  const shortOver = p.cache_creation_input_token_cost_above_200k_tokens;
+  const long = tokens.cacheCreation1h ?? 0;
+  const longAbove = Math.min(long, aboveTier.cacheCreation1h ?? 0);
+  const longRate = p.cache_creation_input_token_cost_above_1hr ?? short;
+  const longOver = shortOver === undefined || short === 0 ? undefined : (longRate * shortOver) / short;
+  return (
+    tiered(tokens.cacheCreation - long, Math.max(0, aboveTier.cacheCreation - longAbove), short, shortOver) +
+    tiered(long, longAbove, longRate, longOver)
+  );
+};
+
+/**
  * Estimated cost of disjoint counters (sources take cached input out of `input`, and count
  * reasoning as output, as vendors bill it), or null when the model has no known price. `aboveTier`
  * is the part of the counters that lay past TIER_TOKENS in its own message. Missing cache rates
@@ -72,7 +90,7 @@ export const estimateCost = (model: string, tokens: TokenCounts, aboveTier: Toke
   return (
     tiered(tokens.input, aboveTier.input, input, p.input_cost_per_token_above_200k_tokens) +
     tiered(tokens.output, aboveTier.output, p.output_cost_per_token, p.output_cost_per_token_above_200k_tokens) +
-    tiered(tokens.cacheCreation, aboveTier.cacheCreation, p.cache_creation_input_token_cost ?? input, p.cache_creation_input_token_cost_above_200k_tokens) +
+    cacheWrites(p, tokens, aboveTier) +
     tiered(tokens.cacheRead, aboveTier.cacheRead, p.cache_read_input_token_cost ?? input, p.cache_read_input_token_cost_above_200k_tokens)
   );
 };

@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionState, TokenCounts, ToolUse } from '../core/session.js';
+import { withHourWrites, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
 import { detach } from '../core/detach.js';
 import { intern } from '../core/intern.js';
 import { TIER_TOKENS } from './cost.js';
@@ -77,20 +77,30 @@ const pushKeepLast = <T>(items: T[], item: T, max: number): void => {
   if (items.length > max) items.splice(0, items.length - max);
 };
 
-const addTokens = (a: TokenCounts, b: TokenCounts, sign = 1): TokenCounts => ({
-  input: a.input + sign * b.input,
-  output: a.output + sign * b.output,
-  cacheCreation: a.cacheCreation + sign * b.cacheCreation,
-  cacheRead: a.cacheRead + sign * b.cacheRead,
-});
+const addTokens = (a: TokenCounts, b: TokenCounts, sign = 1): TokenCounts => {
+  const sum: TokenCounts = {
+    input: a.input + sign * b.input,
+    output: a.output + sign * b.output,
+    cacheCreation: a.cacheCreation + sign * b.cacheCreation,
+    cacheRead: a.cacheRead + sign * b.cacheRead,
+  };
+  if (a.cacheCreation1h === undefined && b.cacheCreation1h === undefined) return sum;
+  // A difference (a message written again) may be negative here; only 0 leaves the field out.
+  const long = (a.cacheCreation1h ?? 0) + sign * (b.cacheCreation1h ?? 0);
+  return long === 0 ? sum : { ...sum, cacheCreation1h: long };
+};
 
 /** Of one message's counts, the part past the price tier of each kind. */
-const aboveTier = (t: TokenCounts): TokenCounts => ({
-  input: Math.max(0, t.input - TIER_TOKENS),
-  output: Math.max(0, t.output - TIER_TOKENS),
-  cacheCreation: Math.max(0, t.cacheCreation - TIER_TOKENS),
-  cacheRead: Math.max(0, t.cacheRead - TIER_TOKENS),
-});
+const aboveTier = (t: TokenCounts): TokenCounts =>
+  withHourWrites(
+    {
+      input: Math.max(0, t.input - TIER_TOKENS),
+      output: Math.max(0, t.output - TIER_TOKENS),
+      cacheCreation: Math.max(0, t.cacheCreation - TIER_TOKENS),
+      cacheRead: Math.max(0, t.cacheRead - TIER_TOKENS),
+    },
+    Math.max(0, (t.cacheCreation1h ?? 0) - TIER_TOKENS),
+  );
 
 const reachesTier = (t: TokenCounts): boolean => t.input > TIER_TOKENS || t.output > TIER_TOKENS || t.cacheCreation > TIER_TOKENS || t.cacheRead > TIER_TOKENS;
 

@@ -25,3 +25,33 @@ describe('tiered prices, per message', () => {
     expect(state?.tokens.cacheRead).toBe(250_000);
   });
 });
+
+describe('cache writes kept for an hour', () => {
+  const writes = (messageId: string, cacheCreation: number, hour: number): SessionEvent => ({
+    type: 'usage',
+    ...ref,
+    at: 1,
+    messageId,
+    tokens: { input: 0, output: 0, cacheCreation, cacheRead: 0, ...(hour > 0 ? { cacheCreation1h: hour } : {}) },
+  });
+
+  it('prices one-hour writes at their own rate and five-minute writes at theirs', () => {
+    // claude-sonnet-4-5: $3.75/M for five-minute writes, $6/M for one-hour writes.
+    const state = fold([writes('m1', 100_000, 40_000), writes('m2', 50_000, 0)]);
+    expect(state?.tokens).toEqual({ input: 0, output: 0, cacheCreation: 150_000, cacheRead: 0, cacheCreation1h: 40_000 });
+    expect(state && toSummary(state, { now: 1 }).cost_usd).toBeCloseTo(0.11 * 3.75 + 0.04 * 6, 6);
+  });
+
+  it('a message written again replaces its one-hour part, and no part leaves no field', () => {
+    const state = fold([writes('m1', 100_000, 40_000), writes('m1', 100_000, 0)]);
+    expect(state?.tokens).toEqual({ input: 0, output: 0, cacheCreation: 100_000, cacheRead: 0 });
+    expect(state && toSummary(state, { now: 1 }).cost_usd).toBeCloseTo(0.1 * 3.75, 6);
+  });
+
+  it('past the tier, a one-hour write costs its rate scaled as the five-minute rate is', () => {
+    // 300k one-hour writes in one message: 100k past the tier at 6 x (7.5 / 3.75) = $12/M.
+    const state = fold([writes('m1', 300_000, 300_000)]);
+    expect(state?.tokensAboveTier.cacheCreation1h).toBe(100_000);
+    expect(state && toSummary(state, { now: 1 }).cost_usd).toBeCloseTo(0.2 * 6 + 0.1 * 12, 6);
+  });
+});

@@ -12,7 +12,7 @@ import { sessionCost } from '../../streams/cost.js';
  */
 type TokenKind = 'input' | 'output' | 'cache_read' | 'cache_creation';
 
-const KINDS: readonly (readonly [TokenKind, keyof TokenCounts])[] = [
+const KINDS: readonly (readonly [TokenKind, 'input' | 'output' | 'cacheRead' | 'cacheCreation'])[] = [
   ['input', 'input'],
   ['output', 'output'],
   ['cache_read', 'cacheRead'],

@@ -1,4 +1,4 @@
-import type { SessionEvent, TokenCounts } from '../../core/session.js';
+import { withHourWrites, type SessionEvent, type TokenCounts } from '../../core/session.js';
 import type { ClaudeBlock, ClaudeRecord } from './schema.js';
 
 /** The events of Claude Code's `user` and `assistant` records: turns, tool calls and results, usage. */
@@ -35,6 +35,15 @@ const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
     const u = entry as Record<string, unknown>;
     return [[i, { input: tokenCount(u.input_tokens), output: tokenCount(u.output_tokens), cacheCreation: tokenCount(u.cache_creation_input_tokens), cacheRead: tokenCount(u.cache_read_input_tokens) }]];
   });
+};
+
+/**
+ * Of `written` cache tokens, those kept for an hour (`cache_creation.ephemeral_1h_input_tokens`);
+ * 0 when the record has no split or a split that is not counts. Never more than were written.
+ */
+const hourWrites = (split: unknown, written: number): number => {
+  if (typeof split !== 'object' || split === null) return 0;
+  return Math.min(written, tokenCount((split as Record<string, unknown>).ephemeral_1h_input_tokens));
 };
 
 type Ref = { readonly agent: 'claude'; readonly sessionId: string };
@@ -115,12 +124,15 @@ export const createAssistantEvents = (ref: Ref, lastId: string | undefined): ((r
         ...ref,
         at,
         messageId: message.id,
-        tokens: {
-          input: usage?.input_tokens ?? 0,
-          output: usage?.output_tokens ?? 0,
-          cacheCreation: usage?.cache_creation_input_tokens ?? 0,
-          cacheRead: usage?.cache_read_input_tokens ?? 0,
-        },
+        tokens: withHourWrites(
+          {
+            input: usage?.input_tokens ?? 0,
+            output: usage?.output_tokens ?? 0,
+            cacheCreation: usage?.cache_creation_input_tokens ?? 0,
+            cacheRead: usage?.cache_read_input_tokens ?? 0,
+          },
+          hourWrites(usage?.cache_creation, usage?.cache_creation_input_tokens ?? 0),
+        ),
         ...(record.costUSD !== undefined ? { costUsd: record.costUSD } : {}),
       });
     }

@@ -21,6 +21,12 @@ const claudeUsageSchema = z.object({
    * them. Read defensively by the parser (advisorUsages); any shape is accepted here.
    */
   iterations: z.unknown().optional(),
+  /**
+   * The split of `cache_creation_input_tokens` by how long the cache is kept
+   * (`ephemeral_5m_input_tokens`, `ephemeral_1h_input_tokens`), billed at two rates. Read
+   * defensively by the parser (hourWrites); any shape is accepted here.
+   */
+  cache_creation: z.unknown().optional(),
 });
 
 const claudeBlockSchema = z.object({

@@ -35,8 +35,6 @@ import { releasePageCache } from '../../util/sqlite-memory.js';
  */
 
 export { CACHE_SCHEMA_VERSION } from './cache-db.js';
-;
-;
 const CACHE_FILE_NAME = 'discovery.sqlite';
 
 export interface CachedFile {

@@ -1,7 +1,7 @@
 import { isAgentKind } from '../../core/agents.js';
 import { DIAGNOSTIC_CODES } from '../../core/diagnostics.js';
 import { intern } from '../../core/intern.js';
-import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type DiagnosticCode, type DiagnosticCounts, type FileCheckpoint, type FileStamp, type LastTurn, type SubagentUsage, type ToolUse } from '../../core/session.js';
+import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type DiagnosticCode, type DiagnosticCounts, type FileCheckpoint, type FileStamp, type LastTurn, type SubagentUsage, type TokenCounts, type ToolUse } from '../../core/session.js';
 import type { Core } from './lazy-detail.js';
 import { parseJson } from './skim.js';
 
@@ -50,8 +50,12 @@ const encodeCheckpoint = (cp: FileCheckpoint | null, row: CoreRow): unknown => {
   return cp.ino ?? ROW_CHECKPOINT_WITHOUT_INO;
 };
 
-/** A sub-agent usage as stored: `[sessions, input, output, cacheCreation, cacheRead, costUsd]` (`decodeSubagents`). */
-const encodeSubagents = (u: SubagentUsage): number[] => [u.sessions, u.tokens.input, u.tokens.output, u.tokens.cacheCreation, u.tokens.cacheRead, u.costUsd];
+/** Counts as stored: `[input, output, cacheCreation, cacheRead]`, and the one-hour writes last when there are any (`decodeTokens`). */
+const encodeTokens = (t: TokenCounts): number[] =>
+  t.cacheCreation1h === undefined ? [t.input, t.output, t.cacheCreation, t.cacheRead] : [t.input, t.output, t.cacheCreation, t.cacheRead, t.cacheCreation1h];
+
+/** A sub-agent usage as stored: `[sessions, costUsd, ...encodeTokens]` (`decodeSubagents`). */
+const encodeSubagents = (u: SubagentUsage): number[] => [u.sessions, u.costUsd, ...encodeTokens(u.tokens)];
 
 /** The stored text of `state`'s core, for the row `row`. */
 export const encodeCore = (state: Core, row: CoreRow): string => {
@@ -75,7 +79,7 @@ export const encodeCore = (state: Core, row: CoreRow): string => {
     state.lastTurnAt,
     state.userMessages,
     state.assistantMessages,
-    [t.input, t.output, t.cacheCreation, t.cacheRead],
+    encodeTokens(t),
     state.recordedCostUsd,
     encodeSubagents(s),
     state.pendingTools.map((tool) => (tool.callId === undefined ? [tool.name, tool.at, tool.done] : [tool.name, tool.at, tool.done, tool.callId])),
@@ -87,7 +91,7 @@ export const encodeCore = (state: Core, row: CoreRow): string => {
     // Only claude 1.0.x transcripts hold sub-agent turns inline: null for every other session.
     i === NO_SUBAGENTS || (i.sessions === 0 && i.costUsd === 0 && sameTokens(i.tokens, ZERO_TOKENS)) ? null : encodeSubagents(i),
     // Only messages past the price tier (1M-context models) have any: null for almost every session.
-    sameTokens(a, ZERO_TOKENS) ? null : [a.input, a.output, a.cacheCreation, a.cacheRead],
+    sameTokens(a, ZERO_TOKENS) ? null : encodeTokens(a),
   ]);
 };
 
@@ -114,10 +118,18 @@ const list = (value: unknown, length?: number): unknown[] => {
   return value;
 };
 
+/** Stored counts (`encodeTokens`). */
+const decodeTokens = (value: unknown): TokenCounts => {
+  const t = list(value);
+  if (t.length !== 4 && t.length !== 5) throw MISMATCH;
+  const tokens = { input: num(t[0]), output: num(t[1]), cacheCreation: num(t[2]), cacheRead: num(t[3]) };
+  return t.length === 5 ? { ...tokens, cacheCreation1h: num(t[4]) } : tokens;
+};
+
 /** A stored sub-agent usage (`encodeSubagents`). */
 const decodeSubagents = (value: unknown): SubagentUsage => {
-  const u = list(value, 6);
-  return { sessions: num(u[0]), tokens: { input: num(u[1]), output: num(u[2]), cacheCreation: num(u[3]), cacheRead: num(u[4]) }, costUsd: num(u[5]) };
+  const u = list(value);
+  return { sessions: num(u[0]), costUsd: num(u[1]), tokens: decodeTokens(u.slice(2)) };
 };
 
 const decodeTool = (value: unknown): ToolUse => {
@@ -180,8 +192,8 @@ export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
     const lastTurn = str(fields[14]);
     if (!isAgentKind(agent) || (source !== 'cli' && source !== 'desktop') || !LAST_TURNS.has(lastTurn)) return undefined;
     const path = fields[11] === null ? row.path : str(fields[11]);
-    const tokens = list(fields[18], 4);
-    const above = fields[28] === null ? undefined : list(fields[28], 4);
+    const tokens = list(fields[18]);
+    const above = fields[28] === null ? undefined : list(fields[28]);
     return {
       agent: intern(agent) as typeof agent,
       sessionId: str(fields[1]),
@@ -201,8 +213,8 @@ export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
       lastTurnAt: num(fields[15]),
       userMessages: num(fields[16]),
       assistantMessages: num(fields[17]),
-      tokens: { input: num(tokens[0]), output: num(tokens[1]), cacheCreation: num(tokens[2]), cacheRead: num(tokens[3]) },
-      tokensAboveTier: above === undefined ? ZERO_TOKENS : { input: num(above[0]), output: num(above[1]), cacheCreation: num(above[2]), cacheRead: num(above[3]) },
+      tokens: decodeTokens(tokens),
+      tokensAboveTier: above === undefined ? ZERO_TOKENS : decodeTokens(above),
       recordedCostUsd: num(fields[19]),
       subagents: decodeSubagents(fields[20]),
       inlineSubagents: fields[27] === null ? NO_SUBAGENTS : decodeSubagents(fields[27]),

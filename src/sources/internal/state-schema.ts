@@ -13,7 +13,7 @@ const agent = z.enum(AGENT_KINDS);
 const count = z.number().finite().nonnegative();
 const time = z.number().finite();
 
-const tokenCountsSchema = z.object({ input: count, output: count, cacheCreation: count, cacheRead: count });
+const tokenCountsSchema = z.object({ input: count, output: count, cacheCreation: count, cacheRead: count, cacheCreation1h: count.optional() });
 
 const diagnosticCode = z.enum(DIAGNOSTIC_CODES);
 

@@ -7,6 +7,7 @@ import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/sour
 const DIR = path.join(FIXTURES, 'claude/counts');
 const HUMAN = 'a1c0f7e2-5b3d-4e8a-9c61-2f4d8b7e0a11';
 const DESKTOP = 'b2d1e8f3-6c4e-4f9b-8d72-3e5f9c8f1b22';
+const HOUR_CACHE = 'c3e2f9a4-7d5f-4a0c-9e83-4f6a0d9c2c33';
 
 const read = async (sessionId: string) => {
   const file = path.join(DIR, `${sessionId}.jsonl`);
@@ -40,4 +41,15 @@ describe('claude: counts that match what a person did', () => {
     expect(state && toSummary(state, { now: Date.parse('2026-11-21T08:05:00Z') })).toMatchObject({ source: 'desktop', short_name: 'billing', cwd: 'C:\\Users\\dev\\billing' });
     expect((await read(HUMAN)).state?.source).toBe('cli');
   });
+
+  it('counts cache writes kept for an hour apart, and prices them at their own rate', async () => {
+    const { events, state } = await read(HOUR_CACHE);
+    expect(diagnosticsOf(events)).toEqual([]);
+    // msg_h1 (written twice, counted once), msg_h2, and msg_h3 whose split is not counts.
+    expect(state?.tokens).toEqual({ input: 7, output: 115, cacheCreation: 23_500, cacheRead: 30_000, cacheCreation1h: 22_000 });
+    // claude-sonnet-4-5: input $3/M, output $15/M, reads $0.30/M, five-minute writes $3.75/M, one-hour writes $6/M.
+    const expected = (7 * 3 + 115 * 15 + 30_000 * 0.3 + 1_500 * 3.75 + 22_000 * 6) / 1e6;
+    expect(state && toSummary(state, { now: Date.parse('2026-11-22T09:01:00Z') }).cost_usd).toBeCloseTo(expected, 4);
+  });
 });
+

@@ -59,6 +59,18 @@ describe('core codec (how the discovery cache stores a state core)', () => {
     expect(Object.keys(decodeCore(text, row)!)).toEqual(Object.keys(full));
   });
 
+  it('keeps one-hour cache writes where there are any, and adds no field where there are none', () => {
+    const hour: Core = {
+      ...full,
+      tokens: { ...full.tokens, cacheCreation1h: 7 },
+      tokensAboveTier: { ...full.tokensAboveTier, cacheCreation1h: 3 },
+      subagents: { ...full.subagents, tokens: { ...full.subagents.tokens, cacheCreation1h: 5 } },
+    };
+    expect(decodeCore(encodeCore(hour, row), row)).toEqual(hour);
+    const decoded = decodeCore(encodeCore(full, row), row);
+    expect(decoded && 'cacheCreation1h' in decoded.tokens).toBe(false);
+  });
+
   it('keeps a path, a checkpoint without inode, another checkpoint and none', () => {
     const cases: Core[] = [
       { ...full, path: '/elsewhere/s1.jsonl' },
