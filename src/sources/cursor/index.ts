@@ -11,9 +11,9 @@ export interface CursorSourceOptions {
   readonly intervalMs?: number;
 }
 
-/** The IDE's composer chats alone. */
-const ideComposers =
-  (options: CursorSourceOptions): Source =>
+/** The IDE's composer chats alone: the database part (synchronous in a one-shot pass). */
+export const makeCursorComposerSource =
+  (options: CursorSourceOptions = {}): Source =>
   (ctx) =>
     pollDatabase(ctx, {
       agent: 'cursor',
@@ -32,6 +32,6 @@ const ideComposers =
 export const makeCursorSource =
   (options: CursorSourceOptions = {}): Source =>
   (ctx) =>
-    readyWhenAll([ideComposers(options)(ctx), cursorTranscripts(ctx)]);
+    readyWhenAll([makeCursorComposerSource(options)(ctx), cursorTranscripts(ctx)]);
 
 export const cursor: Source = makeCursorSource();
