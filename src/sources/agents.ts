@@ -7,6 +7,7 @@ import { claude } from './claude/descriptor.js';
 import { codex } from './codex/descriptor.js';
 import { copilot } from './copilot/descriptor.js';
 import { cursor } from './cursor/descriptor.js';
+import { droid } from './droid/descriptor.js';
 import { gemini } from './gemini/descriptor.js';
 import { grok } from './grok/descriptor.js';
 import { kilo } from './kilo/descriptor.js';
@@ -30,6 +31,7 @@ export const AGENTS = {
   codex: withSource(codex, async () => (await import('./codex/index.js')).codex),
   copilot: withSource(copilot, async () => (await import('./copilot/index.js')).copilot),
   cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
+  droid: withSource(droid, async () => (await import('./droid/index.js')).droid),
   gemini: withSource(gemini, async () => (await import('./gemini/index.js')).gemini),
   grok: withSource(grok, async () => (await import('./grok/index.js')).grok),
   kilo: withSource(kilo, async () => (await import('./kilo/index.js')).kilo),

@@ -56,7 +56,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     expect(code).toBe(1);
     expect(report.healthy).toBe(false);
     expect(report.problems).toEqual([expect.stringMatching(/^no agent data: no agent has written a session where agentwatch looks .*CLAUDE_CONFIG_DIR, CODEX_HOME/)]);
-    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'copilot', 'cursor', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']);
+    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']);
     expect(report.agents.find((a) => a.agent === 'claude')?.locations).toEqual([{ path: path.join(t.home, '.claude', 'projects'), state: 'missing' }]);
     expect(await readdir(t.home)).toEqual([]);
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
@@ -76,7 +76,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     const claude = report.agents.find((a) => a.agent === 'claude');
     expect(claude?.sessions).toBeGreaterThan(0);
     expect(claude?.versions).toContain('2.0.31');
-    for (const agent of ['amp', 'claude', 'codex', 'copilot', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']) {
+    for (const agent of ['amp', 'claude', 'codex', 'copilot', 'droid', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']) {
       expect(report.agents.find((a) => a.agent === agent)?.sessions, agent).toBeGreaterThan(0);
     }
     const junk = report.agents.flatMap((a) => a.diagnostics.filter((d) => d.name === 'junk_line'));

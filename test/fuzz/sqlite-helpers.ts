@@ -11,7 +11,7 @@ import type { AgentKind } from '../../src/core/agents.js';
 import type { Source } from '../../src/streams/contracts.js';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
-import { makeCursorSource } from '../../src/sources/cursor/index.js';
+import { makeCursorComposerSource } from '../../src/sources/cursor/index.js';
 import { openCursorReader } from '../../src/sources/cursor/reader.js';
 import { sessionEventSchema, sessionStateSchema } from '../../src/sources/internal/state-schema.js';
 import { KILO_SPEC, makeKiloSource } from '../../src/sources/kilo/index.js';
@@ -133,7 +133,8 @@ export const FLAVOUR: Readonly<Record<Flavour, FlavourSpec>> = {
     scripts: () => [sql('cursor', 'schema'), sql('cursor', 'data')],
     now: 1773137700000,
     dbPath: (env) => cursorDbPath(env, 'linux'),
-    source: () => makeCursorSource(),
+    // The database part: the transcripts beside it are files, read apart (test/sources/cursor/).
+    source: () => makeCursorComposerSource(),
     openReader: openCursorReader,
     linked: [],
   },

@@ -20,6 +20,7 @@ const SAID: Readonly<Record<AgentKind, { readonly user: string; readonly assista
   codex: { user: 'Why does invoice rounding fail for JPY?', assistant: 'JPY has 0 minor units' },
   copilot: { user: 'Round totals half-even in ledger.ts', assistant: 'Totals now round half-even; tests pass.' },
   cursor: { user: 'Debounce the search box by 300ms', assistant: 'Wrapped onChange in a 300ms debounce.' },
+  droid: { user: 'Paginate the orders endpoint', assistant: 'Added cursor pagination to routes/orders.ts.' },
   gemini: { user: 'Add a 7-day forecast endpoint', assistant: 'Added GET /forecast returning 7 days.' },
   grok: { user: 'Write index.html with a hero section', assistant: 'Writing it now.' },
   kilo: { user: 'Show a banner when navigator.onLine is false', assistant: 'Added OfflineBanner.tsx and wired it into App.' },

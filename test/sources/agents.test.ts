@@ -107,6 +107,7 @@ describe('the agent registry', () => {
       'codex resume s1',
       'copilot --resume s1',
       'cursor-agent --resume="s1"',
+      'droid --resume s1',
       'gemini --resume s1',
       'grok --resume s1',
       'kilo --session=s1',
@@ -117,5 +118,6 @@ describe('the agent registry', () => {
     ]);
     expect(AGENTS.grok.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
     expect(AGENTS.gemini.resume({ sessionId: 'g1', isSidechain: true })).toBe('');
+    expect(AGENTS.droid.resume({ sessionId: 'd1', isSidechain: true })).toBe('');
   });
 });

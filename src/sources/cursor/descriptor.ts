@@ -1,5 +1,6 @@
 import type { AgentFacts } from '../descriptor.js';
 import { cursorDbPath } from './paths.js';
+import { cursorProjectsDir } from './transcript-paths.js';
 
 export const cursorResumeCommand = (composerId: string): string => `cursor-agent --resume="${composerId}"`;
 
@@ -10,9 +11,9 @@ export const cursor = {
   colour: 'cursor',
   storage: 'sqlite',
   env: ['XDG_CONFIG_HOME', 'APPDATA'],
-  locations: ({ env, platform }) => [{ path: cursorDbPath(env, platform) }],
+  locations: ({ env, platform }) => [{ path: cursorDbPath(env, platform) }, { path: cursorProjectsDir(env), onlyIfPresent: true }],
   stampRoots: () => [],
   resume: ({ sessionId }) => cursorResumeCommand(sessionId),
   // Cursor records no app version per chat: the composer format is the version.
-  checkedVersions: ['composer _v 9', 'composer _v 10', '3.x composer headers'],
+  checkedVersions: ['composer _v 9', 'composer _v 10', '3.x composer headers', 'agent transcripts 2026'],
 } as const satisfies AgentFacts;

@@ -1,16 +1,18 @@
 import type { Source } from '../../streams/contracts.js';
+import { readyWhenAll } from '../internal/ready-when-all.js';
 import { pollDatabase } from '../sqlite/poll-source.js';
 import { cursor as cursorAgent } from './descriptor.js';
 import { cursorDbPath } from './paths.js';
 import { openCursorReader } from './reader.js';
+import { cursorTranscripts } from './transcripts.js';
 
 export interface CursorSourceOptions {
   /** Poll interval; tests inject a short one. */
   readonly intervalMs?: number;
 }
 
-/** Cursor composer chats from `state.vscdb` (docs/formats/cursor.md), on macOS and Linux alike. */
-export const makeCursorSource =
+/** The IDE's composer chats alone: the database part (synchronous in a one-shot pass). */
+export const makeCursorComposerSource =
   (options: CursorSourceOptions = {}): Source =>
   (ctx) =>
     pollDatabase(ctx, {
@@ -22,5 +24,14 @@ export const makeCursorSource =
       relistAfterMs: 10 * 60_000,
       ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
     });
+
+/**
+ * Cursor composer chats from `state.vscdb` (docs/formats/cursor.md), on macOS and Linux alike, and
+ * Cursor Agent's transcripts beside them as one source.
+ */
+export const makeCursorSource =
+  (options: CursorSourceOptions = {}): Source =>
+  (ctx) =>
+    readyWhenAll([makeCursorComposerSource(options)(ctx), cursorTranscripts(ctx)]);
 
 export const cursor: Source = makeCursorSource();

@@ -3,7 +3,7 @@ import { fileUriToPath } from './file-uri.js';
 
 /** Cursor tools that change a file (names compared without case, `_`, `-`). */
 const WRITE_TOOLS: ReadonlySet<string> = new Set([
-  'editfile', 'editfilev2', 'writetofile', 'writetofilev2', 'searchreplace', 'write', 'edit', 'multiedit', 'createfile', 'applypatch',
+  'editfile', 'editfilev2', 'writetofile', 'writetofilev2', 'searchreplace', 'write', 'edit', 'multiedit', 'createfile', 'applypatch', 'strreplace',
 ]);
 
 const canonical = (name: string): string => name.toLowerCase().replace(/[\s._-]+/g, '');

@@ -1,5 +1,12 @@
 import type { AgentFacts } from '../descriptor.js';
+import { kimiLegacyRoot, kimiLegacySessionsDir } from './legacy-paths.js';
 import { kimiIndexFile, kimiRoot, kimiSessionsDir } from './paths.js';
+
+/** The Kimi CLI's sessions directory, when it is not Kimi Code's own. */
+const legacyDirs = (env: Parameters<typeof kimiRoot>[0]): string[] => {
+  const root = kimiLegacyRoot(env);
+  return root === undefined ? [] : [kimiLegacySessionsDir(root)];
+};
 
 /** Takes the session directory's name. */
 export const kimiResumeCommand = (sessionId: string): string => `kimi --resume ${sessionId}`;
@@ -11,9 +18,9 @@ export const kimi = {
   colour: 'kimi',
   storage: 'files',
   env: ['KIMI_SHARE_DIR', 'KIMI_CODE_HOME'],
-  locations: ({ env }) => [{ path: kimiSessionsDir(kimiRoot(env)) }],
-  stampRoots: ({ env }) => [kimiSessionsDir(kimiRoot(env)), kimiIndexFile(kimiRoot(env))],
+  locations: ({ env }) => [{ path: kimiSessionsDir(kimiRoot(env)) }, ...legacyDirs(env).map((dir) => ({ path: dir, onlyIfPresent: true }))],
+  stampRoots: ({ env }) => [kimiSessionsDir(kimiRoot(env)), kimiIndexFile(kimiRoot(env)), ...legacyDirs(env)],
   resume: ({ sessionId }) => kimiResumeCommand(sessionId),
   // Kimi Code records no app version in a session: the wire protocol is the version.
-  checkedVersions: ['wire protocol 1.0-1.5'],
+  checkedVersions: ['wire protocol 1.0-1.5', 'Kimi CLI wire protocol 1.1-1.10'],
 } as const satisfies AgentFacts;

@@ -1,5 +1,6 @@
 import type { SessionEvent, SessionState } from '../../core/session.js';
 import type { Source } from '../../streams/contracts.js';
+import { readyWhenAll } from '../internal/ready-when-all.js';
 import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.js';
 import type { SourceCtx } from '../internal/options.js';
 import { diagnostic, type FileParser, type JsonlAgentSpec } from '../internal/file-parser.js';
@@ -9,6 +10,7 @@ import { KIMI_START, parseKimiLine, type KimiParseState } from './parse.js';
 import { kimiParseBytes, skimKimiLine } from './skim.js';
 import { classifyKimiFile, kimiRoot, kimiSessionsDir, KIMI_WIRE_DEPTH } from './paths.js';
 import { kimiSideFiles } from './side-files.js';
+import { kimiLegacySpec } from './legacy.js';
 import { createSideTextReader } from '../internal/side-text.js';
 
 /**
@@ -69,7 +71,16 @@ export const kimiSpec = (ctx: SourceCtx): JsonlAgentSpec => {
   };
 };
 
-/** `options.read` tunes the tail reader (tests use a small line cap). */
-export const createKimiSource = (options: EngineOptions = {}): Source => createJsonlSource(kimiSpec, options);
+/**
+ * Kimi Code's sessions and, when there is one, the Kimi CLI's `~/.kimi` tree beside them, as one
+ * source. `options.read` tunes the tail reader (tests use a small line cap).
+ */
+export const createKimiSource =
+  (options: EngineOptions = {}): Source =>
+  (ctx) => {
+    const code = createJsonlSource(kimiSpec, options)(ctx);
+    const legacy = kimiLegacySpec(ctx);
+    return legacy ? readyWhenAll([code, createJsonlSource(() => legacy, options)(ctx)]) : code;
+  };
 
 export const kimi: Source = createKimiSource();

@@ -66,6 +66,9 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean,
   // The ids of the session this file was forked from (fork.ts), read once from the header; a
   // warm start resumes past the header, and the state it restores already left the copies out.
   let parentIds: ReadonlySet<string> | undefined;
+  // Oh My Pi's title slot (the first line, kept current in place) outranks the header's title,
+  // which was made from the first prompt; a later `title_change` or `session_info` outranks both.
+  let slotTitle = false;
   const unknown = createUnknownRecords(agent, 'pi');
   const unknownKind = (key: string, what: string): SessionEvent[] => unknown.once(key, what, { sessionId, path: file, ...(format ? { version: format } : {}) });
   const unknownBlocks = (content: unknown): SessionEvent[] =>
@@ -112,10 +115,21 @@ export const createPiParser = (file: string, kind: PiFileKind, resumed: boolean,
   /** The events of one decoded entry (a fork's copies are trimmed by the caller). */
   const entryEvents = (entry: PiEntry, at: number, created: SessionMetaPatch): SessionEvent[] => {
     switch (entry.type) {
-      case 'session':
+      case 'title': {
+        const title = entry.title?.trim();
+        if (title) slotTitle = true;
+        return meta({ ...(title ? { agentName: title } : {}), ...created }, at);
+      }
+      case 'title_change': {
+        const title = entry.title?.trim();
+        return meta({ ...(title ? { agentName: title } : {}), ...created }, at);
+      }
+      case 'session': {
         format = `session format ${entry.version ?? 1}`;
         if (!resumed && parentIds === undefined) parentIds = parentIdsOf(file, entry.parentSession);
-        return meta({ ...(entry.cwd ? { cwd: entry.cwd } : {}), ...created }, at);
+        const title = slotTitle ? undefined : entry.title?.trim();
+        return meta({ ...(entry.cwd ? { cwd: entry.cwd } : {}), ...(title ? { agentName: title } : {}), ...created }, at);
+      }
       case 'model_change':
         if (!entry.modelId || entry.modelId === model) return meta(created, at);
         return meta({ model: (model = entry.modelId), ...created }, at);

@@ -40,6 +40,8 @@ export const piEntrySchema = z.object({
   cwd: optionalString,
   modelId: optionalString,
   name: optionalString,
+  /** Oh My Pi: the title slot line (`title`, before the header), `title_change` entries, the header's own title. */
+  title: optionalString,
   parentSession: optionalString,
   /** Header only: the session file format (3 current; absent in format 1). */
   version: z.number().optional().catch(undefined),

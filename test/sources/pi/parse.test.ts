@@ -34,6 +34,27 @@ describe('pi parser (pure)', () => {
     expect(diagnosticsOf(events).map((d) => d.code)).toEqual(['E_JUNK_LINE']);
   });
 
+  it("Oh My Pi: a title slot line before the session header is the title, over the header's own; title_change renames", async () => {
+    const omp = path.join(FIXTURES, 'pi/omp/--home-dev-web--/2026-03-10T10-00-00-000Z_6c7d8e9f-0a1b-4c2d-9e3f-4a5b6c7d8e9f.jsonl');
+    const id = path.basename(omp, '.jsonl');
+    const events = await parseFile(createPiParser(omp, { kind: 'main', sessionId: id }, false), omp);
+    expect(foldById(events).get(id)).toMatchObject({
+      agentName: 'Fix flaky login test',
+      cwd: '/home/dev/web',
+      createdAt: Date.parse('2026-03-10T10:00:00.000Z'),
+      userMessages: 1,
+      assistantMessages: 1,
+    });
+    expect(diagnosticsOf(events)).toEqual([]);
+    // The header alone names the title it was made from the first prompt; a rename outranks it.
+    const parser = createPiParser(omp, { kind: 'main', sessionId: id }, false);
+    const header = JSON.stringify({ type: 'session', version: 3, id: 'x', title: 'Login test flakes on CI', timestamp: '2026-03-10T10:00:00.000Z', cwd: '/w' });
+    const rename = JSON.stringify({ type: 'title_change', id: 'r', timestamp: '2026-03-10T10:01:00.000Z', title: 'Renamed' });
+    const named = [...parser.start(), ...parser.line(Buffer.from(header))];
+    expect(foldById(named).get(id)?.agentName).toBe('Login test flakes on CI');
+    expect(foldById([...named, ...parser.line(Buffer.from(rename))]).get(id)?.agentName).toBe('Renamed');
+  });
+
   it('treats subagent-artifacts transcripts as hidden sidechains and ignores other files', async () => {
     const sub = path.join(SESSIONS, '--home-dev-notes--', 'subagent-artifacts', '5f316403_worker.jsonl');
     const kind = classifyPiFile(SESSIONS, sub);

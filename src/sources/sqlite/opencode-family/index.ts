@@ -1,7 +1,8 @@
-import { filter, merge, mergeMap, Observable, timer } from 'rxjs';
+import { filter, merge, mergeMap, type Observable, timer } from 'rxjs';
 import type { Ctx, Source } from '../../../streams/contracts.js';
 import type { SessionEvent } from '../../../core/session.js';
 import type { SourceCtx } from '../../internal/options.js';
+import { readyWhenAll } from '../../internal/ready-when-all.js';
 import { DEFAULT_POLL_INTERVAL_MS, pollDatabase } from '../poll-source.js';
 import type { FamilySpec } from './map.js';
 import { openFamilyReader } from './reader.js';
@@ -10,23 +11,6 @@ export interface FamilySourceOptions {
   /** Poll interval; tests inject a short one. */
   readonly intervalMs?: number;
 }
-
-/**
- * The events of several sources of one agent as one source: everything as it comes, and one
- * `ready` once every source has said its own (nobody lists the agent before all were read).
- */
-const readyWhenAll = (sources: readonly Observable<SessionEvent>[]): Observable<SessionEvent> =>
-  new Observable<SessionEvent>((subscriber) => {
-    let waiting = sources.length;
-    return merge(...sources).subscribe({
-      next: (event) => {
-        if (event.type !== 'ready') subscriber.next(event);
-        else if (--waiting === 0) subscriber.next(event);
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    });
-  });
 
 /**
  * A source for an agent of the opencode family: `dbPathsOf` resolves its databases (one per

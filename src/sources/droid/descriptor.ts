@@ -1,0 +1,18 @@
+import type { AgentFacts } from '../descriptor.js';
+import { droidSessionsDir } from './paths.js';
+
+export const droidResumeCommand = (sessionId: string): string => `droid --resume ${sessionId}`;
+
+export const droid = {
+  kind: 'droid',
+  label: 'Droid',
+  glyph: 'F',
+  colour: 'droid',
+  storage: 'files',
+  env: ['FACTORY_HOME_OVERRIDE'],
+  locations: ({ env }) => [{ path: droidSessionsDir(env) }],
+  stampRoots: ({ env }) => [droidSessionsDir(env)],
+  resume: ({ sessionId, isSidechain }) => (isSidechain ? '' : droidResumeCommand(sessionId)),
+  // Droid records no app version in a session; `session_start` carries its format version.
+  checkedVersions: ['session format 2'],
+} as const satisfies AgentFacts;
