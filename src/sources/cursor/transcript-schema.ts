@@ -18,5 +18,4 @@ export const cursorTranscriptLineSchema = z.object({
   message: z.object({ content: z.union([z.string(), z.array(blockSchema)]).optional() }).optional().catch(undefined),
 });
 
-export type CursorTranscriptLine = z.infer<typeof cursorTranscriptLineSchema>;
 export type CursorTranscriptBlock = z.infer<typeof blockSchema>;

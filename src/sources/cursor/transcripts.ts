@@ -12,7 +12,7 @@ import { classifyCursorTranscript, CURSOR_TRANSCRIPT_DEPTH, cursorProjectsDir, w
  *
  * The spec the engine runs; exported for tests that drive its file tracker directly.
  */
-export const cursorTranscriptSpec = (ctx: SourceCtx): JsonlAgentSpec => {
+const cursorTranscriptSpec = (ctx: SourceCtx): JsonlAgentSpec => {
   const dir = cursorProjectsDir(ctx.env);
   const inIde = createIdeComposerCheck(cursorDbPath(ctx.env, ctx.platform));
   const folders = new Map<string, string | undefined>();

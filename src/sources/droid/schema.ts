@@ -53,6 +53,4 @@ export const droidSettingsSchema = z.object({
     .catch(undefined),
 });
 
-export type DroidRecord = z.infer<typeof droidRecordSchema>;
 export type DroidBlock = z.infer<typeof droidBlockSchema>;
-export type DroidSettings = z.infer<typeof droidSettingsSchema>;
