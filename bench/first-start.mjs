@@ -4,7 +4,8 @@
  * to `ready` in `/api/stats` and to the first search answered from a complete index (no
  * `agentwatch-indexing` header), next to `agentwatch sessions --all --json` with no discovery
  * cache (the same files read by the same sources, nothing indexed). Runs alternate between the
- * two (each round sees the same machine); medians are reported.
+ * two (each round sees the same machine); medians are reported. Beside the wall times, the CPU
+ * each used until then (user + system), which a loaded machine moves less.
  *
  *   node bench/first-start.mjs [--sessions N (2000)] [--runs R (3)] [--cli FILE] [--base FILE]
  *
@@ -19,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus, refreshCursor } from './corpus.mjs';
 import { homeEnv } from './corpus-agents.mjs';
+import { CLOCK_TICKS, procCpuTicks } from './monitor-run.mjs';
 import { arg, median, saveResult, sleep } from './util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,9 +45,10 @@ const dropCache = () => rmSync(cacheDir, { recursive: true, force: true });
 const coldListing = (command) => {
   dropCache();
   const started = performance.now();
-  const result = spawnSync(process.execPath, [command, 'sessions', '--all', '--json'], { env, cwd: env.HOME, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const result = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, command, 'sessions', '--all', '--json'], { env, cwd: env.HOME, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`sessions exited ${result.status}: ${result.stderr.slice(-2000)}`);
-  return performance.now() - started;
+  const [user, system] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  return { ms: performance.now() - started, cpuMs: (user + system) * 1000 };
 };
 
 /** Spawn to `ready`, and spawn to a search answered from a complete index, of a first start. */
@@ -69,12 +72,13 @@ const firstStart = async (command) => {
       await sleep(20);
     }
     const readyMs = performance.now() - started;
+    const readyCpuMs = (procCpuTicks(child.pid) / CLOCK_TICKS) * 1000;
     for (;;) {
       const answer = await fetch(`${url}/api/search?q=refactor`, { headers });
       await answer.arrayBuffer();
       if (answer.status === 200 && answer.headers.get('agentwatch-indexing') === null) break;
     }
-    return { readyMs, indexedMs: performance.now() - started };
+    return { readyMs, readyCpuMs, indexedMs: performance.now() - started };
   } finally {
     child.kill('SIGINT');
     await exited;
@@ -82,12 +86,15 @@ const firstStart = async (command) => {
 };
 
 const builds = base ? { after: cli, before: base } : { after: cli };
-const samples = Object.fromEntries(Object.keys(builds).map((name) => [name, { cold: [], ready: [], indexed: [] }]));
+const samples = Object.fromEntries(Object.keys(builds).map((name) => [name, { cold: [], coldCpu: [], ready: [], readyCpu: [], indexed: [] }]));
 for (let round = 0; round < runs; round += 1) {
   for (const [name, command] of Object.entries(builds)) {
-    samples[name].cold.push(coldListing(command));
+    const cold = coldListing(command);
+    samples[name].cold.push(cold.ms);
+    samples[name].coldCpu.push(cold.cpuMs);
     const start = await firstStart(command);
     samples[name].ready.push(start.readyMs);
+    samples[name].readyCpu.push(start.readyCpuMs);
     samples[name].indexed.push(start.indexedMs);
   }
 }
@@ -98,8 +105,18 @@ for (const [name, s] of Object.entries(samples)) {
   const cold = median(s.cold);
   const ready = median(s.ready);
   const indexed = median(s.indexed);
-  figures[name] = { cold_listing_ms: Math.round(cold), api_first_start_ready_ms: Math.round(ready), api_first_start_indexed_ms: Math.round(indexed), ready_vs_cold_listing: +(ready / cold).toFixed(2) };
-  console.log(`  ${name.padEnd(6)} cold listing ${cold.toFixed(0)} ms; --api first start: ready ${ready.toFixed(0)} ms (${(ready / cold).toFixed(2)}x), search complete ${indexed.toFixed(0)} ms (${(indexed / cold).toFixed(2)}x)`);
+  const coldCpu = median(s.coldCpu);
+  const readyCpu = median(s.readyCpu);
+  figures[name] = {
+    cold_listing_ms: Math.round(cold),
+    cold_listing_cpu_ms: Math.round(coldCpu),
+    api_first_start_ready_ms: Math.round(ready),
+    api_first_start_ready_cpu_ms: Math.round(readyCpu),
+    api_first_start_indexed_ms: Math.round(indexed),
+    ready_vs_cold_listing: +(ready / cold).toFixed(2),
+    ready_cpu_vs_cold_listing_cpu: +(readyCpu / coldCpu).toFixed(2),
+  };
+  console.log(`  ${name.padEnd(6)} cold listing ${cold.toFixed(0)} ms (CPU ${coldCpu.toFixed(0)} ms); --api first start: ready ${ready.toFixed(0)} ms (${(ready / cold).toFixed(2)}x; CPU ${readyCpu.toFixed(0)} ms, ${(readyCpu / coldCpu).toFixed(2)}x), search complete ${indexed.toFixed(0)} ms (${(indexed / cold).toFixed(2)}x)`);
 }
 const result = { name: 'first-start', figures, anchors: { cold_listing_ms: figures.after.cold_listing_ms } };
 console.log(`  saved to ${saveResult('first-start', result)}`);
