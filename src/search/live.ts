@@ -183,6 +183,7 @@ export const createLiveIndex = (
     if (!state$ || persisting || !opened || opened.feed.isClosed() || closed) return;
     const { feed } = opened;
     const registry = await import('../sources/index.js');
+    if (closed) return;
     const cache = registry.openDiscoveryCache(io.env, log, searchCursorPath(io.env));
     // Offsets the index could not take are not saved: the next catch-up reads those lines again.
     const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => void (feed.flush() && cache.write(...args)) };
@@ -197,14 +198,17 @@ export const createLiveIndex = (
     const { index } = opened;
     catching = true;
     // A failed catch-up (a read that timed out) is said and tried again by the next search.
-    caughtUp = catchUp(io, loaded, index, { log, startSources, flushEvery: CATCH_UP_SLICE, signal: stopping.signal })
-      .then(startPersisting, (error: unknown) => {
+    caughtUp = catchUp(io, loaded, index, { log, startSources, flushEvery: CATCH_UP_SLICE, signal: stopping.signal }).then(
+      () => {
+        catching = false;
+        return startPersisting();
+      },
+      (error: unknown) => {
+        catching = false;
         caughtUp = undefined;
         if (!closed) log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
-      })
-      .finally(() => {
-        catching = false;
-      });
+      },
+    );
     return caughtUp;
   };
 
