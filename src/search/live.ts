@@ -22,6 +22,11 @@ import { describeDegraded, markDegraded, markRecovered } from '../util/storage-h
 const LIVE_FLUSH_MS = 100;
 /** Messages a monitor's catch-up writes at once: each write is a pause of the one thread that also serves. */
 const CATCH_UP_SLICE = 500;
+/**
+ * How long after the first listing the catch-up starts: the interfaces fetch and draw that listing
+ * first, and a monitor stopped right after it does not start reading for nothing.
+ */
+const CATCH_UP_AFTER_MS = 2_000;
 /** How long a search waits for a running catch-up before it answers with what is indexed so far. */
 export const SEARCH_WAIT_MS = 10_000;
 
@@ -140,9 +145,9 @@ const REOPEN_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000];
 /**
  * The search index of a running monitor: fed by the sources as they read, written every 100 ms.
  * The first discovery is not slowed by it: the tap takes nothing until the first listing is out;
- * then the index catches up (the sources run once more from the index's own offsets, in writes of
- * CATCH_UP_SLICE messages between the reads' time slices) and the tap takes what the monitor reads
- * from then on (a message both read is indexed once). A search before the first listing starts the
+ * shortly after, the index catches up (the sources run once more from the index's own offsets, in
+ * writes of CATCH_UP_SLICE messages between the reads' time slices) and the tap takes what the
+ * monitor reads from then on (a message both read is indexed once). A search before the first listing starts the
  * catch-up at once.
  * The index keeps the config's scope (a narrower one would be a scope that later widens, and
  * rebuild it); `watched`, the agents the monitor was started for, narrows what a search returns.
@@ -245,10 +250,10 @@ export const createLiveIndex = (
       state$ = states;
       opened?.feed.follow(states);
       waitForListing?.unsubscribe();
-      // Once the first listing is out (the sinks took the ready state first), on the next turn.
+      // Once the first listing is out and drawn (a search meanwhile starts it at once).
       waitForListing = states.pipe(first((state) => state.ready)).subscribe(() => {
         listed = true;
-        afterListing = scheduler.schedule(() => void startCatchUp());
+        afterListing = scheduler.schedule(() => void startCatchUp(), CATCH_UP_AFTER_MS);
       });
     },
     search: async (query, options) => {
