@@ -1,7 +1,7 @@
 /**
  * `GET /api/sessions` throughput: the running `agentwatch --api` on a corpus (7-day
- * window), against a bare Fastify route in another process sending the same bytes (fetched from
- * the API once, so both answer with identical bodies), measured in the same run: keep-alive
+ * window), against a bare Fastify route and a bare `node:http` route in other processes sending
+ * the same bytes (fetched from the API once, so all answer with identical bodies), measured in the same run: keep-alive
  * connections request as fast as they can for S seconds per round, rounds alternate between the
  * two servers, and the median round counts. The ratio is what auth, the host check, the query
  * parsing and the listing refresh cost next to sending pre-serialised bytes.
@@ -74,9 +74,25 @@ const load = async (url, headers, pid) => {
   };
 };
 
-/** A bare Fastify server in its own process, answering one route with the bytes of `file`. */
-const startBare = async (file) => {
-  const script = `
+/**
+ * A bare server in its own process, answering one route with the bytes of `file`: a Fastify route,
+ * or (`node`) a `node:http` handler with nothing between the socket and the bytes.
+ */
+const startBare = async (file, kind = 'fastify') => {
+  const script =
+    kind === 'node'
+      ? `
+    import http from 'node:http';
+    import { readFileSync } from 'node:fs';
+    const bytes = readFileSync(${JSON.stringify(file)});
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) };
+    const server = http.createServer((request, response) => {
+      if (request.url !== '/bare/sessions') return void response.writeHead(404).end();
+      response.writeHead(200, headers);
+      response.end(bytes);
+    });
+    server.listen(0, '127.0.0.1', () => process.stderr.write('listening ' + server.address().port + '\\n'));`
+      : `
     import Fastify from 'fastify';
     import { readFileSync } from 'node:fs';
     const bytes = readFileSync(${JSON.stringify(file)});
@@ -98,29 +114,38 @@ const startBare = async (file) => {
 warmCache(env);
 const monitor = await startMonitor(env);
 let bare;
+let node;
 try {
   const stats = await monitor.ready();
   const body = Buffer.from(await (await fetch(`${monitor.base}/api/sessions`, { headers: monitor.headers })).arrayBuffer());
   const file = path.join(tmpdir(), `agentwatch-bench-api-${process.pid}.json`);
   writeFileSync(file, body);
   bare = await startBare(file);
-  const check = Buffer.from(await (await fetch(bare.url)).arrayBuffer());
-  if (!check.equals(body)) throw new Error('the bare route does not send the same bytes');
+  node = await startBare(file, 'node');
+  for (const server of [bare, node]) {
+    const check = Buffer.from(await (await fetch(server.url)).arrayBuffer());
+    if (!check.equals(body)) throw new Error('the bare route does not send the same bytes');
+  }
   const apiUrl = `${monitor.base}/api/sessions`;
   // Warm-up (JIT) on both, not counted.
   const apiPid = monitor.child.pid;
   await load(apiUrl, monitor.headers, apiPid);
   await load(bare.url, {}, bare.pid);
+  await load(node.url, {}, node.pid);
   const apiRounds = [];
   const bareRounds = [];
+  const nodeRounds = [];
   for (let round = 0; round < rounds; round += 1) {
     bareRounds.push(await load(bare.url, {}, bare.pid));
+    nodeRounds.push(await load(node.url, {}, node.pid));
     apiRounds.push(await load(apiUrl, monitor.headers, apiPid));
   }
   const medianRound = (results) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor((results.length - 1) / 2)];
   const api = medianRound(apiRounds);
   const anchor = medianRound(bareRounds);
+  const nodeAnchor = medianRound(nodeRounds);
   const ratio = api.rps / anchor.rps;
+  const nodeRatio = api.rps / nodeAnchor.rps;
   // Server CPU per request, median over the rounds (the anchor's over its own rounds).
   const cpuOf = (results) => median(results.map((r) => r.cpuUsPerRequest));
   const cpuRatio = cpuOf(apiRounds) / cpuOf(bareRounds);
@@ -128,7 +153,9 @@ try {
     `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${r.kib.toFixed(0)} KiB   server CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/request${r.failures ? `   ${r.failures} failed` : ''}`;
   console.log(`GET /api/sessions, ${stats.total_sessions} sessions listed (${(body.length / 1024).toFixed(0)} KiB), ${connections} keep-alive connections, median of ${rounds} x ${seconds} s`);
   console.log(row('bare Fastify route, same bytes', anchor));
+  console.log(row('bare node:http route, same bytes', nodeAnchor));
   console.log(row('agentwatch GET /api/sessions', api));
+  console.log(`  ratio ${nodeRatio.toFixed(2)}x the bare node:http route (rounds: ${apiRounds.map((r, i) => (r.rps / (nodeRounds[i]?.rps ?? NaN)).toFixed(2)).join(', ')})`);
   console.log(`  ratio ${ratio.toFixed(2)}x the bare route (rounds: ${apiRounds.map((r, i) => (r.rps / (bareRounds[i]?.rps ?? NaN)).toFixed(2)).join(', ')})`);
   console.log(`  server CPU per request ${cpuRatio.toFixed(2)}x the bare route's (median of rounds: ${cpuOf(apiRounds).toFixed(0)} vs ${cpuOf(bareRounds).toFixed(0)} µs)`);
   // A Prometheus scrape of the same server (it looks at every session): CPU per scrape, one
@@ -147,16 +174,19 @@ try {
     ...round3(api),
     list_rps: api.rps,
     list_vs_preserialised: +ratio.toFixed(3),
+    list_vs_node_http: +nodeRatio.toFixed(3),
+    cpu_per_request_vs_node_http: +(cpuOf(apiRounds) / cpuOf(nodeRounds)).toFixed(3),
     cpu_per_request_vs_preserialised: +cpuRatio.toFixed(3),
     sessions: stats.total_sessions,
     body_kib: Math.round(body.length / 1024),
     metrics_scrape_cpu_us: Math.round(scrapeUs),
     metrics_scrape_vs_list_cpu: +(scrapeUs / cpuOf(apiRounds)).toFixed(2),
   };
-  const anchors = { preserialised_rps: anchor.rps, 'bare Fastify route, same bytes': round3(anchor) };
+  const anchors = { preserialised_rps: anchor.rps, node_http_rps: nodeAnchor.rps, 'bare Fastify route, same bytes': round3(anchor), 'bare node:http route, same bytes': round3(nodeAnchor) };
   console.log(`  saved to ${saveResult('api', { figures, anchors })}`);
   console.log(JSON.stringify({ name: 'api', figures, anchors }));
 } finally {
   bare?.stop();
+  node?.stop();
   await monitor.stop();
 }

@@ -7,6 +7,12 @@
  *   B  unicode61 + the index's segmentation (src/search/segment.ts: characters of unspaced scripts
  *      apart, camelCase parts in a second column) and its query preparation (query-syntax.ts)
  *   C  trigram (substrings of 3+ characters), queries as typed (punctuated words quoted)
+ *   D  unicode61 + `Intl.Segmenter` words in place of the segmentation's regexes (unspaced scripts cut
+ *      at the dictionary's word boundaries, the same cut on queries), camelCase parts as B
+ *
+ * Beside each build, the segmentation alone, before any build: the time to cut every row (B's
+ * regexes, D's segmenter; none for A and C), the best of three passes; and, once, the camelCase
+ * parts B and D both add (identifierParts).
  *
  * Rows: `--rows N` generated messages (seeded): English prose with code identifiers, file names and
  * paths, and 5 % in Chinese, Japanese, Korean, Russian, Greek, Hindi, German and French; plus the
@@ -129,6 +135,26 @@ const asTyped = (query) =>
     .map((w) => (/^"/u.test(w) || /^[A-Za-z0-9_\u0080-\uFFFF]+\*?$/u.test(w) ? w : `"${w.replaceAll('"', '""')}"`))
     .join(' ');
 
+/** The scripts B cuts into characters (segment.ts): D cuts them where `Intl.Segmenter` sees words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const MAY_NEED = /[\u0E00-\uFFFF]/;
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+const SEP = '\u200B';
+const segmentIntl = (text) => {
+  if (!MAY_NEED.test(text)) return text;
+  let out = '';
+  let previousUnspaced = false;
+  for (const { segment: piece } of words.segment(text)) {
+    const unspaced = UNSPACED.test(piece);
+    if (out !== '' && (unspaced || previousUnspaced)) out += SEP;
+    out += piece;
+    previousUnspaced = unspaced;
+  }
+  return out;
+};
+const queryIntl = (query) =>
+  (query.match(/"[^"]*"\*?|\S+/gu) ?? []).map((word) => (UNSPACED.test(word) ? `"${segmentIntl(word.replaceAll('"', ''))}"` : prepareQuery(word).match)).join(' AND ');
+
 const VARIANTS = {
   'A unicode61 tokenchars _': {
     create: `CREATE VIRTUAL TABLE m USING fts5(text, tokenize = "unicode61 remove_diacritics 2 tokenchars '_'")`,
@@ -154,8 +180,34 @@ const VARIANTS = {
     },
     query: (q) => asTyped(q.replace(/\*$/u, '')),
   },
+  'D unicode61 + Intl.Segmenter': {
+    create: `CREATE VIRTUAL TABLE m USING fts5(text, parts, tokenize = "unicode61 remove_diacritics 2")`,
+    insert: (db) => {
+      const s = db.prepare('INSERT INTO m (rowid, text, parts) VALUES (?, ?, ?)');
+      return (rowid, text) => s.run(rowid, segmentIntl(text), identifierParts(text));
+    },
+    prepare: segmentIntl,
+    query: queryIntl,
+  },
+};
+VARIANTS['B unicode61 + segmentation'].prepare = segment;
+/** The fastest of three passes of `prepare` over every row. */
+const prepareMs = (prepare) => {
+  if (!prepare) return 0;
+  let best = Infinity;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    let sink = 0;
+    const start = performance.now();
+    for (const row of rows) sink += prepare(row.text).length;
+    best = Math.min(best, performance.now() - start);
+    if (sink < 0) console.log(sink);
+  }
+  return best;
 };
 
+// Timed before the builds, whose garbage would land in these passes.
+const segmentMs = Object.fromEntries(Object.entries(VARIANTS).map(([name, variant]) => [name, Math.round(prepareMs(variant.prepare))]));
+const partsMs = Math.round(prepareMs(identifierParts));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'agentwatch-tokenizers-'));
 const results = {};
 try {
@@ -196,15 +248,15 @@ try {
       (hits.includes(wanted) ? found : missed).push(query);
     }
     db.close();
-    results[name] = { buildMs: Math.round(buildMs), sizeMiB: +sizeMiB.toFixed(2), found: found.length, of: QUERIES.length, missed, queryP50Ms: +percentile(times, 0.5).toFixed(2), queryP95Ms: +percentile(times, 0.95).toFixed(2) };
+    results[name] = { segmentMs: segmentMs[name], buildMs: Math.round(buildMs), sizeMiB: +sizeMiB.toFixed(2), found: found.length, of: QUERIES.length, missed, queryP50Ms: +percentile(times, 0.5).toFixed(2), queryP95Ms: +percentile(times, 0.95).toFixed(2) };
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`${rows.length} messages, ${QUERIES.length} queries`);
+console.log(`${rows.length} messages, ${QUERIES.length} queries; camelCase parts (B and D): ${partsMs} ms`);
 for (const [name, r] of Object.entries(results)) {
-  console.log(`  ${name.padEnd(28)} build ${String(r.buildMs).padStart(5)} ms  ${String(r.sizeMiB).padStart(6)} MiB  query p50 ${r.queryP50Ms} ms p95 ${r.queryP95Ms} ms  found ${r.found}/${r.of}${r.missed.length ? `  missed: ${r.missed.join(' | ')}` : ''}`);
+  console.log(`  ${name.padEnd(28)} segment ${String(r.segmentMs).padStart(4)} ms  build ${String(r.buildMs).padStart(5)} ms  ${String(r.sizeMiB).padStart(6)} MiB  query p50 ${r.queryP50Ms} ms p95 ${r.queryP95Ms} ms  found ${r.found}/${r.of}${r.missed.length ? `  missed: ${r.missed.join(' | ')}` : ''}`);
 }
-const [a, b, c] = Object.values(results);
-console.log(JSON.stringify({ name: 'search-tokenizers', figures: b, anchors: { unicode61Plain: a, trigram: c } }));
+const [a, b, c, d] = Object.values(results);
+console.log(JSON.stringify({ name: 'search-tokenizers', figures: b, anchors: { unicode61Plain: a, trigram: c, intlSegmenter: d, camelPartsMs: partsMs } }));

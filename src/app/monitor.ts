@@ -149,8 +149,8 @@ const runPrepared = async (io: CliIo, stopped: Promise<string>, { flags, modes, 
     stopping = true;
   });
   const log = stderrLogger(io, { info: true });
-  // The search index follows what the sources read (no second read of any file); the API and the TUI
-  // search it. The demo's generated sessions get an index in memory, never the user's.
+  // The search index catches up once the first listing is out, then follows what the sources read;
+  // the API and the TUI search it. The demo's generated sessions get an index in memory, never the user's.
   const liveSearch = await import('../search/live.js');
   const live = createLiveConfig(loaded.config);
   const search = flags.demo

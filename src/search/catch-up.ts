@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
+import { filter, firstValueFrom, fromEvent, takeUntil, timeout, type Observable } from 'rxjs';
 import type { CliIo } from '../core/io.js';
 import type { Loaded } from '../config/load.js';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
@@ -69,29 +69,36 @@ export const openIndex = (env: CliIo['env'], scope: IndexScope, options: { reado
   return { db, indexer: createIndexer(db, { excluded: excludedBy(scope.excludeCwd) }), fresh: rebuilt || options.reindex };
 };
 
+export interface CatchUpOptions {
+  readonly log: Logger;
+  readonly startSources: StartSources;
+  readonly databases?: Omit<CatchUpDeps, 'log' | 'now'>;
+  /** Messages held before a write (default FLUSH_EVERY); a monitor writes smaller batches to keep each pause short. */
+  readonly flushEvery?: number;
+  /** Stops the catch-up where it is (a monitor shutting down): what was read is written, the stamp is not. */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Brings an open index up to date: the file agents' sources run once with the search's own
  * discovery cache (only what was appended since the last catch-up is read: a second search reads
  * nothing), unless nothing under their directories changed at all (tree-stamp.ts: then they do
  * not even start); the SQLite agents through their readers from their high-water marks.
  */
-export const catchUp = async (
-  io: CliIo,
-  loaded: Loaded,
-  index: OpenedIndex,
-  options: { readonly log: Logger; readonly startSources: StartSources; readonly databases?: Omit<CatchUpDeps, 'log' | 'now'> },
-): Promise<number> => {
+export const catchUp = async (io: CliIo, loaded: Loaded, index: OpenedIndex, options: CatchUpOptions): Promise<number> => {
   const { indexer } = index;
   const agents = scopeOf(loaded).agents;
   const fileAgents = agents.filter((agent) => !isSqliteAgent(agent));
   let indexed = 0;
+  const flushEvery = options.flushEvery ?? FLUSH_EVERY;
+  const { signal } = options;
   // Taken before the sources read: a write during the catch-up leaves the next one a different stamp.
   const stamp = `${fileAgents.join(',')}:${treeStamp(fileAgents.flatMap((agent) => fileAgentRoots(agent, loaded.config, io.env, io.platform)))}`;
   const stored = index.db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE key = 'files-stamp'`).get()?.value;
-  if (fileAgents.length > 0 && stamp !== stored) {
+  if (fileAgents.length > 0 && stamp !== stored && !signal?.aborted) {
     const tap = (event: SessionEvent): void => {
       indexer.add(event);
-      if (indexer.pending() >= FLUSH_EVERY) indexed += indexer.flush();
+      if (indexer.pending() >= flushEvery) indexed += indexer.flush();
     };
     const { pipeline, stop } = await options.startSources(io, loaded, {
       agents: fileAgents,
@@ -103,17 +110,21 @@ export const catchUp = async (
       // An offset is saved only once what was read up to it is in the index.
       beforeCacheWrite: () => void (indexed += indexer.flush()),
     });
+    let frame: PipelineFrame | undefined;
     try {
-      const { state } = await firstValueFrom(pipeline.frame$.pipe(filter((frame) => frame.state.ready), timeout({ first: CATCH_UP_WAIT_MS })));
+      const ready$ = pipeline.frame$.pipe(filter((f) => f.state.ready), timeout({ first: CATCH_UP_WAIT_MS }));
+      if (!signal?.aborted) frame = await firstValueFrom(signal ? ready$.pipe(takeUntil(fromEvent(signal, 'abort'))) : ready$, { defaultValue: undefined });
       // The sessions as the fold has them (what `agentwatch sessions` lists): their last activity.
-      for (const session of state.sessions.values()) indexer.observe(session);
+      if (frame) for (const session of frame.state.sessions.values()) indexer.observe(session);
     } finally {
       await stop();
     }
+    if (!frame || signal?.aborted) return indexed + indexer.flush();
     index.db.prepare(`INSERT INTO meta (key, value) VALUES ('files-stamp', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(stamp);
   }
   for (const agent of agents) {
     if (!isSqliteAgent(agent)) continue;
+    if (signal?.aborted) break;
     for (const spec of databaseSpecs(agent, io.env, io.platform)) await catchUpDatabase(index.db, indexer, spec, { ...options.databases, now: Date.now(), log: options.log });
   }
   return indexed + indexer.flush();

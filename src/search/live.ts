@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Observable, SchedulerLike, Subscription } from 'rxjs';
+import { first, firstValueFrom, from, race, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { CliIo } from '../core/io.js';
 import type { Config } from '../config/effective.js';
 import type { Loaded } from '../config/load.js';
@@ -20,6 +20,15 @@ import { describeDegraded, markDegraded, markRecovered } from '../util/storage-h
 
 /** New messages become searchable this soon after a source read them. */
 const LIVE_FLUSH_MS = 100;
+/** Messages a monitor's catch-up writes at once: each write is a pause of the one thread that also serves. */
+const CATCH_UP_SLICE = 500;
+/**
+ * How long after the first listing the catch-up starts: the interfaces fetch and draw that listing
+ * first, and a monitor stopped right after it does not start reading for nothing.
+ */
+const CATCH_UP_AFTER_MS = 2_000;
+/** How long a search waits for a running catch-up before it answers with what is indexed so far. */
+const SEARCH_WAIT_MS = 10_000;
 
 export interface LiveIndex {
   /** The pipeline's tap: every source event of the running monitor (no second read of any file). */
@@ -31,11 +40,14 @@ export interface LiveIndex {
    */
   readonly follow: (state$: Observable<SessionsState>) => void;
   /**
-   * GET /api/search and the TUI's `s`: the first call catches up what the index lacks (what was
-   * written while no agentwatch indexed), every call searches what the tap has indexed so far.
+   * GET /api/search and the TUI's `s`: what the index holds. While it still catches up (what was
+   * written while no agentwatch indexed, read after the first listing is out), a search waits for
+   * that up to SEARCH_WAIT_MS, then answers with what is indexed so far (`indexing` says so).
    * Hits are marked with HIT_OPEN/HIT_CLOSE (`toJsonResults` for the wire).
    */
   readonly search: (query: string, options: { readonly agents?: readonly AgentKind[]; readonly limit: number }) => Promise<SearchResult[]>;
+  /** True while the index catches up: a search answers with part of the history. */
+  readonly indexing: () => boolean;
   readonly close: () => Promise<void>;
 }
 
@@ -132,11 +144,16 @@ const REOPEN_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 60_000];
 
 /**
  * The search index of a running monitor: fed by the sources as they read, written every 100 ms.
+ * The first discovery is not slowed by it: the tap takes nothing until the first listing is out;
+ * shortly after, the index catches up (the sources run once more from the index's own offsets, in
+ * writes of CATCH_UP_SLICE messages between the reads' time slices) and the tap takes what the
+ * monitor reads from then on (a message both read is indexed once). A search before the first listing starts the
+ * catch-up at once.
  * The index keeps the config's scope (a narrower one would be a scope that later widens, and
  * rebuild it); `watched`, the agents the monitor was started for, narrows what a search returns.
  * An index its disk refuses (full, read-only, forbidden, locked) never stops the monitor: searches
- * answer SearchUnavailableError, said once, and the index is opened again with backoff (its first
- * search then catches up what was written meanwhile).
+ * answer SearchUnavailableError, said once, and the index is opened again with backoff (it then
+ * catches up what was written meanwhile).
  */
 export const createLiveIndex = (
   io: CliIo,
@@ -156,8 +173,49 @@ export const createLiveIndex = (
   let attempt = 0;
   let closed = false;
   let caughtUp: Promise<void> | undefined;
+  let catching = false;
+  /** Whether the tap indexes what the monitor reads: from the start of the first catch-up on. */
+  let tapping = false;
+  let listed = false;
+  let waitForListing: Subscription | undefined;
+  let afterListing: Subscription | undefined;
+  const stopping = new AbortController();
   let state$: Observable<SessionsState> | undefined;
   let persisting: { readonly stop: Teardown; readonly close: () => void } | undefined;
+
+  /** From now on the monitor's checkpoints are the index's offsets (written after the index itself). */
+  const startPersisting = async (): Promise<void> => {
+    if (!state$ || persisting || !opened || opened.feed.isClosed() || closed) return;
+    const { feed } = opened;
+    const registry = await import('../sources/index.js');
+    if (closed) return;
+    const cache = registry.openDiscoveryCache(io.env, log, searchCursorPath(io.env));
+    // Offsets the index could not take are not saved: the next catch-up reads those lines again.
+    const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => void (feed.flush() && cache.write(...args)) };
+    persisting = { stop: registry.persistCache(state$, guarded, scheduler), close: cache.close };
+  };
+
+  /** Starts the catch-up unless one runs or is done; what the monitor reads from now on is tapped. */
+  const startCatchUp = (): Promise<void> | undefined => {
+    if (!opened || closed) return caughtUp;
+    tapping = true;
+    if (caughtUp) return caughtUp;
+    const { index } = opened;
+    catching = true;
+    // A failed catch-up (a read that timed out) is said and tried again by the next search.
+    caughtUp = catchUp(io, loaded, index, { log, startSources, flushEvery: CATCH_UP_SLICE, signal: stopping.signal }).then(
+      () => {
+        catching = false;
+        return startPersisting();
+      },
+      (error: unknown) => {
+        catching = false;
+        caughtUp = undefined;
+        if (!closed) log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
+      },
+    );
+    return caughtUp;
+  };
 
   const tryOpen = (): void => {
     let index: OpenedIndex;
@@ -180,40 +238,38 @@ export const createLiveIndex = (
     if (state$) feed.follow(state$);
     opened = { index, feed };
     if (markRecovered('search index')) log.info(`search index ${file} can be opened again`);
+    if (listed) void startCatchUp();
   };
   tryOpen();
 
-  /** From now on the monitor's checkpoints are the index's offsets (written after the index itself). */
-  const startPersisting = async (): Promise<void> => {
-    if (!state$ || persisting || !opened || opened.feed.isClosed()) return;
-    const { feed } = opened;
-    const registry = await import('../sources/index.js');
-    const cache = registry.openDiscoveryCache(io.env, log, searchCursorPath(io.env));
-    // Offsets the index could not take are not saved: the next catch-up reads those lines again.
-    const guarded = { ...cache, write: (...args: Parameters<typeof cache.write>) => void (feed.flush() && cache.write(...args)) };
-    persisting = { stop: registry.persistCache(state$, guarded, scheduler), close: cache.close };
-  };
-
   return {
-    tap: (event) => opened?.feed.tap(event),
+    tap: (event) => {
+      if (tapping) opened?.feed.tap(event);
+    },
     follow: (states) => {
       state$ = states;
       opened?.feed.follow(states);
+      waitForListing?.unsubscribe();
+      // Once the first listing is out and drawn (a search meanwhile starts it at once).
+      waitForListing = states.pipe(first((state) => state.ready)).subscribe(() => {
+        listed = true;
+        afterListing = scheduler.schedule(() => void startCatchUp(), CATCH_UP_AFTER_MS);
+      });
     },
     search: async (query, options) => {
       if (!opened) throw new SearchUnavailableError(`the search index ${file} cannot be opened (${describeFault(refused ?? 'io')}); it is tried again by itself`);
-      const { index, feed } = opened;
-      // A failed catch-up (a read that timed out) is said and tried again by the next search.
-      caughtUp ??= catchUp(io, loaded, index, { log, startSources }).then(startPersisting, (error: unknown) => {
-        caughtUp = undefined;
-        log.warn(`search: catching up the index failed (${(error as Error).message}); searching what it holds`);
-      });
-      await caughtUp;
+      const { feed } = opened;
+      const running = startCatchUp();
+      if (running && catching) await firstValueFrom(race(from(running), timer(SEARCH_WAIT_MS, scheduler)));
       return feed.search(query, options);
     },
+    indexing: () => catching,
     close: async () => {
       closed = true;
+      waitForListing?.unsubscribe();
+      afterListing?.unsubscribe();
       reopen?.unsubscribe();
+      stopping.abort();
       await caughtUp?.catch(() => undefined);
       await persisting?.stop();
       persisting?.close();
@@ -237,6 +293,7 @@ export const createDemoIndex = (loaded: Loaded, scheduler: SchedulerLike, log: L
     tap: feed.tap,
     follow: feed.follow,
     search: feed.search,
+    indexing: () => false,
     close: async () => {
       feed.close();
       db.close();

@@ -53,6 +53,9 @@ const isCompacting = (s: SessionState, now: number): boolean => {
   return !movedOn;
 };
 
+/** No tool call of the session is later than this (its newest record; the last one read, for a state built by hand). */
+const lastRecordAt = (s: SessionState): number => Math.max(s.lastTurnAt, s.lastActivityAt);
+
 /** A pending call shows its activity: sub-agents up to 20 min, other tools up to 30 s after the call. */
 const pendingActivity = (tool: ToolUse, now: number): ResolvedActivity | undefined => {
   const limit = isSpawningTool(tool.name) ? SPAWNING_TIMEOUT_MS : ACTIVITY_TIMEOUT_MS;
@@ -95,7 +98,9 @@ export const resolveActivity = (s: SessionState, now: number, rules: ActivityRul
       const pending = s.pendingTools.at(-1);
       const fromPending = pending && pendingActivity(pending, now);
       if (fromPending) return fromPending;
-      const last = s.recentTools.at(-1);
+      // No tool was called after the session's last record: once that is older than the tool
+      // window, the finished tool cannot paint, and a restored state's detail stays unread.
+      const last = within(now, lastRecordAt(s), ACTIVITY_TIMEOUT_MS) ? s.recentTools.at(-1) : undefined;
       if (last && last.done && within(now, last.at, ACTIVITY_TIMEOUT_MS)) return { activity: toolActivity(last.name), tool: last.name };
       if (s.lastTurn === 'tool_result' && within(now, s.lastTurnAt, THINKING_TIMEOUT_MS)) return plain('thinking');
       return IDLE;
@@ -125,11 +130,16 @@ export const nextChangeAt = (s: SessionState, now: number, rules: ActivityRules 
   consider(s.lastTurnAt, THINKING_TIMEOUT_MS);
   const pending = s.pendingTools.at(-1);
   if (pending) consider(pending.at, isSpawningTool(pending.name) ? SPAWNING_TIMEOUT_MS : ACTIVITY_TIMEOUT_MS);
-  // The finished tool paints the session only while the last record is a tool record (above);
-  // reading recentTools otherwise would load the lazily restored detail of every cached session.
-  if (s.lastTurn === 'tool_call' || s.lastTurn === 'tool_result') {
+  // The finished tool paints the session only while the last record is a tool record (above),
+  // and only within the tool window of the session's last record (no call is later): reading
+  // recentTools otherwise would load the lazily restored detail of every cached session. That
+  // window's end is a candidate too, as resolveActivity stops looking there.
+  if ((s.lastTurn === 'tool_call' || s.lastTurn === 'tool_result') && lastRecordAt(s) + ACTIVITY_TIMEOUT_MS > now) {
     const last = s.recentTools.at(-1);
-    if (last) consider(last.at, ACTIVITY_TIMEOUT_MS);
+    if (last) {
+      consider(last.at, ACTIVITY_TIMEOUT_MS);
+      consider(lastRecordAt(s), ACTIVITY_TIMEOUT_MS);
+    }
   }
   return next;
 };

@@ -37,7 +37,7 @@ export interface ApiHarness {
   readonly close: () => Promise<void>;
 }
 
-const emptyIndex: LiveIndex = { tap: () => undefined, follow: () => undefined, search: async () => [], close: async () => undefined };
+const emptyIndex: LiveIndex = { tap: () => undefined, follow: () => undefined, search: async () => [], indexing: () => false, close: async () => undefined };
 
 const skippedLimits = async (agents: readonly LimitAgent[]): Promise<Outcomes> =>
   Object.fromEntries(agents.map((agent) => [agent, { kind: 'skipped', agent, reason: 'no-credential', message: `no ${agent} login` }])) as Outcomes;

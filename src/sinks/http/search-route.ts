@@ -22,6 +22,9 @@ const querySchema = z.object({
     .optional(),
 });
 
+/** Set on an answer given while the index still catches up (docs/search.md). */
+const INDEXING_HEADER = 'agentwatch-indexing';
+
 /** `GET /api/search?q=&agent=&limit=` (docs/search.md): the JSON of `agentwatch search --json`. */
 export const registerSearchRoute = (app: FastifyInstance, index: LiveIndex): void => {
   app.get('/api/search', async (request, reply) => {
@@ -35,7 +38,10 @@ export const registerSearchRoute = (app: FastifyInstance, index: LiveIndex): voi
       return reply.code(400).send({ error: (error as Error).message });
     }
     try {
-      return toJsonResults(await index.search(parsed.data.q, { ...(agents ? { agents } : {}), limit: parsed.data.limit ?? DEFAULT_LIMIT }));
+      const results = toJsonResults(await index.search(parsed.data.q, { ...(agents ? { agents } : {}), limit: parsed.data.limit ?? DEFAULT_LIMIT }));
+      // The index still reads the history: these are the hits among what it holds so far.
+      if (index.indexing()) void reply.header(INDEXING_HEADER, 'catching-up');
+      return results;
     } catch (error) {
       if (error instanceof QuerySyntaxError) return reply.code(400).send({ error: error.message });
       if (error instanceof SearchUnavailableError) return reply.code(503).send({ error: error.message });

@@ -4,13 +4,14 @@ import type { LiveIndex } from '../../../src/search/live.js';
 import { registerSearchRoute } from '../../../src/sinks/http/search-route.js';
 
 /** An index that answers nothing and records the limits it was asked for. */
-const recordingIndex = (limits: number[]): LiveIndex => ({
+const recordingIndex = (limits: number[], indexing = false): LiveIndex => ({
   tap: () => undefined,
   follow: () => undefined,
   search: async (_query, options) => {
     limits.push(options.limit);
     return [];
   },
+  indexing: () => indexing,
   close: async () => undefined,
 });
 
@@ -44,5 +45,19 @@ describe('GET /api/search ?agent=', () => {
     expect(answer.statusCode).toBe(400);
     expect(answer.json()).toEqual({ error: 'Invalid value for agent: "claude,bogus" (a comma-separated list of amp, claude, codex, copilot, cursor, droid, gemini, grok, kilo, kimi, opencode, pi, qwen)' });
     await app.close();
+  });
+});
+
+describe('GET /api/search while the index catches up', () => {
+  it('answers what the index holds so far and says it is still indexing; not once caught up', async () => {
+    for (const indexing of [true, false]) {
+      const app = Fastify();
+      registerSearchRoute(app, recordingIndex([], indexing));
+      const answer = await app.inject({ method: 'GET', url: '/api/search?q=bucket' });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual([]);
+      expect(answer.headers['agentwatch-indexing']).toBe(indexing ? 'catching-up' : undefined);
+      await app.close();
+    }
   });
 });

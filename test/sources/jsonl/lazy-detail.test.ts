@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { emptySession } from '../../../src/streams/empty-session.js';
 import { lazyState, type Core } from '../../../src/sources/internal/lazy-detail.js';
 import type { SessionState } from '../../../src/core/session.js';
+import { nextChangeAt, resolveActivity } from '../../../src/streams/activity.js';
 
 const coreOf = (id: string): Core => {
   const { usageByMessage: _u, recentTools: _t, recentMessages: _m, ...core } = emptySession('claude', id);
@@ -27,6 +28,27 @@ describe('lazyState (a restored state whose detail loads on first read)', () => 
     expect(Object.getOwnPropertySymbols(copy)).toEqual([]);
     expect(Object.keys(copy).sort()).toEqual(Object.keys(emptySession('claude', 'a')).sort());
     expect(JSON.parse(JSON.stringify(state))).toEqual({ ...emptySession('claude', 'a'), ...detail });
+  });
+
+  it('the activity of a session whose last record is a tool record reads the detail only while a finished tool can still paint it', () => {
+    const calledAt = Date.parse('2026-11-01T10:00:00Z');
+    const tool = { name: 'Read', at: calledAt, done: true };
+    let loads = 0;
+    const restored = (): SessionState =>
+      lazyState({ ...coreOf('t'), lastTurn: 'tool_result', lastTurnAt: calledAt + 1_000, lastActivityAt: calledAt + 1_000 }, () => {
+        loads += 1;
+        return Buffer.from(JSON.stringify({ ...detail, recentTools: [tool] }));
+      });
+    // Idle for weeks: settled by time alone, nothing read back.
+    const weeksLater = calledAt + 21 * 86_400_000;
+    expect(resolveActivity(restored(), weeksLater)).toEqual({ activity: 'idle', tool: '' });
+    expect(nextChangeAt(restored(), weeksLater)).toBe(Number.POSITIVE_INFINITY);
+    expect(loads).toBe(0);
+    // Seconds after the call the finished tool still paints the session: read as before.
+    const soon = calledAt + 5_000;
+    expect(resolveActivity(restored(), soon)).toEqual({ activity: 'reading', tool: 'Read' });
+    expect(nextChangeAt(restored(), soon)).toBeLessThanOrEqual(calledAt + 30_000);
+    expect(loads).toBe(2);
   });
 
   it('a detail that is gone or invalid reads as empty', () => {
