@@ -104,6 +104,7 @@ export const DEMO_SESSIONS: readonly DemoSession[] = [
   { agent: 'kilo', sessionId: `ses_${id(9).slice(0, 12)}`, meta: meta('dashboard', 'gemini-2.5-pro', 'Chart tooltips'), tools: ['read', 'write', 'bash'], pauseMs: 50_000, offsetMs: 36_000 },
   { agent: 'grok', sessionId: id(10), meta: meta('scraper', 'grok-code-fast-1', 'Rate-limit the crawler'), tools: ['read_file', 'edit_file', 'bash'], pauseMs: 40_000, offsetMs: 6_000 },
   { agent: 'kimi', sessionId: id(11), meta: meta('invoicer', 'kimi-k2', 'PDF export'), tools: ['ReadFile', 'StrReplaceFile', 'Shell'], pauseMs: 70_000, offsetMs: 22_000, spawnTool: 'Task' },
+  { agent: 'crush', sessionId: id(16), meta: meta('bakery', 'claude-sonnet-4-5', 'Sourdough recipe page'), tools: ['view', 'edit', 'bash'], pauseMs: 42_000, offsetMs: 28_000, spawnTool: 'agent' },
   { agent: 'cursor', sessionId: id(12), meta: meta('design-system', '', 'Button variants'), tools: ['read_file', 'edit_file', 'run_terminal_cmd'], pauseMs: 55_000, offsetMs: 12_000 },
   { agent: 'gemini', sessionId: id(13), meta: meta('weather', 'gemini-3-pro-preview', 'Forecast endpoint', { version: '' }), tools: ['read_file', 'replace', 'run_shell_command'], pauseMs: 65_000, offsetMs: 31_000 },
   { agent: 'copilot', sessionId: id(14), meta: meta('ledger', 'claude-sonnet-4.5', 'Half-even rounding', { version: '1.0.78' }), tools: ['view', 'edit', 'bash'], pauseMs: 45_000, offsetMs: 17_000, spawnTool: 'task' },

@@ -6,6 +6,7 @@ import { amp } from './amp/descriptor.js';
 import { claude } from './claude/descriptor.js';
 import { codex } from './codex/descriptor.js';
 import { copilot } from './copilot/descriptor.js';
+import { crush } from './crush/descriptor.js';
 import { cursor } from './cursor/descriptor.js';
 import { gemini } from './gemini/descriptor.js';
 import { grok } from './grok/descriptor.js';
@@ -29,6 +30,7 @@ export const AGENTS = {
   claude: withSource(claude, async () => (await import('./claude/index.js')).claude),
   codex: withSource(codex, async () => (await import('./codex/index.js')).codex),
   copilot: withSource(copilot, async () => (await import('./copilot/index.js')).copilot),
+  crush: withSource(crush, async () => (await import('./crush/index.js')).crush),
   cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
   gemini: withSource(gemini, async () => (await import('./gemini/index.js')).gemini),
   grok: withSource(grok, async () => (await import('./grok/index.js')).grok),
