@@ -107,6 +107,7 @@ export const DEMO_SESSIONS: readonly DemoSession[] = [
   { agent: 'crush', sessionId: id(16), meta: meta('bakery', 'claude-sonnet-4-5', 'Sourdough recipe page'), tools: ['view', 'edit', 'bash'], pauseMs: 42_000, offsetMs: 28_000, spawnTool: 'agent' },
   { agent: 'cursor', sessionId: id(12), meta: meta('design-system', '', 'Button variants'), tools: ['read_file', 'edit_file', 'run_terminal_cmd'], pauseMs: 55_000, offsetMs: 12_000 },
   { agent: 'gemini', sessionId: id(13), meta: meta('weather', 'gemini-3-pro-preview', 'Forecast endpoint', { version: '' }), tools: ['read_file', 'replace', 'run_shell_command'], pauseMs: 65_000, offsetMs: 31_000 },
+  { agent: 'goose', sessionId: '20260310_4', meta: meta('garden', 'gpt-4o', 'Watering schedule'), tools: ['developer__text_editor', 'developer__text_editor', 'developer__shell'], pauseMs: 150_000, offsetMs: 33_000 },
   { agent: 'copilot', sessionId: id(14), meta: meta('ledger', 'claude-sonnet-4.5', 'Half-even rounding', { version: '1.0.78' }), tools: ['view', 'edit', 'bash'], pauseMs: 45_000, offsetMs: 17_000, spawnTool: 'task' },
   { agent: 'qwen', sessionId: id(15), meta: meta('shop', 'qwen3-coder-plus', 'Zero-stock products', { version: '0.18.1' }), tools: ['read_file', 'write_file', 'run_shell_command'], pauseMs: 38_000, offsetMs: 24_000 },
 ];

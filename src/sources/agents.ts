@@ -9,6 +9,7 @@ import { copilot } from './copilot/descriptor.js';
 import { crush } from './crush/descriptor.js';
 import { cursor } from './cursor/descriptor.js';
 import { gemini } from './gemini/descriptor.js';
+import { goose } from './goose/descriptor.js';
 import { grok } from './grok/descriptor.js';
 import { kilo } from './kilo/descriptor.js';
 import { kimi } from './kimi/descriptor.js';
@@ -33,6 +34,7 @@ export const AGENTS = {
   crush: withSource(crush, async () => (await import('./crush/index.js')).crush),
   cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
   gemini: withSource(gemini, async () => (await import('./gemini/index.js')).gemini),
+  goose: withSource(goose, async () => (await import('./goose/index.js')).goose),
   grok: withSource(grok, async () => (await import('./grok/index.js')).grok),
   kilo: withSource(kilo, async () => (await import('./kilo/index.js')).kilo),
   kimi: withSource(kimi, async () => (await import('./kimi/index.js')).kimi),

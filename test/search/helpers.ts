@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { isAgentKind } from '../../src/core/agents.js';
 import type { SearchResult } from '../../src/search/query.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
+import { gooseDbPath } from '../../src/sources/goose/paths.js';
 import { kiloDbPath } from '../../src/sources/kilo/paths.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import { runCli } from '../helpers/cli.js';
@@ -19,6 +20,7 @@ export const DB_PATHS: Readonly<Record<SqliteFixture, (env: Record<string, strin
   kilo: (env) => kiloDbPath(env),
   cursor: (env) => cursorDbPath(env, 'linux'),
   crush: (env) => crushFixtureDbPath(env),
+  goose: (env) => gooseDbPath(env, 'linux'),
 };
 
 /** A temp HOME holding the fixtures of every agent (the SQLite ones built into real databases). */

@@ -21,7 +21,7 @@ import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
-export type SqliteFixture = 'opencode' | 'kilo' | 'cursor' | 'crush';
+export type SqliteFixture = 'opencode' | 'kilo' | 'cursor' | 'crush' | 'goose';
 
 /** The project Crush's fixture database belongs to, under the test's HOME. */
 export const crushFixtureProject = (env: Record<string, string>): string => path.join(env.HOME ?? '', 'work', 'bakery');
