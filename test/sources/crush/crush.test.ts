@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { filter, firstValueFrom, Subject } from 'rxjs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../../src/core/session.js';
+import type { SessionDetail, SessionEvent } from '../../../src/core/session.js';
 import { crushResumeCommand } from '../../../src/sources/crush/descriptor.js';
 import { makeCrushSource } from '../../../src/sources/crush/index.js';
 import { crushRegistryPath } from '../../../src/sources/crush/paths.js';
@@ -10,6 +11,7 @@ import { openCrushReader } from '../../../src/sources/crush/reader.js';
 import { createSqlitePoller } from '../../../src/sources/sqlite/poller.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { activityAt, buildFixtureDb, crushFixtureDbPath, crushFixtureProject, foldSession, forSession, ofType, waitFor } from '../sqlite/helpers.js';
+import { runCli } from '../../helpers/cli.js';
 import { makeCtx } from '../../helpers/source-harness.js';
 
 const NOW = 1773137700000;
@@ -91,6 +93,37 @@ describe('crush source', () => {
     await waitFor(() => done, 'crush one-shot');
     expect(new Set(ofType(seen, 'reset').map((e) => e.sessionId))).toEqual(new Set(['crs_main', 'crs_child', 'crs_run', 'crs_ask']));
     expect(ofType(seen, 'ready')).toHaveLength(1);
+  });
+
+  it('while watching, a project registered later is read from then on (no second ready)', async () => {
+    const registry = crushRegistryPath(home.env, 'linux');
+    writeFileSync(registry, JSON.stringify({ projects: [] }));
+    const events: SessionEvent[] = [];
+    const arrived = new Subject<void>();
+    const until = (wanted: (event: SessionEvent) => boolean): Promise<unknown> =>
+      events.some(wanted) ? Promise.resolve() : firstValueFrom(arrived.pipe(filter(() => events.some(wanted))));
+    const subscription = makeCrushSource({ intervalMs: 40 })(makeCtx(home.env)).subscribe((event) => {
+      events.push(event);
+      arrived.next();
+    });
+    try {
+      await until((e) => e.type === 'ready');
+      expect(ofType(events, 'reset')).toEqual([]);
+      // Crush started in the project: the registry names it.
+      crushFixtureDbPath(home.env);
+      await until((e) => e.type === 'reset' && e.sessionId === 'crs_main');
+    } finally {
+      subscription.unsubscribe();
+    }
+    expect(ofType(events, 'ready')).toEqual([{ type: 'ready', agent: 'crush' }]);
+  });
+
+  it("`sessions --agent crush` lists the project's sessions with their folder, title and model", async () => {
+    const run = await runCli(['sessions', '--agent', 'crush', '--all', '--json'], { env: home.env, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const listed = JSON.parse(run.stdout) as SessionDetail[];
+    expect(listed.map((s) => s.session_id).sort()).toEqual(['crs_ask', 'crs_main', 'crs_run']);
+    expect(listed.find((s) => s.session_id === 'crs_main')).toMatchObject({ agent: 'crush', cwd: crushFixtureProject(home.env), agent_name: 'Sourdough recipe page', model: 'claude-sonnet-4-5' });
   });
 
   it('no registry: ready at once with no session', async () => {

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../../src/core/session.js';
+import type { SessionDetail, SessionEvent } from '../../../src/core/session.js';
 import { makeGooseSource } from '../../../src/sources/goose/index.js';
 import { gooseTimestamp } from '../../../src/sources/goose/map.js';
 import { gooseDbPath } from '../../../src/sources/goose/paths.js';
+import { runCli } from '../../helpers/cli.js';
 import { makeCtx } from '../../helpers/source-harness.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { activityAt, buildFixtureDb, foldSession, forSession, ofType, waitFor } from '../sqlite/helpers.js';
@@ -62,6 +63,16 @@ describe('goose fixture database (schema 13)', () => {
 
   it('a sub-agent session is folded but hidden, and not resumed on its own', () => {
     expect(foldSession(events, '20260310_4')).toMatchObject({ isSidechain: true, model: 'gpt-4o-mini', resumeCommand: '' });
+  });
+});
+
+describe('goose in the interfaces', () => {
+  it("`sessions --agent goose` lists the person's sessions with their folder, title and model", async () => {
+    const run = await runCli(['sessions', '--agent', 'goose', '--all', '--json'], { env: home.env, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const listed = JSON.parse(run.stdout) as SessionDetail[];
+    expect(listed.map((s) => s.session_id).sort()).toEqual(['20260310_1', '20260310_2', '20260310_3']);
+    expect(listed.find((s) => s.session_id === '20260310_1')).toMatchObject({ agent: 'goose', cwd: '/home/dev/garden', agent_name: 'Watering schedule', model: 'gpt-4o' });
   });
 });
 
