@@ -47,7 +47,7 @@ const TOOL_USE = 'tool_use';
  * Crush writes times with `strftime('%s')`: seconds. A value already in milliseconds (as its
  * first schema's comments say) is taken as it is.
  */
-export const crushTime = (value: unknown): number | undefined => {
+const crushTime = (value: unknown): number | undefined => {
   const n = numberOf(value);
   if (n === undefined || n <= 0) return undefined;
   return n < 1e11 ? n * 1000 : n;

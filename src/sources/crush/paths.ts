@@ -6,7 +6,7 @@ import { dataHome, homeDir, type Env } from '../../config/paths.js';
  * `$XDG_DATA_HOME/crush`, else `%LOCALAPPDATA%\crush` on Windows and `~/.local/share/crush`
  * elsewhere (macOS included).
  */
-export const crushDataDir = (env: Env, platform: NodeJS.Platform): string => {
+const crushDataDir = (env: Env, platform: NodeJS.Platform): string => {
   if (env.CRUSH_GLOBAL_DATA) return env.CRUSH_GLOBAL_DATA;
   if (env.XDG_DATA_HOME) return path.join(env.XDG_DATA_HOME, 'crush');
   if (platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(homeDir(env), 'AppData', 'Local'), 'crush');

@@ -6,7 +6,7 @@ import { dataHome, homeDir, type Env } from '../../config/paths.js';
  * relative one), else the XDG data folder `$XDG_DATA_HOME/goose` (default `~/.local/share/goose`)
  * on Linux and macOS alike, and `%APPDATA%\Block\goose\data` on Windows.
  */
-export const gooseDataDir = (env: Env, platform: NodeJS.Platform): string => {
+const gooseDataDir = (env: Env, platform: NodeJS.Platform): string => {
   const root = env.GOOSE_PATH_ROOT?.trim();
   if (root && path.isAbsolute(root)) return path.join(root, 'data');
   if (platform === 'win32') return path.join(env.APPDATA || path.join(homeDir(env), 'AppData', 'Roaming'), 'Block', 'goose', 'data');

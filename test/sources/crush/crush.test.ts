@@ -139,10 +139,11 @@ describe('crush source', () => {
     }
   });
 
-  it('crushDataDir honours CRUSH_GLOBAL_DATA, then XDG_DATA_HOME, then LOCALAPPDATA on Windows', () => {
+  it('the registry: CRUSH_GLOBAL_DATA, then XDG_DATA_HOME, then LOCALAPPDATA on Windows and ~/.local/share elsewhere', () => {
     expect(crushRegistryPath({ HOME: '/h', CRUSH_GLOBAL_DATA: '/g', XDG_DATA_HOME: '/x' }, 'linux')).toBe('/g/projects.json');
     expect(crushRegistryPath({ HOME: '/h', XDG_DATA_HOME: '/x' }, 'linux')).toBe('/x/crush/projects.json');
     expect(crushRegistryPath({ HOME: '/h' }, 'darwin')).toBe('/h/.local/share/crush/projects.json');
+    expect(crushRegistryPath({ HOME: '/h', LOCALAPPDATA: '/l' }, 'win32')).toBe(path.join('/l', 'crush', 'projects.json'));
   });
 
   it('resume quotes a project path that needs it', () => {
