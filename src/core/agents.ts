@@ -1,5 +1,5 @@
 /** Every agent kind agentwatch knows, in alphabetical order: every list and legend shows them so. */
-export const AGENT_KINDS = ['amp', 'claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
+export const AGENT_KINDS = ['amp', 'claude', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
 
 export type AgentKind = (typeof AGENT_KINDS)[number];
 

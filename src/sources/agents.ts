@@ -6,9 +6,11 @@ import { amp } from './amp/descriptor.js';
 import { claude } from './claude/descriptor.js';
 import { codex } from './codex/descriptor.js';
 import { copilot } from './copilot/descriptor.js';
+import { crush } from './crush/descriptor.js';
 import { cursor } from './cursor/descriptor.js';
 import { droid } from './droid/descriptor.js';
 import { gemini } from './gemini/descriptor.js';
+import { goose } from './goose/descriptor.js';
 import { grok } from './grok/descriptor.js';
 import { kilo } from './kilo/descriptor.js';
 import { kimi } from './kimi/descriptor.js';
@@ -30,9 +32,11 @@ export const AGENTS = {
   claude: withSource(claude, async () => (await import('./claude/index.js')).claude),
   codex: withSource(codex, async () => (await import('./codex/index.js')).codex),
   copilot: withSource(copilot, async () => (await import('./copilot/index.js')).copilot),
+  crush: withSource(crush, async () => (await import('./crush/index.js')).crush),
   cursor: withSource(cursor, async () => (await import('./cursor/index.js')).cursor),
   droid: withSource(droid, async () => (await import('./droid/index.js')).droid),
   gemini: withSource(gemini, async () => (await import('./gemini/index.js')).gemini),
+  goose: withSource(goose, async () => (await import('./goose/index.js')).goose),
   grok: withSource(grok, async () => (await import('./grok/index.js')).grok),
   kilo: withSource(kilo, async () => (await import('./kilo/index.js')).kilo),
   kimi: withSource(kimi, async () => (await import('./kimi/index.js')).kimi),

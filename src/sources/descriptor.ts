@@ -28,7 +28,7 @@ export interface Location {
  * slot; an agent names one. A slot carries the name of the agent that first took it, and a new
  * agent may share one rather than add a slot.
  */
-export const AGENT_COLOURS = ['amp', 'claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
+export const AGENT_COLOURS = ['amp', 'claude', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
 export type AgentColour = (typeof AGENT_COLOURS)[number];
 
 /** The session facts a resume command is built from. */

@@ -6,12 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isAgentKind } from '../../src/core/agents.js';
 import type { DoctorReport } from '../../src/doctor/report.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
+import { gooseDbPath } from '../../src/sources/goose/paths.js';
 import { kiloDbPath } from '../../src/sources/kilo/paths.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { canDropPrivileges, giveToNobody, runCliUnprivileged } from '../reliability/helpers/unprivileged.js';
-import { buildFixtureDb, type SqliteFixture } from '../sources/sqlite/helpers.js';
+import { buildFixtureDb, crushFixtureDbPath, type SqliteFixture } from '../sources/sqlite/helpers.js';
 
 /** `agentwatch doctor` as a user runs it: the built CLI on a temp HOME. */
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
@@ -19,6 +20,8 @@ const DB_PATHS: Readonly<Record<SqliteFixture, (env: Record<string, string>) => 
   opencode: (env) => opencodeDbPath(env),
   kilo: (env) => kiloDbPath(env),
   cursor: (env) => cursorDbPath(env, 'linux'),
+  crush: (env) => crushFixtureDbPath(env),
+  goose: (env) => gooseDbPath(env, 'linux'),
 };
 
 let home: TempHome | undefined;
@@ -56,7 +59,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     expect(code).toBe(1);
     expect(report.healthy).toBe(false);
     expect(report.problems).toEqual([expect.stringMatching(/^no agent data: no agent has written a session where agentwatch looks .*CLAUDE_CONFIG_DIR, CODEX_HOME/)]);
-    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']);
+    expect(report.agents.map((a) => a.agent)).toEqual(['amp', 'claude', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']);
     expect(report.agents.find((a) => a.agent === 'claude')?.locations).toEqual([{ path: path.join(t.home, '.claude', 'projects'), state: 'missing' }]);
     expect(await readdir(t.home)).toEqual([]);
     const text = await runCli(['doctor'], { env: t.env, timeoutMs: 60_000 });
@@ -76,7 +79,7 @@ describe('agentwatch doctor', { timeout: 90_000 }, () => {
     const claude = report.agents.find((a) => a.agent === 'claude');
     expect(claude?.sessions).toBeGreaterThan(0);
     expect(claude?.versions).toContain('2.0.31');
-    for (const agent of ['amp', 'claude', 'codex', 'copilot', 'droid', 'gemini', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']) {
+    for (const agent of ['amp', 'claude', 'codex', 'copilot', 'crush', 'droid', 'gemini', 'goose', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen']) {
       expect(report.agents.find((a) => a.agent === agent)?.sessions, agent).toBeGreaterThan(0);
     }
     const junk = report.agents.flatMap((a) => a.diagnostics.filter((d) => d.name === 'junk_line'));

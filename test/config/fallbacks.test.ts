@@ -17,7 +17,7 @@ describe('an invalid value of any key', () => {
     [{ waiting_timeout_minutes: -1 }, 'waiting_timeout_minutes -1 is not a whole number in 0..10080; using 2'],
     [{ waiting_timeout_minutes: 1.5 }, 'waiting_timeout_minutes 1.5 is not a whole number in 0..10080; using 2'],
     [{ agents: { claude: 'no' } }, 'agents.claude "no" is not true or false; using true'],
-    [{ agents: ['claude'] }, 'agents ["claude"] is not an object of amp, claude, codex, copilot, cursor, droid, gemini, grok, kilo, kimi, opencode, pi, qwen; using {"amp":true,"claude":true,"codex":true,"copilot":true,"cursor":true,"droid":true,"gemini":true,"grok":true,"kilo":true,"kimi":true,"opencode":true,"pi":true,"qwen":true}'],
+    [{ agents: ['claude'] }, 'agents ["claude"] is not an object of amp, claude, codex, copilot, crush, cursor, droid, gemini, goose, grok, kilo, kimi, opencode, pi, qwen; using {"amp":true,"claude":true,"codex":true,"copilot":true,"crush":true,"cursor":true,"droid":true,"gemini":true,"goose":true,"grok":true,"kilo":true,"kimi":true,"opencode":true,"pi":true,"qwen":true}'],
     [{ card_density: 'compcat' }, 'card_density "compcat" is not one of "compact", "rich", "live" (did you mean "compact"?); using "live"'],
     [{ claude_dirs: '/srv/claude' }, 'claude_dirs "/srv/claude" is not a list of strings; using []'],
     [{ editor: 'x'.repeat(1001) }, `editor "${'x'.repeat(56)}... is not text of at most 1000 characters; using ""`],

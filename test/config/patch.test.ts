@@ -38,7 +38,7 @@ describe('parseConfigPatch', () => {
   it('names an unknown key inside tui or agents with its path and the closest known key', () => {
     expect(parseConfigPatch({ tui: { them: 'dark' } })).toEqual({ error: 'unknown key "tui.them" (did you mean "tui.theme"?)' });
     expect(parseConfigPatch({ agents: { clade: true, codex: false } })).toEqual({ error: 'unknown key "agents.clade" (did you mean "agents.claude"?)' });
-    expect(parseConfigPatch({ agents: { zzzzzzzz: true } })).toEqual({ error: `unknown key "agents.zzzzzzzz" (known: amp, claude, codex, copilot, cursor, droid, gemini, grok, kilo, kimi, opencode, pi, qwen)` });
+    expect(parseConfigPatch({ agents: { zzzzzzzz: true } })).toEqual({ error: `unknown key "agents.zzzzzzzz" (known: amp, claude, codex, copilot, crush, cursor, droid, gemini, goose, grok, kilo, kimi, opencode, pi, qwen)` });
     expect(parseConfigPatch({ window_minute: 5, tui: { them: 'dark' } })).toEqual({ error: 'unknown key "window_minute" (did you mean "window_minutes"?); unknown key "tui.them" (did you mean "tui.theme"?)' });
   });
 });

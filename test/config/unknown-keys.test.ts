@@ -54,7 +54,7 @@ describe('findUnknownKeys', () => {
       `unknown key "note" (no such key; the top-level keys are ${topLevel}); it is kept in the file but has no effect`,
     ]);
     expect(said({ agents: { foo: true }, tui: { colour: 'x' }, webhooks: [{ name: 'a', url: 'http://x', headers: {} }] })).toEqual([
-      'unknown key "agents.foo" (no such key; the keys of agents are amp, claude, codex, copilot, cursor, droid, gemini, grok, kilo, kimi, opencode, pi, qwen); it is kept in the file but has no effect',
+      'unknown key "agents.foo" (no such key; the keys of agents are amp, claude, codex, copilot, crush, cursor, droid, gemini, goose, grok, kilo, kimi, opencode, pi, qwen); it is kept in the file but has no effect',
       'unknown key "tui.colour" (no such key; the keys of tui are theme); it is kept in the file but has no effect',
       'unknown key "webhooks[0].headers" (no such key; the keys of a webhook entry are name, url, secret, events, agents, enabled, signature); it is kept in the file but has no effect',
     ]);

@@ -25,7 +25,7 @@ export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url
 export type Diagnostic = Extract<SessionEvent, { type: 'diagnostic' }>;
 
 /** The agents whose fixtures are a fake-HOME subtree (the SQLite ones are SQL, see sources/sqlite/helpers.ts). */
-export type FileFixtureAgent = Exclude<AgentKind, 'opencode' | 'kilo' | 'cursor'>;
+export type FileFixtureAgent = Exclude<AgentKind, 'opencode' | 'kilo' | 'cursor' | 'crush' | 'goose'>;
 
 /** Copies `fixtures/<agent>/` (a fake-HOME subtree) into `home`. */
 export const installFixture = (agent: FileFixtureAgent, home: string): Promise<void> => cp(`${FIXTURES}${agent}`, home, { recursive: true });

@@ -19,9 +19,11 @@ const SAID: Readonly<Record<AgentKind, { readonly user: string; readonly assista
   claude: { user: 'Add a token-bucket rate limiter to server.go', assistant: 'Added a 10 req/s token bucket in server.go.' },
   codex: { user: 'Why does invoice rounding fail for JPY?', assistant: 'JPY has 0 minor units' },
   copilot: { user: 'Round totals half-even in ledger.ts', assistant: 'Totals now round half-even; tests pass.' },
+  crush: { user: 'Add a sourdough recipe page', assistant: 'Added the sourdough page at /recipes/sourdough.' },
   cursor: { user: 'Debounce the search box by 300ms', assistant: 'Wrapped onChange in a 300ms debounce.' },
   droid: { user: 'Paginate the orders endpoint', assistant: 'Added cursor pagination to routes/orders.ts.' },
   gemini: { user: 'Add a 7-day forecast endpoint', assistant: 'Added GET /forecast returning 7 days.' },
+  goose: { user: 'Add a watering schedule', assistant: 'Added schedule.py: water every other morning.' },
   grok: { user: 'Write index.html with a hero section', assistant: 'Writing it now.' },
   kilo: { user: 'Show a banner when navigator.onLine is false', assistant: 'Added OfflineBanner.tsx and wired it into App.' },
   kimi: { user: 'Add PDF export to invoices', assistant: 'Created export/pdf.go with a stub exporter and tests.' },
@@ -50,6 +52,8 @@ const replaceEverywhere = async (t: TempHome, agent: AgentKind, phrase: string, 
   if (agent in DB_PATHS) {
     const db = new Database(DB_PATHS[agent as SqliteFixture](t.env));
     try {
+      if (agent === 'crush') return db.prepare(`UPDATE messages SET parts = replace(parts, ?, ?) WHERE instr(parts, ?) > 0`).run(phrase, long, phrase).changes;
+      if (agent === 'goose') return db.prepare(`UPDATE messages SET content_json = replace(content_json, ?, ?) WHERE instr(content_json, ?) > 0`).run(phrase, long, phrase).changes;
       if (agent === 'cursor') return db.prepare(`UPDATE cursorDiskKV SET value = replace(CAST(value AS TEXT), ?, ?) WHERE instr(CAST(value AS TEXT), ?) > 0`).run(phrase, long, phrase).changes;
       return db.prepare(`UPDATE part SET data = replace(data, ?, ?) WHERE instr(data, ?) > 0`).run(phrase, long, phrase).changes;
     } finally {

@@ -5,11 +5,12 @@ import Database from 'better-sqlite3';
 import { isAgentKind } from '../../src/core/agents.js';
 import type { SearchResult } from '../../src/search/query.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
+import { gooseDbPath } from '../../src/sources/goose/paths.js';
 import { kiloDbPath } from '../../src/sources/kilo/paths.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { buildFixtureDb, type SqliteFixture } from '../sources/sqlite/helpers.js';
+import { buildFixtureDb, crushFixtureDbPath, type SqliteFixture } from '../sources/sqlite/helpers.js';
 
 /** The search tests' world: every agent's fixture installed in a temp HOME, the CLI run in it. */
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
@@ -18,6 +19,8 @@ export const DB_PATHS: Readonly<Record<SqliteFixture, (env: Record<string, strin
   opencode: (env) => opencodeDbPath(env),
   kilo: (env) => kiloDbPath(env),
   cursor: (env) => cursorDbPath(env, 'linux'),
+  crush: (env) => crushFixtureDbPath(env),
+  goose: (env) => gooseDbPath(env, 'linux'),
 };
 
 /** A temp HOME holding the fixtures of every agent (the SQLite ones built into real databases). */

@@ -54,13 +54,15 @@ describe('SQLite agents caught up from high-water marks', () => {
   it('the first catch-up reads every session (cursor composers of any age); the second opens no database', async () => {
     const { run, find, openings } = await setup();
     for (const agent of SQLITE_AGENTS) expect(await run(agent), agent).toMatchObject({ opened: true });
-    expect(openings).toHaveLength(3);
+    expect(openings).toHaveLength(5);
     // The fixture's composers are months old: a monitor lists none of them, the search has them all.
     expect(find('debounce').map((r) => r.agent)).toContain('cursor');
     expect(find('footer').map((r) => r.agent)).toContain('opencode');
     expect(find('OfflineBanner').map((r) => r.agent)).toContain('kilo');
+    expect(find('sourdough').map((r) => r.agent)).toContain('crush');
+    expect(find('watering').map((r) => r.agent)).toContain('goose');
     for (const agent of SQLITE_AGENTS) expect(await run(agent), agent).toEqual({ opened: false, replayed: 0 });
-    expect(openings).toHaveLength(3);
+    expect(openings).toHaveLength(5);
   });
 
   it('a new message replays its session only; a database touched without a change replays nothing', async () => {

@@ -69,8 +69,8 @@ describe('the agent registry', () => {
   });
 
   it('takes the SQLite agents as those whose locations are database files', () => {
-    expect(AGENT_KINDS.filter((kind) => AGENTS[kind].storage === 'sqlite')).toEqual(['cursor', 'kilo', 'opencode']);
-    for (const kind of ['cursor', 'kilo', 'opencode'] as const) {
+    expect(AGENT_KINDS.filter((kind) => AGENTS[kind].storage === 'sqlite')).toEqual(['crush', 'cursor', 'goose', 'kilo', 'opencode']);
+    for (const kind of ['crush', 'cursor', 'goose', 'kilo', 'opencode'] as const) {
       const d: AgentDescriptor<typeof kind> = AGENTS[kind];
       expect(d.stampRoots(whereIn(t.env))).toEqual([]);
     }
@@ -106,9 +106,11 @@ describe('the agent registry', () => {
       'claude --resume s1',
       'codex resume s1',
       'copilot --resume s1',
+      'crush --session s1',
       'cursor-agent --resume="s1"',
       'droid --resume s1',
       'gemini --resume s1',
+      'goose session --resume --session-id s1',
       'grok --resume s1',
       'kilo --session=s1',
       'kimi --resume s1',

@@ -6,10 +6,11 @@ import type { Source } from '../../src/streams/contracts.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
 import { sources } from '../../src/sources/index.js';
 import { sessionEventSchema } from '../../src/sources/internal/state-schema.js';
+import { gooseDbPath } from '../../src/sources/goose/paths.js';
 import { kiloDbPath } from '../../src/sources/kilo/paths.js';
 import { opencodeDbPath } from '../../src/sources/opencode/paths.js';
 import { FIXTURES, makeCtx, useFixtureHome, waitFor } from '../helpers/source-harness.js';
-import { buildFixtureDb, type SqliteFixture } from './sqlite/helpers.js';
+import { buildFixtureDb, crushFixtureDbPath, type SqliteFixture } from './sqlite/helpers.js';
 
 /**
  * The shared compliance check every registered source must pass on the fixture HOME: every
@@ -29,6 +30,8 @@ const SQLITE_FIXTURES: Readonly<Record<SqliteFixture, { readonly dbPath: (env: R
   opencode: { dbPath: (env) => opencodeDbPath(env), sessions: 5 },
   kilo: { dbPath: (env) => kiloDbPath(env), sessions: 4 },
   cursor: { dbPath: (env) => cursorDbPath(env, 'linux'), sessions: 3 },
+  crush: { dbPath: (env) => crushFixtureDbPath(env), sessions: 4 },
+  goose: { dbPath: (env) => gooseDbPath(env, 'linux'), sessions: 4 },
 };
 const isSqliteFixture = (agent: string): agent is SqliteFixture => agent in SQLITE_FIXTURES;
 
@@ -36,7 +39,7 @@ const isSqliteFixture = (agent: string): agent is SqliteFixture => agent in SQLI
  * Sources known to hold a handle while watching this HOME: directory watches (JSONL sources) or
  * a poll timer (SQLite sources). The others may poll on a timer that is idle at that moment.
  */
-const ALWAYS_HOLD_HANDLES: ReadonlySet<AgentKind> = new Set(['claude', 'codex', 'pi', 'opencode', 'kilo', 'cursor']);
+const ALWAYS_HOLD_HANDLES: ReadonlySet<AgentKind> = new Set(['claude', 'codex', 'pi', 'opencode', 'kilo', 'cursor', 'crush', 'goose']);
 
 const installAllFixtures = async (env: Record<string, string>): Promise<void> => {
   for (const name of await readdir(FIXTURES)) {

@@ -43,7 +43,7 @@ describe('GET /api/search ?agent=', () => {
     registerSearchRoute(app, recordingIndex([]));
     const answer = await app.inject({ method: 'GET', url: '/api/search?q=bucket&agent=claude,bogus' });
     expect(answer.statusCode).toBe(400);
-    expect(answer.json()).toEqual({ error: 'Invalid value for agent: "claude,bogus" (a comma-separated list of amp, claude, codex, copilot, cursor, droid, gemini, grok, kilo, kimi, opencode, pi, qwen)' });
+    expect(answer.json()).toEqual({ error: 'Invalid value for agent: "claude,bogus" (a comma-separated list of amp, claude, codex, copilot, crush, cursor, droid, gemini, goose, grok, kilo, kimi, opencode, pi, qwen)' });
     await app.close();
   });
 });

@@ -1,5 +1,5 @@
 import { AGENT_LABEL } from '../../../src/sources/agents.js';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
@@ -13,6 +13,7 @@ import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
 import type { SourceCtx } from '../../../src/sources/internal/options.js';
 import { persistCache } from '../../../src/sources/internal/persist-cache.js';
 import { deriveActivity } from '../../../src/streams/activity.js';
+import { crushRegistryPath } from '../../../src/sources/crush/paths.js';
 import { openFamilyReader } from '../../../src/sources/sqlite/opencode-family/reader.js';
 import { createSqlitePoller } from '../../../src/sources/sqlite/poller.js';
 import { reduceSession } from '../../../src/streams/reduce-session.js';
@@ -20,7 +21,22 @@ import { initialFoldState, reduceSessions } from '../../../src/streams/sessions-
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
-export type SqliteFixture = 'opencode' | 'kilo' | 'cursor';
+export type SqliteFixture = 'opencode' | 'kilo' | 'cursor' | 'crush' | 'goose';
+
+/** The project Crush's fixture database belongs to, under the test's HOME. */
+export const crushFixtureProject = (env: Record<string, string>): string => path.join(env.HOME ?? '', 'work', 'bakery');
+
+/**
+ * Where Crush's fixture database goes: the fixture project's `.crush/crush.db`, which this names
+ * in Crush's registry (`projects.json`, written here), as Crush does when it starts in a project.
+ */
+export const crushFixtureDbPath = (env: Record<string, string>): string => {
+  const project = crushFixtureProject(env);
+  const registry = crushRegistryPath(env, 'linux');
+  mkdirSync(path.dirname(registry), { recursive: true });
+  writeFileSync(registry, JSON.stringify({ projects: [{ path: project, data_dir: path.join(project, '.crush'), last_accessed: '2026-03-10T10:00:00Z' }] }, null, 2));
+  return path.join(project, '.crush', 'crush.db');
+};
 
 /** A fixture SQL file: the 1.x schema and rows, or (opencode) the 2.x ones of fixtures/opencode/v2-*.sql. */
 export type FixtureSqlFile = 'schema' | 'data' | 'v2-schema' | 'v2-data' | 'v2-upgraded';

@@ -1,0 +1,18 @@
+import type { AgentFacts } from '../descriptor.js';
+import { gooseDbPath } from './paths.js';
+
+export const gooseResumeCommand = (sessionId: string): string => `goose session --resume --session-id ${sessionId}`;
+
+export const goose = {
+  kind: 'goose',
+  label: 'Goose',
+  glyph: 'E',
+  colour: 'goose',
+  storage: 'sqlite',
+  env: ['GOOSE_PATH_ROOT', 'XDG_DATA_HOME', 'APPDATA'],
+  locations: ({ env, platform }) => [{ path: gooseDbPath(env, platform) }],
+  stampRoots: () => [],
+  resume: ({ sessionId, isSidechain }) => (isSidechain ? '' : gooseResumeCommand(sessionId)),
+  // Goose records no version per session: its schema version (schema_version) is the version.
+  checkedVersions: ['schema 13'],
+} as const satisfies AgentFacts;
