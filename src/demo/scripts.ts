@@ -25,10 +25,16 @@ export interface DemoStep {
   readonly make: (at: number, loop: number) => readonly SessionEvent[];
 }
 
+/**
+ * The exchange of loop `loop` (0 runs at start, history loops are negative). Older history loops
+ * than the project's exchanges say nothing (their turns still count): the conversation shown
+ * never repeats itself.
+ */
 const exchangeOf = (spec: DemoSession, loop: number): DemoExchange => {
   const project = (spec.meta.cwd ?? '').split('/').pop() ?? '';
   const list = DEMO_CONVERSATIONS[project] ?? GENERIC;
-  return list[loop % list.length] ?? { prompt: '', answer: '' };
+  if (loop <= -list.length) return { prompt: '', answer: '' };
+  return list[((loop % list.length) + list.length) % list.length] ?? { prompt: '', answer: '' };
 };
 
 /** 1 to 6, fixed per session: sessions differ in size (tokens, cost) as real ones do. */
@@ -70,7 +76,7 @@ export const demoLoop = (spec: DemoSession): { readonly steps: readonly DemoStep
       type: 'usage',
       at,
       messageId: `${spec.sessionId}-m${loop}`,
-      tokens: { input: size * (1_200 + (loop % 7) * 90), output: size * (420 + (loop % 5) * 60), cacheCreation: size * 2_000, cacheRead: size * (18_000 + loop * 500) },
+      tokens: { input: size * (1_200 + (loop % 7) * 90), output: size * (420 + (loop % 5) * 60), cacheCreation: size * 2_000, cacheRead: size * (18_000 + Math.abs(loop) * 500) },
     },
   ]);
   return { steps, length: t + spec.pauseMs };

@@ -19,7 +19,8 @@ const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike, now: () => nu
     let index = 0;
     // Whole loops of history before the current one, so sparklines and costs start with minutes behind them.
     const history = Math.max(0, Math.floor((HISTORY_MS - spec.offsetMs) / length));
-    let loop = 0;
+    // Loops are numbered from the one running at start (0); the history's are negative.
+    let loop = -history;
     let loopStart = start - spec.offsetMs - history * length;
     let timer: Subscription | undefined;
     const dueOfNext = (): number => loopStart + (steps[index]?.offset ?? length);

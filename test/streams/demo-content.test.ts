@@ -44,6 +44,14 @@ describe('the demo shows the product', () => {
     expect(new Set(lastTwo).size).toBe(details.length);
   });
 
+  it('no conversation repeats itself, though the sessions loop', () => {
+    for (const d of firstDetails()) {
+      const texts = d.recent_messages.map((m) => m.text);
+      expect(texts.length, d.session_id).toBeGreaterThanOrEqual(1);
+      expect(new Set(texts).size, d.session_id).toBe(texts.length);
+    }
+  });
+
   it('every session starts with minutes of history, so its sparkline has bars from the first frame', () => {
     const earliest = new Map<string, number>();
     demoSource(rx(), [...AGENT_KINDS], () => EPOCH)
