@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, launchBrowser, makeHome, openDashboard, serve, until, type Home, type Served } from './harness.js';
 
 /**
- * The limits dialog opens as tall as what it shows (within the window): with every sample
- * window of --demo, its last row is in view without scrolling or resizing.
+ * The dashboard on --demo: the limits dialog opens as tall as what it shows (within the window),
+ * so with every sample window its last row is in view without scrolling or resizing; the
+ * footer's words are spaced as written.
  */
-describe.skipIf(!CHROMIUM)('the limits dialog opens tall enough', () => {
+describe.skipIf(!CHROMIUM)('the dashboard on --demo', () => {
   let home: Home;
   let served: Served;
   let browser: Browser;
@@ -34,6 +35,16 @@ describe.skipIf(!CHROMIUM)('the limits dialog opens tall enough', () => {
       // And the dialog stays inside the window.
       const box = await dialog.boundingBox();
       expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(760);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the footer says the cost in the window and that it includes estimates, as separate words', async () => {
+    const { page, context } = await openDashboard(browser, served, { viewport: { width: 1280, height: 760 } });
+    try {
+      const footer = page.getByRole('contentinfo', { name: 'Status' });
+      await until(() => footer.innerText()).toMatch(/in 30m incl\. estimates/);
     } finally {
       await context.close();
     }
