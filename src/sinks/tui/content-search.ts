@@ -15,5 +15,5 @@ export const contentSearch =
   async (query: string): Promise<ContentHit[]> =>
     (await index.search(query, { agents, limit: HITS })).map((r) => ({
       key: `${r.agent}:${r.session_id}`,
-      label: r.display_name,
+      label: r.title || r.cwd.split('/').at(-1) || r.session_id,
     }));
