@@ -5,6 +5,7 @@ import type { AgentKind } from '../core/agents.js';
 import type { CliIo } from '../core/io.js';
 import { agentLocations } from '../doctor/sessions-locations.js';
 import type { WebhookMetrics } from '../sinks/metrics/index.js';
+import { makeDemoNotifierSink } from '../sinks/notify/demo.js';
 import { makeNotifierSink } from '../sinks/notify/index.js';
 import { makeWebhookSink } from '../sinks/webhook/index.js';
 import type { Sink } from '../streams/sink.js';
@@ -59,11 +60,11 @@ export const monitorSinks = ({ io, loaded, live, pipeline, agents, demo, tui, re
     const settled = compactWhenSettled(state$, { compact, cpuMs: processCpuMs, scheduler: ctx.scheduler });
     return () => settled.unsubscribe();
   },
-  // Desktop notifications come from every long-running mode when `notifications` is on; never in --demo.
+  // Desktop notifications come from every long-running mode when `notifications` is on; --demo shows a sample one, never sent.
   liveConfig: (streams, ctx) =>
     followConfig(live, pipeline, {
       picked: agents,
-      ...(demo ? {} : { startNotifier: (config: Config) => makeNotifierSink()(streams, { ...ctx, config }) }),
+      startNotifier: demo ? () => makeDemoNotifierSink()(streams, ctx) : (config: Config) => makeNotifierSink()(streams, { ...ctx, config }),
     }),
   // Webhooks read the live config (exclusions saved in the Settings panel apply to the next transition).
   webhooks: demo

@@ -42,9 +42,8 @@ export const renderResults = (results: readonly SearchResult[], color: boolean):
     .map((found) => terminalSafeFields(found, { keep: `${HIT_OPEN}${HIT_CLOSE}` }))
     .map((r) => {
       const project = projectOf(r.cwd);
-      const title = r.title || project || r.session_id;
       const when = timeOf(r.last_activity) > 0 ? r.last_activity.replace('T', ' ').slice(0, 16) : 'time unknown';
-      const head = `${c.bold(title)}  ${c.dim(`${r.agent} · ${project ? `${project} · ` : ''}${r.cwd || 'cwd unknown'} · ${when}`)}`;
+      const head = `${c.bold(r.display_name)}  ${c.dim(`${r.agent} · ${project ? `${project} · ` : ''}${r.cwd || 'cwd unknown'} · ${when}`)}`;
       const lines = r.snippets.map((s) => `  ${c.dim(s.role === 'user' ? 'you  ' : 'agent')} ${renderHits(s.text, mark)}`);
       return [head, ...lines, `  ${c.cyan(r.resume_command)}`].join('\n');
     })

@@ -14,6 +14,21 @@ export interface ApiStats {
   readonly ready: boolean;
   /** Diagnostics so far that need the user (unreadable files, locked or unknown databases); `agentwatch doctor` says what to do. */
   readonly diagnostics: number;
+  /** Only while a store runs without its disk (a full disk, a read-only folder): what, why, since when. */
+  readonly degraded?: readonly DegradedStore[];
+}
+
+/** A store of the monitor running on less than its file (util/storage-health.ts). */
+export interface DegradedStore {
+  readonly store: string;
+  readonly file: string;
+  readonly fault: string;
+  /** What the monitor does without it. */
+  readonly meanwhile: string;
+  /** RFC 3339 UTC. */
+  readonly since: string;
+  /** The condition in a few words, as the TUI's status line and the dashboard's footer say it ("webhook queue in memory: disk full"). */
+  readonly summary: string;
 }
 
 /** `GET /api/events` (default format) `update` event; also `?format=patch`'s first `snapshot` event. */

@@ -1,5 +1,6 @@
 import type { AgentKind } from '../core/agents.js';
 import type { SessionEvent, SessionMetaPatch } from '../core/session.js';
+import { DEMO_CONVERSATIONS, GENERIC, type DemoExchange } from './conversations.js';
 
 /** One generated session: who it is and how its work loop behaves. */
 export interface DemoSession {
@@ -14,6 +15,8 @@ export interface DemoSession {
   readonly offsetMs: number;
   readonly spawnTool?: string;
   readonly compacts?: boolean;
+  /** Raises the demo's sample notification each time it waits (never sent to the desktop). */
+  readonly notifies?: boolean;
 }
 
 /** An event of the loop at `offset` ms after the loop's start; `make` stamps it with its time. */
@@ -22,22 +25,20 @@ export interface DemoStep {
   readonly make: (at: number, loop: number) => readonly SessionEvent[];
 }
 
-const PROMPTS = [
-  'Add retry with backoff to the HTTP client',
-  'Why does the date parser fail on leap years?',
-  'Write tests for the invoice rounding',
-  'Rename the config loader and update imports',
-  'Profile the slow startup and fix the worst offender',
-];
-const ANSWERS = [
-  'Done: retries now back off 1 s, 5 s, 30 s and the tests pass.',
-  'The parser assumed 28 days in February; fixed and covered by a test.',
-  'Added 6 tests; two found a real rounding bug, fixed in money.ts.',
-  'Renamed and updated 14 imports; the build is green.',
-  'Startup went from 900 ms to 240 ms by loading the TUI lazily.',
-];
+/**
+ * The exchange of loop `loop` (0 runs at start, history loops are negative). Older history loops
+ * than the project's exchanges say nothing (their turns still count): the conversation shown
+ * never repeats itself.
+ */
+const exchangeOf = (spec: DemoSession, loop: number): DemoExchange => {
+  const project = (spec.meta.cwd ?? '').split('/').pop() ?? '';
+  const list = DEMO_CONVERSATIONS[project] ?? GENERIC;
+  if (loop <= -list.length) return { prompt: '', answer: '' };
+  return list[((loop % list.length) + list.length) % list.length] ?? { prompt: '', answer: '' };
+};
 
-const pick = (list: readonly string[], n: number): string => list[n % list.length] ?? '';
+/** 1 to 6, fixed per session: sessions differ in size (tokens, cost) as real ones do. */
+const sizeOf = (spec: DemoSession): number => ([...spec.sessionId].reduce((sum, ch) => sum + ch.charCodeAt(0), 0) % 6) + 1;
 
 /**
  * The loop of one session, as steps with offsets: prompt, (compaction), read, write, run,
@@ -57,7 +58,8 @@ export const demoLoop = (spec: DemoSession): { readonly steps: readonly DemoStep
     add(runMs, (at, loop) => [{ ...ref, type: 'tool_result', at, callId: id(loop) }]);
   };
   const cwd = spec.meta.cwd ?? '/';
-  add(0, (at, loop) => [{ ...ref, type: 'turn', at, role: 'user', text: pick(PROMPTS, loop + spec.pauseMs) }]);
+  const size = sizeOf(spec);
+  add(0, (at, loop) => [{ ...ref, type: 'turn', at, role: 'user', text: exchangeOf(spec, loop).prompt }]);
   if (spec.compacts) {
     add(1_500, (at) => [{ ...ref, type: 'compaction', at, phase: 'start' }]);
     add(12_000, (at) => [{ ...ref, type: 'compaction', at, phase: 'end' }]);
@@ -68,13 +70,13 @@ export const demoLoop = (spec: DemoSession): { readonly steps: readonly DemoStep
   tool(2_000, 6_000, spec.tools[2], 'x', undefined);
   if (spec.spawnTool) tool(2_000, 75_000, spec.spawnTool, 's', undefined);
   add(3_000, (at, loop) => [
-    { ...ref, type: 'turn', at, role: 'assistant', text: pick(ANSWERS, loop + spec.pauseMs) },
+    { ...ref, type: 'turn', at, role: 'assistant', text: exchangeOf(spec, loop).answer },
     {
       ...ref,
       type: 'usage',
       at,
       messageId: `${spec.sessionId}-m${loop}`,
-      tokens: { input: 1_200 + (loop % 7) * 90, output: 420 + (loop % 5) * 60, cacheCreation: 2_000, cacheRead: 18_000 + loop * 500 },
+      tokens: { input: size * (1_200 + (loop % 7) * 90), output: size * (420 + (loop % 5) * 60), cacheCreation: size * 2_000, cacheRead: size * (18_000 + Math.abs(loop) * 500) },
     },
   ]);
   return { steps, length: t + spec.pauseMs };
@@ -101,14 +103,14 @@ export const DEMO_SESSIONS: readonly DemoSession[] = [
   { agent: 'pi', sessionId: `2026-03-10T09-30-00-123Z_${id(6)}`, meta: meta('notes', 'claude-sonnet-4-5', 'Rename todo file', { version: '' }), tools: ['read', 'edit', 'bash'], pauseMs: 35_000, offsetMs: 9_000, compacts: true },
   { agent: 'amp', sessionId: `T-${id(7)}`, meta: meta('mobile-app', 'claude-sonnet-4-5', 'Offline sync'), tools: ['Read', 'edit_file', 'Bash'], pauseMs: 80_000, offsetMs: 15_000 },
   { agent: 'opencode', sessionId: `ses_${id(8).slice(0, 12)}`, meta: meta('parser', 'gpt-4o', 'Tokenizer speedup'), tools: ['read', 'edit', 'bash'], pauseMs: 25_000, offsetMs: 19_000 },
-  { agent: 'kilo', sessionId: `ses_${id(9).slice(0, 12)}`, meta: meta('dashboard', 'gemini-2.5-pro', 'Chart tooltips'), tools: ['read', 'write', 'bash'], pauseMs: 50_000, offsetMs: 36_000 },
+  { agent: 'kilo', sessionId: `ses_${id(9).slice(0, 12)}`, meta: meta('dashboard', 'gemini-2.5-pro', 'Chart tooltips'), tools: ['read', 'write', 'bash'], pauseMs: 50_000, offsetMs: 36_000, notifies: true },
   { agent: 'grok', sessionId: id(10), meta: meta('scraper', 'grok-code-fast-1', 'Rate-limit the crawler'), tools: ['read_file', 'edit_file', 'bash'], pauseMs: 40_000, offsetMs: 6_000 },
-  { agent: 'kimi', sessionId: id(11), meta: meta('invoicer', 'kimi-k2', 'PDF export'), tools: ['ReadFile', 'StrReplaceFile', 'Shell'], pauseMs: 70_000, offsetMs: 22_000, spawnTool: 'Task' },
+  { agent: 'kimi', sessionId: id(11), meta: meta('invoicer', 'kimi-k2-turbo-preview', 'PDF export'), tools: ['ReadFile', 'StrReplaceFile', 'Shell'], pauseMs: 70_000, offsetMs: 22_000, spawnTool: 'Task' },
   { agent: 'crush', sessionId: id(16), meta: meta('bakery', 'claude-sonnet-4-5', 'Sourdough recipe page'), tools: ['view', 'edit', 'bash'], pauseMs: 42_000, offsetMs: 28_000, spawnTool: 'agent' },
-  { agent: 'cursor', sessionId: id(12), meta: meta('design-system', '', 'Button variants'), tools: ['read_file', 'edit_file', 'run_terminal_cmd'], pauseMs: 55_000, offsetMs: 12_000 },
+  { agent: 'cursor', sessionId: id(12), meta: meta('design-system', 'gpt-5.1-codex', 'Button variants'), tools: ['read_file', 'edit_file', 'run_terminal_cmd'], pauseMs: 55_000, offsetMs: 12_000 },
   { agent: 'gemini', sessionId: id(13), meta: meta('weather', 'gemini-3-pro-preview', 'Forecast endpoint', { version: '' }), tools: ['read_file', 'replace', 'run_shell_command'], pauseMs: 65_000, offsetMs: 31_000 },
   { agent: 'goose', sessionId: '20260310_4', meta: meta('garden', 'gpt-4o', 'Watering schedule'), tools: ['developer__text_editor', 'developer__text_editor', 'developer__shell'], pauseMs: 150_000, offsetMs: 33_000 },
-  { agent: 'copilot', sessionId: id(14), meta: meta('ledger', 'claude-sonnet-4.5', 'Half-even rounding', { version: '1.0.78' }), tools: ['view', 'edit', 'bash'], pauseMs: 45_000, offsetMs: 17_000, spawnTool: 'task' },
-  { agent: 'droid', sessionId: id(16), meta: meta('orders-api', 'claude-sonnet-4-5-20250929', 'Orders pagination'), tools: ['Read', 'Edit', 'Execute'], pauseMs: 42_000, offsetMs: 14_000, spawnTool: 'Task' },
-  { agent: 'qwen', sessionId: id(15), meta: meta('shop', 'qwen3-coder-plus', 'Zero-stock products', { version: '0.18.1' }), tools: ['read_file', 'write_file', 'run_shell_command'], pauseMs: 38_000, offsetMs: 24_000 },
+  { agent: 'copilot', sessionId: id(14), meta: meta('ledger', 'gpt-5', 'Half-even rounding', { version: '1.0.78' }), tools: ['view', 'edit', 'bash'], pauseMs: 45_000, offsetMs: 17_000, spawnTool: 'task' },
+  { agent: 'droid', sessionId: id(17), meta: meta('orders-api', 'claude-sonnet-4-5-20250929', 'Orders pagination'), tools: ['Read', 'Edit', 'Execute'], pauseMs: 42_000, offsetMs: 14_000, spawnTool: 'Task' },
+  { agent: 'qwen', sessionId: id(15), meta: meta('shop', 'qwen-coder', 'Zero-stock products', { version: '0.18.1' }), tools: ['read_file', 'write_file', 'run_shell_command'], pauseMs: 38_000, offsetMs: 24_000 },
 ];

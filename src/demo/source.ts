@@ -3,9 +3,12 @@ import type { AgentKind } from '../core/agents.js';
 import type { SessionEvent } from '../core/session.js';
 import { DEMO_SESSIONS, demoLoop, type DemoSession } from './scripts.js';
 
+/** How far back the demo's history reaches at start: the 8-minute sparkline is full from the first frame. */
+const HISTORY_MS = 9 * 60_000;
+
 /**
- * One demo session as a live stream: on subscribe it emits its meta and the part of its loop that
- * lies in the past (stamped with past times, as a real transcript would be), then each later step
+ * One demo session as a live stream: on subscribe it emits its meta and the loops that lie in the
+ * past (stamped with past times, as a real transcript would be), then each later step
  * when the scheduler reaches it, looping forever. Timed only by `scheduler` and stamped by `now`
  * (the Ctx clock), so TestScheduler runs hours of demo in virtual time.
  */
@@ -13,9 +16,12 @@ const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike, now: () => nu
   new Observable<SessionEvent>((subscriber) => {
     const { steps, length } = demoLoop(spec);
     const start = now();
-    let loop = 0;
     let index = 0;
-    let loopStart = start - spec.offsetMs;
+    // Whole loops of history before the current one, so sparklines and costs start with minutes behind them.
+    const history = Math.max(0, Math.floor((HISTORY_MS - spec.offsetMs) / length));
+    // Loops are numbered from the one running at start (0); the history's are negative.
+    let loop = -history;
+    let loopStart = start - spec.offsetMs - history * length;
     let timer: Subscription | undefined;
     const dueOfNext = (): number => loopStart + (steps[index]?.offset ?? length);
     const advance = (): void => {

@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { SessionNames } from '../config/session-names.js';
 import type { AgentKind } from '../core/agents.js';
+import { lastPrompt, sessionName } from '../core/session-name.js';
 import { rfc3339 } from '../core/time.js';
+import { MESSAGE_TEXT_MAX } from '../streams/constants.js';
+import { shortName } from '../streams/views.js';
 import { prepareQuery, type PreparedQuery } from './query-syntax.js';
 import { unsegment } from './segment.js';
 import { bracketHits, cleanSnippet, fallbackSnippet, hasHit, HIT_CLOSE, HIT_OPEN } from './snippet.js';
@@ -13,6 +16,8 @@ export interface SearchResult {
   readonly cwd: string;
   /** The user's name for the session (session-names.json), else the agent's own title: the NAME `agentwatch sessions` shows. */
   readonly title: string;
+  /** What every interface calls the session: the title, else the latest prompt, else the folder (core/session-name.ts). */
+  readonly display_name: string;
   /** RFC 3339 UTC, "" when unknown. */
   readonly last_activity: string;
   readonly resume_command: string;
@@ -82,6 +87,31 @@ const snippetOf = (hit: MessageHit, prepared: PreparedQuery): string => {
   return hasHit(cleaned) ? cleaned : (fallbackSnippet(unsegment(hit.text), prepared.terms) ?? cleaned);
 };
 
+/** User messages read per session to find the latest one that names it (harness echoes are skipped). */
+const PROMPTS_READ = 5;
+
+/**
+ * The latest prompt that names each of `keys`' sessions, as the monitor's lists name an untitled
+ * session (from the same first MESSAGE_TEXT_MAX characters); only asked for the sessions without
+ * a title of their own.
+ */
+const latestPrompts = (db: Database.Database, keys: readonly string[]): Map<string, string> => {
+  const found = new Map<string, string>();
+  if (keys.length === 0) return found;
+  const rows = db
+    .prepare<unknown[], { key: string; text: string }>(
+      `SELECT key, text FROM (
+         SELECT key, text, at, row_number() OVER (PARTITION BY key ORDER BY at DESC) AS n
+         FROM messages WHERE role = 'user' AND key IN (${keys.map(() => '?').join(', ')}))
+       WHERE n <= ${PROMPTS_READ} ORDER BY key, at`,
+    )
+    .all(...keys);
+  const byKey = new Map<string, { role: string; text: string }[]>();
+  for (const row of rows) byKey.set(row.key, [...(byKey.get(row.key) ?? []), { role: 'user', text: unsegment(row.text).slice(0, MESSAGE_TEXT_MAX) }]);
+  for (const [key, list] of byKey) found.set(key, lastPrompt(list));
+  return found;
+};
+
 /**
  * Sessions ranked by their best message's bm25, each with its best snippets (hits between
  * HIT_OPEN/HIT_CLOSE; `toJsonResults` writes them as `[...]`). Phrase, prefix and boolean queries
@@ -132,11 +162,20 @@ export const searchIndex = (db: Database.Database, query: string, options: Searc
   }
   const byKey = new Map<string, MessageHit[]>();
   for (const m of messages) byKey.set(m.key, [...(byKey.get(m.key) ?? []), m]);
+  const titleOf = (s: SessionHit): string => options.customNames?.[s.session_id] || s.title;
+  const prompts = latestPrompts(
+    db,
+    sessions.filter((s) => titleOf(s) === '').map((s) => s.key),
+  );
   return sessions.map((s) => ({
     session_id: s.session_id,
     agent: s.agent,
     cwd: s.cwd,
-    title: options.customNames?.[s.session_id] || s.title,
+    title: titleOf(s),
+    display_name: sessionName(
+      { custom_name: options.customNames?.[s.session_id] ?? '', agent_name: s.title, short_name: shortName(s.cwd), session_id: s.session_id },
+      prompts.get(s.key) ?? '',
+    ).text,
     last_activity: rfc3339(s.last_activity),
     resume_command: s.resume,
     // bm25 is negative, lower is better: reported as a positive relevance.

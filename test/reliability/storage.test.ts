@@ -242,7 +242,7 @@ describe.runIf(disk !== undefined)('the API on a read-only config folder (a smal
     markDegraded(entry);
     try {
       const stats = await app.inject({ url: '/api/stats', headers });
-      expect(stats.json().degraded).toEqual([{ store: 'webhook queue', file: '/q/webhooks.db', fault: 'full', meanwhile: 'deliveries are kept in memory', since: '1970-01-01T00:00:00.000Z' }]);
+      expect(stats.json().degraded).toEqual([{ store: 'webhook queue', file: '/q/webhooks.db', fault: 'full', meanwhile: 'deliveries are kept in memory', since: '1970-01-01T00:00:00.000Z', summary: 'webhook queue in memory: disk full' }]);
     } finally {
       markRecovered('webhook queue');
     }

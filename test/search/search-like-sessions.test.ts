@@ -70,6 +70,27 @@ describe('search results carry what sessions shows', { timeout: 120_000 }, () =>
     expect(claude?.search).toEqual(claude?.sessions);
   });
 
+  it('names each session as sessions does (the rename, the title, else the latest prompt), in JSON and in the text heading', async () => {
+    const t = (home = await installAll('agentwatch-search-names-'));
+    freshenCursor(t);
+    await rename(t, { [CLAUDE_ID]: 'my limiter' });
+    const found = await search(t, [EVERYTHING, '--json', '--limit', '100']);
+    expect(found.code).toBe(0);
+    const sessions = await listed(t);
+    const pairs = found.results.flatMap((r) => {
+      const s = sessions.find((d) => d.agent === r.agent && d.session_id === r.session_id);
+      return s ? [{ key: `${r.agent}:${r.session_id}`, search: r.display_name, sessions: s.display_name, titled: (s.custom_name || s.agent_name) !== '' }] : [];
+    });
+    expect(pairs.length).toBeGreaterThan(5);
+    for (const pair of pairs) expect(pair.search, pair.key).toBe(pair.sessions);
+    // Some fixture sessions have no title: those are named by their prompt, not by their folder.
+    const untitled = pairs.filter((p) => !p.titled);
+    expect(untitled.length).toBeGreaterThan(0);
+    const text = await search(t, [EVERYTHING, '--limit', '100']);
+    const headings = text.stdout.split('\n').filter((line) => /^\S/.test(line));
+    for (const pair of pairs) expect(headings.some((line) => line.startsWith(`${pair.search}  `)), pair.key).toBe(true);
+  });
+
   it('GET /api/search in a running monitor gives the last activity and title its own session list gives', async () => {
     const t = (home = await installAll('agentwatch-search-like-sessions-api-'));
     const salt = 'search-like-sessions-salt';

@@ -11,7 +11,6 @@ import { JSON_TYPE, PRIVATE } from './private-headers.js';
 import { authInfo } from './token.js';
 import { NAME_CHARACTERS_RULE, nameCharactersProblem } from '../../core/name-characters.js';
 import { describeFault, storageFault } from '../../util/storage-fault.js';
-import { degradedStorage } from '../../util/storage-health.js';
 
 /** The lazyagent-compatible REST routes of docs/api.md (SSE lives in sse.ts, the playground in playground.ts). */
 
@@ -126,14 +125,8 @@ export const registerRoutes = (
     });
   });
 
-  // `degraded` only while a store runs without its disk: what is degraded, why, and since when.
-  app.get('/api/stats', async () => {
-    const { stats } = deps.store.current();
-    const degraded = degradedStorage();
-    return degraded.length === 0
-      ? stats
-      : { ...stats, degraded: degraded.map((d) => ({ store: d.store, file: d.file, fault: d.fault, meanwhile: d.meanwhile, since: new Date(d.since).toISOString() })) };
-  });
+  // `degraded` only while a store runs without its disk: what is degraded, why, and since when (the store's stats carry it).
+  app.get('/api/stats', async () => deps.store.current().stats);
 
   app.get('/api/config', async () => publicConfig(deps.config()));
 

@@ -1,4 +1,4 @@
-import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Observable, Subject, type Subscription } from 'rxjs';
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
 import type { ApiStats } from '../../core/wire.js';
@@ -8,6 +8,7 @@ import { toDetail } from '../../streams/views.js';
 import { activityRules } from '../../streams/activity.js';
 import type { VisibilityOptions } from '../../streams/visibility.js';
 import type { WorktreeLookup } from '../../streams/worktree.js';
+import { degradedWire, onStorageChange, storageVersion } from '../../util/storage-health.js';
 
 /** `GET /api/stats` (the type lives in core/wire.ts, shared with the web dashboard). */
 export type { ApiStats } from '../../core/wire.js';
@@ -167,6 +168,12 @@ export interface ListingFeed {
   readonly visibility: VisibilityOptions;
 }
 
+/** `degraded` in the stats only while some store runs without its disk (the field is absent otherwise). */
+const degradedField = (): Pick<ApiStats, 'degraded'> => {
+  const degraded = degradedWire();
+  return degraded.length === 0 ? {} : { degraded };
+};
+
 /**
  * The store over the pipeline's listing. Reading it refreshes the listing, which only rebuilds
  * what changed; a snapshot (and its joined JSON) is built at most once per change.
@@ -213,7 +220,7 @@ export const createSessionStore = (
     refresh();
     const meta = listing.meta();
     const version = listing.version();
-    const key = `${version}:${meta.ready}:${meta.diagnostics}:${meta.windowMinutes}`;
+    const key = `${version}:${meta.ready}:${meta.diagnostics}:${meta.windowMinutes}:${storageVersion()}`;
     if (snapshot?.key === key) return snapshot.value;
     const counts = listing.counts();
     const sessions = listing.sessions();
@@ -244,6 +251,7 @@ export const createSessionStore = (
         window_minutes: meta.windowMinutes,
         ready: meta.ready,
         diagnostics: meta.diagnostics,
+        ...degradedField(),
       },
       find: (sessionId) => listing.find(sessionId),
     };
@@ -258,7 +266,9 @@ export const createSessionStore = (
   const changed$ = new Subject<void>();
   const followListing: Subscription = listing.changes$.subscribe(() => changed$.next());
   // Changes from the pipeline (or the views) and from renames; a new snapshot only when one shows.
-  const snapshot$ = merge(changed$, names$).pipe(
+  // A store losing or regaining its disk changes the stats alone: a snapshot (and an SSE frame) says so.
+  const storage$ = new Observable<void>((subscriber) => onStorageChange(() => subscriber.next()));
+  const snapshot$ = merge(changed$, names$, storage$).pipe(
     map(() => current()),
     distinctUntilChanged(),
   );

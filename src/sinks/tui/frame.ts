@@ -19,6 +19,8 @@ export interface FrameContext {
   readonly worktreeOf?: (cwd: string) => WorktreeInfo;
   /** Warnings written while the TUI runs, oldest first. */
   readonly warnings?: readonly string[];
+  /** Stores running without their disk now, in a few words each (util/storage-health.ts). */
+  readonly degraded?: readonly string[];
   /** `waiting_timeout_minutes` as activity rules (the detail derives its current tool with them). */
   readonly rules?: ActivityRules;
 }
@@ -49,5 +51,6 @@ export const buildFrame = (read: ListedRead, view: ViewState, ctx: FrameContext,
     searched: ctx.searched,
     olderSessions: older,
     warnings: ctx.warnings ?? [],
+    degraded: ctx.degraded ?? [],
   };
 };

@@ -25,6 +25,7 @@ import type { Screen } from './terminal.js';
 import type { Theme } from './theme.js';
 import type { LimitsRenderer } from './limits.js';
 import { activityRules } from '../../streams/activity.js';
+import { degradedStorage, summarizeDegraded } from '../../util/storage-health.js';
 
 /** Frames are drawn at most this often (about 7 per second); a key press draws at once. */
 const FRAME_MS = 150;
@@ -104,6 +105,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
       searched: options.searched,
       worktreeOf,
       warnings,
+      degraded: degradedStorage().map(summarizeDegraded),
       rules,
     });
     let names = options.names;

@@ -43,13 +43,19 @@ export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, 
 /**
  * The status line that opens the list when something needs the user: how many warnings were
  * written while the TUI runs (config typos, unreadable directories, webhook receivers down) and
- * how many problems the sources met that need the user, where to read more, then the latest warning.
+ * how many problems the sources met that need the user, where to read more, then the latest warning;
+ * or, while a store runs without its disk, that (`webhook queue in memory: disk full`).
  */
-export const renderStatus = (warnings: readonly string[], diagnostics: number, width: number): Line => {
+export const renderStatus = (warnings: readonly string[], diagnostics: number, width: number, degraded: readonly string[] = []): Line => {
   const counts = [
     ...(warnings.length > 0 ? [`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`] : []),
     ...(diagnostics > 0 ? [`${diagnostics} problem${diagnostics === 1 ? '' : 's'} reading sessions`] : []),
   ].join(' · ');
+  // A store without its disk is said first, in place of the latest warning, while it lasts (it clears when the disk recovers).
+  if (degraded.length > 0) {
+    const tail = warnings.length > 0 ? [seg(' · ? lists all', 'status')] : [];
+    return fitLine([seg(' ! ', 'statusWarn'), seg([...degraded, ...(counts ? [counts] : [])].join(' · '), 'statusWarn'), ...tail], width, 'status');
+  }
   // The latest warning without its file's directory (`config.json: unknown key …`): the ? overlay has it whole.
   const latest = warnings.at(-1)?.replace(/^(?:\/[^\s/]+)*\/([^\s/]+): /, '$1: ');
   if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · run agentwatch doctor', 'status')], width, 'status');

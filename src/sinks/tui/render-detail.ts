@@ -5,7 +5,8 @@ import { activityText } from '../../core/activity.js';
 import { ESTIMATE_NOTE, formatAge, formatClock, formatCost, formatTokens } from './format.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
 import { displayNameOf } from './model.js';
-import { ellipsize, ellipsizeStart, wrapText } from './text.js';
+import { ellipsize, wrapText } from './text.js';
+import { toolRuns } from './tool-runs.js';
 
 const LABEL_WIDTH = 12;
 
@@ -17,15 +18,12 @@ const when = (rfc3339: string, now: number): string => {
   return `${formatClock(at)} (${age === 'now' ? 'just now' : `${age} ago`})`;
 };
 
-const field = (label: string, value: string, width: number, valueStyle: Segment['style'] = 'value', cutStart = false): Line => {
-  const room = Math.max(1, width - LABEL_WIDTH);
-  const shown = value === '' ? '—' : cutStart ? ellipsizeStart(value, room) : ellipsize(value, room);
-  return [seg(label.padEnd(LABEL_WIDTH), 'label'), seg(shown, value === '' ? 'muted' : valueStyle)];
-};
-
-/** A value that must be read whole (the session id, the resume command): wrapped under its label, never cut. */
-const wrappedField = (label: string, value: string, width: number, valueStyle: Segment['style'] = 'value'): Line[] => {
-  if (value === '') return [field(label, value, width)];
+/**
+ * One field under its label, wrapped to the panel and never cut: a path, a token count or a
+ * resume command is read whole, continued on the next lines under the value.
+ */
+const field = (label: string, value: string, width: number, valueStyle: Segment['style'] = 'value'): Line[] => {
+  if (value === '') return [[seg(label.padEnd(LABEL_WIDTH), 'label'), seg('—', 'muted')]];
   const room = Math.max(1, width - LABEL_WIDTH);
   return wrapText(value, room).map((part, i): Line => [seg(i === 0 ? label.padEnd(LABEL_WIDTH) : ' '.repeat(LABEL_WIDTH), 'label'), seg(part, valueStyle)]);
 };
@@ -40,10 +38,6 @@ const tokenLine = (d: SessionDetail): string => {
   return `in ${formatTokens(input)}  out ${formatTokens(d.output_tokens)}${cache}`;
 };
 
-/**
- * Every field of the session record, one per line, then recent tools and messages, newest
- * first. The caller scrolls and cuts to the panel height.
- */
 /** The cost and what it is: an estimate says so, a model without a price says that. */
 const costLine = (d: SessionDetail, total: number): string => {
   const shown = formatCost(d.cost_usd, total, d.cost_source);
@@ -52,44 +46,67 @@ const costLine = (d: SessionDetail, total: number): string => {
   return d.cost_source === 'price-table' ? `${shown} (${ESTIMATE_NOTE})` : shown;
 };
 
+/** The recent messages, newest first, each wrapped whole under who said it. */
+const conversationLines = (d: SessionDetail, width: number): Line[] => {
+  const lines: Line[] = [heading('Conversation')];
+  const messages = [...d.recent_messages].reverse();
+  if (messages.length === 0) lines.push([seg('  none', 'muted')]);
+  for (const message of messages) {
+    const who = message.role === 'user' ? 'you  ' : 'agent';
+    const text = message.text.replace(/\s+/g, ' ').trim();
+    wrapText(text, Math.max(1, width - 8)).forEach((part, i) => {
+      lines.push([seg(i === 0 ? `  ${who} ` : ' '.repeat(8), message.role === 'user' ? 'key' : 'label'), seg(part, 'text')]);
+    });
+  }
+  return lines;
+};
+
+/** The recent tools, newest first, a run of one tool on one line (`exec_command ×14`). */
+const toolLines = (d: SessionDetail, width: number): Line[] => {
+  const lines: Line[] = [heading('Recent tools')];
+  const runs = toolRuns(d.recent_tools);
+  if (runs.length === 0) lines.push([seg('  none', 'muted')]);
+  for (const run of runs) {
+    const count = run.count > 1 ? ` ×${run.count}` : '';
+    const room = Math.max(1, width - 11 - count.length);
+    lines.push([seg(`  ${formatClock(timeOf(run.timestamp)).padEnd(9)}`, 'muted'), seg(ellipsize(run.name, room), 'value'), ...(count ? [seg(count, 'muted')] : [])]);
+  }
+  return lines;
+};
+
+/**
+ * What the session is, then the conversation, then every field of the record (wrapped, never
+ * cut), then the recent tools: what was said reads first, not under a column of tool calls.
+ * The caller scrolls and cuts to the panel height.
+ */
 const detailLines = (d: SessionDetail, width: number, now: number): Line[] => {
   const total = d.input_tokens + d.cache_creation_tokens + d.cache_read_tokens + d.output_tokens;
   const activity = d.current_tool ? `${d.activity} (${d.current_tool})` : activityText(d, now);
   const wroteAt = when(d.last_file_write_at, now);
   const name = displayNameOf(d);
-  const lines: Line[] = [
-    field('Name', name.text, width, name.source === 'prompt' ? 'muted' : 'value'),
-    ...(d.custom_name && d.agent_name ? [field('Title', d.agent_name, width)] : []),
-    field('Agent', `${AGENT_LABEL[d.agent]}${d.source === 'desktop' ? ' (desktop)' : ''}`, width),
-    field('Activity', activity, width, `act.${d.activity}`),
-    field('Directory', d.cwd, width, 'value', true),
-    field('Branch', d.git_branch, width),
-    field('Worktree', d.is_worktree ? `yes, of ${d.main_repo}` : 'no', width, 'value', d.is_worktree),
-    field('Model', d.model, width),
-    field('Version', d.version, width),
-    field('Messages', d.total_messages > 0 ? `${d.total_messages} (${d.user_messages} you, ${d.assistant_messages} agent)` : '', width),
-    field('Tokens', tokenLine(d), width),
-    field('Cost', costLine(d, total), width),
-    field('Last active', when(d.last_activity, now), width),
-    field('Last write', d.last_file_write ? `${d.last_file_write}${wroteAt ? `  ${wroteAt}` : ''}` : '', width, 'value', true),
-    ...wrappedField('Resume', d.resume_command, width),
-    ...wrappedField('Session id', d.session_id, width, 'muted'),
+  return [
+    ...field('Name', name.text, width, name.source === 'prompt' ? 'muted' : 'value'),
+    ...(d.custom_name && d.agent_name ? field('Title', d.agent_name, width) : []),
+    ...field('Activity', activity, width, `act.${d.activity}`),
     [],
-    heading('Recent tools'),
+    ...conversationLines(d, width),
+    [],
+    ...field('Agent', `${AGENT_LABEL[d.agent]}${d.source === 'desktop' ? ' (desktop)' : ''}`, width),
+    ...field('Directory', d.cwd, width),
+    ...field('Branch', d.git_branch, width),
+    ...field('Worktree', d.is_worktree ? `yes, of ${d.main_repo}` : 'no', width),
+    ...field('Model', d.model, width),
+    ...field('Version', d.version, width),
+    ...field('Messages', d.total_messages > 0 ? `${d.total_messages} (${d.user_messages} you, ${d.assistant_messages} agent)` : '', width),
+    ...field('Tokens', tokenLine(d), width),
+    ...field('Cost', costLine(d, total), width),
+    ...field('Last active', when(d.last_activity, now), width),
+    ...field('Last write', d.last_file_write ? `${d.last_file_write}${wroteAt ? `  ${wroteAt}` : ''}` : '', width),
+    ...field('Resume', d.resume_command, width),
+    ...field('Session id', d.session_id, width, 'muted'),
+    [],
+    ...toolLines(d, width),
   ];
-  const tools = [...d.recent_tools].reverse();
-  if (tools.length === 0) lines.push([seg('  none', 'muted')]);
-  for (const tool of tools) {
-    lines.push([seg(`  ${formatClock(timeOf(tool.timestamp)).padEnd(9)}`, 'muted'), seg(ellipsize(tool.name, Math.max(1, width - 11)), 'value')]);
-  }
-  lines.push([], heading('Recent messages'));
-  const messages = [...d.recent_messages].reverse();
-  if (messages.length === 0) lines.push([seg('  none', 'muted')]);
-  for (const message of messages) {
-    const who = message.role === 'user' ? 'you  ' : 'agent';
-    lines.push([seg(`  ${who} `, message.role === 'user' ? 'key' : 'label'), seg(ellipsize(message.text.replace(/\s+/g, ' ').trim(), Math.max(1, width - 8)), 'text')]);
-  }
-  return lines;
 };
 
 /**

@@ -28,6 +28,8 @@ export interface FrameInput {
   readonly olderSessions?: number;
   /** Warnings written while the TUI runs, oldest first (the status line and the `?` overlay show them). */
   readonly warnings?: readonly string[];
+  /** Stores running without their disk now, in a few words each: the status line says so until they recover. */
+  readonly degraded?: readonly string[];
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -61,7 +63,8 @@ const emptyMessage = (input: FrameInput, width: number): Line[] => {
   ];
 };
 
-const hasStatus = (input: Pick<FrameInput, 'warnings' | 'diagnostics'>): boolean => (input.warnings?.length ?? 0) > 0 || input.diagnostics > 0;
+const hasStatus = (input: Pick<FrameInput, 'warnings' | 'diagnostics' | 'degraded'>): boolean =>
+  (input.warnings?.length ?? 0) > 0 || input.diagnostics > 0 || (input.degraded?.length ?? 0) > 0;
 
 /** The frame around both panels: titled top border(s), the side rules, the bottom border. */
 const framePanels = (layout: Layout, listTitle: Segment[], list: readonly Line[], detailTitle: Segment[], detail: readonly Line[], focus: ViewState['focus']): Line[] => {
@@ -127,7 +130,7 @@ export const render = (input: FrameInput, size: Size): Line[] => {
   const { view, rows, now } = input;
   const layout = computeLayout(size);
   const index = selectedRowIndex(view, rows);
-  const status = hasStatus(input) ? renderStatus(input.warnings ?? [], input.diagnostics, layout.list.width) : undefined;
+  const status = hasStatus(input) ? renderStatus(input.warnings ?? [], input.diagnostics, layout.list.width, input.degraded) : undefined;
   const { visible } = listBody(layout, status !== undefined);
   const offset = keepInView(view.listOffset, index, visible, rows.length);
   const list = renderList(rows, index, offset, layout.list, now, status, emptyMessage(input, layout.list.width));

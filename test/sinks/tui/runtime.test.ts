@@ -15,6 +15,7 @@ import type { LimitsText } from '../../../src/sinks/tui/state.js';
 import type { Screen } from '../../../src/sinks/tui/terminal.js';
 import { THEMES } from '../../../src/sinks/tui/theme.js';
 import { reduceSession } from '../../../src/streams/reduce-session.js';
+import { markDegraded, markRecovered } from '../../../src/util/storage-health.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { nameCell } from '../../helpers/tmux.js';
 import { NOW, SCENE, SCENE_SESSIONS, sessionsState } from './scene.js';
@@ -419,6 +420,27 @@ describe('runTui: order, mouse, help and warnings', () => {
     expect(h.text()).not.toContain('Help: keys');
     // Still the first row (waiting for you, first in needs-you).
     expect(selected(h)).toContain('Why does the lexer');
+    h.tui.stop();
+  });
+
+  it('a store without its disk opens the list with a status line until the disk recovers', () => {
+    const h = start();
+    advance(0);
+    expect(h.text()).not.toContain('disk full');
+    markDegraded({ store: 'webhook queue', file: '/cache/webhooks.db', fault: 'full', meanwhile: 'deliveries are kept in memory', since: NOW });
+    try {
+      // No session changes: the next redraw (at most a second later) says it.
+      advance(1000);
+      expect(h.rows[2]).toMatch(/^│ ! webhook queue in memory: disk full +│$/);
+      h.tui.warn('webhooks: receiver down');
+      advance(1000);
+      expect(h.rows[2]).toMatch(/^│ ! webhook queue in memory: disk full · 1 warning · \? lists all +│$/);
+    } finally {
+      markRecovered('webhook queue');
+    }
+    advance(1000);
+    expect(h.text()).not.toContain('disk full');
+    expect(h.rows[2]).toMatch(/^│ ! 1 warning: webhooks: receiver down/);
     h.tui.stop();
   });
 
