@@ -65,6 +65,18 @@ export const DEMO_CONVERSATIONS: Readonly<Record<string, readonly DemoExchange[]
     { prompt: 'Hide products with zero stock from the listing', answer: 'Out-of-stock products are hidden from listings and search but still reachable by their link, marked "sold out".' },
     { prompt: 'Email me when a hidden product is restocked', answer: 'A restock hook sends one email per product when its stock goes from 0 to more; unsubscribe link included.' },
   ],
+  bakery: [
+    { prompt: 'Add a recipe page for the sourdough loaf with a printable layout', answer: 'Added /recipes/sourdough with ingredient weights and a print stylesheet; the page passes the accessibility checks.' },
+    { prompt: 'Scale the ingredients when the visitor picks a number of loaves', answer: 'A loaves selector rescales every weight, rounded to 5 g; the starter stays in grams, never cups.' },
+  ],
+  garden: [
+    { prompt: 'Build a watering schedule from the soil moisture readings', answer: 'The scheduler waters a bed when its moisture stays under 30 % for two readings; the plan for the week is in schedule.json.' },
+    { prompt: 'Skip watering when rain is forecast', answer: 'Beds are skipped when the forecast gives more than 5 mm in the next 12 hours; two tests cover the edge.' },
+  ],
+  'orders-api': [
+    { prompt: 'Paginate GET /orders with cursors instead of page numbers', answer: 'GET /orders takes ?cursor= and returns next_cursor; the old ?page= still works for a release, marked deprecated.' },
+    { prompt: 'Keep the order stable when two orders share a timestamp', answer: 'The cursor now encodes the time and the id, so ties keep their order; a test inserts 50 orders in one millisecond.' },
+  ],
 };
 
 /** For a project without its own exchanges. */

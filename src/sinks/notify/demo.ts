@@ -1,10 +1,11 @@
 import { DEMO_SESSIONS } from '../../demo/scripts.js';
+import type { Teardown } from '../../core/contracts.js';
 import type { Sink } from '../../streams/sink.js';
 import { notifyAfterWaiting } from './debounce.js';
 import { formatNotification } from './message.js';
 
 /** How long the demo's notifying session waits before its sample notification. */
-export const DEMO_NOTIFY_AFTER_MS = 20_000;
+const DEMO_NOTIFY_AFTER_MS = 20_000;
 
 const NOTIFYING = new Set(DEMO_SESSIONS.filter((spec) => spec.notifies === true).map((spec) => spec.sessionId));
 
@@ -14,7 +15,7 @@ const NOTIFYING = new Set(DEMO_SESSIONS.filter((spec) => spec.notifies === true)
  * reaches the desktop: the sessions are not real.
  */
 export const makeDemoNotifierSink =
-  (): Sink =>
+  (): Sink<Teardown> =>
   ({ state$ }, ctx) => {
     const subscription = state$
       .pipe(notifyAfterWaiting(DEMO_NOTIFY_AFTER_MS, ctx.scheduler, { now: ctx.now, watched: (s) => NOTIFYING.has(s.sessionId) }))
