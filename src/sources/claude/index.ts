@@ -29,6 +29,11 @@ export const claudeSpec = (ctx: SourceCtx): JsonlAgentSpec => {
     roots: projectsDirs.map((dir) => ({ dir, depth: CLAUDE_TREE_DEPTH })),
     classify: (root, file) => classifyClaudeFile(root, file)?.sessionId,
     skipDir: claudeSkipDir,
+    // Sub-agent transcripts roll their usage up into the parent session, which may be written later.
+    feedsAnother: (file) => {
+      const kind = kindOf(file)?.kind;
+      return kind !== undefined && kind !== 'main';
+    },
     createParser: (file, sessionId, resumed, restored, born) => createClaudeParser(file, kindOf(file) ?? { kind: 'main', sessionId }, resumed, restored, born),
     ...(desktop ? { sideFiles: desktopSideFiles(desktop) } : {}),
   };

@@ -68,6 +68,12 @@ export interface JsonlAgentSpec {
    * other root). When a file that was read goes, a twin already there takes its place at once.
    */
   readonly twinsOf?: (file: string) => readonly string[];
+  /**
+   * Files whose records count for another session, which may be written after them (claude's
+   * sub-agent transcripts: their usage rolls up into the parent). A one-shot listing of a window
+   * (`SourceCtx.readSince`) reads them whatever their age. Default: none.
+   */
+  readonly feedsAnother?: (file: string) => boolean;
 }
 
 /** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */
