@@ -69,11 +69,13 @@ export interface JsonlAgentSpec {
    */
   readonly twinsOf?: (file: string) => readonly string[];
   /**
-   * Files whose records count for another session, which may be written after them (claude's
-   * sub-agent transcripts: their usage rolls up into the parent). A one-shot listing of a window
-   * (`SourceCtx.readSince`) reads them whatever their age. Default: none.
+   * For files whose records count for another session, which may be written after them (claude's
+   * sub-agent transcripts: their usage rolls up into the parent): that session's transcript, or
+   * true when it cannot be told from the path. A one-shot listing of a window
+   * (`SourceCtx.readSince`) reads such a file whatever its age while that transcript is recent
+   * (always, for true). Default: every file counts for its own session only.
    */
-  readonly feedsAnother?: (file: string) => boolean;
+  readonly feeds?: (file: string) => string | true | undefined;
 }
 
 /** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */

@@ -1,4 +1,4 @@
-import { existsSync, type Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../streams/contracts.js';
@@ -165,7 +165,15 @@ export const createJsonlSource =
 
       // Transcripts a one-shot window leaves unread (`readSince`): their cache rows stay.
       const skipped = new Set<string>();
-      const tooOld = (file: string, info: Stats): boolean => ctx.readSince !== undefined && info.mtimeMs < ctx.readSince && spec.feedsAnother?.(file) !== true;
+      /** Last written before `readSince`, and so is the session it feeds, if another (`spec.feeds`). */
+      const tooOld = (file: string, info: Stats, statOf: (file: string) => Stats | undefined): boolean => {
+        const since = ctx.readSince;
+        if (since === undefined || info.mtimeMs >= since) return false;
+        const fed = spec.feeds?.(file);
+        if (fed === undefined) return true;
+        if (fed === true) return false;
+        return (statOf(fed)?.mtimeMs ?? 0) < since;
+      };
 
       /**
        * Restores the files the cache holds as they are, in one synchronous loop (one fold batch),
@@ -173,6 +181,16 @@ export const createJsonlSource =
        */
       const primeFound = (found: readonly Found[]): Unread[] => {
         const rest: Unread[] = [];
+        let byFile: Map<string, Stats | undefined> | undefined;
+        const statOf = (file: string): Stats | undefined => {
+          byFile ??= new Map(found.map((entry) => [entry.file, entry.info]));
+          if (byFile.has(file)) return byFile.get(file);
+          try {
+            return statSync(file, { throwIfNoEntry: false });
+          } catch {
+            return undefined;
+          }
+        };
         // Files that continue one session (file-family.ts), by family: primed and read together.
         const families = new Map<string, { file: string; sessionId: string; info: Stats }[]>();
         for (const { file, info } of found) {
@@ -185,7 +203,7 @@ export const createJsonlSource =
               else families.set(family.key, [{ file, sessionId, info }]);
               continue;
             }
-            if (tooOld(file, info)) {
+            if (tooOld(file, info, statOf)) {
               skipped.add(file);
               continue;
             }
@@ -196,7 +214,7 @@ export const createJsonlSource =
         for (const members of families.values()) {
           const [first] = members;
           if (!first) continue;
-          if (members.every(({ file, info }) => tooOld(file, info))) {
+          if (members.every(({ file, info }) => tooOld(file, info, statOf))) {
             for (const { file } of members) skipped.add(file);
             continue;
           }

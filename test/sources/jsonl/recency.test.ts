@@ -99,12 +99,14 @@ describe('one-shot window (readSince): files too old for the window are not read
     await utimes(file, at / 1000, at / 1000);
   };
 
-  it('skips old transcripts, reads recent ones and sub-agent transcripts of any age', async () => {
+  it('skips old transcripts, reads recent ones and the sub-agent transcripts of recent ones, of any age', async () => {
     const old = NOW - 600 * MINUTE;
     await write(path.join(project(), 'recent.jsonl'), prompt('recent', NOW - MINUTE), NOW - MINUTE);
     await write(path.join(project(), 'old.jsonl'), prompt('old', old), old);
     // A sub-agent's usage rolls up into its parent: read whatever its age.
-    await write(path.join(project(), 'recent', 'subagents', 'agent-0123abcd.jsonl'), line({ type: 'user', isSidechain: true, sessionId: 'recent', cwd: '/home/dev/acme', message: { role: 'user', content: 'sub' }, timestamp: new Date(old).toISOString() }), old);
+    const subagent = (parent: string): string => line({ type: 'user', isSidechain: true, sessionId: parent, cwd: '/home/dev/acme', message: { role: 'user', content: 'sub' }, timestamp: new Date(old).toISOString() });
+    await write(path.join(project(), 'recent', 'subagents', 'agent-0123abcd.jsonl'), subagent('recent'), old);
+    await write(path.join(project(), 'old', 'subagents', 'agent-4567cdef.jsonl'), subagent('old'), old);
     const run = await fx.once(claude, { readSince: NOW - 30 * MINUTE });
     expect([...run.sessions().keys()].sort()).toEqual(['agent-0123abcd', 'recent']);
     expect(run.events.filter((e) => e.type === 'progress').at(-1)).toEqual({ type: 'progress', agent: 'claude', read: 2, total: 2 });
