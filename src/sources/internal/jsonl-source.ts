@@ -314,8 +314,10 @@ export const createJsonlSource =
         for (const root of spec.roots) {
           for (const entry of await discover(root)) {
             seen.add(entry.file);
-            // Files that are no transcript and were not read the first time have nothing to say.
-            if (entry.info === undefined || spec.sideFiles?.matches(entry.file) || tracker.isTrackedFile(entry.file) || classify(entry.file) !== undefined) again.push(entry);
+            const { file, info } = entry;
+            // Unchanged files, and files that are no transcript and were not read the first time, have nothing to say.
+            if (info !== undefined && tracker.isCurrent(file, info)) continue;
+            if (info === undefined || spec.sideFiles?.matches(file) || tracker.isTrackedFile(file) || classify(file) !== undefined) again.push(entry);
           }
         }
         for (const file of tracker.trackedFiles()) if (!seen.has(file)) again.push({ file, info: undefined });
