@@ -3,7 +3,7 @@
  * run, and saving them to bench/results/<name>.json with the machine. Suites run one after the
  * other (never in parallel: they measure CPU and time).
  *
- *   npm run bench [-- --only startup,idle,sse,api,gui,discovery,soak,map] [--sessions N] [--quick] [--summary]
+ *   npm run bench [-- --only startup,window,idle,sse,api,gui,discovery,soak,map] [--sessions N] [--quick] [--summary]
  *
  * --sessions N  claude/codex/pi transcripts of the generated corpus (plus N/20 of every other
  *               agent): 7700 (about 10,000 sessions) for idle and SSE, 5000 for start-up by default
@@ -31,6 +31,7 @@ const sized = (fallback) => String(sessionsArg ?? (quick ? 1000 : fallback));
 
 const SUITES = {
   startup: ['startup.mjs', '--sessions', sized(5000), '--runs', quick ? '1' : '3'],
+  window: ['window.mjs', '--sessions', sized(5000), '--runs', quick ? '1' : '3'],
   idle: ['idle-cpu.mjs', '--sessions', sized(7700), '--seconds', quick ? '15' : '60', '--settle', quick ? '15' : '60'],
   sse: ['sse-patch.mjs', '--sessions', sized(7700), '--appends', quick ? '100' : '1000'],
   api: ['api.mjs', '--corpus', 'bench/.corpus-idle', '--seconds', quick ? '1' : '3', '--rounds', quick ? '1' : '3'],
@@ -71,6 +72,14 @@ if (startup) {
   if (f.empty_home_wall_ms) rows.push(['the command on an empty HOME (wall)', `${f.empty_home_wall_ms.toFixed(0)} ms`, `ccusage ${a.ccusage_wall_ms.toFixed(0)} ms (whole run)`, `${(f.empty_home_wall_ms / a.ccusage_wall_ms).toFixed(2)}x`]);
   if (a.skim_two_processes_wall_ms) rows.push(['skim floor split over two processes', `${a.skim_two_processes_wall_ms.toFixed(0)} ms`, `one process ${a.skim_one_process_wall_ms.toFixed(0)} ms`, `${r.skim_two_vs_one_process.toFixed(2)}x`]);
   if (a.parse_two_processes_wall_ms) rows.push(['parse everything split over two processes', `${a.parse_two_processes_wall_ms.toFixed(0)} ms`, `one process ${a.parse_one_process_wall_ms.toFixed(0)} ms`, `${r.parse_two_vs_one_process.toFixed(2)}x`]);
+}
+const window = read('window');
+if (window?.figures.this) {
+  const { figures: { this: f }, anchors: a, ratios: { this: r } } = window;
+  const floor = `stat all + read recent ${a.floor_wall_ms.toFixed(0)} ms`;
+  rows.push([`warm --api: the window's ${window.listed} sessions served`, `${f.api_warm_window_ms.toFixed(0)} ms`, floor, `${r.api_warm_window_vs_floor.toFixed(2)}x`]);
+  rows.push(['--api without a cache: the window served', `${f.api_cold_window_ms.toFixed(0)} ms`, floor, `${r.api_cold_window_vs_floor.toFixed(2)}x`]);
+  rows.push([`sessions --window ${window.window_minutes}, cold`, `${f.oneshot_cold_ms.toFixed(0)} ms`, floor, `${r.oneshot_cold_vs_floor.toFixed(2)}x`]);
 }
 const idle = read('idle-cpu');
 if (idle) {

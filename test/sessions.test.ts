@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITIES } from '../src/core/activity.js';
@@ -138,6 +138,22 @@ describe('agentwatch sessions (spawned)', () => {
     expect(all.map((s) => s.agent)).toEqual(['claude', 'codex', 'claude', 'pi']);
     const recent = parse(await sessions(['--all', '--window', '30', '--json']));
     expect(recent.map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
+  });
+
+  it('--window with file times as agents leave them: the same listing; an empty one still counts the older sessions', async () => {
+    // Each file last written at its last record, as an agent leaves it: the window's pass skips the old ones.
+    const claudeDir = (cwd: string): string => path.join(t.home, '.claude', 'projects', encodeClaude(cwd));
+    const lastWritten: [string, number][] = [
+      [path.join(claudeDir(path.join(work, 'api')), `${ids.api}.jsonl`), 60_000],
+      [path.join(claudeDir(path.join(work, 'apple')), `${ids.apple}.jsonl`), 3 * 3_600_000],
+      [path.join(t.home, '.codex', 'sessions', '2026', '03', '10', `rollout-2026-03-10T09-20-11-${ids.codex}.jsonl`), 10 * 60_000],
+    ];
+    for (const [file, agoMs] of lastWritten) await utimes(file, (NOW - agoMs) / 1000, (NOW - agoMs) / 1000);
+    const recent = parse(await sessions(['--all', '--window', '30', '--json']));
+    expect(recent.map((s) => s.session_id)).toEqual([ids.api, ids.codex]);
+    const apple = await sessions(['--window', '30'], path.join(work, 'apple'));
+    expect(apple.code).toBe(0);
+    expect(apple.stdout).toContain('1 session here is older than 30 min');
   });
 
   it('--agent keeps one agent', async () => {

@@ -38,6 +38,8 @@ export interface SourcePipelineOptions {
   readonly demo: boolean;
   /** `false`: one discovery pass, then every source completes (one-shot commands). */
   readonly watch: boolean;
+  /** With `watch: false`: transcripts last written before this time are not read (SourceCtx.readSince). */
+  readonly readSince?: number;
   readonly log: Logger;
   /** `false`: read every file from its start (doctor must see every record's diagnostic). */
   readonly cache?: boolean;
@@ -63,7 +65,7 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
     now: () => asyncScheduler.now(),
     log: options.log,
     platform: io.platform,
-    ...(options.watch ? { restorable$: restorable.asObservable() } : { watch: false }),
+    ...(options.watch ? { restorable$: restorable.asObservable() } : { watch: false, ...(options.readSince === undefined ? {} : { readSince: options.readSince }) }),
   };
   // The discovery cache makes warm starts read only what was appended; losing it is always safe.
   // It is opened when the sources start (`begin`), so a monitor's servers listen before its rows load.

@@ -12,7 +12,7 @@ import type { DiagnosticEvent, SessionDetail, SessionState } from '../core/sessi
 import { locationProblem, type LocationCheck } from '../doctor/locations.js';
 import { oneShotMessage } from '../doctor/report.js';
 import type { PipelineFrame } from '../streams/frames.js';
-import { countAnyAge, type VisibilityOptions } from '../streams/visibility.js';
+import { countAnyAge, windowMs, type VisibilityOptions } from '../streams/visibility.js';
 import { createListing } from '../streams/listing.js';
 import { toDetail } from '../streams/views.js';
 import { activityRules } from '../streams/activity.js';
@@ -34,6 +34,13 @@ import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
 export const DISCOVERY_WAIT_MS = 120_000;
 
 const COMMAND = 'agentwatch sessions';
+
+/**
+ * With `--window`, transcripts last written this long before the window began are not read
+ * either: a file's time can lag its last record's by a clock tick (2 s on FAT), and the listing
+ * is made a moment after the pass started.
+ */
+const READ_SINCE_SLACK_MS = 60_000;
 
 /** Colors only on a TTY; NO_COLOR disables and FORCE_COLOR forces them (docs/configuration.md). */
 const useColor = (io: CliIo): boolean => {
@@ -124,12 +131,26 @@ export const run = async (io: CliIo): Promise<number> => {
 
   // Configuration mistakes are said here too, not only by doctor (docs/doctor.md): checked meanwhile.
   const places = flags.demo ? Promise.resolve([]) : checkPlaces(io, loaded, agents).catch((): CheckedPlace[] => []);
-  const { ctx, pipeline, stop, prefetchDetails } = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: false, log: stderrLogger(io, { info: false }) });
+  // A window lists no session whose transcripts were all written before it began: those are not read.
+  const window = windowMs(flags.window);
+  const readSince = window === undefined || flags.demo ? undefined : Date.now() - window - READ_SINCE_SLACK_MS;
+  const log = stderrLogger(io, { info: false });
+  const { ctx, pipeline, stop, prefetchDetails } = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: false, log, ...(readSince === undefined ? {} : { readSince }) });
   try {
     const frame = await discover(pipeline.frame$, io);
+    // An empty window leads to the older sessions: they are counted by a pass that reads every file.
+    const everyAge = async (): Promise<PipelineFrame> => {
+      if (readSince === undefined) return frame;
+      const full = await startSourcePipeline(io, loaded, { agents, demo: flags.demo, watch: false, log });
+      try {
+        return await discover(full.pipeline.frame$, io);
+      } finally {
+        await full.stop();
+      }
+    };
     // The discovery's garbage goes before the listing allocates (long-run-heap.ts: the peak RSS).
     (await import('../util/long-run-heap.js')).collectGarbage();
-    return await report(io, frame, pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names, prefetchDetails, places: await places });
+    return await report(io, frame, pipeline.diagnostics$, { now: ctx.now(), flags, dir, agents, loaded, names: names.names, prefetchDetails, places: await places, everyAge });
   } finally {
     // The discovery cache is written once the listing is out: the user waits for the listing, not
     // for the cache, and a piped reader drains it meanwhile.
@@ -146,6 +167,8 @@ interface ReportScope {
   readonly names: SessionNames;
   readonly prefetchDetails: (states: Iterable<SessionState>) => void;
   readonly places: readonly CheckedPlace[];
+  /** The frame of a pass over every file, whatever its age (the one listed, unless it skipped old files). */
+  readonly everyAge: () => Promise<PipelineFrame>;
 }
 
 /**
@@ -161,7 +184,7 @@ const nothingEnabled = (flags: ParsedFlags<typeof SESSIONS_FLAGS>, loaded: Loade
 
 /** Prints the listing of `frame` (or what the empty listing leads to) and the problems that need the user; the exit code. */
 const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<DiagnosticEvent>, scope: ReportScope): Promise<number> => {
-  const { now, flags, dir, agents, loaded, names, prefetchDetails, places } = scope;
+  const { now, flags, dir, agents, loaded, names, prefetchDetails, places, everyAge } = scope;
   // Silence is a bug: what kept sessions from being read is said, once each (doctor has the rest).
   for (const line of attentionLines(diagnostics$, places)) io.stderr.write(terminalSafe(`agentwatch: ${line}\n`));
 
@@ -206,8 +229,9 @@ const report = async (io: CliIo, frame: PipelineFrame, diagnostics$: Observable<
     const { lookedInLines } = await import('../doctor/sessions-locations.js');
     const lookedIn = flags.demo ? ['Looked in:', '  (demo sessions)'] : lookedInLines(agents, loaded.config, io.env, io.platform);
     // Lead somewhere: what exists outside this scope or window, and the command that shows it.
-    const anywhere = countAnyAge(frame.state.sessions.values(), now, { ...visibility, dirs: undefined });
-    const inScopeAnyAge = countAnyAge(frame.state.sessions.values(), now, visibility);
+    const { sessions } = (await everyAge()).state;
+    const anywhere = countAnyAge(sessions.values(), now, { ...visibility, dirs: undefined });
+    const inScopeAnyAge = countAnyAge(sessions.values(), now, visibility);
     const next =
       flags.window !== undefined && inScopeAnyAge > 0
         ? [`${inScopeAnyAge === 1 ? '1 session here is' : `${inScopeAnyAge} sessions here are`} older than ${flags.window} min: run it without --window (or with a larger one).`]

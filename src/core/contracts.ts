@@ -14,6 +14,17 @@ export interface SessionsState {
   readonly diagnostics: Readonly<Record<string, number>>;
   /** False until every enabled source has finished its first discovery pass. */
   readonly ready: boolean;
+  /**
+   * Files of the first discovery pass read so far, of those found, summed over the sources that
+   * report it (the file sources); undefined before any did.
+   */
+  readonly history?: HistoryProgress;
+}
+
+/** How much of the history on disk the first discovery pass has read. */
+export interface HistoryProgress {
+  readonly read: number;
+  readonly total: number;
 }
 
 export type Teardown = () => void | Promise<void>;

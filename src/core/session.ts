@@ -134,6 +134,11 @@ export type SessionEvent =
   | (SessionRef & { readonly type: 'checkpoint'; readonly checkpoint: FileCheckpoint })
   /** The source finished its first discovery pass (sent once per subscription, even when it found nothing). */
   | { readonly type: 'ready'; readonly agent: AgentKind }
+  /**
+   * How far the source's first discovery pass is: `read` of the `total` files it found are read
+   * (or restored). Sent while the pass runs, the last time with `read === total`.
+   */
+  | { readonly type: 'progress'; readonly agent: AgentKind; readonly read: number; readonly total: number }
   /** A record that could not be used: counted, shown in diagnostics, never fatal. */
   | {
       readonly type: 'diagnostic';

@@ -14,6 +14,12 @@ export interface ApiStats {
   readonly ready: boolean;
   /** Diagnostics so far that need the user (unreadable files, locked or unknown databases); `agentwatch doctor` says what to do. */
   readonly diagnostics: number;
+  /**
+   * Only while `ready` is false: how much of the history on disk the first discovery has read
+   * (files read of those found; the newest are read first, so the recent sessions are listed
+   * already). Absent once ready, and before any source has counted its files.
+   */
+  readonly history?: { readonly read: number; readonly total: number };
   /** Only while a store runs without its disk (a full disk, a read-only folder): what, why, since when. */
   readonly degraded?: readonly DegradedStore[];
 }

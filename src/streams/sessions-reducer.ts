@@ -1,5 +1,5 @@
 import type { AgentKind } from '../core/agents.js';
-import type { SessionsState } from '../core/contracts.js';
+import type { HistoryProgress, SessionsState } from '../core/contracts.js';
 import { sessionKey, type SessionEvent, type SessionKey, type SessionState } from '../core/session.js';
 import { PersistentMap } from './persistent-map.js';
 import { applyToDraft, closeDraft, openDraft, type SessionDraft } from './session-draft.js';
@@ -15,6 +15,8 @@ export interface FoldState extends SessionsState {
   readonly expectedAgents: readonly AgentKind[];
   /** Parent session -> its sub-agent sessions whose usage rolls up into it (subagent-usage.ts). */
   readonly children: ReadonlyMap<SessionKey, ReadonlySet<SessionKey>>;
+  /** The latest `progress` of each source that sent one; `history` is their sum. */
+  readonly progress: Readonly<Partial<Record<AgentKind, HistoryProgress>>>;
 }
 
 export const initialFoldState = (expectedAgents: readonly AgentKind[]): FoldState => ({
@@ -24,7 +26,18 @@ export const initialFoldState = (expectedAgents: readonly AgentKind[]): FoldStat
   readyAgents: [],
   expectedAgents,
   children: PersistentMap.empty(),
+  progress: {},
 });
+
+const sumOf = (progress: FoldState['progress']): HistoryProgress => {
+  let read = 0;
+  let total = 0;
+  for (const one of Object.values(progress)) {
+    read += one.read;
+    total += one.total;
+  }
+  return { read, total };
+};
 
 const asPersistent = (map: ReadonlyMap<SessionKey, SessionState>): PersistentMap<SessionKey, SessionState> =>
   map instanceof PersistentMap ? (map as PersistentMap<SessionKey, SessionState>) : PersistentMap.from(map);
@@ -49,6 +62,7 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
   const current = (key: SessionKey): SessionState | undefined => (updates?.has(key) ? updates.get(key) : state.sessions.get(key));
   let diagnostics: Record<string, number> | undefined;
   let readyAgents: AgentKind[] | undefined;
+  let progress: Partial<Record<AgentKind, HistoryProgress>> | undefined;
   const changed = new Set<SessionKey>();
   // Sessions copied in this batch: only these may be updated in place.
   const drafts = new Map<SessionKey, SessionDraft>();
@@ -58,6 +72,11 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     if (event.type === 'ready') {
       const current = readyAgents ?? state.readyAgents;
       if (!current.includes(event.agent)) readyAgents = [...current, event.agent];
+      continue;
+    }
+    if (event.type === 'progress') {
+      progress ??= { ...state.progress };
+      progress[event.agent] = { read: event.read, total: event.total };
       continue;
     }
     if (event.type === 'diagnostic') {
@@ -99,8 +118,10 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
     children = rolled.children;
     for (const parent of rolled.parents) changed.add(parent);
   }
-  if (!sessions && !diagnostics && !readyAgents) return { state, changed };
+  if (!sessions && !diagnostics && !readyAgents && !progress) return { state, changed };
   const nextReady = readyAgents ?? state.readyAgents;
+  const nextProgress = progress ?? state.progress;
+  const history = progress ? sumOf(progress) : state.history;
   return {
     state: {
       sessions: sessions ?? state.sessions,
@@ -108,7 +129,9 @@ export const reduceSessions = (state: FoldState, events: readonly SessionEvent[]
       readyAgents: nextReady,
       expectedAgents: state.expectedAgents,
       children,
+      progress: nextProgress,
       ready: state.ready || state.expectedAgents.every((agent) => nextReady.includes(agent)),
+      ...(history ? { history } : {}),
     },
     changed,
   };

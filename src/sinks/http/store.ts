@@ -1,6 +1,7 @@
 import { BehaviorSubject, distinctUntilChanged, ignoreElements, map, merge, Observable, Subject, type Subscription } from 'rxjs';
 import type { SessionNames } from '../../config/session-names.js';
 import type { SessionDetail, SessionState, SessionSummary } from '../../core/session.js';
+import type { HistoryProgress } from '../../core/contracts.js';
 import type { ApiStats } from '../../core/wire.js';
 import type { ListingFrame, Listing as SessionListing } from '../../streams/listing.js';
 import { needingAttention } from '../../core/diagnostics.js';
@@ -86,7 +87,7 @@ interface Listing {
   readonly version: () => number;
   readonly sessions: () => readonly ServedSession[];
   readonly counts: () => { readonly total: number; readonly active: number };
-  readonly meta: () => { readonly ready: boolean; readonly diagnostics: number; readonly windowMinutes: number };
+  readonly meta: () => { readonly ready: boolean; readonly diagnostics: number; readonly windowMinutes: number; readonly history?: HistoryProgress | undefined };
   readonly find: (sessionId: string) => SessionDetail | undefined;
 }
 
@@ -138,7 +139,7 @@ const pipelineListing = (feed: ListingFeed, worktree: WorktreeLookup): Listing =
     meta: () => {
       const state = cache.frame()?.state;
       if (state && diagnosticsOf?.from !== state.diagnostics) diagnosticsOf = { from: state.diagnostics, sum: needingAttention(state.diagnostics) };
-      return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: feed.visibility.windowMinutes ?? 0 };
+      return { ready: state?.ready ?? false, diagnostics: diagnosticsOf?.sum ?? 0, windowMinutes: feed.visibility.windowMinutes ?? 0, history: state?.ready ? undefined : state?.history };
     },
     find: (sessionId) => {
       const found = cache.find(sessionId);
@@ -220,7 +221,7 @@ export const createSessionStore = (
     refresh();
     const meta = listing.meta();
     const version = listing.version();
-    const key = `${version}:${meta.ready}:${meta.diagnostics}:${meta.windowMinutes}:${storageVersion()}`;
+    const key = `${version}:${meta.ready}:${meta.diagnostics}:${meta.windowMinutes}:${storageVersion()}:${meta.history?.read ?? ''}/${meta.history?.total ?? ''}`;
     if (snapshot?.key === key) return snapshot.value;
     const counts = listing.counts();
     const sessions = listing.sessions();
@@ -252,6 +253,7 @@ export const createSessionStore = (
         ready: meta.ready,
         diagnostics: meta.diagnostics,
         ...degradedField(),
+        ...(meta.history ? { history: { read: meta.history.read, total: meta.history.total } } : {}),
       },
       find: (sessionId) => listing.find(sessionId),
     };

@@ -1,3 +1,5 @@
+import type { HistoryProgress } from '../../core/contracts.js';
+import { historyShare, readingHistory } from '../../core/history.js';
 import type { ListCounts } from './model.js';
 import { spinnerAt } from './format.js';
 import { KEY_HELP, KEY_HELP_COMPACT, LIMITS_KEY_HELP } from './keys.js';
@@ -11,13 +13,22 @@ const NOTICE_MS = 5000;
 
 const filterLabel = (filter: ViewState['filter']): string => (filter === '' ? 'all' : filter);
 
+/** Cells of the progress bar of the history read. */
+const BAR_CELLS = 10;
+
+/** "reading history: 3,200 of 10,000 ▰▰▰▱▱▱▱▱▱▱" */
+const historyProgress = (history: HistoryProgress): string => {
+  const filled = Math.floor(historyShare(history) * BAR_CELLS);
+  return `${readingHistory(history)} ${'▰'.repeat(filled)}${'▱'.repeat(BAR_CELLS - filled)}`;
+};
+
 /**
  * Title bar: counts, window, filter, sort, search and, until the first discovery completes, a
- * loading indicator. When the terminal is narrow the least useful parts go first (the sort,
- * then the brand: at 80 columns the window still says whose it is), never the counts, the
- * window or the filter.
+ * loading indicator (how much of the history is read, once the sources have counted it). When
+ * the terminal is narrow the least useful parts go first (the sort, then the brand: at 80
+ * columns the window still says whose it is), never the counts, the window or the filter.
  */
-export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, ready: boolean, now: number, width: number): Line => {
+export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, ready: boolean, now: number, width: number, history?: HistoryProgress): Line => {
   // [priority (lower stays longer), segment]; drawn in array order.
   const parts: [number, Segment][] = [
     [4, seg(' agentwatch', 'title')],
@@ -27,7 +38,13 @@ export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, 
   ];
   parts.push([5, seg(`  sort ${SORT_SHORT[view.sort]}`, 'title')]);
   if (view.search !== '' && view.prompt?.kind !== 'search') parts.push([3, seg(`  search "${ellipsize(view.search, 20)}"`, 'title')]);
-  if (!ready) parts.push([0, seg(`  ${spinnerAt(now)} discovering sessions…`, 'titleAccent')]);
+  if (!ready) {
+    const full = `  ${spinnerAt(now)} ${history ? historyProgress(history) : 'discovering sessions…'}`;
+    // Narrow terminals get the short form rather than none: "reading history 32%".
+    const short = history ? `  ${spinnerAt(now)} reading history ${Math.floor(historyShare(history) * 100)}%` : full;
+    const counted = lineWidth([parts[1]?.[1] ?? seg('')]);
+    parts.push([0, seg(counted + full.length <= width ? full : short, 'titleAccent')]);
+  }
   const kept = [...parts];
   while (kept.length > 1 && lineWidth(kept.map(([, s]) => s)) > width) {
     const worst = kept.reduce((a, b) => (b[0] >= a[0] ? b : a));

@@ -1,3 +1,4 @@
+import type { HistoryProgress } from '../../core/contracts.js';
 import type { SessionDetail } from '../../core/session.js';
 import { BOX_CHROME_ROWS, renderBox, titledRule } from './box.js';
 import { computeLayout, isTooSmall, listBody, MIN_SIZE, modalRect, type Layout, type Rect, type Size } from './layout.js';
@@ -20,6 +21,8 @@ export interface FrameInput {
   readonly detail?: SessionDetail;
   /** SessionsState.ready: every source finished its first discovery pass. */
   readonly ready: boolean;
+  /** SessionsState.history while not ready: how much of the history the first pass has read. */
+  readonly history?: HistoryProgress;
   readonly diagnostics: number;
   readonly now: number;
   /** Where the sources looked, said when nothing is listed (an empty screen says where it looked). */
@@ -139,7 +142,7 @@ export const render = (input: FrameInput, size: Size): Line[] => {
   const detailTitle = [seg(detail.title, view.focus === 'detail' ? 'panelTitleFocus' : 'panelTitle')];
 
   let lines: Line[] = [
-    renderTitle(view, input.counts, rows.length, input.ready, now, width),
+    renderTitle(view, input.counts, rows.length, input.ready, now, width, input.history),
     ...framePanels(layout, listTitle, list, detailTitle, detail.lines, view.focus).map((line) => fitLine(line, width)),
     renderHelp(view, now, width),
   ];

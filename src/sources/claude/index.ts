@@ -4,7 +4,7 @@ import type { JsonlAgentSpec } from '../internal/file-parser.js';
 import type { SourceCtx } from '../internal/options.js';
 import { desktopSideFiles } from './desktop.js';
 import { createClaudeParser } from './parse.js';
-import { CLAUDE_TREE_DEPTH, claudeDesktopDir, claudeProjectsDirs, claudeSkipDir, classifyClaudeFile, type ClaudeFileKind } from './paths.js';
+import { CLAUDE_TREE_DEPTH, claudeDesktopDir, claudeProjectsDirs, claudeSkipDir, classifyClaudeFile, parentTranscriptOf, type ClaudeFileKind } from './paths.js';
 
 /**
  * Claude Code: `<base>/projects/<project>/<session>.jsonl` for every base directory, sub-agent
@@ -29,6 +29,12 @@ export const claudeSpec = (ctx: SourceCtx): JsonlAgentSpec => {
     roots: projectsDirs.map((dir) => ({ dir, depth: CLAUDE_TREE_DEPTH })),
     classify: (root, file) => classifyClaudeFile(root, file)?.sessionId,
     skipDir: claudeSkipDir,
+    // Sub-agent transcripts roll their usage up into the parent session, which may be written later.
+    feeds: (file) => {
+      const kind = kindOf(file);
+      if (kind?.kind === 'subagent') return parentTranscriptOf(file, kind.parentId) ?? true;
+      return kind?.kind === 'legacy-agent' ? true : undefined;
+    },
     createParser: (file, sessionId, resumed, restored, born) => createClaudeParser(file, kindOf(file) ?? { kind: 'main', sessionId }, resumed, restored, born),
     ...(desktop ? { sideFiles: desktopSideFiles(desktop) } : {}),
   };

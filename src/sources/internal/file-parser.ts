@@ -68,6 +68,14 @@ export interface JsonlAgentSpec {
    * other root). When a file that was read goes, a twin already there takes its place at once.
    */
   readonly twinsOf?: (file: string) => readonly string[];
+  /**
+   * For files whose records count for another session, which may be written after them (claude's
+   * sub-agent transcripts: their usage rolls up into the parent): that session's transcript, or
+   * true when it cannot be told from the path. A one-shot listing of a window
+   * (`SourceCtx.readSince`) reads such a file whatever its age while that transcript is recent
+   * (always, for true). Default: every file counts for its own session only.
+   */
+  readonly feeds?: (file: string) => string | true | undefined;
 }
 
 /** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */

@@ -91,6 +91,8 @@ export interface FileTracker {
   readonly applyMeta: (sessionId: string, patch: SessionMetaPatch) => void;
   readonly trackedFiles: () => string[];
   readonly isTrackedFile: (file: string) => boolean;
+  /** True when `file` is tracked as it is on disk now (`info`: same inode, size and mtime) and no sync of it runs. */
+  readonly isCurrent: (file: string, info: Stats) => boolean;
   /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
   readonly trim: () => void;
   /**
@@ -473,6 +475,10 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     },
     trackedFiles: () => [...tracked.keys()],
     isTrackedFile: (file) => tracked.has(file),
+    isCurrent: (file, info) => {
+      const t = tracked.get(file);
+      return t !== undefined && !running.has(syncKeyOf(file)) && t.ino === info.ino && t.size === info.size && t.mtimeMs === info.mtimeMs;
+    },
     trim: scratch.trim,
     park: (state) => {
       const cp = state.checkpoint;

@@ -1,4 +1,4 @@
-import { existsSync, type Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../streams/contracts.js';
@@ -8,6 +8,7 @@ import { createFileTracker } from './file-tracker.js';
 import { nowAndAgainLater } from './again-later.js';
 import { diagnostic, type JsonlAgentSpec, type WatchRoot } from './file-parser.js';
 import type { SourceCtx } from './options.js';
+import { firstPassReads } from './newest-first.js';
 import { runPool } from './pool.js';
 import { statAll } from './stat-all.js';
 import type { ReadOptions } from './read-lines.js';
@@ -26,8 +27,24 @@ const ACTIVE_RESTAT_MS = 2_000;
 const ACTIVE_WINDOW_MS = 120_000;
 /** How often a root that does not exist yet is looked for (the agent may be installed later). */
 export const MISSING_ROOT_POLL_MS = 2_000;
-// Files a scan syncs at once (those the cache does not hold as they are: each is read).
+// Side files a first pass syncs at once (names: read before the transcripts).
 const SCAN_CONCURRENCY = 64;
+/** How often a first pass tells how far it is (a `progress` event), at most. */
+const PROGRESS_EVERY_MS = 250;
+
+/** A file a pass found, with its stat (undefined: gone, or it cannot be stat'ed). */
+interface Found {
+  readonly file: string;
+  readonly info: Stats | undefined;
+}
+
+/** A file a pass must read: `mtimeMs`, the newest of what its read covers (a family: every file). */
+interface Unread extends Found {
+  readonly mtimeMs: number;
+}
+
+const sameStat = (a: Stats | undefined, b: Stats | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs);
 
 export interface EngineOptions {
   readonly read?: ReadOptions;
@@ -41,6 +58,10 @@ export interface EngineOptions {
  * Event order per session: `restore` | (`reset`) start events, line events..., `checkpoint` after
  * every read chunk; `removed` when its file goes. One `ready` after the first pass; with
  * `ctx.watch === false` the observable completes right after it.
+ *
+ * The first pass stats every file first, restores what the cache holds as it is, then reads the
+ * rest newest first (newest-first.ts, shared by every source of the process), telling how far it
+ * is with `progress` events: the sessions written last reach the fold first.
  *
  * @example A new JSONL agent is a spec and a parser (see claude/, codex/, pi/ for real ones):
  * ```ts
@@ -131,38 +152,96 @@ export const createJsonlSource =
       const unreadableDir = (dir: string, error: NodeJS.ErrnoException): void =>
         emit(diagnostic(agent, 'E_READ', `cannot read directory ${dir}: ${error.code ?? error.message} (its sessions are not shown)`, { path: dir }));
 
-      const scan = async (root: WatchRoot, dir = root.dir): Promise<void> => {
+      /** Every file below `dir` (within the root's depth) with its stat. */
+      const discover = async (root: WatchRoot, dir = root.dir): Promise<Found[]> => {
         const depth = root.depth - levelsBelow(root.dir, dir);
-        if (depth < 0) return;
+        if (depth < 0) return [];
         const files = await walkFiles(dir, depth, skipDir, unreadableDir, ctx.cache);
         // Every stat (stat-all.ts), then one synchronous loop restores the files the cache holds
         // as they are: a warm start is these stats and one fold batch.
         const infos = await statAll(files);
-        if (closed) return;
-        const rest: { file: string; info: Stats | undefined }[] = [];
+        return files.map((file, i) => ({ file, info: infos[i] }));
+      };
+
+      // Transcripts a one-shot window leaves unread (`readSince`): their cache rows stay.
+      const skipped = new Set<string>();
+      /** Last written before `readSince`, and so is the session it feeds, if another (`spec.feeds`). */
+      const tooOld = (file: string, info: Stats, statOf: (file: string) => Stats | undefined): boolean => {
+        const since = ctx.readSince;
+        if (since === undefined || info.mtimeMs >= since) return false;
+        const fed = spec.feeds?.(file);
+        if (fed === undefined) return true;
+        if (fed === true) return false;
+        return (statOf(fed)?.mtimeMs ?? 0) < since;
+      };
+
+      /**
+       * Restores the files the cache holds as they are, in one synchronous loop (one fold batch),
+       * and returns the rest to read, each with the newest mtime of what its read covers.
+       */
+      const primeFound = (found: readonly Found[]): Unread[] => {
+        const rest: Unread[] = [];
+        let byFile: Map<string, Stats | undefined> | undefined;
+        const statOf = (file: string): Stats | undefined => {
+          byFile ??= new Map(found.map((entry) => [entry.file, entry.info]));
+          if (byFile.has(file)) return byFile.get(file);
+          try {
+            return statSync(file, { throwIfNoEntry: false });
+          } catch {
+            return undefined;
+          }
+        };
         // Files that continue one session (file-family.ts), by family: primed and read together.
         const families = new Map<string, { file: string; sessionId: string; info: Stats }[]>();
-        files.forEach((file, i) => {
-          const info = infos[i];
+        for (const { file, info } of found) {
           const sessionId = info === undefined || spec.sideFiles?.matches(file) ? undefined : classify(file);
-          const family = sessionId === undefined ? undefined : spec.familyOf?.(file);
-          if (family && info && sessionId !== undefined) {
-            const members = families.get(family.key);
-            if (members) members.push({ file, sessionId, info });
-            else families.set(family.key, [{ file, sessionId, info }]);
-            return;
+          if (info !== undefined && sessionId !== undefined) {
+            const family = spec.familyOf?.(file);
+            if (family) {
+              const members = families.get(family.key);
+              if (members) members.push({ file, sessionId, info });
+              else families.set(family.key, [{ file, sessionId, info }]);
+              continue;
+            }
+            if (tooOld(file, info, statOf)) {
+              skipped.add(file);
+              continue;
+            }
           }
           const primed = info !== undefined && sessionId !== undefined && tracker.prime(file, info, sessionId);
-          if (!primed) rest.push({ file, info });
-        });
+          if (!primed) rest.push({ file, info, mtimeMs: info?.mtimeMs ?? 0 });
+        }
         for (const members of families.values()) {
           const [first] = members;
           if (!first) continue;
+          if (members.every(({ file, info }) => tooOld(file, info, statOf))) {
+            for (const { file } of members) skipped.add(file);
+            continue;
+          }
           const primed = members.length === 1 ? tracker.prime(first.file, first.info, first.sessionId) : tracker.primeFamily(members);
           // One sync of any file of a family reads all of it, in order.
-          if (!primed) rest.push({ file: first.file, info: members.length === 1 ? first.info : undefined });
+          const mtimeMs = Math.max(...members.map(({ info }) => info.mtimeMs));
+          if (!primed) rest.push({ file: first.file, info: members.length === 1 ? first.info : undefined, mtimeMs });
         }
-        await runPool(rest, SCAN_CONCURRENCY, ({ file, info }) => syncPath(file, info));
+        return rest;
+      };
+
+      /** Reads `rest` newest first (newest-first.ts); `onRead` after each. */
+      const readNewestFirst = async (rest: readonly Unread[], onRead: () => void = () => undefined): Promise<void> => {
+        await Promise.all(
+          rest.map(({ file, info, mtimeMs }) =>
+            firstPassReads.run(mtimeMs, async () => {
+              await syncPath(file, info);
+              onRead();
+            }),
+          ),
+        );
+      };
+
+      const scan = async (root: WatchRoot, dir = root.dir): Promise<void> => {
+        const found = await discover(root, dir);
+        if (closed) return;
+        await readNewestFirst(primeFound(found));
       };
 
       const startWatching = async (root: WatchRoot): Promise<void> => {
@@ -205,18 +284,76 @@ export const createJsonlSource =
         if (scanAfter) await scan(root);
       };
 
-      const firstPass = async (): Promise<void> => {
-        if (watch) await Promise.all([...sideRoots, ...spec.roots].map((root) => watchRoot(root, false)));
-        // Side files first, so every transcript opens with its name already known.
+      /** A first pass's `progress`: at most every PROGRESS_EVERY_MS, and once all is read. */
+      const progressOf = (total: number, done: number): (() => void) => {
+        let read = done;
+        let toldAt = ctx.now();
+        emit({ type: 'progress', agent, read, total });
+        return () => {
+          read += 1;
+          const now = ctx.now();
+          if (read < total && now - toldAt < PROGRESS_EVERY_MS) return;
+          toldAt = now;
+          emit({ type: 'progress', agent, read, total });
+        };
+      };
+
+      /**
+       * Once the watches are up: what changed between the first pass's look at a file and the
+       * watch of its directory (no event tells of it) is synced now, as a new file or a file that
+       * went is. Everything later comes as an event.
+       */
+      const catchUp = async (sideSeen: ReadonlyMap<string, Stats | undefined>): Promise<void> => {
         for (const root of sideRoots) {
-          const files = (await walkFiles(root.dir, root.depth, skipDir, undefined, ctx.cache)).filter((f) => spec.sideFiles?.matches(f));
-          await runPool(files, SCAN_CONCURRENCY, syncPath);
+          const found = (await discover(root)).filter(({ file }) => spec.sideFiles?.matches(file));
+          const changed = found.filter(({ file, info }) => !sameStat(sideSeen.get(file), info));
+          await runPool(changed, SCAN_CONCURRENCY, ({ file }) => syncPath(file));
         }
-        for (const root of spec.roots) await scan(root);
+        const seen = new Set<string>();
+        const again: Found[] = [];
+        for (const root of spec.roots) {
+          for (const entry of await discover(root)) {
+            seen.add(entry.file);
+            const { file, info } = entry;
+            // Unchanged files, and files that are no transcript and were not read the first time, have nothing to say.
+            if (info !== undefined && tracker.isCurrent(file, info)) continue;
+            if (info === undefined || spec.sideFiles?.matches(file) || tracker.isTrackedFile(file) || classify(file) !== undefined) again.push(entry);
+          }
+        }
+        for (const file of tracker.trackedFiles()) if (!seen.has(file)) again.push({ file, info: undefined });
+        await runPool(again, SCAN_CONCURRENCY, ({ file, info }) => syncPath(file, info));
+      };
+
+      const firstPass = async (): Promise<void> => {
+        // The watches are set up while the pass reads (setting them up lists every directory
+        // too: waiting for it held back every read); `catchUp` covers the time in between.
+        const watching = watch ? Promise.all([...sideRoots, ...spec.roots].map((root) => watchRoot(root, false))) : undefined;
+        // Awaited below; a pass that fails before then reports its own error, not this one.
+        watching?.catch(() => undefined);
+        // Side files first, so every transcript opens with its name already known.
+        const sideSeen = new Map<string, Stats | undefined>();
+        for (const root of sideRoots) {
+          const found = (await discover(root)).filter(({ file }) => spec.sideFiles?.matches(file));
+          for (const { file, info } of found) sideSeen.set(file, info);
+          await runPool(found, SCAN_CONCURRENCY, ({ file }) => syncPath(file));
+        }
+        const found: Found[] = [];
+        for (const root of spec.roots) found.push(...(await discover(root)));
+        if (closed) return;
+        const primedBefore = tracker.trackedFiles().length;
+        const rest = primeFound(found);
+        const primed = tracker.trackedFiles().length - primedBefore;
+        await readNewestFirst(rest, progressOf(primed + rest.length, primed));
+        if (watching) {
+          await watching;
+          if (closed) return;
+          await catchUp(sideSeen);
+        }
         if (closed) return;
         // Rows of transcripts under our roots that the scan did not find were deleted meanwhile.
-        // Every file this pass found asked for its row: the rows nobody asked for are the candidates.
-        ctx.cache?.pruneUnasked(agent, (file) => tracker.isTrackedFile(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
+        // Every file this pass found asked for its row: the rows nobody asked for are the
+        // candidates (a transcript too old for a one-shot window asked for nothing).
+        ctx.cache?.pruneUnasked(agent, (file) => tracker.isTrackedFile(file) || skipped.has(file) || !spec.roots.some((root) => levelsBelow(root.dir, file) > 0));
         if (spec.sideFiles) ctx.cache?.forgetUnaskedSideTexts(agent);
         // Listings of the directories the walks did not visit: deleted meanwhile.
         for (const root of [...sideRoots, ...spec.roots]) ctx.cache?.forgetUnaskedListings(root.dir);

@@ -19,6 +19,13 @@ export interface SourceCtx extends Ctx {
    */
   readonly watch?: boolean;
   /**
+   * A one-shot listing of a window (`watch: false`): transcripts last written before this time
+   * (ms since the epoch) are neither read nor restored; their sessions cannot have been active
+   * since. A session of several files is skipped only when all of them are older; files that feed
+   * another session (`JsonlAgentSpec.feedsAnother`) are always read. Undefined: every file.
+   */
+  readonly readSince?: number;
+  /**
    * States the cache now holds at their checkpoints (a first discovery's sessions, once persisted:
    * `SourcePipeline.releaseDetails`). A source may then drop what it keeps only to continue a
    * file, the parser of a file read up to exactly that checkpoint, and resume from the state when

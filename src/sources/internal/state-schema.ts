@@ -119,6 +119,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restore'), ...ref, state: sessionStateSchema }).strict(),
   z.object({ type: z.literal('checkpoint'), ...ref, checkpoint: fileCheckpointSchema }).strict(),
   z.object({ type: z.literal('ready'), agent }).strict(),
+  z.object({ type: z.literal('progress'), agent, read: count, total: count }).strict(),
   z
     .object({
       type: z.literal('diagnostic'),

@@ -59,6 +59,36 @@ describe('serve at once', () => {
     expect((await app.inject({ url: '/api/stats', headers })).json()).toMatchObject({ ready: true, total_sessions: 1 });
   });
 
+  it('/api/stats tells how much of the history is read while it is read, and nothing once ready', async () => {
+    const claude = new Subject<SessionEvent>();
+    const codex = new Subject<SessionEvent>();
+    const ctx = { ...testCtx(asyncScheduler), now: () => Date.now() };
+    const pipeline = startPipeline(ctx, { sources: { claude: () => claude, codex: () => codex }, agents: ['claude', 'codex'] });
+    const store = createSessionStore({ feed: pipeline, worktree: () => NOT_A_WORKTREE, names: {}, saveName: async () => ({}) });
+    const app = await buildServer({ store, token: TOKEN, salt: 's', config: () => defaultConfig(), allowedHosts: ['127.0.0.1'] });
+    cleanups.push(async () => {
+      await app.close();
+      store.close();
+      await pipeline.dispose();
+    });
+    const headers = { host: '127.0.0.1', authorization: `Bearer ${TOKEN}` };
+    const stats = async (): Promise<Record<string, unknown>> => (await app.inject({ url: '/api/stats', headers })).json();
+
+    expect(await stats()).not.toHaveProperty('history');
+    claude.next({ type: 'progress', agent: 'claude', read: 3200, total: 8000 });
+    codex.next({ type: 'progress', agent: 'codex', read: 0, total: 2000 });
+    await until(async () => (await stats()).history !== undefined);
+    expect(await stats()).toMatchObject({ ready: false, history: { read: 3200, total: 10_000 } });
+    claude.next({ type: 'progress', agent: 'claude', read: 8000, total: 8000 });
+    claude.next({ type: 'ready', agent: 'claude' });
+    await until(async () => ((await stats()).history as { read: number } | undefined)?.read === 8000);
+    expect(await stats()).toMatchObject({ ready: false, history: { read: 8000, total: 10_000 } });
+    codex.next({ type: 'progress', agent: 'codex', read: 2000, total: 2000 });
+    codex.next({ type: 'ready', agent: 'codex' });
+    await until(async () => (await stats()).ready === true);
+    expect(await stats()).not.toHaveProperty('history');
+  });
+
   it('streams over a real socket from before the first discovery ends: snapshot (ready false), patches, one ready event; update clients too', async () => {
     const claude = new Subject<SessionEvent>();
     const ctx = { ...testCtx(asyncScheduler), now: () => Date.now() };

@@ -73,6 +73,18 @@ describe('render (plain theme, fixed size and clock)', () => {
     );
   });
 
+  it('says how much of the history is read while the first discovery reads it, with the sessions read so far', () => {
+    const reading: SessionsState = { ...SCENE, ready: false, history: { read: 3200, total: 10_000 } };
+    const [title] = screen(initialView(30, ''), 140, 40, reading).split('\n');
+    expect(title).toContain('reading history: 3,200 of 10,000 ▰▰▰▱▱▱▱▱▱▱');
+    expect(screen(initialView(30, ''), 140, 40, reading)).toContain('infra upgrade');
+    // At 80 columns the progress stays, shorter (the sort and the brand go first).
+    expect(screen(initialView(30, ''), 80, 24, reading).split('\n')[0]).toContain('reading history 32%');
+    const done = screen(initialView(30, ''), 140, 40, { ...SCENE, ready: true, history: { read: 10_000, total: 10_000 } });
+    expect(done).not.toContain('reading history');
+    expect(done).not.toContain('discovering');
+  });
+
   it('shows the loading indicator until discovery completes, then where it looked', async () => {
     await expect(screen(initialView(30, ''), 80, 24, sessionsState([], false))).toMatchFileSnapshot('__snapshots__/loading.txt');
     await expect(screen(initialView(30, ''), 80, 24, sessionsState([], true, { 'claude:E_DB_LOCKED': 2 }))).toMatchFileSnapshot('__snapshots__/empty.txt');

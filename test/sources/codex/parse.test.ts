@@ -41,7 +41,7 @@ describe('codex parser (pure)', () => {
     ]);
     expect(events.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && e.callId)).toEqual(['call_Qx81', 'call_Pt02']);
     expect(diagnosticsOf(events).map((d) => d.code)).toEqual(['E_JUNK_LINE']);
-    expect(events.some((e) => e.type !== 'diagnostic' && e.type !== 'ready' && e.sessionId === 'provisional')).toBe(false);
+    expect(events.some((e) => e.type !== 'diagnostic' && e.type !== 'ready' && e.type !== 'progress' && e.sessionId === 'provisional')).toBe(false);
   });
 
   it('marks sub-agent rollouts (agent_nickname / source.subagent) as sidechains of their parent thread', async () => {

@@ -107,7 +107,7 @@ export const forSession = (events: readonly SessionEvent[], sessionId: string): 
 export const foldSession = (events: readonly SessionEvent[], sessionId: string): SessionState | undefined => {
   let state: SessionState | undefined;
   for (const event of events) {
-    if (event.type === 'ready' || event.type === 'diagnostic' || event.sessionId !== sessionId) continue;
+    if (event.type === 'ready' || event.type === 'diagnostic' || event.type === 'progress' || event.sessionId !== sessionId) continue;
     state = reduceSession(state, event);
   }
   return state;
