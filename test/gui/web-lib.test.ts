@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CONFIG_BOUNDS } from '../../src/config/bounds.js';
-import type { SessionSummary } from '../../src/core/session.js';
+import type { SessionDetail, SessionSummary } from '../../src/core/session.js';
 import { lastPrompt, sessionName as nameOf } from '../../src/core/session-name.js';
 import { nextDelay, retryAfterMs } from '../../web/src/lib/backoff.js';
 import { faviconFor, faviconSvg, titleFor } from '../../web/src/lib/badge.js';
@@ -13,6 +13,7 @@ import { paceText, resetsText, splitRows, usedTone, windowSeverity } from '../..
 import { isShown, matchesSearch, moveSelection, newestFirst, nextFilter, stepWindow, waitingCount } from '../../web/src/lib/listing.js';
 import { linesOf, numberOrRaw } from '../../web/src/lib/settings.js';
 import { snippetParts } from '../../web/src/lib/snippet.js';
+import { createDetailLoader } from '../../web/src/lib/details.js';
 import { barHeights, perMinute } from '../../web/src/lib/sparkline.js';
 import { createMessageParser } from '../../web/src/lib/sse-parse.js';
 import { base64Url, fragmentWithoutToken, tokenFromFragment } from '../../web/src/lib/token.js';
@@ -466,5 +467,33 @@ describe('saves of one setting, in order (latestOnly)', () => {
     await flush();
     expect(calls.map((call) => call.value)).toEqual([40, 60]);
     expect(settled).toEqual([60]);
+  });
+});
+
+describe('detail loader', () => {
+  it('asks again when the summary changed while a detail was on its way', async () => {
+    const entry = {
+      summaryJson: 'v1',
+      detailOf: '',
+      detail: undefined as SessionDetail | undefined,
+      get detailStale() {
+        return this.detailOf !== this.summaryJson;
+      },
+    };
+    const sessions = { get: (id: string) => (id === 's-1' ? entry : undefined) };
+    const answers: ((detail: unknown) => void)[] = [];
+    const api = { get: <T>() => new Promise<T>((resolve) => answers.push(resolve as (detail: unknown) => void)) };
+    const loader = createDetailLoader(api, sessions, { minGapMs: 0 });
+    loader.request('s-1');
+    // A patch arrives while the first answer is on its way; the card asks, and is dropped.
+    entry.summaryJson = 'v2';
+    loader.request('s-1');
+    expect(answers).toHaveLength(1);
+    answers[0]?.({ recent_messages: ['old'] });
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]?.({ recent_messages: ['new'] });
+    await vi.waitFor(() => expect(entry.detailOf).toBe('v2'));
+    expect(entry.detail).toEqual({ recent_messages: ['new'] });
+    loader.stop();
   });
 });

@@ -1,6 +1,18 @@
-import type { Api } from './api.js';
-import type { SessionsState } from './sessions.svelte.js';
 import type { SessionDetail } from './wire.js';
+
+/** What the loader needs of the API client (api.ts) and of the session map (sessions.svelte.ts). */
+interface DetailApi {
+  readonly get: <T>(path: string) => Promise<T>;
+}
+interface DetailEntry {
+  readonly detailStale: boolean;
+  readonly summaryJson: string;
+  detail: SessionDetail | undefined;
+  detailOf: string;
+}
+interface DetailSessions {
+  readonly get: (id: string) => DetailEntry | undefined;
+}
 
 /**
  * Fetches session details (`GET /api/sessions/:id`) for the cards on screen and the open detail
@@ -12,7 +24,7 @@ export interface DetailLoader {
   readonly stop: () => void;
 }
 
-export const createDetailLoader = (api: Api, sessions: SessionsState, options: { readonly concurrency?: number; readonly minGapMs?: number } = {}): DetailLoader => {
+export const createDetailLoader = (api: DetailApi, sessions: DetailSessions, options: { readonly concurrency?: number; readonly minGapMs?: number } = {}): DetailLoader => {
   const concurrency = options.concurrency ?? 4;
   const minGapMs = options.minGapMs ?? 2_000;
   const queued: string[] = [];
@@ -43,6 +55,9 @@ export const createDetailLoader = (api: Api, sessions: SessionsState, options: {
         })
         .finally(() => {
           inFlight.delete(id);
+          // The summary changed while this answer was on its way: the card's request then found
+          // this one in flight and was dropped, so ask again for the newer detail.
+          if (sessions.get(id)?.summaryJson !== of) request(id);
           pump();
         });
     }
