@@ -64,6 +64,8 @@ const main = async (argv: readonly string[]): Promise<number> => {
   };
   const target = entry ?? MONITOR;
   if (!target) return 2;
+  // A usage error is answered before the command's modules load: the same specs, a fraction of the start-up.
+  (await import('./commands/command-flags.js')).checkFlags(command, rest);
   // The monitor runs all day: its heap settings are set before its modules load.
   if (target === MONITOR) (await import('./util/long-run-heap.js')).keepYoungGenerationSmall();
   const { run } = await target.load();
