@@ -40,7 +40,7 @@ describe.skipIf(!hasTmux)('the detail panel in a terminal (tmux, --demo)', () =>
   ])('%i columns: the conversation first, fields whole', async (width, height) => {
     const name = `d${width}`;
     tmux.launch(name, ['--demo'], env, { width, height });
-    const screen = await tmux.waitFor(name, (text) => /Tokens +in /.test(text) && text.includes('Conversation'), 'a detail with tokens', 30_000);
+    const screen = await tmux.waitFor(name, (text) => /Tokens +in \S+ +out \S+/.test(text) && text.includes('Conversation'), 'a detail with tokens', 30_000);
     const rows = detailRows(screen, width).map((row) => row.trimEnd());
     const at = (pattern: RegExp): number => rows.findIndex((row) => pattern.test(row));
     expect(at(/^ Conversation/)).toBeGreaterThan(-1);

@@ -179,7 +179,7 @@ describe('delete, truncate, rename and chmod under a live watch', () => {
     await waitFor('the final state', () => {
       const ids = [...run.sessions().keys()].sort().join(',');
       return ids === 'arrived,cut,keep' && texts(run, 'cut').includes('cut again') && texts(run, 'keep').includes('keep 3');
-    }, 10_000);
+    }, 30_000);
     const sessions = run.sessions();
     expect(sessions.get('cut')).toMatchObject({ userMessages: 1, assistantMessages: 0 });
     expect(sessions.get('arrived')).toMatchObject({ userMessages: 1, assistantMessages: 1 });

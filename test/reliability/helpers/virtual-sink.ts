@@ -33,9 +33,9 @@ export const virtualSink = (webhooks: Record<string, unknown>[], hanging: (url: 
     });
 
   const settle = async (): Promise<void> => {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while ([...pending.values()].some((url) => !hanging(url))) {
-      if (Date.now() > deadline) throw new Error(`requests still unanswered after 10 s: ${[...pending.values()].join(', ')}`);
+      if (Date.now() > deadline) throw new Error(`requests still unanswered after 30 s: ${[...pending.values()].join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   };
