@@ -1,14 +1,13 @@
 import type { Source } from '../streams/contracts.js';
-import type { AgentColour, AgentDescriptor, Location, ResumeTarget, Where } from './descriptor.js';
+import type { AgentDescriptor, Location, ResumeTarget, Where } from './descriptor.js';
 
 /** One descriptor per agent kind, each under its own kind. */
 export type AgentRegistry<K extends string> = { readonly [P in K]: AgentDescriptor<P> };
 
-/** How an agent looks wherever it is named: the TUI, the dashboard, tables. */
+/** How the dashboard names an agent (its colours reach the page as CSS, `agentCss`). */
 export interface AgentLook {
   readonly label: string;
   readonly glyph: string;
-  readonly colour: AgentColour;
 }
 
 const byKind = <K extends string, V>(kinds: readonly K[], value: (kind: K) => V): Readonly<Record<K, V>> =>
@@ -26,7 +25,7 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     labels: byKind(kinds, (kind) => of(kind).label),
     glyphs: byKind(kinds, (kind) => of(kind).glyph),
     colours: byKind(kinds, (kind) => of(kind).colour),
-    looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph, colour: of(kind).colour })),
+    looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph })),
     /** Environment variables that move where each agent keeps its sessions. */
     env: byKind(kinds, (kind) => of(kind).env),
     /** The agents whose sources read database files rather than directories, in registry order. */

@@ -24,8 +24,7 @@ const withSource = <K extends AgentKind, F extends AgentFacts<K>>(facts: F, load
 /**
  * Every agent, one line each, in `AGENT_KINDS` order (help texts and legends list them so). A new
  * agent is its folder (descriptor.ts beside its source), its kind in `AGENT_KINDS` and a line
- * here. A colour slot of its own (rather than a shared one) is also a name in `AGENT_COLOURS`
- * and an entry in each TUI theme and in the dashboard's global.css.
+ * here.
  */
 export const AGENTS = {
   amp: withSource(amp, async () => (await import('./amp/index.js')).amp),

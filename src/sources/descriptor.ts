@@ -24,12 +24,13 @@ export interface Location {
 }
 
 /**
- * Palette slots for agent colours. The TUI themes and the dashboard's stylesheet each map every
- * slot; an agent names one. A slot carries the name of the agent that first took it, and a new
- * agent may share one rather than add a slot.
+ * How an agent is coloured in each palette: a 256-colour index for the TUI's dark and light
+ * themes, a CSS colour for the dashboard's dark and light schemes. Agents may share a value.
  */
-export const AGENT_COLOURS = ['amp', 'claude', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
-export type AgentColour = (typeof AGENT_COLOURS)[number];
+export interface AgentColour {
+  readonly tui: { readonly dark: number; readonly light: number };
+  readonly web: { readonly dark: string; readonly light: string };
+}
 
 /** The session facts a resume command is built from. */
 export interface ResumeTarget {

@@ -5,7 +5,7 @@ import { AGENT_KINDS } from '../../src/core/agents.js';
 import { agentTables, type AgentRegistry } from '../../src/sources/agent-tables.js';
 import { AGENTS } from '../../src/sources/agents.js';
 import { claudeResumeCommand } from '../../src/sources/claude/descriptor.js';
-import { AGENT_COLOURS, type AgentDescriptor, type Where } from '../../src/sources/descriptor.js';
+import type { AgentDescriptor, Where } from '../../src/sources/descriptor.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 let t: TempHome;
@@ -21,7 +21,7 @@ const zed: AgentDescriptor<'zed'> = {
   kind: 'zed',
   label: 'Zed',
   glyph: 'Z',
-  colour: 'kimi',
+  colour: { tui: { dark: 39, light: 25 }, web: { dark: '#6aa8e6', light: '#2d6cb0' } },
   storage: 'files',
   env: ['ZED_HOME'],
   locations: ({ env }) => [{ path: path.join(env.ZED_HOME ?? '/nowhere', 'threads') }],
@@ -39,8 +39,8 @@ describe('the agent registry', () => {
     expect(tables.kinds).toEqual([...AGENT_KINDS, 'zed']);
     expect(tables.labels.zed).toBe('Zed');
     expect(tables.glyphs.zed).toBe('Z');
-    expect(tables.colours.zed).toBe('kimi');
-    expect(tables.looks.zed).toEqual({ label: 'Zed', glyph: 'Z', colour: 'kimi' });
+    expect(tables.colours.zed).toEqual(zed.colour);
+    expect(tables.looks.zed).toEqual({ label: 'Zed', glyph: 'Z' });
     expect(tables.helpList.split(' ')).toContain('zed');
     expect(tables.locations('zed', where)).toEqual(['/opt/zed/threads']);
     expect(tables.stampRoots('zed', where)).toEqual(['/opt/zed/threads', '/opt/zed/index.json']);
@@ -55,7 +55,7 @@ describe('the agent registry', () => {
     for (const kind of AGENT_KINDS) expect(AGENTS[kind].kind).toBe(kind);
   });
 
-  it('gives every agent its own label and a one-cell glyph of its own, and a palette slot', () => {
+  it('gives every agent its own label and a one-cell glyph of its own, and a colour per palette', () => {
     const looks = AGENT_KINDS.map((kind) => AGENTS[kind]);
     expect(new Set(looks.map((d) => d.label)).size).toBe(AGENT_KINDS.length);
     expect(new Set(looks.map((d) => d.glyph)).size).toBe(AGENT_KINDS.length);
@@ -63,7 +63,8 @@ describe('the agent registry', () => {
       expect([...d.glyph], d.kind).toHaveLength(1);
       // D is Claude Desktop's glyph in the TUI list.
       expect(d.glyph, d.kind).not.toBe('D');
-      expect(AGENT_COLOURS, d.kind).toContain(d.colour);
+      expect([d.colour.tui.dark, d.colour.tui.light].every((index) => Number.isInteger(index) && index >= 0 && index <= 255), d.kind).toBe(true);
+      expect([d.colour.web.dark, d.colour.web.light].every((css) => /^#[0-9a-f]{6}$/.test(css)), d.kind).toBe(true);
       expect(d.checkedVersions.length, d.kind).toBeGreaterThan(0);
     }
   });

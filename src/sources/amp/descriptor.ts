@@ -7,7 +7,7 @@ export const amp = {
   kind: 'amp',
   label: 'Amp',
   glyph: 'A',
-  colour: 'amp',
+  colour: { tui: { dark: 204, light: 161 }, web: { dark: '#e48bbd', light: '#b03c7c' } },
   storage: 'files',
   env: ['XDG_DATA_HOME'],
   locations: ({ env }) => [{ path: ampThreadsDir(env) }],

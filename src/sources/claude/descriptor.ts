@@ -8,7 +8,7 @@ export const claude = {
   kind: 'claude',
   label: 'Claude',
   glyph: 'C',
-  colour: 'claude',
+  colour: { tui: { dark: 209, light: 166 }, web: { dark: '#d98a6a', light: '#b35a36' } },
   storage: 'files',
   env: ['CLAUDE_CONFIG_DIR'],
   locations: ({ config, env }) => {

@@ -7,7 +7,7 @@ export const codex = {
   kind: 'codex',
   label: 'Codex',
   glyph: 'X',
-  colour: 'codex',
+  colour: { tui: { dark: 79, light: 29 }, web: { dark: '#6fbf8e', light: '#2f7d4f' } },
   storage: 'files',
   env: ['CODEX_HOME'],
   // Archived threads are read too, but most people never archive one.

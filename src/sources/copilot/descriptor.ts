@@ -7,7 +7,7 @@ export const copilot = {
   kind: 'copilot',
   label: 'Copilot',
   glyph: 'H',
-  colour: 'copilot',
+  colour: { tui: { dark: 141, light: 91 }, web: { dark: '#b392f0', light: '#6f42c1' } },
   storage: 'files',
   env: ['COPILOT_HOME'],
   locations: ({ env }) => [{ path: copilotSessionsDir(env) }],

@@ -8,7 +8,7 @@ export const cursor = {
   kind: 'cursor',
   label: 'Cursor',
   glyph: 'U',
-  colour: 'cursor',
+  colour: { tui: { dark: 147, light: 61 }, web: { dark: '#a9b1bf', light: '#4f5866' } },
   storage: 'sqlite',
   env: ['XDG_CONFIG_HOME', 'APPDATA'],
   locations: ({ env, platform }) => [{ path: cursorDbPath(env, platform) }, { path: cursorProjectsDir(env), onlyIfPresent: true }],

@@ -7,7 +7,7 @@ export const droid = {
   kind: 'droid',
   label: 'Droid',
   glyph: 'F',
-  colour: 'droid',
+  colour: { tui: { dark: 214, light: 130 }, web: { dark: '#f0a04b', light: '#a35c0f' } },
   storage: 'files',
   env: ['FACTORY_HOME_OVERRIDE'],
   locations: ({ env }) => [{ path: droidSessionsDir(env) }],

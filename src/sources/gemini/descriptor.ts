@@ -8,7 +8,7 @@ export const gemini = {
   kind: 'gemini',
   label: 'Gemini',
   glyph: 'M',
-  colour: 'gemini',
+  colour: { tui: { dark: 75, light: 26 }, web: { dark: '#7aa2f7', light: '#3461c4' } },
   storage: 'files',
   env: ['GEMINI_CLI_HOME'],
   locations: ({ env }) => [{ path: geminiTmpDir(env) }],

@@ -7,7 +7,7 @@ export const goose = {
   kind: 'goose',
   label: 'Goose',
   glyph: 'E',
-  colour: 'goose',
+  colour: { tui: { dark: 209, light: 166 }, web: { dark: '#ff9e64', light: '#b35900' } },
   storage: 'sqlite',
   env: ['GOOSE_PATH_ROOT', 'XDG_DATA_HOME', 'APPDATA'],
   locations: ({ env, platform }) => [{ path: gooseDbPath(env, platform) }],

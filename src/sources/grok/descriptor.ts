@@ -8,7 +8,7 @@ export const grok = {
   kind: 'grok',
   label: 'Grok',
   glyph: 'G',
-  colour: 'grok',
+  colour: { tui: { dark: 255, light: 236 }, web: { dark: '#c7cbd3', light: '#3b4250' } },
   storage: 'files',
   env: ['GROK_HOME'],
   locations: ({ env }) => [{ path: grokSessionsDir(env) }],

@@ -7,7 +7,7 @@ export const kilo = {
   kind: 'kilo',
   label: 'Kilo',
   glyph: 'L',
-  colour: 'kilo',
+  colour: { tui: { dark: 220, light: 136 }, web: { dark: '#b49cf0', light: '#6b4cc4' } },
   storage: 'sqlite',
   env: ['KILO_DATA_DIR', 'XDG_DATA_HOME'],
   locations: ({ env }) => kiloDbPaths(env).map((file) => ({ path: file })),

@@ -15,7 +15,7 @@ export const kimi = {
   kind: 'kimi',
   label: 'Kimi',
   glyph: 'K',
-  colour: 'kimi',
+  colour: { tui: { dark: 39, light: 25 }, web: { dark: '#6aa8e6', light: '#2d6cb0' } },
   storage: 'files',
   env: ['KIMI_SHARE_DIR', 'KIMI_CODE_HOME'],
   locations: ({ env }) => [{ path: kimiSessionsDir(kimiRoot(env)) }, ...legacyDirs(env).map((dir) => ({ path: dir, onlyIfPresent: true }))],

@@ -7,7 +7,7 @@ export const opencode = {
   kind: 'opencode',
   label: 'OpenCode',
   glyph: 'O',
-  colour: 'opencode',
+  colour: { tui: { dark: 150, light: 64 }, web: { dark: '#d7b56d', light: '#8a6414' } },
   storage: 'sqlite',
   env: ['OPENCODE_DATA_DIR', 'OPENCODE_DB', 'XDG_DATA_HOME'],
   locations: ({ env }) => opencodeDbPaths(env).map((file) => ({ path: file })),

@@ -7,7 +7,7 @@ export const qwen = {
   kind: 'qwen',
   label: 'Qwen',
   glyph: 'Q',
-  colour: 'qwen',
+  colour: { tui: { dark: 99, light: 56 }, web: { dark: '#8c7cf0', light: '#5a48c8' } },
   storage: 'files',
   env: ['QWEN_RUNTIME_DIR'],
   locations: ({ env }) => [{ path: qwenProjectsDir(env) }],
