@@ -1,4 +1,6 @@
+import type { Env } from '../config/paths.js';
 import type { Source } from '../streams/contracts.js';
+import type { AgentDatabase } from './sqlite/many-databases.js';
 import type { AgentDescriptor, Location, ResumeTarget, Where } from './descriptor.js';
 
 /** One descriptor per agent kind, each under its own kind. */
@@ -45,5 +47,10 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     /** When `kind` stopped writing sessions where it is read, if it did. */
     localUntil: (kind: K): AgentDescriptor<K>['localUntil'] => of(kind).localUntil,
     loaders: byKind(kinds, (kind): (() => Promise<Source>) => of(kind).load),
+    /** The databases search catches up for `kind`: none for an agent that keeps files. */
+    searchDatabases: async (kind: K, env: Env, platform: NodeJS.Platform): Promise<readonly AgentDatabase[]> => {
+      const load = of(kind).searchDatabases;
+      return load ? (await load())(env, platform) : [];
+    },
   };
 };

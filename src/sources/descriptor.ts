@@ -2,6 +2,7 @@ import type { Config } from '../config/effective.js';
 import type { Env } from '../config/paths.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Source } from '../streams/contracts.js';
+import type { AgentDatabase } from './sqlite/many-databases.js';
 
 /** What the places an agent reads are computed from. */
 export interface Where {
@@ -75,10 +76,18 @@ export interface AgentDescriptor<K extends string = AgentKind> {
   readonly localUntil?: { readonly date: string; readonly note: string };
   /** The agent's source, loaded when first asked for. */
   readonly load: () => Promise<Source>;
+  /**
+   * A SQLite agent's databases as search catches them up (each with the reader that replays its
+   * sessions), loaded when first asked for.
+   */
+  readonly searchDatabases?: () => Promise<SearchDatabases>;
 }
 
+/** The databases of a SQLite agent that search reads, under an environment. */
+export type SearchDatabases = (env: Env, platform: NodeJS.Platform) => readonly AgentDatabase[];
+
 /**
- * What an agent's own descriptor file declares: everything but the loader, which the registry
+ * What an agent's own descriptor file declares: everything but the loaders, which the registry
  * adds, so that the agent's reader may import its descriptor without a loop back through it.
  */
-export type AgentFacts<K extends string = AgentKind> = Omit<AgentDescriptor<K>, 'load'>;
+export type AgentFacts<K extends string = AgentKind> = Omit<AgentDescriptor<K>, 'load' | 'searchDatabases'>;

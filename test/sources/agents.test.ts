@@ -77,6 +77,21 @@ describe('the agent registry', () => {
     }
   });
 
+  it('says for each SQLite agent, and only for those, which of the databases it reads search catches up', async () => {
+    const tables = agentTables<keyof typeof AGENTS>(AGENTS);
+    for (const kind of AGENT_KINDS) {
+      expect(AGENTS[kind].searchDatabases !== undefined, kind).toBe(AGENTS[kind].storage === 'sqlite');
+      const where = whereIn(t.env);
+      const read = AGENTS[kind].locations(where).map((location) => location.path);
+      for (const db of await tables.searchDatabases(kind, t.env, 'linux')) {
+        expect(read, kind).toContain(db.dbPath);
+        expect(db.openReader, kind).toBeTypeOf('function');
+      }
+    }
+    expect((await tables.searchDatabases('opencode', t.env, 'linux')).length).toBeGreaterThan(0);
+    expect(await tables.searchDatabases('claude', t.env, 'linux')).toEqual([]);
+  });
+
   it('honours every environment variable a descriptor names: each moves a place the agent is read from', () => {
     const elsewhere = path.join(t.root, 'elsewhere');
     for (const kind of AGENT_KINDS) {
