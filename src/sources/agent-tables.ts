@@ -28,6 +28,8 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     glyphs: byKind(kinds, (kind) => of(kind).glyph),
     colours: byKind(kinds, (kind) => of(kind).colour),
     looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph })),
+    /** The sessions `--demo` shows, agent by agent. */
+    demoSessions: kinds.flatMap((kind) => of(kind).demo ?? []),
     /** Environment variables that move where each agent keeps its sessions. */
     env: byKind(kinds, (kind) => of(kind).env),
     /** The agents whose sources read database files rather than directories, in registry order. */

@@ -1,6 +1,7 @@
 import type { Config } from '../config/effective.js';
 import type { Env } from '../config/paths.js';
 import type { AgentKind } from '../core/agents.js';
+import type { DemoSession } from '../demo/scripts.js';
 import type { Source } from '../streams/contracts.js';
 import type { AgentDatabase } from './sqlite/many-databases.js';
 
@@ -50,6 +51,8 @@ export interface AgentDescriptor<K extends string = AgentKind> {
   /** One cell, where the TUI list is narrow. */
   readonly glyph: string;
   readonly colour: AgentColour;
+  /** Its sessions in `--demo`, if it has any. */
+  readonly demo?: readonly DemoSession<K>[];
   /** JSONL or JSON files under directories, or SQLite database files. */
   readonly storage: 'files' | 'sqlite';
   /** Environment variables that move where the agent (and so its reader) keeps its sessions. */

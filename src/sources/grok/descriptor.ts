@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { grokSessionsDir } from './paths.js';
 
 /** As the Grok CLI documents it: `grok --resume <session-id>`. */
@@ -9,6 +10,7 @@ export const grok = {
   label: 'Grok',
   glyph: 'G',
   colour: { tui: { dark: 255, light: 236 }, web: { dark: '#c7cbd3', light: '#3b4250' } },
+  demo,
   storage: 'files',
   env: ['GROK_HOME'],
   locations: ({ env }) => [{ path: grokSessionsDir(env) }],

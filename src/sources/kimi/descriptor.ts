@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { kimiLegacyRoot, kimiLegacySessionsDir } from './legacy-paths.js';
 import { kimiIndexFile, kimiRoot, kimiSessionsDir } from './paths.js';
 
@@ -16,6 +17,7 @@ export const kimi = {
   label: 'Kimi',
   glyph: 'K',
   colour: { tui: { dark: 39, light: 25 }, web: { dark: '#6aa8e6', light: '#2d6cb0' } },
+  demo,
   storage: 'files',
   env: ['KIMI_SHARE_DIR', 'KIMI_CODE_HOME'],
   locations: ({ env }) => [{ path: kimiSessionsDir(kimiRoot(env)) }, ...legacyDirs(env).map((dir) => ({ path: dir, onlyIfPresent: true }))],
