@@ -6,6 +6,7 @@ import { agentTables, type AgentRegistry } from '../../src/sources/agent-tables.
 import { AGENTS } from '../../src/sources/agents.js';
 import { claudeResumeCommand } from '../../src/sources/claude/descriptor.js';
 import type { AgentDescriptor, Where } from '../../src/sources/descriptor.js';
+import { agentCss } from '../../web/src/lib/agent-css.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 let t: TempHome;
@@ -28,6 +29,7 @@ const zed: AgentDescriptor<'zed'> = {
   stampRoots: ({ env }) => [path.join(env.ZED_HOME ?? '/nowhere', 'threads'), path.join(env.ZED_HOME ?? '/nowhere', 'index.json')],
   resume: ({ sessionId }) => `zed --resume ${sessionId}`,
   checkedVersions: [],
+  demo: [{ agent: 'zed', sessionId: 'z-demo', meta: { cwd: '/home/demo/src/zed-app' }, tools: ['read', 'edit', 'terminal'], pauseMs: 30_000, offsetMs: 5_000, conversation: [{ prompt: 'Hi', answer: 'Hello' }] }],
   load: async () => () => EMPTY,
 };
 
@@ -46,7 +48,16 @@ describe('the agent registry', () => {
     expect(tables.stampRoots('zed', where)).toEqual(['/opt/zed/threads', '/opt/zed/index.json']);
     expect(tables.resume('zed', { sessionId: 'z1', isSidechain: false })).toBe('zed --resume z1');
     expect(tables.databaseAgents).not.toContain('zed');
-    expect(agentTables({ ...registry, zed: { ...zed, storage: 'sqlite' } }).databaseAgents).toContain('zed');
+    expect(await tables.searchDatabases('zed', where.env, 'linux')).toEqual([]);
+    const openReader = (): never => {
+      throw new Error('not opened here');
+    };
+    const asDatabase = agentTables({ ...registry, zed: { ...zed, storage: 'sqlite', searchDatabases: async () => (env) => [{ dbPath: path.join(env.ZED_HOME ?? '', 'zed.db'), openReader }] } });
+    expect(asDatabase.databaseAgents).toContain('zed');
+    expect(await asDatabase.searchDatabases('zed', where.env, 'linux')).toEqual([{ dbPath: '/opt/zed/zed.db', openReader }]);
+    expect(tables.demoSessions.filter((session) => session.agent === 'zed')).toEqual(zed.demo);
+    expect(agentCss(tables.colours)).toContain('--agent-zed: #6aa8e6;');
+    expect(agentCss(tables.colours)).toContain('--agent-zed: #2d6cb0;');
     expect(await tables.loaders.zed()).toBeTypeOf('function');
   });
 
