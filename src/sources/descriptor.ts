@@ -65,6 +65,11 @@ export interface AgentDescriptor<K extends string = AgentKind> {
    * databases search stamps itself.
    */
   readonly stampRoots: (where: Where) => readonly string[];
+  /**
+   * The agent creates a session before its first prompt: such a session is not listed until it
+   * has one (an empty one is noise).
+   */
+  readonly hiddenUntilPrompted?: boolean;
   /** The command that resumes a session, '' when the session cannot be resumed on its own. */
   readonly resume: (session: ResumeTarget) => string;
   /**

@@ -55,6 +55,8 @@ describe('the agent registry', () => {
     const asDatabase = agentTables({ ...registry, zed: { ...zed, storage: 'sqlite', searchDatabases: async () => (env) => [{ dbPath: path.join(env.ZED_HOME ?? '', 'zed.db'), openReader }] } });
     expect(asDatabase.databaseAgents).toContain('zed');
     expect(await asDatabase.searchDatabases('zed', where.env, 'linux')).toEqual([{ dbPath: '/opt/zed/zed.db', openReader }]);
+    expect(tables.hiddenUntilPrompted.has('zed')).toBe(false);
+    expect(agentTables({ ...registry, zed: { ...zed, hiddenUntilPrompted: true } }).hiddenUntilPrompted.has('zed')).toBe(true);
     expect(tables.demoSessions.filter((session) => session.agent === 'zed')).toEqual(zed.demo);
     expect(agentCss(tables.colours)).toContain('--agent-zed: #6aa8e6;');
     expect(agentCss(tables.colours)).toContain('--agent-zed: #2d6cb0;');
@@ -78,6 +80,10 @@ describe('the agent registry', () => {
       expect([d.colour.web.dark, d.colour.web.light].every((css) => /^#[0-9a-f]{6}$/.test(css)), d.kind).toBe(true);
       expect(d.checkedVersions.length, d.kind).toBeGreaterThan(0);
     }
+  });
+
+  it('lists a session of grok or kimi only once it has a prompt: they create one before', () => {
+    expect(AGENT_KINDS.filter((kind) => agentTables<keyof typeof AGENTS>(AGENTS).hiddenUntilPrompted.has(kind))).toEqual(['grok', 'kimi']);
   });
 
   it('takes the SQLite agents as those whose locations are database files', () => {

@@ -15,6 +15,7 @@ export const grok = {
   env: ['GROK_HOME'],
   locations: ({ env }) => [{ path: grokSessionsDir(env) }],
   stampRoots: ({ env }) => [grokSessionsDir(env)],
+  hiddenUntilPrompted: true,
   // Sub-agents cannot be resumed on their own.
   resume: ({ sessionId, isSidechain }) => (isSidechain ? '' : grokResumeCommand(sessionId)),
   // Grok records no CLI version: the chat format is the version.

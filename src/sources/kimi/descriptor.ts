@@ -22,6 +22,7 @@ export const kimi = {
   env: ['KIMI_SHARE_DIR', 'KIMI_CODE_HOME'],
   locations: ({ env }) => [{ path: kimiSessionsDir(kimiRoot(env)) }, ...legacyDirs(env).map((dir) => ({ path: dir, onlyIfPresent: true }))],
   stampRoots: ({ env }) => [kimiSessionsDir(kimiRoot(env)), kimiIndexFile(kimiRoot(env)), ...legacyDirs(env)],
+  hiddenUntilPrompted: true,
   resume: ({ sessionId }) => kimiResumeCommand(sessionId),
   // Kimi Code records no app version in a session: the wire protocol is the version.
   checkedVersions: ['wire protocol 1.0-1.5', 'Kimi CLI wire protocol 1.1-1.10'],
