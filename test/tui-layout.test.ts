@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SESSIONS } from '../src/demo/scripts.js';
+import { DEMO_SESSIONS } from '../src/sources/agents.js';
 import { glyphLegend } from '../src/sinks/tui/agent-glyph.js';
 import { KEY_REFERENCE } from '../src/sinks/tui/keys.js';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
-import { AGENT_LOOKS } from '../src/sources/agents.js';
+import { AGENT_COLOUR, AGENT_LOOKS } from '../src/sources/agents.js';
+import { agentCss } from './src/lib/agent-css.js';
 import { FAVICON_LABELS, faviconFile, faviconSvg } from './src/lib/badge.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,12 +25,15 @@ const favicons = (): Plugin => ({
 });
 
 const AGENTS_MODULE = 'virtual:agentwatch-agents';
+const AGENTS_CSS = 'virtual:agentwatch-agents.css';
+// Not a \0 id: vite's CSS pipeline takes a module by its .css name.
+const AGENTS_CSS_ID = '/__agentwatch-agents.css';
 
-/** The agents' labels, glyphs and colour slots, from the agent registry (see src/lib/agents.ts). */
+/** The agents' labels and glyphs (see src/lib/agents.ts) and colours, from the agent registry. */
 const agents = (): Plugin => ({
   name: 'agentwatch-agents',
-  resolveId: (id) => (id === AGENTS_MODULE ? `\0${AGENTS_MODULE}` : undefined),
-  load: (id) => (id === `\0${AGENTS_MODULE}` ? `export default ${JSON.stringify(AGENT_LOOKS)};` : undefined),
+  resolveId: (id) => (id === AGENTS_MODULE ? `\0${AGENTS_MODULE}` : id === AGENTS_CSS ? AGENTS_CSS_ID : undefined),
+  load: (id) => (id === `\0${AGENTS_MODULE}` ? `export default ${JSON.stringify(AGENT_LOOKS)};` : id === AGENTS_CSS_ID ? agentCss(AGENT_COLOUR) : undefined),
 });
 
 /**

@@ -29,6 +29,7 @@ import { teardownOf, type Sink, type SinkStreams } from '../streams/sink.js';
 import { createListing, type Listing } from '../streams/listing.js';
 import { sessionKey, type DiagnosticEvent, type SessionEvent, type SessionState, type Transition } from '../core/session.js';
 import { demoSource } from '../demo/source.js';
+import { DEMO_SESSIONS } from '../sources/agents.js';
 import { batchSync } from '../streams/batch.js';
 import { activityRules } from '../streams/activity.js';
 import { initialFrame, stepFrame, type FoldInput, type PipelineFrame } from '../streams/frames.js';
@@ -110,7 +111,7 @@ const guarded = (agent: AgentKind, source: Source, ctx: Ctx): Observable<Session
   );
 
 const sourceEvents = (ctx: Ctx, options: PipelineOptions, agents: readonly AgentKind[]): Observable<SessionEvent> => {
-  if (options.demo) return demoSource(ctx.scheduler, agents, ctx.now);
+  if (options.demo) return demoSource(ctx.scheduler, DEMO_SESSIONS, agents, ctx.now);
   return merge(...agents.map((agent) => {
     const source = options.sources[agent];
     return source ? guarded(agent, source, ctx) : EMPTY;

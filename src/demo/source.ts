@@ -1,7 +1,7 @@
 import { merge, Observable, of, type SchedulerLike, type Subscription } from 'rxjs';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionEvent } from '../core/session.js';
-import { DEMO_SESSIONS, demoLoop, type DemoSession } from './scripts.js';
+import { demoLoop, type DemoSession } from './scripts.js';
 
 /** How far back the demo's history reaches at start: the 8-minute sparkline is full from the first frame. */
 const HISTORY_MS = 9 * 60_000;
@@ -57,12 +57,13 @@ const demoSession$ = (spec: DemoSession, scheduler: SchedulerLike, now: () => nu
   });
 
 /**
- * The `--demo` source: realistic live sessions for every agent in `agents`, then `ready` for each
- * of them once its sessions' history is out, so one-shot commands print at once.
+ * The `--demo` source: realistic live sessions (the agents' own, from `cast`) for every agent in
+ * `agents`, then `ready` for each of them once its sessions' history is out, so one-shot commands
+ * print at once.
  */
-export const demoSource = (scheduler: SchedulerLike, agents: readonly AgentKind[], now: () => number = () => scheduler.now()): Observable<SessionEvent> => {
+export const demoSource = (scheduler: SchedulerLike, cast: readonly DemoSession[], agents: readonly AgentKind[], now: () => number = () => scheduler.now()): Observable<SessionEvent> => {
   const wanted = new Set(agents);
-  const sessions = DEMO_SESSIONS.filter((spec) => wanted.has(spec.agent)).map((spec) => demoSession$(spec, scheduler, now));
+  const sessions = cast.filter((spec) => wanted.has(spec.agent)).map((spec) => demoSession$(spec, scheduler, now));
   const ready = of(...agents.map((agent): SessionEvent => ({ type: 'ready', agent })));
   return merge(...sessions, ready);
 };

@@ -125,7 +125,7 @@ export const catchUp = async (io: CliIo, loaded: Loaded, index: OpenedIndex, opt
   for (const agent of agents) {
     if (!isSqliteAgent(agent)) continue;
     if (signal?.aborted) break;
-    for (const spec of databaseSpecs(agent, io.env, io.platform)) await catchUpDatabase(index.db, indexer, spec, { ...options.databases, now: Date.now(), log: options.log });
+    for (const spec of await databaseSpecs(agent, io.env, io.platform)) await catchUpDatabase(index.db, indexer, spec, { ...options.databases, now: Date.now(), log: options.log });
   }
   return indexed + indexer.flush();
 };

@@ -3,26 +3,16 @@ import Database from 'better-sqlite3';
 import type { Logger } from '../core/contracts.js';
 import { nextTurn } from '../util/next-turn.js';
 import type { Env } from '../config/paths.js';
-import { crushDatabases } from '../sources/crush/index.js';
-import { cursorDbPath } from '../sources/cursor/paths.js';
-import { GOOSE_READER } from '../sources/goose/index.js';
-import { gooseDbPath } from '../sources/goose/paths.js';
-import { openCursorReader } from '../sources/cursor/reader.js';
-import { KILO_SPEC } from '../sources/kilo/index.js';
-import { kiloDbPaths } from '../sources/kilo/paths.js';
-import { OPENCODE_SPEC } from '../sources/opencode/index.js';
-import { opencodeDbPaths } from '../sources/opencode/paths.js';
-import type { SqliteAgent } from '../sources/agents.js';
-import { openFamilyReader } from '../sources/sqlite/opencode-family/reader.js';
+import { agentSearchDatabases, type SqliteAgent } from '../sources/agents.js';
 import type { OpenReader } from '../sources/sqlite/reader.js';
 import { initialFoldState, reduceSessions } from '../streams/sessions-reducer.js';
 import type { Indexer } from './indexer.js';
 
 /**
- * The one-shot catch-up of the SQLite agents (opencode, kilo, cursor, crush, goose), through their sources' own
- * readers (the same listing and replay a running monitor polls with). High-water marks, kept in
- * the index: the database files' size and mtime (unchanged: not even opened), and per session the
- * reader's stamp (only sessions whose stamp moved are replayed). A replayed session's old messages
+ * The one-shot catch-up of the SQLite agents, through their sources' own readers (the same
+ * listing and replay a running monitor polls with; each agent's `search.ts` names them). High-water
+ * marks, kept in the index: the database files' size and mtime (unchanged: not even opened), and
+ * per session the reader's stamp (only sessions whose stamp moved are replayed). A replayed session's old messages
  * are skipped by the indexer's hashes.
  */
 export { isSqliteAgent, SQLITE_AGENTS, type SqliteAgent } from '../sources/agents.js';
@@ -33,26 +23,9 @@ export interface DatabaseSpec {
   readonly openReader: OpenReader;
 }
 
-/** Every composer, not only those of the last 48 hours a monitor lists: search is about history. */
-const allComposers: OpenReader = (db, dbPath) => openCursorReader(db, dbPath, Number.POSITIVE_INFINITY);
-
 /** The databases of a SQLite agent (OpenCode and Kilo keep one per release channel, Crush one per project). */
-export const databaseSpecs = (agent: SqliteAgent, env: Env, platform: NodeJS.Platform): DatabaseSpec[] => {
-  switch (agent) {
-    case 'opencode':
-      return opencodeDbPaths(env).map((dbPath) => ({ agent, dbPath, openReader: openFamilyReader(OPENCODE_SPEC) }));
-    case 'kilo':
-      return kiloDbPaths(env).map((dbPath) => ({ agent, dbPath, openReader: openFamilyReader(KILO_SPEC) }));
-    case 'crush':
-      return crushDatabases(env, platform).map((db) => ({ agent, ...db }));
-    case 'cursor':
-      return [{ agent, dbPath: cursorDbPath(env, platform), openReader: allComposers }];
-    case 'goose':
-      return [{ agent, dbPath: gooseDbPath(env, platform), openReader: GOOSE_READER }];
-    default:
-      return agent satisfies never;
-  }
-};
+export const databaseSpecs = async (agent: SqliteAgent, env: Env, platform: NodeJS.Platform): Promise<DatabaseSpec[]> =>
+  (await agentSearchDatabases(agent, env, platform)).map((db) => ({ agent, ...db }));
 
 /**
  * The files whose change can change what the database holds (WAL mode writes the -wal first, a

@@ -1,14 +1,15 @@
+import type { Env } from '../config/paths.js';
 import type { Source } from '../streams/contracts.js';
-import type { AgentColour, AgentDescriptor, Location, ResumeTarget, Where } from './descriptor.js';
+import type { AgentDatabase } from './sqlite/many-databases.js';
+import type { AgentDescriptor, Location, ResumeTarget, Where } from './descriptor.js';
 
 /** One descriptor per agent kind, each under its own kind. */
 export type AgentRegistry<K extends string> = { readonly [P in K]: AgentDescriptor<P> };
 
-/** How an agent looks wherever it is named: the TUI, the dashboard, tables. */
+/** How the dashboard names an agent (its colours reach the page as CSS, `agentCss`). */
 export interface AgentLook {
   readonly label: string;
   readonly glyph: string;
-  readonly colour: AgentColour;
 }
 
 const byKind = <K extends string, V>(kinds: readonly K[], value: (kind: K) => V): Readonly<Record<K, V>> =>
@@ -26,9 +27,13 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     labels: byKind(kinds, (kind) => of(kind).label),
     glyphs: byKind(kinds, (kind) => of(kind).glyph),
     colours: byKind(kinds, (kind) => of(kind).colour),
-    looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph, colour: of(kind).colour })),
+    looks: byKind(kinds, (kind): AgentLook => ({ label: of(kind).label, glyph: of(kind).glyph })),
+    /** The sessions `--demo` shows, agent by agent. */
+    demoSessions: kinds.flatMap((kind) => of(kind).demo ?? []),
     /** Environment variables that move where each agent keeps its sessions. */
     env: byKind(kinds, (kind) => of(kind).env),
+    /** The agents whose sessions are listed only once they have a prompt. */
+    hiddenUntilPrompted: new Set(kinds.filter((kind) => of(kind).hiddenUntilPrompted === true)) as ReadonlySet<K>,
     /** The agents whose sources read database files rather than directories, in registry order. */
     databaseAgents: kinds.filter((kind) => of(kind).storage === 'sqlite'),
     /** How help texts list the agents a flag accepts (cli/registry.ts spells the same list from AGENT_KINDS). */
@@ -46,5 +51,10 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     /** When `kind` stopped writing sessions where it is read, if it did. */
     localUntil: (kind: K): AgentDescriptor<K>['localUntil'] => of(kind).localUntil,
     loaders: byKind(kinds, (kind): (() => Promise<Source>) => of(kind).load),
+    /** The databases search catches up for `kind`: none for an agent that keeps files. */
+    searchDatabases: async (kind: K, env: Env, platform: NodeJS.Platform): Promise<readonly AgentDatabase[]> => {
+      const load = of(kind).searchDatabases;
+      return load ? (await load())(env, platform) : [];
+    },
   };
 };

@@ -1,7 +1,9 @@
 import type { Config } from '../config/effective.js';
 import type { Env } from '../config/paths.js';
 import type { AgentKind } from '../core/agents.js';
+import type { DemoSession } from '../demo/scripts.js';
 import type { Source } from '../streams/contracts.js';
+import type { AgentDatabase } from './sqlite/many-databases.js';
 
 /** What the places an agent reads are computed from. */
 export interface Where {
@@ -24,12 +26,13 @@ export interface Location {
 }
 
 /**
- * Palette slots for agent colours. The TUI themes and the dashboard's stylesheet each map every
- * slot; an agent names one. A slot carries the name of the agent that first took it, and a new
- * agent may share one rather than add a slot.
+ * How an agent is coloured in each palette: a 256-colour index for the TUI's dark and light
+ * themes, a CSS colour for the dashboard's dark and light schemes. Agents may share a value.
  */
-export const AGENT_COLOURS = ['amp', 'claude', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
-export type AgentColour = (typeof AGENT_COLOURS)[number];
+export interface AgentColour {
+  readonly tui: { readonly dark: number; readonly light: number };
+  readonly web: { readonly dark: string; readonly light: string };
+}
 
 /** The session facts a resume command is built from. */
 export interface ResumeTarget {
@@ -48,6 +51,8 @@ export interface AgentDescriptor<K extends string = AgentKind> {
   /** One cell, where the TUI list is narrow. */
   readonly glyph: string;
   readonly colour: AgentColour;
+  /** Its sessions in `--demo`, if it has any. */
+  readonly demo?: readonly DemoSession<K>[];
   /** JSONL or JSON files under directories, or SQLite database files. */
   readonly storage: 'files' | 'sqlite';
   /** Environment variables that move where the agent (and so its reader) keeps its sessions. */
@@ -60,6 +65,11 @@ export interface AgentDescriptor<K extends string = AgentKind> {
    * databases search stamps itself.
    */
   readonly stampRoots: (where: Where) => readonly string[];
+  /**
+   * The agent creates a session before its first prompt: such a session is not listed until it
+   * has one (an empty one is noise).
+   */
+  readonly hiddenUntilPrompted?: boolean;
   /** The command that resumes a session, '' when the session cannot be resumed on its own. */
   readonly resume: (session: ResumeTarget) => string;
   /**
@@ -74,10 +84,18 @@ export interface AgentDescriptor<K extends string = AgentKind> {
   readonly localUntil?: { readonly date: string; readonly note: string };
   /** The agent's source, loaded when first asked for. */
   readonly load: () => Promise<Source>;
+  /**
+   * A SQLite agent's databases as search catches them up (each with the reader that replays its
+   * sessions), loaded when first asked for.
+   */
+  readonly searchDatabases?: () => Promise<SearchDatabases>;
 }
 
+/** The databases of a SQLite agent that search reads, under an environment. */
+export type SearchDatabases = (env: Env, platform: NodeJS.Platform) => readonly AgentDatabase[];
+
 /**
- * What an agent's own descriptor file declares: everything but the loader, which the registry
+ * What an agent's own descriptor file declares: everything but the loaders, which the registry
  * adds, so that the agent's reader may import its descriptor without a loop back through it.
  */
-export type AgentFacts<K extends string = AgentKind> = Omit<AgentDescriptor<K>, 'load'>;
+export type AgentFacts<K extends string = AgentKind> = Omit<AgentDescriptor<K>, 'load' | 'searchDatabases'>;

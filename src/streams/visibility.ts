@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionState } from '../core/session.js';
+import { HIDDEN_UNTIL_PROMPTED } from '../sources/agents.js';
 
 /** What decides whether a session is listed (spec: visibility window, exclusions, toggles). */
 export interface VisibilityOptions {
@@ -15,9 +16,6 @@ export interface VisibilityOptions {
   /** `waiting_timeout_minutes` (the default when absent): decides the listed activity, not whether a session is listed. */
   readonly waitingTimeoutMinutes?: number;
 }
-
-/** grok and kimi create a session before the first prompt; an empty one is noise (origin rule). */
-const NEEDS_A_PROMPT: ReadonlySet<AgentKind> = new Set(['grok', 'kimi']);
 
 const stripTrailingSeparators = (p: string): string => {
   const trimmed = p.replace(/[\\/]+$/, '');
@@ -52,7 +50,7 @@ export const isVisible = (s: SessionState, now: number, options: VisibilityOptio
   if (isHiddenForGood(s, options)) return false;
   // A transcript with no dated record yet (an empty file, only a header) has nothing to show.
   if (s.lastActivityAt <= 0) return false;
-  if (NEEDS_A_PROMPT.has(s.agent) && s.userMessages === 0) return false;
+  if (HIDDEN_UNTIL_PROMPTED.has(s.agent) && s.userMessages === 0) return false;
   if (options.dirs !== undefined && !options.dirs.some((dir) => isWithinDir(s.cwd, dir))) return false;
   const window = windowMs(options.windowMinutes);
   if (window !== undefined && !(s.lastActivityAt > now - window)) return false;

@@ -38,14 +38,14 @@ const setup = async () => {
     openings.push(file);
     return new Database(file, { readonly: true, fileMustExist: true });
   };
-  const run = async (agent: (typeof SQLITE_AGENTS)[number]) => catchUpDatabase(db, indexer, specOfIn(t.env, agent), { openDatabase, now: Date.now(), log: silentLog });
+  const run = async (agent: (typeof SQLITE_AGENTS)[number]) => catchUpDatabase(db, indexer, await specOfIn(t.env, agent), { openDatabase, now: Date.now(), log: silentLog });
   const find = (word: string) => searchIndex(db, word, { agents: [...SQLITE_AGENTS], limit: 10, excludeCwd: [] });
   return { t, db, run, find, openings };
 };
 
 /** The agent's database of the released channel (the first of its databases). */
-const specOfIn = (env: Record<string, string>, agent: (typeof SQLITE_AGENTS)[number]): DatabaseSpec => {
-  const [spec] = databaseSpecs(agent, env, 'linux');
+const specOfIn = async (env: Record<string, string>, agent: (typeof SQLITE_AGENTS)[number]): Promise<DatabaseSpec> => {
+  const [spec] = await databaseSpecs(agent, env, 'linux');
   if (!spec) throw new Error(`no database for ${agent}`);
   return spec;
 };
@@ -91,7 +91,7 @@ describe('SQLite agents caught up from high-water marks', () => {
     await writeFile(file, 'not a database at all, just text long enough to be read as a header............');
     const warnings: string[] = [];
     const indexer = createIndexer(db, { excluded: () => false });
-    const result = await catchUpDatabase(db, indexer, specOfIn(t.env, 'kilo'), { now: Date.now(), log: { ...silentLog, warn: (m) => warnings.push(m) } });
+    const result = await catchUpDatabase(db, indexer, await specOfIn(t.env, 'kilo'), { now: Date.now(), log: { ...silentLog, warn: (m) => warnings.push(m) } });
     expect(result).toEqual({ opened: true, replayed: 0 });
     expect(warnings.join('\n')).toMatch(/kilo database .* could not be read/);
     expect(db.prepare(`SELECT count(*) FROM db_files WHERE agent = 'kilo'`).pluck().get()).toBe(0);

@@ -3,7 +3,7 @@ import { startPipeline } from '../../src/app/pipeline.js';
 import { AGENT_KINDS } from '../../src/core/agents.js';
 import type { SessionEvent } from '../../src/core/session.js';
 import { demoSource } from '../../src/demo/source.js';
-import { DEMO_SESSIONS } from '../../src/demo/scripts.js';
+import { DEMO_SESSIONS } from '../../src/sources/agents.js';
 import { makeDemoNotifierSink } from '../../src/sinks/notify/demo.js';
 import { toDetail } from '../../src/streams/views.js';
 import { selectVisible } from '../../src/streams/visibility.js';
@@ -54,7 +54,7 @@ describe('the demo shows the product', () => {
 
   it('every session starts with minutes of history, so its sparkline has bars from the first frame', () => {
     const earliest = new Map<string, number>();
-    demoSource(rx(), [...AGENT_KINDS], () => EPOCH)
+    demoSource(rx(), DEMO_SESSIONS, [...AGENT_KINDS], () => EPOCH)
       .subscribe((e: SessionEvent) => {
         if (e.type !== 'turn') return;
         earliest.set(e.sessionId, Math.min(earliest.get(e.sessionId) ?? EPOCH, e.at ?? EPOCH));

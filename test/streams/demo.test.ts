@@ -6,14 +6,14 @@ import { ACTIVITIES, type Activity } from '../../src/core/activity.js';
 import type { SessionEvent } from '../../src/core/session.js';
 import type { Sink } from '../../src/streams/sink.js';
 import { demoSource } from '../../src/demo/source.js';
-import { DEMO_SESSIONS } from '../../src/demo/scripts.js';
+import { DEMO_SESSIONS } from '../../src/sources/agents.js';
 import { selectVisible } from '../../src/streams/visibility.js';
 import { EPOCH, rx, testCtx } from '../helpers/marbles.js';
 
 describe('demo source', () => {
   it('emits a session for every agent and ready for each, synchronously on subscribe', () => {
     const events: SessionEvent[] = [];
-    demoSource(rx(), [...AGENT_KINDS], () => EPOCH).subscribe((event) => events.push(event)).unsubscribe();
+    demoSource(rx(), DEMO_SESSIONS, [...AGENT_KINDS], () => EPOCH).subscribe((event) => events.push(event)).unsubscribe();
     expect([...new Set(events.flatMap((e) => (e.type === 'meta' ? [e.agent] : [])))].sort()).toEqual([...AGENT_KINDS]);
     expect(events.filter((e) => e.type === 'ready').map((e) => e.agent)).toEqual([...AGENT_KINDS]);
     expect(events.every((e) => !('at' in e) || e.at === undefined || (e.at <= EPOCH && e.at > EPOCH - 600_000))).toBe(true);
@@ -21,7 +21,7 @@ describe('demo source', () => {
 
   it('demo for some agents only', () => {
     const events: SessionEvent[] = [];
-    demoSource(rx(), ['pi'], () => EPOCH).subscribe((event) => events.push(event)).unsubscribe();
+    demoSource(rx(), DEMO_SESSIONS, ['pi'], () => EPOCH).subscribe((event) => events.push(event)).unsubscribe();
     expect(new Set(events.map((e) => e.agent))).toEqual(new Set(['pi']));
   });
 

@@ -5,3 +5,5 @@ declare module 'virtual:agentwatch-agents' {
   const looks: Readonly<Record<AgentKind, AgentLook>>;
   export default looks;
 }
+
+declare module 'virtual:agentwatch-agents.css';

@@ -1,4 +1,4 @@
-import { DEMO_SESSIONS } from '../../demo/scripts.js';
+import { DEMO_SESSIONS } from '../../sources/agents.js';
 import type { Teardown } from '../../core/contracts.js';
 import type { Sink } from '../../streams/sink.js';
 import { notifyAfterWaiting } from './debounce.js';

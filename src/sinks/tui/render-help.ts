@@ -1,5 +1,4 @@
 import { ACTIVITIES } from '../../core/activity.js';
-import { AGENT_COLOUR } from '../../sources/agents.js';
 import { glyphLegend } from './agent-glyph.js';
 import { ESTIMATE_NOTE } from './format.js';
 import { KEY_REFERENCE } from './keys.js';
@@ -63,7 +62,7 @@ export const helpLines = (input: HelpInput, width: number): Line[] => {
     for (const [keys, what] of section.keys) lines.push(...described(seg(`  ${keys}`, 'key'), column, what, width));
   }
   heading('Agents (the list shows the glyph when narrow, the name when wide)');
-  lines.push(...grid(glyphLegend().map(([glyph, agent, label]) => [seg(`  ${glyph} `, `agent.${AGENT_COLOUR[agent]}`), seg(label, 'text')]), 26, width));
+  lines.push(...grid(glyphLegend().map(([glyph, agent, label]) => [seg(`  ${glyph} `, `agent.${agent}`), seg(label, 'text')]), 26, width));
   heading('Cost');
   lines.push(...described(seg('  ~$2.34', 'key'), column, `${ESTIMATE_NOTE}; $2.34 without the mark is what the agent recorded`, width));
   lines.push(...described(seg('  -', 'key'), column, 'no price is known for the model', width));

@@ -1,4 +1,3 @@
-import { AGENT_COLOUR } from '../../sources/agents.js';
 import { agentColumnText, agentGlyph } from './agent-glyph.js';
 import { ACTIVITY_WIDTH, MARKER_WIDTH, planColumns, shortModel, type Column, type ColumnPlan } from './columns.js';
 import { activityText } from '../../core/activity.js';
@@ -29,7 +28,7 @@ const rowCell = (row: ListRow, column: Column, plan: ColumnPlan, now: number): S
   const { summary } = row;
   switch (column.id) {
     case 'agent':
-      return [cell(plan.agentNames ? agentColumnText(summary) : agentGlyph(summary), column, `agent.${AGENT_COLOUR[summary.agent]}`)];
+      return [cell(plan.agentNames ? agentColumnText(summary) : agentGlyph(summary), column, `agent.${summary.agent}`)];
     case 'activity':
       return [seg(summary.is_active ? spinnerAt(now) : ' ', 'spinner'), seg(' '), seg(activityText(summary, now).padEnd(ACTIVITY_WIDTH - 2), `act.${summary.activity}`)];
     case 'name':

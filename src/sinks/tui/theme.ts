@@ -1,10 +1,11 @@
 import type { Activity } from '../../core/activity.js';
-import type { AgentColour } from '../../sources/descriptor.js';
+import type { AgentKind } from '../../core/agents.js';
+import { AGENT_COLOUR } from '../../sources/agents.js';
 
 /**
  * Every color of the TUI lives here, so a theme changes all of them (docs/tui.md). Render
  * code names a role (`StyleName`); a theme maps roles to attributes; `encode.ts` turns them into
- * SGR sequences. No other file holds a color.
+ * SGR sequences. No other file holds a color, but for each agent's own, taken from its descriptor.
  */
 export type ThemeName = 'dark' | 'light';
 
@@ -50,13 +51,17 @@ export const BASE_STYLES = [
 ] as const;
 
 type BaseStyle = (typeof BASE_STYLES)[number];
-/** Activity badges get one role each, e.g. `act.waiting`; agent glyphs one per colour slot, `agent.codex`. */
-export type StyleName = BaseStyle | `act.${Activity}` | `agent.${AgentColour}`;
+/** Activity badges get one role each, e.g. `act.waiting`; agent glyphs one per agent, `agent.codex`. */
+export type StyleName = BaseStyle | `act.${Activity}` | `agent.${AgentKind}`;
 
 export interface Theme {
   readonly name: ThemeName | 'plain';
   readonly styles: Readonly<Record<StyleName, Style>>;
 }
+
+/** Each agent's glyph colour in `palette`, from its descriptor. */
+const agentStyles = (palette: ThemeName): Record<`agent.${AgentKind}`, Style> =>
+  Object.fromEntries(Object.entries(AGENT_COLOUR).map(([kind, colour]) => [`agent.${kind}`, { fg: colour.tui[palette], bold: true }])) as Record<`agent.${AgentKind}`, Style>;
 
 const DARK: Theme = {
   name: 'dark',
@@ -97,21 +102,7 @@ const DARK: Theme = {
     borderFocus: { fg: 117 },
     status: { fg: 250, bg: 236 },
     statusWarn: { fg: 214, bg: 236, bold: true },
-    'agent.amp': { fg: 204, bold: true },
-    'agent.claude': { fg: 209, bold: true },
-    'agent.codex': { fg: 79, bold: true },
-    'agent.copilot': { fg: 141, bold: true },
-    'agent.crush': { fg: 205, bold: true },
-    'agent.goose': { fg: 209, bold: true },
-    'agent.cursor': { fg: 147, bold: true },
-    'agent.droid': { fg: 214, bold: true },
-    'agent.gemini': { fg: 75, bold: true },
-    'agent.grok': { fg: 255, bold: true },
-    'agent.kilo': { fg: 220, bold: true },
-    'agent.kimi': { fg: 39, bold: true },
-    'agent.opencode': { fg: 150, bold: true },
-    'agent.pi': { fg: 183, bold: true },
-    'agent.qwen': { fg: 99, bold: true },
+    ...agentStyles('dark'),
   },
 };
 
@@ -154,21 +145,7 @@ const LIGHT: Theme = {
     borderFocus: { fg: 25 },
     status: { fg: 236, bg: 253 },
     statusWarn: { fg: 166, bg: 253, bold: true },
-    'agent.amp': { fg: 161, bold: true },
-    'agent.claude': { fg: 166, bold: true },
-    'agent.codex': { fg: 29, bold: true },
-    'agent.copilot': { fg: 91, bold: true },
-    'agent.crush': { fg: 162, bold: true },
-    'agent.goose': { fg: 166, bold: true },
-    'agent.cursor': { fg: 61, bold: true },
-    'agent.droid': { fg: 130, bold: true },
-    'agent.gemini': { fg: 26, bold: true },
-    'agent.grok': { fg: 236, bold: true },
-    'agent.kilo': { fg: 136, bold: true },
-    'agent.kimi': { fg: 25, bold: true },
-    'agent.opencode': { fg: 64, bold: true },
-    'agent.pi': { fg: 97, bold: true },
-    'agent.qwen': { fg: 56, bold: true },
+    ...agentStyles('light'),
   },
 };
 

@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { ampDataDir, ampThreadsDir } from './paths.js';
 
 export const ampResumeCommand = (threadId: string): string => `amp threads continue ${threadId}`;
@@ -7,7 +8,8 @@ export const amp = {
   kind: 'amp',
   label: 'Amp',
   glyph: 'A',
-  colour: 'amp',
+  colour: { tui: { dark: 204, light: 161 }, web: { dark: '#e48bbd', light: '#b03c7c' } },
+  demo,
   storage: 'files',
   env: ['XDG_DATA_HOME'],
   locations: ({ env }) => [{ path: ampThreadsDir(env) }],

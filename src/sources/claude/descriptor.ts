@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { claudeDesktopDir, claudeProjectsDirs } from './paths.js';
 
 export const claudeResumeCommand = (sessionId: string): string => `claude --resume ${sessionId}`;
@@ -8,7 +9,8 @@ export const claude = {
   kind: 'claude',
   label: 'Claude',
   glyph: 'C',
-  colour: 'claude',
+  colour: { tui: { dark: 209, light: 166 }, web: { dark: '#d98a6a', light: '#b35a36' } },
+  demo,
   storage: 'files',
   env: ['CLAUDE_CONFIG_DIR'],
   locations: ({ config, env }) => {

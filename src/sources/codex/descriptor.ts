@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { codexArchivedDir, codexSessionIndexPath, codexSessionsDir } from './paths.js';
 
 export const codexResumeCommand = (sessionId: string): string => `codex resume ${sessionId}`;
@@ -7,7 +8,8 @@ export const codex = {
   kind: 'codex',
   label: 'Codex',
   glyph: 'X',
-  colour: 'codex',
+  colour: { tui: { dark: 79, light: 29 }, web: { dark: '#6fbf8e', light: '#2f7d4f' } },
+  demo,
   storage: 'files',
   env: ['CODEX_HOME'],
   // Archived threads are read too, but most people never archive one.

@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { copilotSessionsDir } from './paths.js';
 
 export const copilotResumeCommand = (sessionId: string): string => `copilot --resume ${sessionId}`;
@@ -7,7 +8,8 @@ export const copilot = {
   kind: 'copilot',
   label: 'Copilot',
   glyph: 'H',
-  colour: 'copilot',
+  colour: { tui: { dark: 141, light: 91 }, web: { dark: '#b392f0', light: '#6f42c1' } },
+  demo,
   storage: 'files',
   env: ['COPILOT_HOME'],
   locations: ({ env }) => [{ path: copilotSessionsDir(env) }],

@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { crushProjects } from './registry.js';
 import { crushRegistryPath } from './paths.js';
 
@@ -13,7 +14,8 @@ export const crush = {
   kind: 'crush',
   label: 'Crush',
   glyph: 'R',
-  colour: 'crush',
+  colour: { tui: { dark: 205, light: 162 }, web: { dark: '#ff6e9c', light: '#c2185b' } },
+  demo,
   storage: 'sqlite',
   env: ['CRUSH_GLOBAL_DATA', 'XDG_DATA_HOME'],
   // The registry first (no registry: Crush never ran), then every project database it names.

@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { cursorDbPath } from './paths.js';
 import { cursorProjectsDir } from './transcript-paths.js';
 
@@ -8,7 +9,8 @@ export const cursor = {
   kind: 'cursor',
   label: 'Cursor',
   glyph: 'U',
-  colour: 'cursor',
+  colour: { tui: { dark: 147, light: 61 }, web: { dark: '#a9b1bf', light: '#4f5866' } },
+  demo,
   storage: 'sqlite',
   env: ['XDG_CONFIG_HOME', 'APPDATA'],
   locations: ({ env, platform }) => [{ path: cursorDbPath(env, platform) }, { path: cursorProjectsDir(env), onlyIfPresent: true }],

@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { droidSessionsDir } from './paths.js';
 
 export const droidResumeCommand = (sessionId: string): string => `droid --resume ${sessionId}`;
@@ -7,7 +8,8 @@ export const droid = {
   kind: 'droid',
   label: 'Droid',
   glyph: 'F',
-  colour: 'droid',
+  colour: { tui: { dark: 214, light: 130 }, web: { dark: '#f0a04b', light: '#a35c0f' } },
+  demo,
   storage: 'files',
   env: ['FACTORY_HOME_OVERRIDE'],
   locations: ({ env }) => [{ path: droidSessionsDir(env) }],

@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { geminiProjectsFile, geminiTmpDir } from './paths.js';
 
 /** Gemini CLI resumes a session of the current project by its id. */
@@ -8,7 +9,8 @@ export const gemini = {
   kind: 'gemini',
   label: 'Gemini',
   glyph: 'M',
-  colour: 'gemini',
+  colour: { tui: { dark: 75, light: 26 }, web: { dark: '#7aa2f7', light: '#3461c4' } },
+  demo,
   storage: 'files',
   env: ['GEMINI_CLI_HOME'],
   locations: ({ env }) => [{ path: geminiTmpDir(env) }],

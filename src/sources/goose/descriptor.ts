@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { gooseDbPath } from './paths.js';
 
 export const gooseResumeCommand = (sessionId: string): string => `goose session --resume --session-id ${sessionId}`;
@@ -7,7 +8,8 @@ export const goose = {
   kind: 'goose',
   label: 'Goose',
   glyph: 'E',
-  colour: 'goose',
+  colour: { tui: { dark: 209, light: 166 }, web: { dark: '#ff9e64', light: '#b35900' } },
+  demo,
   storage: 'sqlite',
   env: ['GOOSE_PATH_ROOT', 'XDG_DATA_HOME', 'APPDATA'],
   locations: ({ env, platform }) => [{ path: gooseDbPath(env, platform) }],

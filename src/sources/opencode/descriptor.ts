@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { opencodeDbPaths } from './paths.js';
 
 export const opencodeResumeCommand = (sessionId: string): string => `opencode -s ${sessionId}`;
@@ -7,7 +8,8 @@ export const opencode = {
   kind: 'opencode',
   label: 'OpenCode',
   glyph: 'O',
-  colour: 'opencode',
+  colour: { tui: { dark: 150, light: 64 }, web: { dark: '#d7b56d', light: '#8a6414' } },
+  demo,
   storage: 'sqlite',
   env: ['OPENCODE_DATA_DIR', 'OPENCODE_DB', 'XDG_DATA_HOME'],
   locations: ({ env }) => opencodeDbPaths(env).map((file) => ({ path: file })),

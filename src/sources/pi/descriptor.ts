@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { piSessionDirs } from './paths.js';
 
 export const piResumeCommand = (sessionId: string): string => `pi --session ${sessionId}`;
@@ -7,7 +8,8 @@ export const pi = {
   kind: 'pi',
   label: 'pi',
   glyph: 'π',
-  colour: 'pi',
+  colour: { tui: { dark: 183, light: 97 }, web: { dark: '#5fc7c0', light: '#1d7f78' } },
+  demo,
   storage: 'files',
   env: ['PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR'],
   locations: ({ env }) => piSessionDirs(env).map((dir) => ({ path: dir })),

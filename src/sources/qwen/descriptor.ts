@@ -1,4 +1,5 @@
 import type { AgentFacts } from '../descriptor.js';
+import { demo } from './demo.js';
 import { qwenProjectsDir } from './paths.js';
 
 export const qwenResumeCommand = (sessionId: string): string => `qwen --resume ${sessionId}`;
@@ -7,7 +8,8 @@ export const qwen = {
   kind: 'qwen',
   label: 'Qwen',
   glyph: 'Q',
-  colour: 'qwen',
+  colour: { tui: { dark: 99, light: 56 }, web: { dark: '#8c7cf0', light: '#5a48c8' } },
+  demo,
   storage: 'files',
   env: ['QWEN_RUNTIME_DIR'],
   locations: ({ env }) => [{ path: qwenProjectsDir(env) }],

@@ -9,7 +9,8 @@ import { orderRows, type SortMode } from '../../../src/sinks/tui/order.js';
 import { BASE_STYLES, THEMES } from '../../../src/sinks/tui/theme.js';
 import { ACTIVITIES } from '../../../src/core/activity.js';
 import { inWindowOrder } from '../../../src/limits/windows.js';
-import { AGENT_COLOURS } from '../../../src/sources/descriptor.js';
+import { AGENT_KINDS } from '../../../src/core/agents.js';
+import { AGENTS } from '../../../src/sources/agents.js';
 import { toSummary } from '../../../src/streams/views.js';
 import { fold, NOW } from './scene.js';
 
@@ -156,9 +157,17 @@ describe('keys', () => {
     expect(mouseToAction({ name: 'MOUSE_MOTION', x: 10, y: 5 }, 'normal', { area: 'list', row: 0 }, 0)).toBeUndefined();
   });
 
-  it('every agent colour slot has a glyph color in every theme', () => {
-    const roles = [...BASE_STYLES, ...ACTIVITIES.map((a) => `act.${a}` as const), ...AGENT_COLOURS.map((slot) => `agent.${slot}` as const)];
+  it('every agent has a glyph color in every theme', () => {
+    const roles = [...BASE_STYLES, ...ACTIVITIES.map((a) => `act.${a}` as const), ...AGENT_KINDS.map((kind) => `agent.${kind}` as const)];
     for (const theme of Object.values(THEMES)) for (const role of roles) expect(theme.styles[role], `${theme.name} ${role}`).toBeDefined();
+  });
+
+  it("takes each agent's glyph color in the dark and the light theme from its descriptor", () => {
+    for (const kind of AGENT_KINDS) {
+      expect(THEMES.dark.styles[`agent.${kind}`], kind).toEqual({ fg: AGENTS[kind].colour.tui.dark, bold: true });
+      expect(THEMES.light.styles[`agent.${kind}`], kind).toEqual({ fg: AGENTS[kind].colour.tui.light, bold: true });
+      expect(THEMES.plain.styles[`agent.${kind}`], kind).toEqual({});
+    }
   });
 });
 

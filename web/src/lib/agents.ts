@@ -3,8 +3,8 @@ import type { AgentKind } from '../../../src/core/agents.js';
 
 /**
  * How each agent is named and coloured, taken from the agent registry (src/sources/agents.ts)
- * when the dashboard is built (vite.config.ts): the page keeps no list of its own. A colour is a
- * palette slot; styles/global.css maps each slot to `--agent-<slot>`.
+ * when the dashboard is built (vite.config.ts): the page keeps no list of its own. Each agent's
+ * colour is `--agent-<kind>` (lib/agent-css.ts).
  */
 export const AGENT_LOOKS = looks;
 
