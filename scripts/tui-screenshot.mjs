@@ -42,7 +42,24 @@ const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').r
  * sparkline, ellipsis) sits in a box one cell wide and one line high, so a glyph taken from a
  * fallback font cannot shift the columns after it, and borders join from line to line.
  */
-const cells = (text) => [...text].map((ch) => (ch.charCodeAt(0) < 128 ? escapeHtml(ch) : `<b class="c">${escapeHtml(ch)}</b>`)).join('');
+const cells = (text) => [...text].map((ch) => (ch.charCodeAt(0) < 128 ? escapeHtml(ch) : (block(ch) ?? `<b class="c">${escapeHtml(ch)}</b>`))).join('');
+
+/**
+ * A block element (U+2580-U+2590: the sparkline's bars, the prompt's cursor) drawn as a
+ * rectangle in the text's color: fonts draw these glyphs wider or taller than a cell, so a
+ * sparkline became one solid shape. Other characters are left to the font (undefined).
+ */
+const block = (ch) => {
+  const code = ch.codePointAt(0);
+  const rect = (css) => `<b class="c k"><i style="${css}"></i></b>`;
+  if (code === 0x2580) return rect('top:0;height:50%;width:100%');
+  // A bar leaves the top two pixels of its cell and one on its right, so that the bars of
+  // neighbouring rows and columns read as bars, not as one shape.
+  if (code >= 0x2581 && code <= 0x2588) return rect(`bottom:0;height:${Math.max(1, Math.round(((code - 0x2580) * 15) / 8))}px;width:calc(100% - 1px)`);
+  if (code >= 0x2589 && code <= 0x258f) return rect(`bottom:0;height:100%;width:${((0x2590 - code) * 12.5).toFixed(1)}%`);
+  if (code === 0x2590) return rect('bottom:0;left:auto;right:0;height:100%;width:50%');
+  return undefined;
+};
 
 /** One captured line (SGR escapes and text) as HTML spans. */
 const lineToHtml = (line) => {
@@ -111,6 +128,8 @@ const page = `<!doctype html><meta charset="utf-8"><style>
   body { margin: 0; background: ${BG}; }
   pre { margin: 0; padding: 14px 16px; font: 14px/17px 'DejaVu Sans Mono', 'Liberation Mono', monospace; color: ${FG}; background: ${BG}; display: inline-block; }
   .c { display: inline-block; width: 1ch; height: 17px; overflow: visible; font-weight: inherit; text-align: center; vertical-align: top; line-height: 17px; transform: scaleY(1.22); }
+  .k { position: relative; overflow: hidden; transform: none; }
+  .k i { position: absolute; left: 0; background: currentColor; }
 </style><pre id="screen">${rows.map(lineToHtml).join('\n')}</pre>`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',

@@ -63,7 +63,7 @@ describe('--demo is quiet', { timeout: 60_000 }, () => {
     await until('the --demo notice', () => stderr.includes('--demo: sample sessions; webhooks and desktop notifications are off'));
     expect(stderr.match(/webhooks and desktop notifications are off/g)).toHaveLength(1);
     // The demo's waiting session raises its sample notification as a line, never on the desktop.
-    await until('the sample notification', () => stderr.includes('--demo: dashboard is waiting for you (a sample notification, not sent to the desktop)'));
+    await until('the sample notification', () => stderr.includes('--demo: dashboard is waiting for you (sample notification, not sent)'));
     expect(receiver.received).toEqual([]);
   });
 });

@@ -261,7 +261,7 @@ describe.skipIf(!hasTmux)('agentwatch TUI in a real terminal (tmux)', () => {
     await waitText(name, 'Search messages:');
     typeText(name, 'login');
     keys(name, 'Enter');
-    const screen = await waitText(name, '"login": acme-api');
+    const screen = await waitText(name, '"login": Add rate limiting to the login route');
     expect(screen).not.toContain('Search messages:');
     keys(name, 'q');
     await waitText(name, 'EXITED 0');

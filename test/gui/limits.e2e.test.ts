@@ -98,6 +98,8 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view', () => {
       await dialog.getByRole('tab', { name: 'Detailed' }).click();
       await until(() => dialog.getByRole('tabpanel').textContent()).toMatch(/Elapsed[\s\S]*Resets[\s\S]*Pace/);
       expect(await dialog.locator('.block h3').first().textContent()).toBe('Claude (Max)');
+      // The window's name and its length, apart: "5-hour · 5 h window", never "5-hour· 5 h".
+      expect(await dialog.locator('.window h4').first().innerText()).toBe('5-hour · 5 h window');
       // The Used bar by used percent alone (green <= 50, blue <= 75, orange <= 90,
       // red above), whatever the pace; the Elapsed bar neutral.
       const bars = await dialog.locator('.window').evaluateAll((windows) =>
@@ -266,6 +268,8 @@ describe.skipIf(!CHROMIUM)('limits in the dashboard and the panel view', () => {
     try {
       const row = page.locator(`[data-session-id="${SESSION.id}"]`);
       await until(() => row.locator('.activity-text').textContent()).toMatch(/^waiting \d+[sm]$/);
+      // Each row says which agent runs the session: two sessions of one folder differ by it.
+      expect(await row.locator('.agent').first().textContent()).toBe('Claude');
       // The narrow view counts who waits in its title and favicon too (a tray-like window).
       await until(() => page.title()).toBe('(1) agentwatch');
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('favicon-1.svg');

@@ -130,6 +130,8 @@ describe.skipIf(!CHROMIUM)('settings and actions in Chromium (spawned agentwatch
     try {
       await page.getByRole('button', { name: 'Settings' }).click();
       const settings = page.getByRole('dialog', { name: 'Settings' });
+      // It says what is true: the file holds the passphrase as plain text, the page never shows it.
+      expect(await settings.textContent()).toMatch(/kept as plain text in config\.json[^.]*; this page never shows it/);
       await settings.getByLabel('New passphrase').fill('short');
       await settings.getByLabel('Repeat').fill('short');
       await settings.getByRole('button', { name: 'Change passphrase' }).click();

@@ -19,6 +19,6 @@ export const makeDemoNotifierSink =
   ({ state$ }, ctx) => {
     const subscription = state$
       .pipe(notifyAfterWaiting(DEMO_NOTIFY_AFTER_MS, ctx.scheduler, { now: ctx.now, watched: (s) => NOTIFYING.has(s.sessionId) }))
-      .subscribe((alert) => ctx.log.info(`--demo: ${formatNotification(alert).title} (a sample notification, not sent to the desktop)`));
+      .subscribe((alert) => ctx.log.info(`--demo: ${formatNotification(alert).title} (sample notification, not sent)`));
     return () => subscription.unsubscribe();
   };

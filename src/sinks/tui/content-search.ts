@@ -13,7 +13,4 @@ const HITS = 50;
 export const contentSearch =
   (index: LiveIndex, agents: readonly AgentKind[]) =>
   async (query: string): Promise<ContentHit[]> =>
-    (await index.search(query, { agents, limit: HITS })).map((r) => ({
-      key: `${r.agent}:${r.session_id}`,
-      label: r.title || r.cwd.split('/').at(-1) || r.session_id,
-    }));
+    (await index.search(query, { agents, limit: HITS })).map((r) => ({ key: `${r.agent}:${r.session_id}` }));

@@ -56,6 +56,16 @@ export const fitLine = (line: Line, width: number, padStyle?: StyleName): Segmen
   return cut;
 };
 
+/**
+ * Exactly `width` cells like `fitLine`, but a line that does not fit ends with an ellipsis in
+ * the style of the text it cuts, so a cut never reads as the whole text.
+ */
+export const clipLine = (line: Line, width: number, padStyle?: StyleName): Segment[] => {
+  if (width <= 0 || lineWidth(line) <= width) return fitLine(line, width, padStyle);
+  const cutAt = sliceLine(line, width - 1, width)[0];
+  return [...sliceLine(line, 0, width - 1), { ...cutAt, text: '…' }];
+};
+
 /** `part` drawn over `base` from column `x` (modal boxes over the panels). */
 export const overlay = (base: Line, x: number, part: Line): Segment[] => {
   const partWidth = lineWidth(part);

@@ -3,7 +3,7 @@ import { historyShare, readingHistory } from '../../core/history.js';
 import type { ListCounts } from './model.js';
 import { spinnerAt } from './format.js';
 import { KEY_HELP, KEY_HELP_COMPACT, LIMITS_KEY_HELP } from './keys.js';
-import { fitLine, lineWidth, seg, type Line, type Segment } from './line.js';
+import { clipLine, lineWidth, seg, type Line, type Segment } from './line.js';
 import { SORT_SHORT } from './order.js';
 import type { ViewState } from './state.js';
 import { ellipsize } from './text.js';
@@ -50,7 +50,7 @@ export const renderTitle = (view: ViewState, counts: ListCounts, shown: number, 
     const worst = kept.reduce((a, b) => (b[0] >= a[0] ? b : a));
     kept.splice(kept.indexOf(worst), 1);
   }
-  return fitLine(
+  return clipLine(
     kept.map(([, s]) => s),
     width,
     'title',
@@ -71,15 +71,15 @@ export const renderStatus = (warnings: readonly string[], diagnostics: number, w
   // A store without its disk is said first, in place of the latest warning, while it lasts (it clears when the disk recovers).
   if (degraded.length > 0) {
     const tail = warnings.length > 0 ? [seg(' · ? lists all', 'status')] : [];
-    return fitLine([seg(' ! ', 'statusWarn'), seg([...degraded, ...(counts ? [counts] : [])].join(' · '), 'statusWarn'), ...tail], width, 'status');
+    return clipLine([seg(' ! ', 'statusWarn'), seg([...degraded, ...(counts ? [counts] : [])].join(' · '), 'statusWarn'), ...tail], width, 'status');
   }
   // The latest warning without its file's directory (`config.json: unknown key …`): the ? overlay has it whole.
   const latest = warnings.at(-1)?.replace(/^(?:\/[^\s/]+)*\/([^\s/]+): /, '$1: ');
-  if (latest === undefined) return fitLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · run agentwatch doctor', 'status')], width, 'status');
+  if (latest === undefined) return clipLine([seg(' ! ', 'statusWarn'), seg(counts, 'statusWarn'), seg(' · run agentwatch doctor', 'status')], width, 'status');
   const head: Segment[] = [seg(' ! ', 'statusWarn'), seg(`${counts}: `, 'statusWarn')];
   const tail: Segment[] = [seg(' · ? lists all · agentwatch doctor', 'status')];
   const room = width - lineWidth(head) - lineWidth(tail);
-  return fitLine([...head, ...(room >= 8 ? [seg(ellipsize(latest, room), 'status')] : []), ...tail], width, 'status');
+  return clipLine([...head, ...(room >= 8 ? [seg(ellipsize(latest, room), 'status')] : []), ...tail], width, 'status');
 };
 
 const keyHelp = (table: readonly (readonly [string, string])[], gap: string): Segment[] =>
@@ -98,10 +98,10 @@ export const renderHelp = (view: ViewState, now: number, width: number): Line =>
   if (prompt) {
     const label = prompt.kind === 'search' ? 'Search path: ' : prompt.kind === 'content' ? 'Search messages: ' : `Rename ${prompt.label}: `;
     const hint = prompt.kind === 'search' ? '  enter keep · esc cancel' : prompt.kind === 'content' ? '  enter search · esc cancel' : '  enter save (empty clears) · esc cancel';
-    return fitLine([seg(label, 'prompt'), seg(prompt.text, 'value'), seg('▏', 'cursor'), seg(hint, 'help')], width);
+    return clipLine([seg(label, 'prompt'), seg(prompt.text, 'value'), seg('▏', 'cursor'), seg(hint, 'help')], width);
   }
   if (view.notice && now - view.notice.at < NOTICE_MS) {
-    return fitLine([seg(view.notice.text, view.notice.tone === 'error' ? 'error' : 'info')], width);
+    return clipLine([seg(view.notice.text, view.notice.tone === 'error' ? 'error' : 'info')], width);
   }
-  return fitLine(keysFor(view, width), width);
+  return clipLine(keysFor(view, width), width);
 };

@@ -108,7 +108,6 @@ export type Effect =
 /** A session whose messages match a content search, best first. */
 export interface ContentHit {
   readonly key: SessionKey;
-  readonly label: string;
 }
 
 /** What the reducer may look at besides the view: the rows on screen and scroll bounds. */

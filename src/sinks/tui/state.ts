@@ -194,7 +194,9 @@ export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext):
       }
       const hit = action.hits[shown] as ContentHit;
       const index = ctx.rows.findIndex((row) => row.key === hit.key);
-      return only(notice(select(view, ctx.rows, index), `${quoted}: ${hit.label}${action.hits.length > 1 ? ` (best of ${action.hits.length})` : ''}`, 'info', ctx.now));
+      // The session is named as the list names it, so the notice points at the row it selected.
+      const name = ctx.rows[index]?.summary.display_name ?? hit.key;
+      return only(notice(select(view, ctx.rows, index), `${quoted}: ${name}${action.hits.length > 1 ? ` (best of ${action.hits.length})` : ''}`, 'info', ctx.now));
     }
     case 'startRename':
       if (!row) return only(notice(view, 'No session selected to rename', 'error', ctx.now));

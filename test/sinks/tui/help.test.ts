@@ -4,8 +4,10 @@ import { KEY_REFERENCE } from '../../../src/sinks/tui/keys.js';
 import { toPlain } from '../../../src/sinks/tui/line.js';
 import { MIN_SIZE } from '../../../src/sinks/tui/layout.js';
 import { SORT_LABEL, SORT_MODES } from '../../../src/sinks/tui/order.js';
+import { renderHelp, renderStatus } from '../../../src/sinks/tui/render-chrome.js';
 import { helpLines } from '../../../src/sinks/tui/render-help.js';
 import { tooSmallLines } from '../../../src/sinks/tui/render.js';
+import { initialView, type ViewState } from '../../../src/sinks/tui/state.js';
 import { displayWidth } from '../../../src/sinks/tui/text.js';
 
 /**
@@ -99,5 +101,29 @@ describe('a terminal smaller than the TUI needs', () => {
     expect(tooSmallLines({ width: 30, height: 8 }).join(' ')).toBe('Terminal too small (30x8); need 40x12. q quits.');
     expect(tooSmallLines({ width: 20, height: 5 })).toEqual(['Terminal too small', '(20x5); need 40x12.', 'q quits.']);
     expect(tooSmallLines({ width: 10, height: 3 })).toEqual(['Too small:', 'need 40x12']);
+  });
+});
+
+describe('the help bar and the status line', () => {
+  const NOW = 1_000_000;
+  const long = 'x'.repeat(40);
+  const withNotice: ViewState = { ...initialView(30, ''), notice: { text: `--demo: ${long} is waiting for you (sample notification, not sent)`, tone: 'info', at: NOW } };
+  const renaming: ViewState = { ...initialView(30, ''), prompt: { kind: 'rename', text: 'a name typed', sessionId: 's1', label: long } };
+
+  it.each([80, 60, 40])('at %i columns a line that does not fit ends with an ellipsis and fills the width', (width) => {
+    const cut = [
+      renderHelp(withNotice, NOW, width),
+      renderHelp(renaming, NOW, width),
+      renderStatus([`config.json: unknown key "${long}"`], 3, width, [`webhook queue in memory: ${long}`]),
+    ].map(toPlain);
+    for (const line of cut) {
+      expect(displayWidth(line), line).toBe(width);
+      expect(line.endsWith('…'), line).toBe(true);
+    }
+  });
+
+  it('a line that fits is padded, not marked', () => {
+    const line = toPlain(renderHelp({ ...withNotice, notice: { text: 'Renamed to "x"', tone: 'info', at: NOW } }, NOW, 80));
+    expect(line).toBe('Renamed to "x"'.padEnd(80));
   });
 });

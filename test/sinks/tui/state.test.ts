@@ -171,16 +171,17 @@ describe('content search (s)', () => {
     // The list filter by path/name is untouched: `/` keeps doing that.
     expect(typed.view.search).toBe('');
     const rows = ctxOf(typed.view).rows;
-    const target = rows.at(-1);
-    const hits = [{ key: 'codex:not-listed' as const, label: 'elsewhere' }, { key: target?.key ?? 'claude:x', label: 'the hit' }];
+    const target = rows.find((row) => row.key === 'claude:c1');
+    const hits = [{ key: 'codex:not-listed' as const }, { key: target?.key ?? 'claude:x' }];
     const found = run([{ type: 'contentResults', query: 'oauth refresh', hits }], typed.view);
     expect(selectedRow(found.view, ctxOf(found.view).rows)?.key).toBe(target?.key);
-    expect(found.view.notice?.text).toBe('"oauth refresh": the hit (best of 2)');
+    // The session is named by its display name, as in the list: not its title or folder.
+    expect(found.view.notice?.text).toBe('"oauth refresh": Add rate limiting to the login route (best of 2)');
   });
 
   it('says so when nothing matches, or when the matches are not in this list', () => {
     expect(run([{ type: 'contentResults', query: 'nothing', hits: [] }]).view.notice?.text).toBe('No session mentions "nothing"');
-    const outside = run([{ type: 'contentResults', query: 'old', hits: [{ key: 'codex:gone', label: 'old one' }] }]).view;
+    const outside = run([{ type: 'contentResults', query: 'old', hits: [{ key: 'codex:gone' }] }]).view;
     expect(outside.notice?.text).toContain('none in this list');
     expect(selectedName(outside)).toBe('terraform');
   });
