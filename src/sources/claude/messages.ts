@@ -134,6 +134,7 @@ export const createAssistantEvents = (ref: Ref, lastId: string | undefined): ((r
           hourWrites(usage?.cache_creation, usage?.cache_creation_input_tokens ?? 0),
         ),
         ...(record.costUSD !== undefined ? { costUsd: record.costUSD } : {}),
+        ...(message.model && message.model !== '<synthetic>' ? { model: message.model } : {}),
       });
     }
     return events;
