@@ -127,7 +127,7 @@ const plus = (a: TokenCounts, b: TokenCounts): TokenCounts => {
  * The estimate of a session's usage: each model's tokens (`tokensByModel`) at its own rates, the
  * tokens no usage named a model for at the session model's; null when no part has a known price.
  */
-export const estimateUsageCost = (s: CostedUsage): number | null => {
+const estimateUsageCost = (s: CostedUsage): number | null => {
   let known = false;
   let usd = 0;
   let named = ZERO_TOKENS;
