@@ -9,7 +9,7 @@ export const pi = {
   glyph: 'π',
   colour: 'pi',
   storage: 'files',
-  env: ['PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR', 'PI_CONFIG_DIR', 'OMP_PROFILE', 'PI_PROFILE'],
+  env: ['PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR'],
   locations: ({ env }) => piSessionDirs(env).map((dir) => ({ path: dir })),
   stampRoots: ({ env }) => piSessionDirs(env),
   resume: ({ sessionId }) => piResumeCommand(sessionId),
