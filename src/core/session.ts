@@ -106,6 +106,8 @@ export type SessionEvent =
       readonly tokens: TokenCounts;
       readonly messageId?: string;
       readonly mode?: 'add' | 'total';
+      /** The model that spent these tokens, where the record names it (claude): priced at its own rates. */
+      readonly model?: string;
       /** Cost the agent itself recorded, in USD (claude costUSD, pi, opencode/kilo). */
       readonly costUsd?: number;
       /** Spent by a sub-agent whose turns this transcript holds inline (claude 1.0.x): also counted in `inlineSubagents`. */
@@ -229,6 +231,12 @@ export interface RecentMessage {
 /** What the last meaningful record was; drives the activity state machine. */
 export type LastTurn = 'none' | 'user' | 'assistant' | 'tool_call' | 'tool_result' | 'thinking';
 
+/** The tokens one model spent in a session, and their part past the price tier. */
+export interface ModelTokens {
+  readonly tokens: TokenCounts;
+  readonly aboveTier: TokenCounts;
+}
+
 /** The folded state of one session. Plain JSON so the discovery cache can persist it. */
 export interface SessionState {
   readonly agent: AgentKind;
@@ -256,6 +264,12 @@ export interface SessionState {
    * tiered rates where a model has them (streams/cost.ts). Zero for totals an agent reports whole.
    */
   readonly tokensAboveTier: TokenCounts;
+  /**
+   * The part of `tokens` (and of `tokensAboveTier`) each model spent, by the model its usage named
+   * (claude): a session that changed models is priced per model; tokens no usage named a model for
+   * are priced at `model`'s rates (streams/cost.ts).
+   */
+  readonly tokensByModel: Readonly<Record<string, ModelTokens>>;
   /** Per-message usage already counted, so split responses count once (bounded, newest kept). */
   readonly usageByMessage: Readonly<Record<string, TokenCounts>>;
   readonly recordedCostUsd: number;

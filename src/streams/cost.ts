@@ -1,4 +1,4 @@
-import { ZERO_TOKENS, type CostSource, type TokenCounts } from '../core/session.js';
+import { ZERO_TOKENS, type CostSource, type SessionState, type TokenCounts } from '../core/session.js';
 import shipped from './prices/litellm-prices.json' with { type: 'json' };
 import { findModelPrice } from './prices/match.js';
 import type { ModelPrice, PriceSnapshot } from './prices/snapshot.js';
@@ -102,3 +102,51 @@ export const sessionCost = (model: string, tokens: TokenCounts, recordedCostUsd:
 /** Where `sessionCost` of the same arguments comes from. */
 export const costSource = (model: string, recordedCostUsd: number): CostSource =>
   recordedCostUsd > 0 ? 'agent' : priceFor(model) !== undefined ? 'price-table' : null;
+
+/** What a session's cost is computed from. */
+export type CostedUsage = Pick<SessionState, 'model' | 'tokens' | 'tokensAboveTier' | 'tokensByModel' | 'recordedCostUsd'>;
+
+const minus = (a: TokenCounts, b: TokenCounts): TokenCounts => {
+  const rest: TokenCounts = {
+    input: Math.max(0, a.input - b.input),
+    output: Math.max(0, a.output - b.output),
+    cacheCreation: Math.max(0, a.cacheCreation - b.cacheCreation),
+    cacheRead: Math.max(0, a.cacheRead - b.cacheRead),
+  };
+  const hour = Math.max(0, (a.cacheCreation1h ?? 0) - (b.cacheCreation1h ?? 0));
+  return hour > 0 ? { ...rest, cacheCreation1h: hour } : rest;
+};
+
+const plus = (a: TokenCounts, b: TokenCounts): TokenCounts => {
+  const sum: TokenCounts = { input: a.input + b.input, output: a.output + b.output, cacheCreation: a.cacheCreation + b.cacheCreation, cacheRead: a.cacheRead + b.cacheRead };
+  const hour = (a.cacheCreation1h ?? 0) + (b.cacheCreation1h ?? 0);
+  return hour > 0 ? { ...sum, cacheCreation1h: hour } : sum;
+};
+
+/**
+ * The estimate of a session's usage: each model's tokens (`tokensByModel`) at its own rates, the
+ * tokens no usage named a model for at the session model's; null when no part has a known price.
+ */
+const estimateUsageCost = (s: CostedUsage): number | null => {
+  let known = false;
+  let usd = 0;
+  let named = ZERO_TOKENS;
+  let namedAbove = ZERO_TOKENS;
+  for (const [model, part] of Object.entries(s.tokensByModel)) {
+    named = plus(named, part.tokens);
+    namedAbove = plus(namedAbove, part.aboveTier);
+    const cost = estimateCost(model, part.tokens, part.aboveTier);
+    if (cost !== null) [known, usd] = [true, usd + cost];
+  }
+  const rest = minus(s.tokens, named);
+  const restCost = estimateCost(s.model, rest, minus(s.tokensAboveTier, namedAbove));
+  if (restCost !== null && (restCost > 0 || !known)) [known, usd] = [true, usd + restCost];
+  return known ? usd : null;
+};
+
+/** Shown cost of a session's own usage: what the agent recorded when it did, else the estimate, else 0. */
+export const usageCost = (s: CostedUsage): number => (s.recordedCostUsd > 0 ? s.recordedCostUsd : (estimateUsageCost(s) ?? 0));
+
+/** Where `usageCost` of the same session comes from. */
+export const usageCostSource = (s: CostedUsage): CostSource =>
+  costSource(s.model, s.recordedCostUsd) ?? (Object.keys(s.tokensByModel).some((model) => priceFor(model) !== undefined) ? 'price-table' : null);

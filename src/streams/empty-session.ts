@@ -23,6 +23,7 @@ export const emptySession = (agent: AgentKind, sessionId: string): SessionState 
   assistantMessages: 0,
   tokens: ZERO_TOKENS,
   tokensAboveTier: ZERO_TOKENS,
+  tokensByModel: {},
   usageByMessage: {},
   recordedCostUsd: 0,
   subagents: NO_SUBAGENTS,

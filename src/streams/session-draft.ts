@@ -1,4 +1,4 @@
-import { withHourWrites, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
+import { withHourWrites, ZERO_TOKENS, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
 import { detach } from '../core/detach.js';
 import { intern } from '../core/intern.js';
 import { TIER_TOKENS } from './cost.js';
@@ -138,9 +138,16 @@ const applyUsage = (d: SessionDraft, e: Extract<DraftEvent, { type: 'usage' }>):
   const cost = previous === undefined ? (e.costUsd ?? 0) : 0;
   s.tokens = addTokens(s.tokens, added);
   // Tiers are per message: a replaced message's part above the tier is replaced too.
+  let above: TokenCounts | undefined;
   if (reachesTier(e.tokens) || (previous !== undefined && reachesTier(previous))) {
-    const above = previous === undefined ? aboveTier(e.tokens) : addTokens(aboveTier(e.tokens), aboveTier(previous), -1);
+    above = previous === undefined ? aboveTier(e.tokens) : addTokens(aboveTier(e.tokens), aboveTier(previous), -1);
     s.tokensAboveTier = addTokens(s.tokensAboveTier, above);
+  }
+  // A message written again names the same model: its difference stays with that model.
+  if (e.model) {
+    const had = s.tokensByModel[e.model];
+    const tokens = addTokens(had?.tokens ?? ZERO_TOKENS, added);
+    s.tokensByModel = { ...s.tokensByModel, [e.model]: { tokens, aboveTier: above === undefined ? (had?.aboveTier ?? ZERO_TOKENS) : addTokens(had?.aboveTier ?? ZERO_TOKENS, above) } };
   }
   s.recordedCostUsd += cost;
   if (e.subagent === true) {

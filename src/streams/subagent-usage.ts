@@ -1,6 +1,6 @@
 import type { AgentKind } from '../core/agents.js';
 import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage, type TokenCounts } from '../core/session.js';
-import { sessionCost } from './cost.js';
+import { usageCost } from './cost.js';
 import { PersistentMap } from './persistent-map.js';
 
 /**
@@ -29,7 +29,7 @@ const sumSubagents = (children: Iterable<SessionState>): SubagentUsage => {
   for (const child of children) {
     sessions += 1;
     tokens = add(tokens, child.tokens);
-    costUsd += sessionCost(child.model, child.tokens, child.recordedCostUsd, child.tokensAboveTier);
+    costUsd += usageCost(child);
   }
   return sessions === 0 ? NO_SUBAGENTS : { sessions, tokens, costUsd };
 };

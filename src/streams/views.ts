@@ -6,7 +6,7 @@ import type { SessionNames } from '../config/session-names.js';
 import { agentResume } from '../sources/agents.js';
 import { lastPrompt, sessionName } from '../core/session-name.js';
 import { resolveActivity, waitingSince, type ActivityRules } from './activity.js';
-import { costSource, sessionCost } from './cost.js';
+import { sessionCost, usageCost, usageCostSource } from './cost.js';
 import { NOT_A_WORKTREE, type WorktreeInfo } from './worktree.js';
 
 /** What a view needs besides the session: the time, the user's names and (for details) git facts. */
@@ -40,7 +40,7 @@ const roundUsd = (usd: number): number => Math.round(usd * 1_000_000) / 1_000_00
 export const resumeCommand = (s: SessionState): string => s.resumeCommand || agentResume(s.agent, s);
 
 /** The session's own source, else its sub-agents' (whose recorded costs none of them write): an estimate. */
-const sourceOfCost = (s: SessionState): CostSource => costSource(s.model, s.recordedCostUsd) ?? (s.subagents.costUsd > 0 ? 'price-table' : null);
+const sourceOfCost = (s: SessionState): CostSource => usageCostSource(s) ?? (s.subagents.costUsd > 0 ? 'price-table' : null);
 
 /** Summary object of `GET /api/sessions` (docs/api.md). Pure. */
 export const toSummary = (s: SessionState, options: ViewOptions): SessionSummary => summaryWith(s, options, resolveActivity(s, options.now, options.rules).activity);
@@ -60,7 +60,7 @@ export const summaryWith = (s: SessionState, options: Pick<ViewOptions, 'customN
     is_active: isActiveActivity(activity),
     model: s.model,
     git_branch: s.gitBranch,
-    cost_usd: roundUsd(sessionCost(s.model, s.tokens, s.recordedCostUsd, s.tokensAboveTier) + s.subagents.costUsd),
+    cost_usd: roundUsd(usageCost(s) + s.subagents.costUsd),
     cost_source: sourceOfCost(s),
     last_activity: rfc3339(s.lastActivityAt),
     total_messages: s.userMessages + s.assistantMessages,

@@ -1,6 +1,6 @@
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionKey, SessionState, TokenCounts } from '../../core/session.js';
-import { sessionCost } from '../../streams/cost.js';
+import { usageCost } from '../../streams/cost.js';
 
 /**
  * Tokens and estimated cost for `agentwatch_tokens_total` / `agentwatch_cost_usd_total`, fed by
@@ -53,7 +53,7 @@ export interface UsageLedger {
 }
 
 const modelLabel = (s: SessionState): string => (s.model === '' ? 'unknown' : s.model);
-const costOf = (s: SessionState): number => sessionCost(s.model, s.tokens, s.recordedCostUsd, s.tokensAboveTier);
+const costOf = (s: SessionState): number => usageCost(s);
 
 export const createUsageLedger = (): UsageLedger => {
   const seen = new Map<SessionKey, Seen>();

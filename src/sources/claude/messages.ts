@@ -28,12 +28,13 @@ const tokenCount = (value: unknown): number => (typeof value === 'number' && Num
  * place in the list: billed apart from the turn's own counters, which leave them out. Anything
  * else in the list (the executor's calls, an unbilled fallback attempt) is already in, or not billed.
  */
-const advisorUsages = (iterations: unknown): [number, TokenCounts][] => {
+const advisorUsages = (iterations: unknown): [number, TokenCounts, string | undefined][] => {
   if (!Array.isArray(iterations)) return [];
-  return iterations.flatMap((entry: unknown, i): [number, TokenCounts][] => {
+  return iterations.flatMap((entry: unknown, i): [number, TokenCounts, string | undefined][] => {
     if (typeof entry !== 'object' || entry === null || (entry as { type?: unknown }).type !== 'advisor_message') return [];
     const u = entry as Record<string, unknown>;
-    return [[i, { input: tokenCount(u.input_tokens), output: tokenCount(u.output_tokens), cacheCreation: tokenCount(u.cache_creation_input_tokens), cacheRead: tokenCount(u.cache_read_input_tokens) }]];
+    const tokens = { input: tokenCount(u.input_tokens), output: tokenCount(u.output_tokens), cacheCreation: tokenCount(u.cache_creation_input_tokens), cacheRead: tokenCount(u.cache_read_input_tokens) };
+    return [[i, tokens, typeof u.model === 'string' && u.model !== '' ? u.model : undefined]];
   });
 };
 
@@ -117,7 +118,8 @@ export const createAssistantEvents = (ref: Ref, lastId: string | undefined): ((r
     }
     const usage = message.usage;
     // Each under an id of its own: a later line of the same response repeats it, and replaces it.
-    if (message.id) for (const [i, advisor] of advisorUsages(usage?.iterations)) events.push({ type: 'usage', ...ref, at, messageId: `${message.id}:advisor:${i}`, tokens: advisor });
+    // The advisor's model prices its tokens.
+    if (message.id) for (const [i, advisor, model] of advisorUsages(usage?.iterations)) events.push({ type: 'usage', ...ref, at, messageId: `${message.id}:advisor:${i}`, tokens: advisor, ...(model ? { model } : {}) });
     if (usage || record.costUSD !== undefined) {
       events.push({
         type: 'usage',
@@ -134,6 +136,7 @@ export const createAssistantEvents = (ref: Ref, lastId: string | undefined): ((r
           hourWrites(usage?.cache_creation, usage?.cache_creation_input_tokens ?? 0),
         ),
         ...(record.costUSD !== undefined ? { costUsd: record.costUSD } : {}),
+        ...(message.model && message.model !== '<synthetic>' ? { model: message.model } : {}),
       });
     }
     return events;

@@ -16,6 +16,8 @@ const TEXT_KEYS = [valueKey('text'), valueKey('content')];
 const NOTICE_TYPES = new Set(['info', 'warning', 'error']);
 /** Context the CLI sends as a user message: a turn for state, not a prompt. */
 const INJECTED_PREFIXES = ['<session_context>', '<hook_context>'];
+/** What the CLI sends by itself after an empty or broken answer, recorded as a user message. */
+const CONTINUE_REQUEST = 'System: Please continue.';
 /** Tools whose `file_path` argument is a file the agent wrote. */
 const WRITE_TOOLS = new Set(['write_file', 'replace']);
 /** A finished call's status; a call is written once it has one. */
@@ -90,7 +92,7 @@ export const createGeminiParser = (file: string, kind: GeminiFileKind, cwd: stri
     if (row.type === 'user') {
       if (before) return [];
       const text = geminiText(row.content);
-      const injected = INJECTED_PREFIXES.some((prefix) => text.trimStart().startsWith(prefix));
+      const injected = text.trim() === CONTINUE_REQUEST || INJECTED_PREFIXES.some((prefix) => text.trimStart().startsWith(prefix));
       return [{ type: 'turn', ...ref(), at, role: 'user', text, ...(injected ? { counts: false } : {}) }];
     }
     if (row.model && row.model !== model) events.push(...startEvents({ model: (model = row.model) }, at));

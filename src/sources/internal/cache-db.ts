@@ -8,7 +8,7 @@ import { isOutdated, openOwnedDb } from '../../util/owned-db.js';
  * rules that change what a state holds (states folded by the old rules must be read again); add
  * the new version to docs/cache.md.
  */
-export const CACHE_SCHEMA_VERSION = 16;
+export const CACHE_SCHEMA_VERSION = 17;
 
 // Rowid tables with large pages: rows of a few KB fit in one page (a WITHOUT ROWID table with
 // 4 KiB pages spilled them into overflow pages, which made a cold start's write several times

@@ -1,7 +1,7 @@
 import { isAgentKind } from '../../core/agents.js';
 import { DIAGNOSTIC_CODES } from '../../core/diagnostics.js';
 import { intern } from '../../core/intern.js';
-import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type DiagnosticCode, type DiagnosticCounts, type FileCheckpoint, type FileStamp, type LastTurn, type SubagentUsage, type TokenCounts, type ToolUse } from '../../core/session.js';
+import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type DiagnosticCode, type DiagnosticCounts, type FileCheckpoint, type FileStamp, type LastTurn, type ModelTokens, type SubagentUsage, type TokenCounts, type ToolUse } from '../../core/session.js';
 import type { Core } from './lazy-detail.js';
 import { parseJson } from './skim.js';
 
@@ -54,6 +54,12 @@ const encodeCheckpoint = (cp: FileCheckpoint | null, row: CoreRow): unknown => {
 const encodeTokens = (t: TokenCounts): number[] =>
   t.cacheCreation1h === undefined ? [t.input, t.output, t.cacheCreation, t.cacheRead] : [t.input, t.output, t.cacheCreation, t.cacheRead, t.cacheCreation1h];
 
+/** Tokens by model as stored: `[[model, tokens, aboveTier or null], ...]`, or null for none (`decodeByModel`). */
+const encodeByModel = (byModel: Readonly<Record<string, ModelTokens>>): unknown => {
+  const entries = Object.entries(byModel);
+  return entries.length === 0 ? null : entries.map(([model, part]) => [model, encodeTokens(part.tokens), sameTokens(part.aboveTier, ZERO_TOKENS) ? null : encodeTokens(part.aboveTier)]);
+};
+
 /** A sub-agent usage as stored: `[sessions, costUsd, ...encodeTokens]` (`decodeSubagents`). */
 const encodeSubagents = (u: SubagentUsage): number[] => [u.sessions, u.costUsd, ...encodeTokens(u.tokens)];
 
@@ -92,10 +98,11 @@ export const encodeCore = (state: Core, row: CoreRow): string => {
     i === NO_SUBAGENTS || (i.sessions === 0 && i.costUsd === 0 && sameTokens(i.tokens, ZERO_TOKENS)) ? null : encodeSubagents(i),
     // Only messages past the price tier (1M-context models) have any: null for almost every session.
     sameTokens(a, ZERO_TOKENS) ? null : encodeTokens(a),
+    encodeByModel(state.tokensByModel),
   ]);
 };
 
-const FIELDS = 29;
+const FIELDS = 30;
 
 /** Thrown inside `decodeCore` only, at the first position of the wrong type. */
 class Mismatch extends Error {}
@@ -124,6 +131,17 @@ const decodeTokens = (value: unknown): TokenCounts => {
   if (t.length !== 4 && t.length !== 5) throw MISMATCH;
   const tokens = { input: num(t[0]), output: num(t[1]), cacheCreation: num(t[2]), cacheRead: num(t[3]) };
   return t.length === 5 ? { ...tokens, cacheCreation1h: num(t[4]) } : tokens;
+};
+
+/** Stored tokens by model (`encodeByModel`). */
+const decodeByModel = (value: unknown): Readonly<Record<string, ModelTokens>> => {
+  if (value === null) return {};
+  const byModel: Record<string, ModelTokens> = {};
+  for (const entry of list(value)) {
+    const [model, tokens, above] = list(entry, 3);
+    byModel[intern(str(model))] = { tokens: decodeTokens(tokens), aboveTier: above === null ? ZERO_TOKENS : decodeTokens(above) };
+  }
+  return byModel;
 };
 
 /** A stored sub-agent usage (`encodeSubagents`). */
@@ -215,6 +233,7 @@ export const decodeCore = (text: string, row: CoreRow): Core | undefined => {
       assistantMessages: num(fields[17]),
       tokens: decodeTokens(tokens),
       tokensAboveTier: above === undefined ? ZERO_TOKENS : decodeTokens(above),
+      tokensByModel: decodeByModel(fields[29]),
       recordedCostUsd: num(fields[19]),
       subagents: decodeSubagents(fields[20]),
       inlineSubagents: fields[27] === null ? NO_SUBAGENTS : decodeSubagents(fields[27]),

@@ -66,6 +66,7 @@ const sessionCoreSchema = z.object({
   assistantMessages: count,
   tokens: tokenCountsSchema,
   tokensAboveTier: tokenCountsSchema,
+  tokensByModel: z.record(z.string(), z.object({ tokens: tokenCountsSchema, aboveTier: tokenCountsSchema })),
   recordedCostUsd: count,
   subagents: z.object({ sessions: count, tokens: tokenCountsSchema, costUsd: count }),
   inlineSubagents: z.object({ sessions: count, tokens: tokenCountsSchema, costUsd: count }),
@@ -107,6 +108,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
       tokens: tokenCountsSchema,
       messageId: z.string().optional(),
       mode: z.enum(['add', 'total']).optional(),
+      model: z.string().optional(),
       costUsd: count.optional(),
       subagent: z.boolean().optional(),
     })

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expandHome, homeDir, type Env } from '../../config/paths.js';
 import { parseJson } from '../internal/skim.js';
@@ -29,6 +29,32 @@ export const piCustomSessionsDir = (env: Env, settingsText: string | undefined):
   return path.isAbsolute(dir) ? path.normalize(dir) : undefined;
 };
 
+/** Oh My Pi's profile names; another value makes it fall back to the default profile. */
+const OMP_PROFILE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/**
+ * Where Oh My Pi (`omp`, a fork of pi that writes pi's session format) keeps its sessions:
+ * `~/<$PI_CONFIG_DIR or .omp>/agent/sessions`, below `profiles/<name>/` when `$OMP_PROFILE` (else
+ * `$PI_PROFILE`) names a profile, and `$XDG_DATA_HOME/omp[/profiles/<name>]/sessions` instead once
+ * omp moved its data there (that folder exists). Undefined when `$PI_CODING_AGENT_DIR` is set:
+ * omp then writes to that directory, which is pi's and already read.
+ */
+export const ompSessionsDir = (env: Env): string | undefined => {
+  if (env.PI_CODING_AGENT_DIR?.trim()) return undefined;
+  const named = (env.OMP_PROFILE ?? env.PI_PROFILE)?.trim();
+  const profile = named && named !== 'default' && OMP_PROFILE_NAME.test(named) && !named.endsWith('.') ? named : undefined;
+  const below = (root: string): string => (profile ? path.join(root, 'profiles', profile) : root);
+  const xdgData = env.XDG_DATA_HOME?.trim();
+  if (xdgData && existsSync(below(path.join(xdgData, 'omp')))) return path.join(below(path.join(xdgData, 'omp')), 'sessions');
+  return path.join(below(path.join(homeDir(env), env.PI_CONFIG_DIR || '.omp')), 'agent', 'sessions');
+};
+
+/**
+ * The folders of a session tree that hold sessions: pi's `--<cwd>--`; omp's `-<cwd below the
+ * home>`, `-tmp-<...>` and `home-`, `tmp-` or `abs-<name>-<hash>`; and `subagent-artifacts`.
+ */
+export const isPiSessionFolder = (name: string): boolean => name === 'subagent-artifacts' || name.startsWith('-') || /^(home|tmp|abs)-/.test(name);
+
 /** `--<cwd>--/<file>.jsonl`, and sub-agent runs below `--<cwd>--/subagent-artifacts/`. */
 export const PI_TREE_DEPTH = 2;
 
@@ -58,18 +84,21 @@ const readPiSettings = (env: Env): string | undefined => {
 };
 
 /**
- * Where pi's sessions are: `<agent dir>/sessions`, and the flat custom directory when one is set
- * and differs (read from the environment and pi's global settings now: a change takes a restart,
- * as for pi itself). The source, the search index and the "where I looked" messages share it.
+ * Where pi's sessions are: the trees of `<agent dir>/sessions` and of Oh My Pi's sessions
+ * directory, and the flat custom directory when one is set and differs (read from the environment
+ * and pi's global settings now: a change takes a restart, as for pi itself). The source, the
+ * search index and the "where I looked" messages share it.
  */
-export const piSessionRoots = (env: Env): { readonly dir: string; readonly flat: string | undefined } => {
+export const piSessionRoots = (env: Env): { readonly trees: readonly string[]; readonly flat: string | undefined } => {
   const dir = piSessionsDir(env);
+  const omp = ompSessionsDir(env);
   const custom = piCustomSessionsDir(env, readPiSettings(env));
-  return { dir, flat: custom !== undefined && custom !== dir ? custom : undefined };
+  const trees = omp !== undefined && omp !== dir ? [dir, omp] : [dir];
+  return { trees, flat: custom !== undefined && !trees.includes(custom) ? custom : undefined };
 };
 
-/** The directories of piSessionRoots as a list: the default one, and the custom one when set. */
+/** The directories of piSessionRoots as a list: the trees, and the custom one when set. */
 export const piSessionDirs = (env: Env): string[] => {
-  const { dir, flat } = piSessionRoots(env);
-  return flat ? [dir, flat] : [dir];
+  const { trees, flat } = piSessionRoots(env);
+  return flat ? [...trees, flat] : [...trees];
 };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
+import { estimateCost, usageCost } from '../../../src/streams/cost.js';
 import { toSummary } from '../../../src/streams/views.js';
 import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
 
@@ -53,3 +54,13 @@ describe('claude: counts that match what a person did', () => {
   });
 });
 
+
+describe('claude: the advisor model prices its own tokens', () => {
+  it('an advisor call (Opus inside a Sonnet turn) is priced at the advisor model, the turns at theirs', async () => {
+    const { state } = await read(HUMAN);
+    const sonnet = { input: 10 + 12, output: 20 + 40, cacheCreation: 100 + 200, cacheRead: 1000 + 1100 };
+    const advisor = { input: 1500, output: 300, cacheCreation: 0, cacheRead: 0 };
+    expect(state?.tokensByModel['claude-opus-4-6']?.tokens).toEqual(advisor);
+    expect(usageCost(state!)).toBeCloseTo(estimateCost('claude-sonnet-4-5-20250929', sonnet)! + estimateCost('claude-opus-4-6', advisor)!, 9);
+  });
+});

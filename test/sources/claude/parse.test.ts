@@ -4,6 +4,7 @@ import { desktopPatch } from '../../../src/sources/claude/desktop.js';
 import { createClaudeParser } from '../../../src/sources/claude/parse.js';
 import { claudeBaseDirs, claudeDesktopDir, classifyClaudeFile } from '../../../src/sources/claude/paths.js';
 import type { SessionEvent } from '../../../src/core/session.js';
+import { estimateCost, usageCost, usageCostSource } from '../../../src/streams/cost.js';
 import { emptySession } from '../../../src/streams/empty-session.js';
 import { diagnosticsOf, FIXTURES, foldById, parseFile } from '../../helpers/source-harness.js';
 
@@ -249,5 +250,22 @@ describe('claude sidechain flag (read from the record head, not from its tool ou
   it('without the key in the head, a raw isSidechain:true anywhere still marks the line', () => {
     expect(results({ ...toolResult(undefined, {}), padding: 'y'.repeat(2048), isSidechain: true })).toEqual([]);
     expect(results(toolResult(undefined, {}))).toEqual(['toolu_1']);
+  });
+});
+
+describe('a session that changed models (2.1.x)', () => {
+  it('prices each model its own tokens; a response written over two lines counts once, at its model', async () => {
+    const file = path.join(FIXTURES, 'claude/versions/2.1.12-model-switch.jsonl');
+    const id = '5d1e7a20-0000-4000-8000-00000000e500';
+    const state = foldById(await parseFile(createClaudeParser(file, { kind: 'main', sessionId: id }, false), file)).get(id);
+    const opus = { input: 10, output: 400, cacheCreation: 20000, cacheRead: 0 };
+    const sonnet = { input: 30, output: 800, cacheCreation: 5000, cacheRead: 20000 };
+    expect(state?.model).toBe('claude-sonnet-4-5-20250929');
+    expect(state?.tokens).toEqual({ input: 40, output: 1200, cacheCreation: 25000, cacheRead: 20000 });
+    const expected = estimateCost('claude-opus-4-5-20251101', opus)! + estimateCost('claude-sonnet-4-5-20250929', sonnet)!;
+    expect(usageCost(state!)).toBeCloseTo(expected, 9);
+    // Every token at the last model's rates would be less: Opus costs more than Sonnet.
+    expect(estimateCost('claude-sonnet-4-5-20250929', state!.tokens)!).toBeLessThan(expected - 0.05);
+    expect(usageCostSource(state!)).toBe('price-table');
   });
 });

@@ -92,3 +92,18 @@ describe('Gemini CLI activity', () => {
     expect(geminiProjectPath('/t/shop', undefined, () => '/marked\n')).toBe('/marked');
   });
 });
+
+describe('Gemini CLI retries', () => {
+  it('the "System: Please continue." the CLI sends after an empty or broken answer is no prompt', () => {
+    const file = path.join(FIXTURES, 'gemini/retried/session-2026-01-10T20-00-5b6c7d8e.jsonl');
+    const id = '5b6c7d8e-9f01-4a2b-8c3d-4e5f60718293';
+    const parser = createGeminiParser(file, { kind: 'main', project: '0c1d2e3f', provisionalId: '5b6c7d8e' }, undefined, false);
+    return readFile(file, 'utf8').then((text) => {
+      const events = text.trimEnd().split('\n').flatMap((line) => parser.line(Buffer.from(line)));
+      const state = foldById(events).get(id);
+      expect(state).toMatchObject({ userMessages: 1, assistantMessages: 1, model: 'gemini-2.5-flash' });
+      expect(state?.tokens).toEqual({ input: 5000 + 1100, output: 52 + 90, cacheCreation: 0, cacheRead: 12000 });
+      expect(diagnosticsOf(events)).toEqual([]);
+    });
+  });
+});

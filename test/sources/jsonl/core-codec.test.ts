@@ -35,6 +35,10 @@ const full: Core = coreOf({
   assistantMessages: 15,
   tokens: { input: 16, output: 17, cacheCreation: 18, cacheRead: 19 },
   tokensAboveTier: { input: 1, output: 0, cacheCreation: 0, cacheRead: 2 },
+  tokensByModel: {
+    'claude-opus-4-5': { tokens: { input: 10, output: 11, cacheCreation: 12, cacheRead: 13, cacheCreation1h: 2 }, aboveTier: { input: 1, output: 0, cacheCreation: 0, cacheRead: 2 } },
+    'claude-sonnet-4-5': { tokens: { input: 6, output: 6, cacheCreation: 6, cacheRead: 6 }, aboveTier: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 } },
+  },
   recordedCostUsd: 0.25,
   subagents: { sessions: 2, tokens: { input: 20, output: 21, cacheCreation: 22, cacheRead: 23 }, costUsd: 0.5 },
   inlineSubagents: { sessions: 3, tokens: { input: 29, output: 30, cacheCreation: 31, cacheRead: 32 }, costUsd: 0.75 },

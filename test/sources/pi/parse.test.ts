@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../../src/core/session.js';
 import { createPiParser } from '../../../src/sources/pi/parse.js';
-import { classifyPiFile, piSessionsDir } from '../../../src/sources/pi/paths.js';
+import { classifyPiFile, ompSessionsDir, piSessionDirs, piSessionsDir } from '../../../src/sources/pi/paths.js';
 import { runCli } from '../../helpers/cli.js';
 import { diagnosticsOf, FIXTURES, foldById, installFixture, parseFile } from '../../helpers/source-harness.js';
 import { makeTempHome } from '../../helpers/temp-home.js';
@@ -119,6 +119,60 @@ describe('a session directory pi was told to use', () => {
       expect(listed.map((s) => s.session_id)).toContain(id);
       expect(listed.map((s) => s.session_id)).toContain(PID);
       expect(listed.find((s) => s.session_id === id)).toMatchObject({ cwd: '/home/dev/shop', resume_command: `pi --session ${id}` });
+    } finally {
+      await home.cleanup();
+    }
+  }, 60_000);
+});
+
+describe("Oh My Pi's own tree", () => {
+  const OMP_ID = '2026-11-04T08-00-00-000Z_3e4f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7';
+
+  it('is ~/.omp/agent/sessions, moved by PI_CONFIG_DIR, a profile and an XDG data folder that exists; PI_CODING_AGENT_DIR is pi\'s', async () => {
+    expect(ompSessionsDir({ HOME: '/h' })).toBe('/h/.omp/agent/sessions');
+    expect(ompSessionsDir({ HOME: '/h', PI_CONFIG_DIR: '.omp-dev' })).toBe('/h/.omp-dev/agent/sessions');
+    expect(ompSessionsDir({ HOME: '/h', OMP_PROFILE: 'work' })).toBe('/h/.omp/profiles/work/agent/sessions');
+    expect(ompSessionsDir({ HOME: '/h', PI_PROFILE: 'work' })).toBe('/h/.omp/profiles/work/agent/sessions');
+    expect(ompSessionsDir({ HOME: '/h', OMP_PROFILE: '', PI_PROFILE: 'work' })).toBe('/h/.omp/agent/sessions');
+    expect(ompSessionsDir({ HOME: '/h', OMP_PROFILE: 'default' })).toBe('/h/.omp/agent/sessions');
+    expect(ompSessionsDir({ HOME: '/h', OMP_PROFILE: 'Not Valid' })).toBe('/h/.omp/agent/sessions');
+    expect(ompSessionsDir({ HOME: '/h', PI_CODING_AGENT_DIR: '/p' })).toBeUndefined();
+    expect(piSessionDirs({ HOME: '/h' })).toEqual(['/h/.pi/agent/sessions', '/h/.omp/agent/sessions']);
+    const home = await makeTempHome('agentwatch-omp-xdg-');
+    try {
+      const xdg = path.join(home.root, 'data');
+      expect(ompSessionsDir({ HOME: home.home, XDG_DATA_HOME: xdg })).toBe(path.join(home.home, '.omp/agent/sessions'));
+      await mkdir(path.join(xdg, 'omp'), { recursive: true });
+      expect(ompSessionsDir({ HOME: home.home, XDG_DATA_HOME: xdg })).toBe(path.join(xdg, 'omp/sessions'));
+      expect(ompSessionsDir({ HOME: home.home, XDG_DATA_HOME: xdg, OMP_PROFILE: 'work' })).toBe(path.join(home.home, '.omp/profiles/work/agent/sessions'));
+    } finally {
+      await home.cleanup();
+    }
+  });
+
+  it('`agentwatch sessions` lists a session of ~/.omp/agent/sessions in a folder named after the cwd below the home', async () => {
+    const home = await makeTempHome('agentwatch-omp-');
+    try {
+      const sessions = path.join(home.home, '.omp', 'agent', 'sessions');
+      for (const folder of ['-src-api', 'home-api-0f1e2d3c4b5a69788796a5b4c3d2e1f0']) {
+        await mkdir(path.join(sessions, folder), { recursive: true });
+      }
+      await copyFile(path.join(FIXTURES, 'pi/omp-home/-src-api', `${OMP_ID}.jsonl`), path.join(sessions, '-src-api', `${OMP_ID}.jsonl`));
+      const hashedId = OMP_ID.replace('3e4f5a6b', '4f5a6b7c');
+      await copyFile(path.join(FIXTURES, 'pi/omp-home/-src-api', `${OMP_ID}.jsonl`), path.join(sessions, 'home-api-0f1e2d3c4b5a69788796a5b4c3d2e1f0', `${hashedId}.jsonl`));
+      const run = await runCli(['sessions', '--agent', 'pi', '--all', '--json'], { env: home.env, timeoutMs: 30_000 });
+      expect(run.code).toBe(0);
+      const listed = JSON.parse(run.stdout) as SessionDetail[];
+      expect(listed.map((s) => s.session_id).sort()).toEqual([OMP_ID, hashedId].sort());
+      expect(listed.find((s) => s.session_id === OMP_ID)).toMatchObject({
+        cwd: '/home/dev/src/api',
+        model: 'claude-sonnet-4-5',
+        display_name: 'Paginate the orders endpoint',
+        input_tokens: 1200,
+        output_tokens: 60,
+        cost_usd: 0.0045,
+        resume_command: `pi --session ${OMP_ID}`,
+      });
     } finally {
       await home.cleanup();
     }
