@@ -1,6 +1,6 @@
 import { viewWindow } from './pace.js';
 import { rowsOf } from './rows.js';
-import { inWindowOrder } from './windows.js';
+import { inSourceOrder } from './windows.js';
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitRowLabel, Outcomes } from './types.js';
 import type { PaceLabel } from './pace.js';
@@ -39,7 +39,7 @@ export const limitsJson = (outcomes: Outcomes, now: number): LimitsJson => ({
     status: row.status,
     ...(row.error !== undefined ? { error: row.error } : {}),
     ...(row.report?.plan ? { plan: row.report.plan } : {}),
-    windows: inWindowOrder(row.report?.windows ?? []).map((window) => {
+    windows: inSourceOrder(row.report?.windows ?? []).map((window) => {
       const view = viewWindow(window, now);
       return {
         label: window.label,
@@ -50,7 +50,7 @@ export const limitsJson = (outcomes: Outcomes, now: number): LimitsJson => ({
         resets_at: window.resetsAt === null ? null : new Date(window.resetsAt).toISOString(),
         pace: view.pace,
         ...(window.source ? { source: window.source } : {}),
-        ...(row.report?.note ? { note: row.report.note } : {}),
+        ...(window.note || row.report?.note ? { note: window.note ?? row.report?.note } : {}),
       };
     }),
   })),

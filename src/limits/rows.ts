@@ -20,7 +20,10 @@ export const rowsOf = (outcomes: Outcomes): RowEntry[] =>
         const report = outcome.reports.find((r) => r.row === row);
         return report ? { row, agent, status: 'ok', report } : { row, agent, status: 'failed', error: `no ${row} figures in the answer` };
       }
-      return outcome.kind === 'failed' ? { row, agent, status: 'failed', error: outcome.message } : { row, agent, status: 'skipped' };
+      if (outcome.kind === 'skipped') return { row, agent, status: 'skipped' };
+      // A failed live answer may still come with what the agent wrote itself: shown, with the error.
+      const report = outcome.reports?.find((r) => r.row === row);
+      return { row, agent, status: 'failed', error: outcome.message, ...(report ? { report } : {}) };
     });
   });
 
