@@ -24,6 +24,8 @@ export interface LimitsJson {
       readonly pace: PaceLabel | null;
       readonly source?: string;
       readonly note?: string;
+      /** When the agent wrote the figures to disk (windows read from its files). */
+      readonly observed_at?: string;
     }[];
   }[];
 }
@@ -51,6 +53,7 @@ export const limitsJson = (outcomes: Outcomes, now: number): LimitsJson => ({
         pace: view.pace,
         ...(window.source ? { source: window.source } : {}),
         ...(window.note || row.report?.note ? { note: window.note ?? row.report?.note } : {}),
+        ...(window.observedAt !== undefined ? { observed_at: new Date(window.observedAt).toISOString() } : {}),
       };
     }),
   })),
