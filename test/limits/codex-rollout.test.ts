@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,11 +24,11 @@ afterEach(async () => {
 });
 
 /** A home whose Codex wrote one rollout (under `codexHome` inside the home, `.codex` by default); no Codex login unless given. */
-const homeWithRollout = async (codexHome = '.codex', logins: Logins = {}, baseUrl = 'http://127.0.0.1:9'): Promise<TempHome> => {
+const homeWithRollout = async (codexHome = '.codex', logins: Logins = {}, baseUrl = 'http://127.0.0.1:9', rollout = ROLLOUT): Promise<TempHome> => {
   home = await makeTempHome(logins, baseUrl);
   const day = path.join(home.dir, codexHome, 'sessions', '2026', '09', '10');
   await mkdir(day, { recursive: true });
-  await copyFile(path.join(FIXTURES, 'limits', 'codex-rollout', ROLLOUT), path.join(day, ROLLOUT));
+  await copyFile(path.join(FIXTURES, 'limits', 'codex-rollout', rollout), path.join(day, rollout));
   return home;
 };
 
@@ -130,5 +130,35 @@ describe('codex limits: the session file beside the live answer', () => {
     const sources = async (hours: number) => limitsJson(await at(hours), REF_NOW).rows[0]?.windows.map((w) => `${w.label} ${w.source ?? ''}`);
     expect(await sources(1)).toEqual(['5-hour live', '7-day live', '5-hour session file', '7-day session file']);
     expect(await sources(2)).toEqual(['5-hour live', '7-day live', '7-day session file']);
+  });
+});
+
+describe("codex limits: the newer fields of Codex's snapshot", () => {
+  const SPEND = 'rollout-2026-09-10T13-50-00-0199e0c1-5d6e-7f80-9a1b-2c3d4e5f6a7b.jsonl';
+
+  it('reads the spend limit as a window, and says what it used and which limit Codex reported reached', async () => {
+    const { env } = await homeWithRollout('.codex', {}, 'http://127.0.0.1:9', SPEND);
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex']));
+    const [row] = limitsJson(outcomes, REF_NOW).rows;
+    expect(row).toMatchObject({ status: 'ok', plan: 'Team' });
+    expect(row?.windows.map((w) => [w.label, w.used_percent, w.resets_at])).toEqual([
+      ['5-hour', 100, '2026-09-10T15:00:00.000Z'],
+      ['7-day', 65, '2026-09-14T15:33:20.000Z'],
+      ['spend limit', 76, '2026-09-13T11:46:40.000Z'],
+    ]);
+    expect(row?.windows[2]?.note).toContain('spend limit 38.00 of 50.00 used');
+    expect(row?.windows[2]?.note).toContain('Codex reported workspace member usage limit reached');
+  });
+
+  it('a newer field in a shape it does not know costs that field only, never the windows', async () => {
+    const { env, dir } = await homeWithRollout();
+    const odd = {
+      timestamp: '2026-09-10T13:59:00.000Z',
+      type: 'event_msg',
+      payload: { type: 'token_count', info: null, rate_limits: { limit_id: 'codex', primary: { used_percent: 14, window_minutes: 300, resets_at: 1_789_055_400 }, individual_limit: { limit: 50 }, spend_control_reached: 'no', plan_type: 'plus' } },
+    };
+    await appendFile(path.join(dir, '.codex', 'sessions', '2026', '09', '10', ROLLOUT), `${JSON.stringify(odd)}\n`);
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex']));
+    expect(limitsJson(outcomes, REF_NOW).rows[0]?.windows.map((w) => [w.label, w.used_percent])).toEqual([['5-hour', 14]]);
   });
 });

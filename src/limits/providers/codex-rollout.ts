@@ -25,11 +25,23 @@ const window = z.object({
   resets_in_seconds: z.number().int().min(0).nullish(),
 });
 
+/** A spend control on the account (workspace credits): amounts as strings, as Codex writes them. */
+const spendLimit = z.looseObject({
+  limit: z.string(),
+  used: z.string(),
+  remaining_percent: z.number().min(0),
+  resets_at: z.number().int().positive().nullish(),
+});
+
 const rateLimits = z.looseObject({
   limit_id: z.string().nullish(),
   plan_type: z.string().nullish(),
   primary: window.nullish(),
   secondary: window.nullish(),
+  // Newer fields: a shape we do not know costs that part only, never the windows.
+  individual_limit: spendLimit.nullish().catch(null),
+  spend_control_reached: z.boolean().nullish().catch(null),
+  rate_limit_reached_type: z.string().nullish().catch(null),
 });
 
 const tokenCountLine = z.looseObject({
@@ -44,7 +56,21 @@ export interface RolloutSnapshot {
   readonly at: number;
   readonly plan: string;
   readonly windows: readonly LimitWindow[];
+  /** What else Codex wrote beside the windows: the spend limit's amounts, a limit reached. */
+  readonly remarks: readonly string[];
 }
+
+/** The spend limit as a window of unknown length: used is what is not remaining. */
+const spendWindow = (limit: z.infer<typeof spendLimit>): LimitWindow => ({
+  label: 'spend limit',
+  usedPercent: Math.max(0, 100 - limit.remaining_percent),
+  resetsAt: limit.resets_at ? limit.resets_at * 1000 : null,
+});
+
+const remarksOf = (limits: z.infer<typeof rateLimits>): string[] => [
+  ...(limits.individual_limit ? [`spend limit ${limits.individual_limit.used} of ${limits.individual_limit.limit} used`] : []),
+  ...(limits.rate_limit_reached_type ? [`Codex reported ${limits.rate_limit_reached_type.replace(/_/g, ' ')}`] : limits.spend_control_reached ? ['Codex reported the spend limit reached'] : []),
+];
 
 export const codexSessionsRoot = (ctx: Pick<LimitsCtx, 'env'>): string => path.join(envValue(ctx.env, 'CODEX_HOME') ?? path.join(homeDir(ctx.env), '.codex'), 'sessions');
 
@@ -116,7 +142,8 @@ const snapshotIn = (file: string, text: string): RolloutSnapshot | undefined => 
     const at = Date.parse(parsed.data.timestamp);
     if (!Number.isFinite(at)) continue;
     const windows = [limits.primary, limits.secondary].flatMap((w) => (w ? [toWindow(w, at)] : [])).filter((w): w is LimitWindow => w !== undefined);
-    if (windows.length > 0) return { file, at, plan: limits.plan_type ? planName(limits.plan_type) : '', windows };
+    if (limits.individual_limit) windows.push(spendWindow(limits.individual_limit));
+    if (windows.length > 0) return { file, at, plan: limits.plan_type ? planName(limits.plan_type) : '', windows, remarks: remarksOf(limits) };
   }
   return undefined;
 };
@@ -136,7 +163,7 @@ export const newestCodexSnapshot = async (ctx: Pick<LimitsCtx, 'env'>): Promise<
 
 /** Where and when Codex wrote the snapshot, said beside each of its windows. */
 const snapshotNote = (snapshot: RolloutSnapshot, now: number): string =>
-  `from Codex's session file, ${ageText(snapshot.at, now)} (${snapshot.file}): the windows Codex's server reported with its last answer`;
+  `from Codex's session file, ${ageText(snapshot.at, now)} (${snapshot.file}): the windows Codex's server reported with its last answer${snapshot.remarks.map((r) => `; ${r}`).join('')}`;
 
 /** The snapshot's windows, marked as read from the session file, with their age. */
 const snapshotWindows = (snapshot: RolloutSnapshot, now: number): LimitWindow[] =>
