@@ -77,7 +77,14 @@ export type SkipReason = 'no-credential' | 'nothing-to-pace';
  */
 export type Outcome =
   | { readonly kind: 'ok'; readonly agent: LimitAgent; readonly reports: readonly LimitReport[] }
-  | { readonly kind: 'skipped'; readonly agent: LimitAgent; readonly reason: SkipReason; readonly message: string }
+  | {
+      readonly kind: 'skipped';
+      readonly agent: LimitAgent;
+      readonly reason: SkipReason;
+      readonly message: string;
+      /** Where the agent's sessions are, when it has some but no login: the user is told, even under `all`. */
+      readonly sessions?: string;
+    }
   | {
       readonly kind: 'failed';
       readonly agent: LimitAgent;
