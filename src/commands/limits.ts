@@ -3,6 +3,7 @@ import { LIMITS_FLAGS } from './command-flags.js';
 import { parseFlags } from './flags.js';
 import { RuntimeError, UsageError, type CliIo } from '../core/io.js';
 import { loadConfigWithNotices } from '../app/config-setup.js';
+import { sessionsAtOf } from '../app/limits-sessions.js';
 import { LIMIT_AGENTS, type LimitAgent } from '../core/agents.js';
 import { fetchLimits } from '../limits/fetch-limits.js';
 import { makeLimitsCtx } from '../limits/make-ctx.js';
@@ -11,7 +12,7 @@ import { renderDetailed } from '../limits/render-detailed.js';
 import { limitsJson, renderJson } from '../limits/render-json.js';
 import { SAMPLE_NOTE, sampleOutcomes } from '../limits/sample.js';
 import { renderTable } from '../limits/render-table.js';
-import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, resolveOutcomes } from '../limits/rows.js';
+import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, noticeLines, resolveOutcomes } from '../limits/rows.js';
 import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
 
 /** Columns to lay out for. A pty that reports 0 columns (script(1), some CI) counts as unknown. */
@@ -43,7 +44,7 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const now = Date.now();
   // --demo: generated sample windows, no request to any vendor, marked as sample everywhere.
-  const outcomes = flags.demo ? sampleOutcomes(now, agents) : resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io), agents)), explicit);
+  const outcomes = flags.demo ? sampleOutcomes(now, agents) : resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io, { sessionsAt: sessionsAtOf(loaded.config, io.env, io.platform) }), agents)), explicit);
   const options = { color: shouldColor(io.env, io.stdout.isTTY), now, width: widthOf(io) };
 
   const report = flags.json
@@ -55,7 +56,7 @@ export const run = async (io: CliIo): Promise<number> => {
       : `${renderTable(terminalSafeFields(outcomes), options)}${flags.demo ? `${SAMPLE_NOTE}\n` : ''}`;
   // A provider's text is made safe before it is colored (terminalSafeFields above).
   if (report) io.stdout.write(flags.json ? report : terminalSafe(report, { colored: options.color }));
-  const errors = errorLines(outcomes);
+  const errors = [...errorLines(outcomes), ...noticeLines(outcomes)];
   if (errors.length > 0) io.stderr.write(terminalSafe(`${errors.join('\n')}\n`));
   if (!explicit && noneAvailable(outcomes)) {
     const guidance = guidanceMessage(outcomes);

@@ -20,6 +20,12 @@ export interface LimitsCtx {
   readonly get: HttpGet;
   readonly readKeychain: KeychainRead;
   readonly readCursorToken: CursorTokenRead;
+  /**
+   * Where this agent's sessions are on this machine, when it has any (the caller knows the agents'
+   * folders): an agent with sessions but no login is told what was looked for; one with neither
+   * is skipped silently.
+   */
+  readonly sessionsAt?: (agent: LimitAgent) => Promise<string | undefined>;
 }
 
 /** The request timeout: 10 seconds per provider request (docs/limits.md). */

@@ -1,4 +1,4 @@
-import { catchError, defaultIfEmpty, forkJoin, from, map, mergeMap, of, tap, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, defaultIfEmpty, forkJoin, from, map, of, tap, type Observable, type OperatorFunction } from 'rxjs';
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitsCtx } from './context.js';
 import { runProvider } from './provider.js';
@@ -15,13 +15,10 @@ import type { Outcome, Outcomes } from './types.js';
 /** One cold outcome$ per agent; a new agent is a compile error until it is wired here. */
 const PROVIDERS = {
   claude: (ctx) => runProvider(claudeProvider, ctx),
+  // The live answer and Codex's own snapshot are read at the same time and shown together.
   codex: (ctx) =>
-    runProvider(codexProvider, ctx).pipe(
-      mergeMap((live) =>
-        live.kind === 'ok'
-          ? of(live)
-          : from(newestCodexSnapshot(ctx).catch(() => undefined)).pipe(map((snapshot) => withCodexSnapshot(live, snapshot, codexSessionsRoot(ctx), ctx.now()))),
-      ),
+    forkJoin([runProvider(codexProvider, ctx), from(newestCodexSnapshot(ctx).catch(() => undefined))]).pipe(
+      map(([live, snapshot]) => withCodexSnapshot(live, snapshot, codexSessionsRoot(ctx), ctx.now())),
     ),
   grok: (ctx) => runProvider(grokProvider, ctx),
   kimi: (ctx) => runProvider(kimiProvider, ctx),

@@ -10,8 +10,9 @@ const FALLBACK_HOMEPAGE = 'https://github.com/agentwatch/agentwatch';
 /** The project URL for the honest User-Agent, from our package.json. */
 const homepage = (): string => packageField('homepage') ?? FALLBACK_HOMEPAGE;
 
-/** The production context: real HTTP, keychain (macOS only) and Cursor's database. */
-export const makeLimitsCtx = (io: Pick<CliIo, 'env' | 'platform' | 'version'>): LimitsCtx => ({
+/** The production context: real HTTP, keychain (macOS only) and Cursor's database; the caller may say where sessions are. */
+export const makeLimitsCtx = (io: Pick<CliIo, 'env' | 'platform' | 'version'>, extra: Pick<LimitsCtx, 'sessionsAt'> = {}): LimitsCtx => ({
+  ...extra,
   env: io.env,
   platform: io.platform,
   now: () => Date.now(),

@@ -24,6 +24,8 @@ export interface ProviderSpec<C extends FoundCredential, P> {
   readonly findCredential: (ctx: LimitsCtx) => Promise<C | undefined>;
   /** Shown when no credential exists, e.g. "not logged in: run `claude` to log in". */
   readonly noCredentialMessage: string;
+  /** Every place the credential was looked for besides the environment variable: files, keychain items. */
+  readonly lookedFor: (ctx: LimitsCtx) => string;
   readonly buildRequest: (base: string, credential: C, ctx: LimitsCtx) => { url: string; headers: Record<string, string> };
   /** Provider-specific wording for a non-200 status; `undefined` falls back to `statusError`. */
   readonly describeStatus?: (response: HttpResponse, credential: C) => LimitError | undefined;
@@ -68,7 +70,11 @@ const parsePayload = <P>(body: string, schema: z.ZodType<P>, secrets: readonly s
 const attempt = async <C extends FoundCredential, P>(spec: ProviderSpec<C, P>, ctx: LimitsCtx, seenSecrets: string[]): Promise<Outcome> => {
   const { agent } = spec;
   const credential = await spec.findCredential(ctx);
-  if (!credential) return { kind: 'skipped', agent, reason: 'no-credential', message: spec.noCredentialMessage };
+  if (!credential) {
+    const sessions = await ctx.sessionsAt?.(agent).catch(() => undefined);
+    if (!sessions) return { kind: 'skipped', agent, reason: 'no-credential', message: spec.noCredentialMessage };
+    return { kind: 'skipped', agent, reason: 'no-credential', sessions, message: `${spec.noCredentialMessage}; it has sessions here (${sessions}), and its login was looked for in ${spec.lookedFor(ctx)}` };
+  }
   seenSecrets.push(...credential.secrets);
   const { base, variable, value } = baseUrlOf(agent, ctx.env);
   if (!base) throw new LimitError('E_BAD_URL', `${variable} is not an http(s) URL: ${JSON.stringify(value)}`);

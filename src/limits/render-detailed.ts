@@ -3,8 +3,8 @@ import { usedBarTone, viewWindow, type WindowView } from './pace.js';
 import type { RenderOptions } from './render-options.js';
 import { reportTitle } from './present-plan.js';
 import { rowsOf } from './rows.js';
-import { inWindowOrder } from './windows.js';
-import { absoluteTime, relativeTime } from './time-format.js';
+import { inSourceOrder } from './windows.js';
+import { absoluteTime, ageText, relativeTime } from './time-format.js';
 import type { LimitReport, Outcomes } from './types.js';
 
 const LABEL_WIDTH = 9;
@@ -58,14 +58,23 @@ const windowBlock = (view: WindowView, options: RenderOptions, palette: Palette)
     line('Elapsed', `${percent(view.elapsedPercent)}  ${palette.muted(elapsed.filled)}${palette.muted(elapsed.empty)}`),
     line('Resets', resetsLine(view, options)),
     line('Pace', paceLine(view, palette)),
-    ...(view.window.source ? wrap(`Source: ${view.window.source}`, options.width, '    ') : []),
+    ...(view.window.source ? wrap(`Source: ${sourceText(view, options.now)}`, options.width, '    ') : []),
   ];
 };
 
+/** `live`, or `session file, 3 min ago` for figures an agent wrote to disk. */
+const sourceText = (view: WindowView, now: number): string => {
+  const { source = '', observedAt } = view.window;
+  return observedAt === undefined ? source : `${source}, ${ageText(observedAt, now)}`;
+};
+
+/** The report's note, then each different note of its windows (where a snapshot came from). */
+const notesOf = (report: LimitReport): string[] => [...new Set([report.note, ...report.windows.map((w) => w.note)].filter((note): note is string => !!note))];
+
 const reportBlock = (report: LimitReport, options: RenderOptions, palette: Palette): string[] => [
   palette.bold(reportTitle(report.row, report.plan)),
-  ...inWindowOrder(report.windows).flatMap((window) => windowBlock(viewWindow(window, options.now), options, palette)),
-  ...(report.note ? wrap(`Note: ${report.note}`, options.width, '  ').map(palette.muted) : []),
+  ...inSourceOrder(report.windows).flatMap((window) => windowBlock(viewWindow(window, options.now), options, palette)),
+  ...notesOf(report).flatMap((note) => wrap(`Note: ${note}`, options.width, '  ').map(palette.muted)),
 ];
 
 /**
@@ -75,7 +84,7 @@ const reportBlock = (report: LimitReport, options: RenderOptions, palette: Palet
 export const renderDetailed = (outcomes: Outcomes, options: RenderOptions): string => {
   const palette = makePalette(options.color);
   const blocks = rowsOf(outcomes)
-    .filter((row) => row.status === 'ok' && row.report)
+    .filter((row) => row.report)
     .map((row) => reportBlock(row.report as LimitReport, options, palette).join('\n'));
   return blocks.length === 0 ? '' : `${blocks.join('\n\n')}\n`;
 };

@@ -1,6 +1,6 @@
 import { viewWindow } from './pace.js';
 import { rowsOf } from './rows.js';
-import { inWindowOrder } from './windows.js';
+import { inSourceOrder } from './windows.js';
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitRowLabel, Outcomes } from './types.js';
 import type { PaceLabel } from './pace.js';
@@ -24,6 +24,8 @@ export interface LimitsJson {
       readonly pace: PaceLabel | null;
       readonly source?: string;
       readonly note?: string;
+      /** When the agent wrote the figures to disk (windows read from its files). */
+      readonly observed_at?: string;
     }[];
   }[];
 }
@@ -39,7 +41,7 @@ export const limitsJson = (outcomes: Outcomes, now: number): LimitsJson => ({
     status: row.status,
     ...(row.error !== undefined ? { error: row.error } : {}),
     ...(row.report?.plan ? { plan: row.report.plan } : {}),
-    windows: inWindowOrder(row.report?.windows ?? []).map((window) => {
+    windows: inSourceOrder(row.report?.windows ?? []).map((window) => {
       const view = viewWindow(window, now);
       return {
         label: window.label,
@@ -50,7 +52,8 @@ export const limitsJson = (outcomes: Outcomes, now: number): LimitsJson => ({
         resets_at: window.resetsAt === null ? null : new Date(window.resetsAt).toISOString(),
         pace: view.pace,
         ...(window.source ? { source: window.source } : {}),
-        ...(row.report?.note ? { note: row.report.note } : {}),
+        ...(window.note || row.report?.note ? { note: window.note ?? row.report?.note } : {}),
+        ...(window.observedAt !== undefined ? { observed_at: new Date(window.observedAt).toISOString() } : {}),
       };
     }),
   })),

@@ -3,7 +3,8 @@ import { severityOf, viewWindow } from './pace.js';
 import type { RenderOptions } from './render-options.js';
 import { rowsOf } from './rows.js';
 import type { LimitWindow, Outcomes } from './types.js';
-import { summaryColumns } from './windows.js';
+import { ageText } from './time-format.js';
+import { SESSION_FILE, splitBySource, summaryColumns } from './windows.js';
 
 const HEADERS = ['Agent', '5h', 'Week (or Global)'] as const;
 
@@ -31,13 +32,21 @@ const stacked = (cells: readonly (readonly string[])[], palette: Palette): strin
  */
 export const renderTable = (outcomes: Outcomes, options: RenderOptions): string => {
   const palette = makePalette(options.color);
-  const rows = rowsOf(outcomes).filter((row) => row.status === 'ok' && row.report);
+  // A failed live answer still shows what the agent wrote itself (its error goes to stderr).
+  const rows = rowsOf(outcomes).filter((row) => row.report);
   if (rows.length === 0) return '';
   const cells: string[][] = [
     [...HEADERS],
-    ...rows.map((row) => {
-      const columns = row.report ? summaryColumns(row.report) : {};
-      return [row.row, summaryCell(columns.fiveHour, options.now, palette), summaryCell(columns.week, options.now, palette)];
+    ...rows.flatMap(({ row, report }) => {
+      if (!report) return [];
+      const { main, beside } = splitBySource(report.windows);
+      const line = (label: string, windows: readonly LimitWindow[]): string[] => {
+        const columns = summaryColumns({ ...report, windows });
+        return [label, summaryCell(columns.fiveHour, options.now, palette), summaryCell(columns.week, options.now, palette)];
+      };
+      // A snapshot beside the live answer: its own indented line under the row, with its age.
+      const at = beside[0]?.observedAt;
+      return [line(row, main), ...(beside.length > 0 ? [line(`  ${SESSION_FILE}${at === undefined ? '' : `, ${ageText(at, options.now)}`}`, beside)] : [])];
     }),
   ];
   const widths = HEADERS.map((_, i) => Math.max(...cells.map((row) => visibleLength(row[i] ?? ''))));

@@ -20,7 +20,11 @@ export const rowsOf = (outcomes: Outcomes): RowEntry[] =>
         const report = outcome.reports.find((r) => r.row === row);
         return report ? { row, agent, status: 'ok', report } : { row, agent, status: 'failed', error: `no ${row} figures in the answer` };
       }
-      return outcome.kind === 'failed' ? { row, agent, status: 'failed', error: outcome.message } : { row, agent, status: 'skipped' };
+      // An agent with sessions but no login says why it has no figures; one with neither stays silent.
+      if (outcome.kind === 'skipped') return { row, agent, status: 'skipped', ...(outcome.sessions ? { error: outcome.message } : {}) };
+      // A failed live answer may still come with what the agent wrote itself: shown, with the error.
+      const report = outcome.reports?.find((r) => r.row === row);
+      return { row, agent, status: 'failed', error: outcome.message, ...(report ? { report } : {}) };
     });
   });
 
@@ -55,6 +59,13 @@ export const exitCodeOf = (outcomes: Outcomes): 0 | 1 => {
 /** The stderr lines, one per failed agent, in the `Error (<agent>): ...` form. */
 export const errorLines = (outcomes: Outcomes): string[] =>
   present(outcomes).flatMap((o) => (o.kind === 'failed' ? [`Error (${o.agent}): ${o.message}`] : []));
+
+/**
+ * One line per agent that has sessions here but no login, even under `all`: which file was looked
+ * for and what to run. Not an error: the exit code stays as the other agents make it.
+ */
+export const noticeLines = (outcomes: Outcomes): string[] =>
+  present(outcomes).flatMap((o) => (o.kind === 'skipped' && o.sessions ? [`Note (${o.agent}): ${o.message}`] : []));
 
 /** The one guidance message when `--agent all` finds nothing to report (the CLI puts its name in front; the TUI does not). */
 export const guidanceMessage = (outcomes: Outcomes): string => {

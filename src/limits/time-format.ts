@@ -22,6 +22,15 @@ export const relativeTime = (target: number, now: number): string => {
   return minutes < 1 ? 'in under a minute' : `in ${span(minutes)}`;
 };
 
+/** `3 min ago`, `2 h ago`, `4 d ago`: how old figures written by an agent are. */
+export const ageText = (at: number, now: number): string => {
+  const minutes = Math.max(0, Math.floor((now - at) / 60_000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ago`;
+  return `${Math.floor(minutes / 1440)} d ago`;
+};
+
 /**
  * Absolute local time such as `Thu 10 Sep 16:41 UTC`. `tz` pins the zone (tests, snapshots);
  * without it the process's zone applies (TZ or the system setting).

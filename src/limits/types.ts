@@ -27,8 +27,15 @@ export interface LimitWindow {
   readonly resetsAt: number | null;
   /** Explicit start in epoch ms (grok, cursor); otherwise implied by resetsAt - windowSeconds. */
   readonly startsAt?: number;
-  /** Data source and absolute counts, e.g. `611 of 2048 requests used`. */
+  /**
+   * Data source and absolute counts, e.g. `611 of 2048 requests used`; for Codex, `live` or
+   * `session file` (SESSION_FILE) when both answers are shown.
+   */
   readonly source?: string;
+  /** What this window alone needs said (where a snapshot came from); the report's note otherwise. */
+  readonly note?: string;
+  /** Epoch ms an agent wrote the figures to disk, for windows read from its files: their age. */
+  readonly observedAt?: number;
 }
 
 /** One row of the report: a label, an optional plan name, its windows and a disclaimer. */
@@ -70,8 +77,22 @@ export type SkipReason = 'no-credential' | 'nothing-to-pace';
  */
 export type Outcome =
   | { readonly kind: 'ok'; readonly agent: LimitAgent; readonly reports: readonly LimitReport[] }
-  | { readonly kind: 'skipped'; readonly agent: LimitAgent; readonly reason: SkipReason; readonly message: string }
-  | { readonly kind: 'failed'; readonly agent: LimitAgent; readonly code: LimitErrorCode; readonly message: string };
+  | {
+      readonly kind: 'skipped';
+      readonly agent: LimitAgent;
+      readonly reason: SkipReason;
+      readonly message: string;
+      /** Where the agent's sessions are, when it has some but no login: the user is told, even under `all`. */
+      readonly sessions?: string;
+    }
+  | {
+      readonly kind: 'failed';
+      readonly agent: LimitAgent;
+      readonly code: LimitErrorCode;
+      readonly message: string;
+      /** What the agent's own files still tell when the live answer failed (Codex's snapshot). */
+      readonly reports?: readonly LimitReport[];
+    };
 
 export type Outcomes = Partial<Record<LimitAgent, Outcome>>;
 

@@ -44,3 +44,25 @@ export const inWindowOrder = <W extends Pick<LimitWindow, 'windowSeconds'>>(wind
     .map((window, index) => ({ window, index }))
     .sort((a, b) => (a.window.windowSeconds ?? Infinity) - (b.window.windowSeconds ?? Infinity) || a.index - b.index)
     .map(({ window }) => window);
+
+/** `source` of windows read from what an agent wrote to disk, not asked of its vendor. */
+export const SESSION_FILE = 'session file';
+/** `source` of the live windows when an agent's own snapshot is shown beside them. */
+export const LIVE = 'live';
+
+export const isFromSessionFile = (window: Pick<LimitWindow, 'source'>): boolean => window.source === SESSION_FILE;
+
+/**
+ * A report's windows in two groups: `main` the live answer (or the snapshot when it is all there
+ * is), `beside` a snapshot shown under a live answer.
+ */
+export const splitBySource = <W extends Pick<LimitWindow, 'source'>>(windows: readonly W[]): { main: W[]; beside: W[] } => {
+  const live = windows.filter((w) => !isFromSessionFile(w));
+  return live.length === 0 ? { main: [...windows], beside: [] } : { main: live, beside: windows.filter(isFromSessionFile) };
+};
+
+/** The live windows shortest first, then a snapshot's beside them, shortest first. */
+export const inSourceOrder = <W extends Pick<LimitWindow, 'windowSeconds' | 'source'>>(windows: readonly W[]): W[] => {
+  const { main, beside } = splitBySource(windows);
+  return [...inWindowOrder(main), ...inWindowOrder(beside)];
+};

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LimitAgent } from '../../src/core/agents.js';
@@ -190,6 +191,20 @@ describe('availability: silent skips under all, errors for an agent named', () =
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/no agent to report on.*`claude`.*`codex`.*`grok login`.*`kimi login`.*Cursor/);
     expect(server.requests).toEqual([]);
+  });
+
+  it('a user with Claude sessions but no login is told which file was looked for and what to run', async () => {
+    const h = await home({ codex: 'codex/auth.json' });
+    const project = path.join(h.dir, '.claude', 'projects', '-home-dev-shop');
+    await mkdir(project, { recursive: true });
+    await writeFile(path.join(project, 'a.jsonl'), '{}\n');
+    const result = await runCli(['limits'], h.env);
+    // Codex answers; Claude is not an error, so the exit code stays 0.
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Codex');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `Note (claude): no Claude login found: run \`claude\` to log in (or set CLAUDE_CODE_OAUTH_TOKEN); it has sessions here (${path.join(h.dir, '.claude', 'projects')}), and its login was looked for in ${path.join(h.dir, '.claude', '.credentials.json')}`,
+    ]);
   });
 
   it('an explicit agent without a login is a friendly error, exit 1', async () => {

@@ -59,7 +59,8 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
       read: async (agents, now) => {
         if (launch.demo) return (await import('../../limits/sample.js')).sampleOutcomes(now, agents);
         const [{ fetchLimits }, { makeLimitsCtx }, { firstValueFrom }] = await Promise.all([import('../../limits/fetch-limits.js'), import('../../limits/make-ctx.js'), import('rxjs')]);
-        return firstValueFrom(fetchLimits(makeLimitsCtx(io), agents));
+        const { sessionsAtOf } = await import('../limits-sessions.js');
+        return firstValueFrom(fetchLimits(makeLimitsCtx(io, { sessionsAt: sessionsAtOf(live.current(), io.env, io.platform) }), agents));
       },
     },
     settings: {

@@ -5,6 +5,7 @@ import type { SinkStreams } from '../../streams/sink.js';
 import { agentLocations } from '../../doctor/sessions-locations.js';
 import { loadSessionNames } from '../../config/session-names.js';
 import { makeLimitsCtx } from '../../limits/make-ctx.js';
+import { sessionsAtOf } from '../limits-sessions.js';
 import { detectTheme, queryBackground } from '../../sinks/tui/detect-theme.js';
 import { runTui } from '../../sinks/tui/index.js';
 import { createWorktreeLookup } from '../worktree.js';
@@ -56,7 +57,7 @@ export const startTui = async (launch: MonitorLaunch, streams: SinkStreams, ctx:
     query: () => queryBackground(io.stdin, io.stdout),
   });
   const names = await loadSessionNames(io.env);
-  const limitsCtx = makeLimitsCtx(io);
+  const limitsCtx = makeLimitsCtx(io, { sessionsAt: sessionsAtOf(config, io.env, io.platform) });
   const demo = io.argv.includes('--demo');
   let tellTui = (_line: string): void => undefined;
   const held = captureStderr(io.stderr, (line) => tellTui(line));

@@ -48,6 +48,9 @@ const fromLogin = (login: z.infer<typeof credentialsSchema>): ClaudeCredential |
 };
 
 /** Where the login is looked for, first found wins: env, macOS keychain (only on macOS), then the credentials file. */
+const claudeCredentialsFile = (ctx: Pick<LimitsCtx, 'env'>): string =>
+  path.join(envValue(ctx.env, 'CLAUDE_CONFIG_DIR') ?? path.join(homeDir(ctx.env), '.claude'), '.credentials.json');
+
 const findCredential = async (ctx: LimitsCtx): Promise<ClaudeCredential | undefined> => {
   const fromEnv = envValue(ctx.env, 'CLAUDE_CODE_OAUTH_TOKEN');
   if (fromEnv) return { token: fromEnv, secrets: [fromEnv] };
@@ -58,8 +61,7 @@ const findCredential = async (ctx: LimitsCtx): Promise<ClaudeCredential | undefi
     const found = secret ? fromLogin(parseCredentialText(secret, `the keychain item "${KEYCHAIN_SERVICE}"`, credentialsSchema)) : undefined;
     if (found) return found;
   }
-  const dir = envValue(ctx.env, 'CLAUDE_CONFIG_DIR') ?? path.join(homeDir(ctx.env), '.claude');
-  const login = await readCredentialFile(path.join(dir, '.credentials.json'), credentialsSchema);
+  const login = await readCredentialFile(claudeCredentialsFile(ctx), credentialsSchema);
   return login ? fromLogin(login) : undefined;
 };
 
@@ -74,6 +76,7 @@ export const claudeProvider: ProviderSpec<ClaudeCredential, Usage> = {
   agent: 'claude',
   findCredential,
   noCredentialMessage: 'no Claude login found: run `claude` to log in (or set CLAUDE_CODE_OAUTH_TOKEN)',
+  lookedFor: (ctx) => `${ctx.platform === 'darwin' ? `the keychain item "${KEYCHAIN_SERVICE}" and ` : ''}${claudeCredentialsFile(ctx)}`,
   buildRequest: (base, credential) => ({
     url: `${base}/api/oauth/usage`,
     headers: { authorization: `Bearer ${credential.token}`, 'anthropic-beta': 'oauth-2025-04-20', accept: 'application/json' },

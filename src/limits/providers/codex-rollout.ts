@@ -5,7 +5,8 @@ import { homeDir } from '../../config/paths.js';
 import type { LimitsCtx } from '../context.js';
 import { envValue } from '../credential-file.js';
 import type { LimitReport, LimitWindow, Outcome } from '../types.js';
-import { labelForSeconds } from '../windows.js';
+import { ageText } from '../time-format.js';
+import { LIVE, SESSION_FILE, labelForSeconds } from '../windows.js';
 import { planName } from './shared.js';
 
 /**
@@ -24,11 +25,23 @@ const window = z.object({
   resets_in_seconds: z.number().int().min(0).nullish(),
 });
 
+/** A spend control on the account (workspace credits): amounts as strings, as Codex writes them. */
+const spendLimit = z.looseObject({
+  limit: z.string(),
+  used: z.string(),
+  remaining_percent: z.number().min(0),
+  resets_at: z.number().int().positive().nullish(),
+});
+
 const rateLimits = z.looseObject({
   limit_id: z.string().nullish(),
   plan_type: z.string().nullish(),
   primary: window.nullish(),
   secondary: window.nullish(),
+  // Newer fields: a shape we do not know costs that part only, never the windows.
+  individual_limit: spendLimit.nullish().catch(null),
+  spend_control_reached: z.boolean().nullish().catch(null),
+  rate_limit_reached_type: z.string().nullish().catch(null),
 });
 
 const tokenCountLine = z.looseObject({
@@ -43,7 +56,21 @@ export interface RolloutSnapshot {
   readonly at: number;
   readonly plan: string;
   readonly windows: readonly LimitWindow[];
+  /** What else Codex wrote beside the windows: the spend limit's amounts, a limit reached. */
+  readonly remarks: readonly string[];
 }
+
+/** The spend limit as a window of unknown length: used is what is not remaining. */
+const spendWindow = (limit: z.infer<typeof spendLimit>): LimitWindow => ({
+  label: 'spend limit',
+  usedPercent: Math.max(0, 100 - limit.remaining_percent),
+  resetsAt: limit.resets_at ? limit.resets_at * 1000 : null,
+});
+
+const remarksOf = (limits: z.infer<typeof rateLimits>): string[] => [
+  ...(limits.individual_limit ? [`spend limit ${limits.individual_limit.used} of ${limits.individual_limit.limit} used`] : []),
+  ...(limits.rate_limit_reached_type ? [`Codex reported ${limits.rate_limit_reached_type.replace(/_/g, ' ')}`] : limits.spend_control_reached ? ['Codex reported the spend limit reached'] : []),
+];
 
 export const codexSessionsRoot = (ctx: Pick<LimitsCtx, 'env'>): string => path.join(envValue(ctx.env, 'CODEX_HOME') ?? path.join(homeDir(ctx.env), '.codex'), 'sessions');
 
@@ -115,7 +142,8 @@ const snapshotIn = (file: string, text: string): RolloutSnapshot | undefined => 
     const at = Date.parse(parsed.data.timestamp);
     if (!Number.isFinite(at)) continue;
     const windows = [limits.primary, limits.secondary].flatMap((w) => (w ? [toWindow(w, at)] : [])).filter((w): w is LimitWindow => w !== undefined);
-    if (windows.length > 0) return { file, at, plan: limits.plan_type ? planName(limits.plan_type) : '', windows };
+    if (limits.individual_limit) windows.push(spendWindow(limits.individual_limit));
+    if (windows.length > 0) return { file, at, plan: limits.plan_type ? planName(limits.plan_type) : '', windows, remarks: remarksOf(limits) };
   }
   return undefined;
 };
@@ -133,33 +161,29 @@ export const newestCodexSnapshot = async (ctx: Pick<LimitsCtx, 'env'>): Promise<
   return best;
 };
 
-/** `3 min ago`, `2 h ago`, `4 d ago`: how old a snapshot is. */
-const snapshotAge = (at: number, now: number): string => {
-  const minutes = Math.max(0, Math.floor((now - at) / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ago`;
-  return `${Math.floor(minutes / 1440)} d ago`;
-};
+/** Where and when Codex wrote the snapshot, said beside each of its windows. */
+const snapshotNote = (snapshot: RolloutSnapshot, now: number): string =>
+  `from Codex's session file, ${ageText(snapshot.at, now)} (${snapshot.file}): the windows Codex's server reported with its last answer${snapshot.remarks.map((r) => `; ${r}`).join('')}`;
 
-/** The report of a snapshot: its windows, its plan, and where and when Codex wrote it. */
-const snapshotReport = (snapshot: RolloutSnapshot, now: number): LimitReport => ({
-  row: 'Codex',
-  windows: snapshot.windows,
-  ...(snapshot.plan ? { plan: snapshot.plan } : {}),
-  note: `from Codex's session file, ${snapshotAge(snapshot.at, now)} (${snapshot.file}): the windows Codex's server reported with its last answer`,
-});
+/** The snapshot's windows, marked as read from the session file, with their age. */
+const snapshotWindows = (snapshot: RolloutSnapshot, now: number): LimitWindow[] =>
+  snapshot.windows.map((w) => ({ ...w, source: SESSION_FILE, note: snapshotNote(snapshot, now), observedAt: snapshot.at }));
 
 /**
- * The live answer, with Codex's own snapshot where the live one has nothing: no login, or a
- * failed request. A live answer wins; with neither, the message names the folder looked in.
+ * The live answer and Codex's own snapshot together, in the one Codex row. Beside a live answer
+ * the snapshot shows only its windows that have not reset since (a reset window says nothing
+ * now); without one (no login, a failed request) it shows whole, and a failed request stays a
+ * failure that names what failed. With neither, the message names the folder looked in.
  */
 export const withCodexSnapshot = (live: Outcome, snapshot: RolloutSnapshot | undefined, root: string, now: number): Outcome => {
-  if (live.kind === 'ok') return live;
+  if (live.kind === 'ok') {
+    const current = snapshot ? snapshotWindows(snapshot, now).filter((w) => w.resetsAt === null || w.resetsAt > now) : [];
+    if (current.length === 0) return live;
+    return { ...live, reports: live.reports.map((r) => (r.row === 'Codex' ? { ...r, windows: [...r.windows.map((w) => ({ ...w, source: LIVE })), ...current] } : r)) };
+  }
   if (snapshot) {
-    const report = snapshotReport(snapshot, now);
-    const failed = live.kind === 'failed' ? `the live answer failed (${live.message}); ` : '';
-    return { kind: 'ok', agent: 'codex', reports: [{ ...report, note: `${failed}${report.note ?? ''}` }] };
+    const report: LimitReport = { row: 'Codex', windows: snapshotWindows(snapshot, now), ...(snapshot.plan ? { plan: snapshot.plan } : {}), note: snapshotNote(snapshot, now) };
+    return live.kind === 'failed' ? { ...live, reports: [report] } : { kind: 'ok', agent: 'codex', reports: [report] };
   }
   if (live.kind === 'skipped' && live.reason === 'no-credential') {
     return { ...live, message: `${live.message}; no rate-limit snapshot in Codex's session files either (looked in ${root}): Codex writes one with every answer` };

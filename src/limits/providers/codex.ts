@@ -42,14 +42,15 @@ interface CodexCredential {
   readonly secrets: readonly string[];
 }
 
+const codexAuthFile = (ctx: Pick<LimitsCtx, 'env'>): string => path.join(envValue(ctx.env, 'CODEX_HOME') ?? path.join(homeDir(ctx.env), '.codex'), 'auth.json');
+
 const findCredential = async (ctx: LimitsCtx): Promise<CodexCredential | undefined> => {
   const fromEnv = envValue(ctx.env, 'CODEX_OAUTH_TOKEN');
   if (fromEnv) {
     const accountId = envValue(ctx.env, 'CODEX_ACCOUNT_ID');
     return { token: fromEnv, secrets: [fromEnv], ...(accountId ? { accountId } : {}) };
   }
-  const dir = envValue(ctx.env, 'CODEX_HOME') ?? path.join(homeDir(ctx.env), '.codex');
-  const auth = await readCredentialFile(path.join(dir, 'auth.json'), authSchema);
+  const auth = await readCredentialFile(codexAuthFile(ctx), authSchema);
   const token = auth?.tokens?.access_token.trim();
   if (!token) return undefined;
   const accountId = auth?.tokens?.account_id?.trim();
@@ -68,6 +69,7 @@ export const codexProvider: ProviderSpec<CodexCredential, Usage> = {
   agent: 'codex',
   findCredential,
   noCredentialMessage: 'no Codex login found: run `codex` to log in (or set CODEX_OAUTH_TOKEN)',
+  lookedFor: codexAuthFile,
   buildRequest: (base, credential) => ({
     url: `${base}/backend-api/wham/usage`,
     headers: {

@@ -62,6 +62,7 @@ export const cursorProvider: ProviderSpec<CursorCredential, Summary> = {
   agent: 'cursor',
   findCredential,
   noCredentialMessage: 'no Cursor login found in its state.vscdb: open Cursor and sign in',
+  lookedFor: (ctx) => `cursorAuth/accessToken of ${cursorDbPath(ctx.env, ctx.platform)}`,
   buildRequest: (base, credential) => ({
     url: `${base}/api/usage-summary`,
     headers: { cookie: `WorkosCursorSessionToken=${credential.userId}%3A%3A${credential.token}`, accept: 'application/json' },

@@ -59,10 +59,12 @@ const firstKey = (auth: Record<string, unknown>): string | undefined => {
   return undefined;
 };
 
+const grokAuthFile = (ctx: Pick<LimitsCtx, 'env'>): string => path.join(homeDir(ctx.env), '.grok', 'auth.json');
+
 const findCredential = async (ctx: LimitsCtx): Promise<GrokCredential | undefined> => {
   const fromEnv = envValue(ctx.env, 'GROK_OAUTH_TOKEN');
   if (fromEnv) return { token: fromEnv, secrets: [fromEnv] };
-  const auth = await readCredentialFile(path.join(homeDir(ctx.env), '.grok', 'auth.json'), authSchema);
+  const auth = await readCredentialFile(grokAuthFile(ctx), authSchema);
   const token = auth ? firstKey(auth) : undefined;
   return token ? { token, secrets: [token] } : undefined;
 };
@@ -101,6 +103,7 @@ export const grokProvider: ProviderSpec<GrokCredential, Billing> = {
   agent: 'grok',
   findCredential,
   noCredentialMessage: 'no Grok login found: run `grok login` (or set GROK_OAUTH_TOKEN)',
+  lookedFor: grokAuthFile,
   buildRequest: (base, credential) => ({
     url: `${base}/v1/billing?format=credits`,
     // NOTE: the CLI proxy reports `x_xai_token_auth=none` in its 401s without this marker header.

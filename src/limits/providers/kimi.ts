@@ -47,10 +47,12 @@ interface KimiCredential {
   readonly secrets: readonly string[];
 }
 
+const kimiCredentialsFile = (ctx: Pick<LimitsCtx, 'env'>): string => path.join(homeDir(ctx.env), '.kimi-code', 'credentials', 'kimi-code.json');
+
 const findCredential = async (ctx: LimitsCtx): Promise<KimiCredential | undefined> => {
   const fromEnv = envValue(ctx.env, 'KIMI_CODE_OAUTH_TOKEN');
   if (fromEnv) return { token: fromEnv, secrets: [fromEnv] };
-  const file = await readCredentialFile(path.join(homeDir(ctx.env), '.kimi-code', 'credentials', 'kimi-code.json'), credentialSchema);
+  const file = await readCredentialFile(kimiCredentialsFile(ctx), credentialSchema);
   // NOTE: an empty access_token is the tombstone Kimi writes after a rejected refresh: logged out.
   const token = file?.access_token.trim();
   return token ? { token, secrets: [token] } : undefined;
@@ -86,6 +88,7 @@ export const kimiProvider: ProviderSpec<KimiCredential, Usages> = {
   agent: 'kimi',
   findCredential,
   noCredentialMessage: 'no Kimi Code login found: run `kimi login` (or set KIMI_CODE_OAUTH_TOKEN)',
+  lookedFor: kimiCredentialsFile,
   buildRequest: (base, credential, ctx) => {
     const custom = envValue(ctx.env, 'KIMI_CODE_BASE_URL');
     const customBase = custom === undefined ? undefined : normalizeBase(custom);

@@ -5,7 +5,7 @@ import type { AgentKind } from '../../core/agents.js';
 import type { SessionsState } from '../../core/contracts.js';
 import type { SessionKey, SessionState, Transition } from '../../core/session.js';
 import { latestLimitsRead } from '../../limits/last-read.js';
-import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
+import { FIVE_HOURS, ONE_WEEK, isFromSessionFile } from '../../limits/windows.js';
 import { waitingSince } from '../../streams/activity.js';
 import { WAITING_GRACE_MS } from '../../streams/constants.js';
 import type { Listing } from '../../streams/listing.js';
@@ -298,12 +298,13 @@ export const startMetrics = (inputs: MetricsInputs): Metrics => {
     new Gauge({
       name,
       help,
-      labelNames: ['agent', 'row', 'window', 'period'],
+      labelNames: ['agent', 'row', 'window', 'period', 'source'],
       registers,
       collect() {
         this.reset();
         for (const row of latestLimitsRead()?.json.rows ?? []) {
-          for (const window of row.windows) this.set({ agent: row.agent, row: row.row, window: window.label, period: periodOf(window) }, pick(window));
+          // A snapshot the agent wrote (Codex's session file) is a series of its own beside the live one.
+          for (const window of row.windows) this.set({ agent: row.agent, row: row.row, window: window.label, period: periodOf(window), source: isFromSessionFile(window) ? 'session_file' : 'live' }, pick(window));
         }
       },
     });

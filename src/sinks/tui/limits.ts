@@ -5,7 +5,7 @@ import type { LimitsCtx } from '../../limits/context.js';
 import { fetchLimits } from '../../limits/fetch-limits.js';
 import { renderDetailed } from '../../limits/render-detailed.js';
 import { renderTable } from '../../limits/render-table.js';
-import { errorLines, guidanceMessage, noneAvailable } from '../../limits/rows.js';
+import { errorLines, guidanceMessage, noneAvailable, noticeLines } from '../../limits/rows.js';
 import type { Outcomes } from '../../limits/types.js';
 import type { LimitsText } from './state.js';
 
@@ -23,7 +23,7 @@ const dropLeadingBlanks = (lines: string[]): string[] => {
  */
 export const limitsText = (outcomes: Outcomes, now: number, width: number): LimitsText => {
   const options = { color: false, now, width };
-  const errors = errorLines(outcomes);
+  const errors = [...errorLines(outcomes), ...noticeLines(outcomes)];
   const tail = [...(errors.length > 0 ? ['', ...errors] : []), ...(noneAvailable(outcomes) ? ['', guidanceMessage(outcomes)] : [])];
   return {
     summary: dropLeadingBlanks([...linesOf(renderTable(outcomes, options)), ...tail]),

@@ -1,10 +1,12 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchLimits } from '../../../src/limits/fetch-limits.js';
 import { clearLimitsRead } from '../../../src/limits/last-read.js';
 import { REF_NOW, testCtx } from '../../limits/helpers/limits-ctx.js';
 import { makeTempHome } from '../../limits/helpers/temp-home.js';
-import { startVendorServer } from '../../limits/helpers/vendor-server.js';
+import { FIXTURES, startVendorServer } from '../../limits/helpers/vendor-server.js';
 import { idleMetrics, parseExposition, sample } from './exposition.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -34,5 +36,27 @@ describe('limits in /metrics', () => {
     // Scraping again reads nothing from the vendor: metrics never poll.
     await metrics.render();
     expect(vendor.requests).toHaveLength(1);
+  });
+
+  it("exports Codex's session-file snapshot beside the live windows, told apart by a source label", async () => {
+    const vendor = await startVendorServer({ codex: { fixture: 'codex/usage.json' } });
+    cleanups.push(() => vendor.close());
+    const home = await makeTempHome({ codex: 'codex/auth.json' }, vendor.url);
+    cleanups.push(() => home.remove());
+    const rollout = 'rollout-2026-09-10T13-40-00-0199e0c1-2a3b-7c4d-8e5f-6a7b8c9d0e1f.jsonl';
+    const day = path.join(home.dir, '.codex', 'sessions', '2026', '09', '10');
+    await mkdir(day, { recursive: true });
+    await copyFile(new URL(`codex-rollout/${rollout}`, FIXTURES), path.join(day, rollout));
+    const metrics = idleMetrics({ processMetrics: false });
+    cleanups.push(() => metrics.stop());
+
+    await firstValueFrom(fetchLimits(testCtx(home.env), ['codex']));
+    const values = parseExposition(await metrics.render());
+    const codex = (period: string, source: string) => ({ agent: 'codex', row: 'Codex', window: period === '5h' ? '5-hour' : '7-day', period, source });
+    expect(sample(values, 'agentwatch_limit_used_percent', codex('5h', 'live'))).toBe(80);
+    expect(sample(values, 'agentwatch_limit_used_percent', codex('week', 'live'))).toBe(91);
+    expect(sample(values, 'agentwatch_limit_used_percent', codex('5h', 'session_file'))).toBe(12);
+    expect(sample(values, 'agentwatch_limit_used_percent', codex('week', 'session_file'))).toBe(30);
+    expect(sample(values, 'agentwatch_limit_expected_percent', codex('week', 'session_file'))).toBeCloseTo(41.93, 2);
   });
 });

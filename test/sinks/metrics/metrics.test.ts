@@ -236,8 +236,8 @@ describe('metrics on the pipeline', () => {
       EPOCH,
     );
     const values = await h.scrape();
-    expect(sample(values, 'agentwatch_limit_used_percent', { agent: 'claude', row: 'Claude', window: '7-day', period: 'week' })).toBe(62.5);
-    expect(sample(values, 'agentwatch_limit_expected_percent', { agent: 'claude', row: 'Claude', window: '7-day', period: 'week' })).toBe(40);
+    expect(sample(values, 'agentwatch_limit_used_percent', { agent: 'claude', row: 'Claude', window: '7-day', period: 'week', source: 'live' })).toBe(62.5);
+    expect(sample(values, 'agentwatch_limit_expected_percent', { agent: 'claude', row: 'Claude', window: '7-day', period: 'week', source: 'live' })).toBe(40);
     expect(sample(values, 'agentwatch_limit_read_timestamp_seconds')).toBe(EPOCH / 1000);
   });
 

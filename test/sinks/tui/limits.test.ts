@@ -105,3 +105,22 @@ describe('the limits modal with no agent to report on', () => {
     expect(text.summary.join('\n')).not.toContain('agentwatch limits:');
   });
 });
+
+describe("Codex's session file beside the live answer", () => {
+  const live = { label: '5-hour', windowSeconds: 18_000, usedPercent: 80, resetsAt: NOW + 3_600_000, source: 'live' };
+  const snapshot = { ...live, usedPercent: 12, source: 'session file', observedAt: NOW - 180_000, note: "from Codex's session file, 3 min ago" };
+
+  it('shows the snapshot as its own line under the live one, and says which is which in the detailed view', () => {
+    const text = limitsText({ codex: { kind: 'ok', agent: 'codex', reports: [{ row: 'Codex', windows: [live, snapshot] }] } }, NOW, 76);
+    expect(text.summary.find((line) => line.includes('Codex'))).toContain('80.0% used');
+    expect(text.summary.find((line) => line.includes('session file, 3 min ago'))).toContain('12.0% used');
+    expect(text.detailed.filter((line) => line.includes('Source:')).map((line) => line.trim())).toEqual(['Source: live', 'Source: session file, 3 min ago']);
+  });
+
+  it('still shows the snapshot when the live call failed, with what failed', () => {
+    const text = limitsText({ codex: { kind: 'failed', agent: 'codex', code: 'E_UNAUTHORIZED', message: 'Codex rejected the token (HTTP 401)', reports: [{ row: 'Codex', windows: [snapshot] }] } }, NOW, 76);
+    expect(text.summary.find((line) => line.includes('Codex'))).toContain('12.0% used');
+    expect(text.summary).toContain('Error (codex): Codex rejected the token (HTTP 401)');
+    expect(text.summary.join('\n')).not.toContain('agentwatch limits:');
+  });
+});

@@ -1,5 +1,6 @@
 import { severityOf, usedBarTone, type BarTone, type Severity } from '../../../src/limits/pace.js';
-import { absoluteTime, relativeTime } from '../../../src/limits/time-format.js';
+import { absoluteTime, ageText, relativeTime } from '../../../src/limits/time-format.js';
+import { isFromSessionFile } from '../../../src/limits/windows.js';
 import type { LimitsJson } from './wire.js';
 
 /** Pure shaping of `GET /api/limits` for the limits views (same rules as the CLI table). */
@@ -42,3 +43,12 @@ export const splitRows = (limits: LimitsJson): { shown: LimitsRow[]; skipped: Li
 
 /** Bar width in percent, clamped (a reported 130% fills the bar). */
 export const barPercent = (value: number): number => Math.min(100, Math.max(0, value));
+
+/** A window's key in its row: a snapshot's 5-hour window stands beside the live one of that name. */
+export const windowKey = (w: LimitsWindow): string => `${isFromSessionFile(w) ? 'file' : 'live'}:${w.label}`;
+
+/** `session file, 3 min ago`: the heading of a snapshot's windows shown under the live ones. */
+export const besideHeading = (w: LimitsWindow, now: number): string => `${w.source ?? ''}${w.observed_at ? `, ${ageText(Date.parse(w.observed_at), now)}` : ''}`;
+
+/** Each different note of a row once, in order (the live answer's, then where a snapshot came from). */
+export const rowNotes = (row: LimitsRow): string[] => [...new Set(row.windows.flatMap((w) => (w.note ? [w.note] : [])))];
