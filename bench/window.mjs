@@ -15,11 +15,13 @@
  * where sessions are sparse: the few minutes a run lasts move the listing by a session at most.
  * Each build's `--api` waits for the count its own cold one-shot listed just before.
  *
- *   node bench/window.mjs [--sessions N] [--runs R] [--dist DIR] [--compare DIR]
+ *   node bench/window.mjs [--sessions N] [--runs R] [--dist DIR] [--compare DIR] [--hour ISO]
  *
  * --dist     the build measured (default dist/)
  * --compare  a second build (e.g. an older commit's dist/, kept inside the repository so its
  *            packages resolve) measured in the same run, in turns with the first
+ * --hour     the hour the corpus is generated for (an ISO time; default this hour): runs within a
+ *            few hours of it reuse one corpus instead of writing a new one each hour
  *
  * Prints a table, saves bench/results/window.json, and prints one JSON line last.
  */
@@ -46,7 +48,7 @@ if (option('compare')) builds.push({ name: 'compare', dist: path.resolve(option(
 for (const build of builds) if (!existsSync(path.join(build.dist, 'cli.js'))) throw new Error(`${build.dist}/cli.js is missing: run npm run build`);
 
 const HOUR = 3_600_000;
-const corpusNow = Math.floor(Date.now() / HOUR) * HOUR;
+const corpusNow = Math.floor((option('hour') === undefined ? Date.now() : Date.parse(option('hour'))) / HOUR) * HOUR;
 const root = path.join(here, `.corpus-window-${sessions}`);
 const corpus = ensureCorpus({ root, sessions, meanKb: 70, now: corpusNow });
 refreshCursor(corpus);
