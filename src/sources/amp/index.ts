@@ -91,6 +91,8 @@ export const createAmpSource =
       const restoreCached = (file: string, info: { size: number; mtimeMs: number }): boolean => {
         const cached = ctx.cache?.get(file);
         if (!cached || cached.agent !== 'amp' || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs) return false;
+        // A pass that wants only changes (SourceCtx.changedOnly) leaves it as the cache holds it.
+        if (ctx.changedOnly === true) return true;
         emit({ type: 'restore', agent: 'amp', sessionId: cached.sessionId, state: cached.state });
         // What reading the document found is counted again, as a cold start counts it.
         for (const event of restoredDiagnostics('amp', cached.state.checkpoint?.diagnostics, { sessionId: cached.sessionId, path: file })) emit(event);

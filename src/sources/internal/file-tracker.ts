@@ -87,6 +87,12 @@ export interface FileTracker {
    * of their files syncs the family, in order). True when nothing is left to read.
    */
   readonly primeFamily: (members: readonly { readonly file: string; readonly sessionId: string; readonly info: Stats }[]) => boolean;
+  /**
+   * First sight of a file already stat'ed, for a pass that wants only changes (SourceCtx.changedOnly):
+   * true when the cache holds it exactly as it is on disk (nothing is restored or read); otherwise
+   * false, and its cache row waits for `sync`, which resumes from it.
+   */
+  readonly untouched: (file: string, info: Stats) => boolean;
   /** A side file's names for a tracked session: sent with a new checkpoint, unless the session already holds them. */
   readonly applyMeta: (sessionId: string, patch: SessionMetaPatch) => void;
   readonly trackedFiles: () => string[];
@@ -464,10 +470,19 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return done;
   };
 
+  const untouched = (file: string, info: Stats): boolean => {
+    if (tracked.has(file) || primed.has(file) || running.has(syncKeyOf(file))) return false;
+    const cached = deps.cache?.get(file);
+    if (cached !== undefined && info.isFile() && untouchedSince(cached, info, agent)) return true;
+    primed.set(file, cached);
+    return false;
+  };
+
   return {
     sync,
     prime,
     primeFamily,
+    untouched,
     applyMeta: (sessionId, patch) => {
       const file = fileOfSession.get(sessionId);
       const t = file === undefined ? undefined : tracked.get(file);
