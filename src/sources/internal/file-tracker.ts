@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
-import { changesNothing, type DiagnosticCounts, type FileCheckpoint, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
+import { changesNothing, type FileCheckpoint, type SessionMetaPatch } from '../../core/session.js';
 import { statSync, type Stats } from 'node:fs';
 import type { CachedFile } from './cache.js';
 import { familyRestorePoint, resumableFrom, stampOf, untouchedSince } from './file-family.js';
 import { diagnostic, type FileParser } from './file-parser.js';
 import type { FileIdentity, FileTracker, FileTrackerDeps, Tracked } from './file-tracker-types.js';
-import { addCounts, restoredDiagnostics, withDiagnosticsOf } from './kept-diagnostics.js';
+import { createTrackedFiles } from './tracked-file.js';
+import { addCounts } from './kept-diagnostics.js';
 import { isMissing } from './missing.js';
 import { hiddenTwins, isCompressedTranscript, readCompressedLines } from './compressed.js';
 import type { LineItem } from './lines.js';
@@ -70,65 +71,12 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
   const applySideMeta = (t: Tracked): boolean => sendMeta(t, deps.sideMeta(t.sessionId));
 
-  /**
-   * A diagnostic of `t`'s records: counted for its checkpoint, and named by the file and, when
-   * known, the line (doctor shows both).
-   */
-  const located = (event: SessionEvent, t: Tracked): SessionEvent => {
-    if (event.type !== 'diagnostic') return event;
-    t.diagnostics = withDiagnosticsOf([event], t.diagnostics);
-    return { ...event, path: event.path ?? t.file, ...(t.line !== undefined && event.line === undefined ? { line: t.line } : {}) };
-  };
-
-  /** A restored state's diagnostics: counted again, without reading its records. */
-  const restoreDiagnostics = (t: Tracked, counts: DiagnosticCounts | undefined): void => {
-    if (counts === undefined) return;
-    t.diagnostics = counts;
-    for (const event of restoredDiagnostics(agent, counts, { sessionId: t.sessionId, path: t.file })) emit(event);
-  };
+  const { located, openFresh, resumeParser, restoreFrom, quietlyTracked } = createTrackedFiles(deps);
 
   const forget = (t: Tracked): void => {
     tracked.delete(t.file);
     if (fileOfSession.get(t.sessionId) === t.file) fileOfSession.delete(t.sessionId);
   };
-
-  const openFresh = (file: string, sessionId: string, info: FileIdentity): Tracked => {
-    const parser = deps.createParser(file, sessionId, false, undefined, info.birthtimeMs);
-    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino: info.ino, size: 0, mtimeMs: 0, line: 0, known: undefined, diagnostics: undefined, announced: false };
-    for (const event of parser.start()) emit(event);
-    return t;
-  };
-
-  /**
-   * The parser that goes on from `state`, read up to `offset`. At offset 0 nothing was read (the
-   * file was empty, or held half a first line): the parser starts at the first record, as a new
-   * one does, or it would skip what only a file's first record says (codex's session_meta).
-   */
-  const resumeParser = (file: string, sessionId: string, offset: number, state: SessionState): FileParser => deps.createParser(file, sessionId, offset > 0, state);
-
-  const restoreFrom = (file: string, cached: CachedFile, ino: number): Tracked => {
-    emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
-    const makeParser = (): FileParser => resumeParser(file, cached.sessionId, cached.offset, cached.state);
-    const t: Tracked = { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state, diagnostics: undefined, announced: true };
-    restoreDiagnostics(t, cached.state.checkpoint?.diagnostics);
-    return t;
-  };
-
-  /** A file of a family read before the one restored: held as read to its end, nothing emitted. */
-  const quietlyTracked = (file: string, sessionId: string, info: Stats): Tracked => ({
-    file,
-    sessionId,
-    parser: undefined,
-    makeParser: () => deps.createParser(file, sessionId, false),
-    offset: info.size,
-    ino: info.ino,
-    size: info.size,
-    mtimeMs: info.mtimeMs,
-    line: undefined,
-    known: undefined,
-    diagnostics: undefined,
-    announced: false,
-  });
 
   const open = (file: string, classifiedId: string | undefined, info: FileIdentity): { t: Tracked; restored: boolean } | undefined => {
     const { ino } = info;
