@@ -13,13 +13,16 @@
  * hour it is generated in (it is regenerated the next hour); W reaches half an hour further back,
  * 120 to 180 minutes, so the window holds those sessions and almost no others, and its edge lies
  * where sessions are sparse: the few minutes a run lasts move the listing by a session at most.
- * Each build's `--api` waits for the count its own cold one-shot listed just before.
+ * Each build's `--api` waits for the sessions its own cold one-shot listed just before that are
+ * still in the window.
  *
- *   node bench/window.mjs [--sessions N] [--runs R] [--dist DIR] [--compare DIR]
+ *   node bench/window.mjs [--sessions N] [--runs R] [--dist DIR] [--compare DIR] [--hour ISO]
  *
  * --dist     the build measured (default dist/)
  * --compare  a second build (e.g. an older commit's dist/, kept inside the repository so its
  *            packages resolve) measured in the same run, in turns with the first
+ * --hour     the hour the corpus is generated for (an ISO time; default this hour): runs within a
+ *            few hours of it reuse one corpus instead of writing a new one each hour
  *
  * Prints a table, saves bench/results/window.json, and prints one JSON line last.
  */
@@ -46,7 +49,7 @@ if (option('compare')) builds.push({ name: 'compare', dist: path.resolve(option(
 for (const build of builds) if (!existsSync(path.join(build.dist, 'cli.js'))) throw new Error(`${build.dist}/cli.js is missing: run npm run build`);
 
 const HOUR = 3_600_000;
-const corpusNow = Math.floor(Date.now() / HOUR) * HOUR;
+const corpusNow = Math.floor((option('hour') === undefined ? Date.now() : Date.parse(option('hour'))) / HOUR) * HOUR;
 const root = path.join(here, `.corpus-window-${sessions}`);
 const corpus = ensureCorpus({ root, sessions, meanKb: 70, now: corpusNow });
 refreshCursor(corpus);
@@ -102,17 +105,25 @@ const floor = () => {
 
 const oneShot = (build, window) => {
   const { ms, stdout } = timed([path.join(build.dist, 'cli.js'), 'sessions', '--all', ...(window ? ['--window', String(windowMinutes)] : []), '--json']);
-  return { ms, listed: JSON.parse(stdout).length };
+  const listed = JSON.parse(stdout);
+  return { ms, listed: listed.length, activity: listed.map((session) => Date.parse(session.last_activity)) };
 };
+
+/**
+ * How many of a listing's sessions are still in the window now: a run lasts minutes, and the
+ * window's edge moves past the odd session meanwhile.
+ */
+const stillListed = (activity) => activity.filter((at) => at >= Date.now() - windowMinutes * 60_000).length;
 
 const PASSPHRASE = 'window bench passphrase';
 const token = pbkdf2Sync(PASSPHRASE, 'window-bench-salt', 600_000, 32, 'sha256').toString('base64url');
 
 /**
- * `agentwatch --api` from spawn: when it listens, when `/api/stats` first counts `expected`
- * sessions, when it is ready. Asked every 10 ms; stopped with SIGINT once ready.
+ * `agentwatch --api` from spawn: when it listens, when `/api/stats` first counts every session of
+ * `activity` (a one-shot listing's last activities) still in the window, when it is ready. Asked
+ * every 10 ms; stopped with SIGINT once ready.
  */
-const apiRun = async (build, expected) => {
+const apiRun = async (build, activity) => {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(build.dist, 'cli.js'), '--api', '--host', '127.0.0.1:0'], { env: { ...env, AGENTWATCH_API_PASSPHRASE: PASSPHRASE }, cwd: env.HOME, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -131,7 +142,7 @@ const apiRun = async (build, expected) => {
   while (readyMs === undefined) {
     const stats = await fetch(`${base}/api/stats`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
     const at = performance.now() - started;
-    if (windowMs === undefined && stats.total_sessions >= expected) windowMs = at;
+    if (windowMs === undefined && stats.total_sessions >= stillListed(activity)) windowMs = at;
     if (stats.history && stats.history.read < stats.history.total) progressSeen = true;
     if (stats.ready) readyMs = at;
     if (at > 300_000) throw new Error('agentwatch --api was not ready within 300 s');
@@ -163,9 +174,9 @@ for (let i = 0; i < runs; i += 1) {
     dropCache();
     s.full.push(oneShot(build, false));
     s.warm.push(oneShot(build, true));
-    s.apiWarm.push(await apiRun(build, expected));
+    s.apiWarm.push(await apiRun(build, cold.activity));
     dropCache();
-    s.apiCold.push(await apiRun(build, expected));
+    s.apiCold.push(await apiRun(build, cold.activity));
   }
 }
 

@@ -40,6 +40,8 @@ export interface SourcePipelineOptions {
   readonly watch: boolean;
   /** With `watch: false`: transcripts last written before this time are not read (SourceCtx.readSince). */
   readonly readSince?: number;
+  /** With `watch: false`: only files changed since the cache's rows are read; nothing is restored (SourceCtx.changedOnly). */
+  readonly changedOnly?: boolean;
   readonly log: Logger;
   /** `false`: read every file from its start (doctor must see every record's diagnostic). */
   readonly cache?: boolean;
@@ -65,7 +67,9 @@ export const startSourcePipeline = async (io: CliIo, loaded: Loaded, options: So
     now: () => asyncScheduler.now(),
     log: options.log,
     platform: io.platform,
-    ...(options.watch ? { restorable$: restorable.asObservable() } : { watch: false, ...(options.readSince === undefined ? {} : { readSince: options.readSince }) }),
+    ...(options.watch
+      ? { restorable$: restorable.asObservable() }
+      : { watch: false, ...(options.readSince === undefined ? {} : { readSince: options.readSince }), ...(options.changedOnly === true ? { changedOnly: true } : {}) }),
   };
   // The discovery cache makes warm starts read only what was appended; losing it is always safe.
   // It is opened when the sources start (`begin`), so a monitor's servers listen before its rows load.

@@ -30,6 +30,8 @@ export type StartSources = (
     readonly agents: readonly AgentKind[];
     readonly demo: false;
     readonly watch: false;
+    /** Only what changed since the offsets is read; the sessions at rest are not restored. */
+    readonly changedOnly: true;
     readonly log: Logger;
     readonly cacheFile: string;
     readonly tap: (event: SessionEvent) => void;
@@ -104,6 +106,7 @@ export const catchUp = async (io: CliIo, loaded: Loaded, index: OpenedIndex, opt
       agents: fileAgents,
       demo: false,
       watch: false,
+      changedOnly: true,
       log: options.log,
       cacheFile: searchCursorPath(io.env),
       tap,

@@ -28,8 +28,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('kilo fixture database (Kilo 7.3.12 schema)', () => {
-  it('reads every session with no diagnostics', () => {
-    expect(ofType(events, 'reset').map((e) => e.sessionId)).toEqual(['ses_k_main', 'ses_k_spawn', 'ses_k_child', 'ses_k_apply']);
+  it('reads every session, newest activity first, with no diagnostics', () => {
+    expect(ofType(events, 'reset').map((e) => e.sessionId)).toEqual(['ses_k_apply', 'ses_k_child', 'ses_k_spawn', 'ses_k_main']);
     expect(ofType(events, 'diagnostic')).toEqual([]);
   });
 

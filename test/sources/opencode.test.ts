@@ -26,8 +26,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('opencode fixture database', () => {
-  it('replays every session as reset + events and ends the first poll with ready', () => {
-    expect(ofType(events, 'reset').map((e) => e.sessionId)).toEqual(['ses_footer', 'ses_explore', 'ses_tests', 'ses_compact', 'ses_junk']);
+  it('replays every session as reset + events, newest activity first, and ends the first poll with ready', () => {
+    expect(ofType(events, 'reset').map((e) => e.sessionId)).toEqual(['ses_junk', 'ses_compact', 'ses_tests', 'ses_footer', 'ses_explore']);
     expect(events.at(-1)).toEqual({ type: 'ready', agent: 'opencode' });
   });
 

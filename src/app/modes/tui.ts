@@ -77,7 +77,7 @@ export const startTui = async (launch: MonitorLaunch, streams: SinkStreams, ctx:
     ...(names.problem ? { namesProblem: names.problem } : {}),
     // --demo: generated sample windows, marked as sample, and no request to any vendor.
     readLimits: () => (demo ? Promise.resolve(sampleLimits()) : readLimits(limitsCtx)),
-    ...(launch.search ? { searchContent: contentSearch(launch.search, streams.agents) } : {}),
+    ...(launch.search ? { searchContent: contentSearch(launch.search, streams.agents), searchCatchingUp: launch.search.indexing } : {}),
     // A crash message must not be held like a warning: release the capture, then write.
     report: (message) => {
       const lines = [...held.release(), message];

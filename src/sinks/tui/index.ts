@@ -53,6 +53,8 @@ export interface TuiOptions {
   readonly readLimits: () => Promise<LimitsRenderer>;
   /** Full-text search over what was said (the search index; in --demo, the generated sessions'), best session first. */
   readonly searchContent?: (query: string) => Promise<readonly ContentHit[]>;
+  /** True while the search index still catches up (its hits are part of the history). */
+  readonly searchCatchingUp?: () => boolean;
   /** Writes a crash message once the terminal is restored (stderr, past any capture). */
   readonly report: (message: string) => void;
   readonly exit: (code: number) => void;
@@ -219,7 +221,7 @@ export const runTui = (options: TuiOptions): RunningTui => {
           }
           notify(`Searching messages for ${JSON.stringify(effect.query)}…`);
           void options.searchContent(effect.query).then(
-            (hits) => dispatch({ type: 'contentResults', query: effect.query, hits }),
+            (hits) => dispatch({ type: 'contentResults', query: effect.query, hits, partial: options.searchCatchingUp?.() === true }),
             (error: unknown) => notify(messageOf(error), 'error'),
           );
           return;

@@ -78,7 +78,7 @@ export type Action =
   | { readonly type: 'cycleFilter' }
   | { readonly type: 'startSearch' }
   | { readonly type: 'startContentSearch' }
-  | { readonly type: 'contentResults'; readonly query: string; readonly hits: readonly ContentHit[] }
+  | { readonly type: 'contentResults'; readonly query: string; readonly hits: readonly ContentHit[]; readonly partial?: boolean }
   | { readonly type: 'startRename' }
   | { readonly type: 'openEditor' }
   | { readonly type: 'copyResume' }

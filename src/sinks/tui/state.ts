@@ -186,6 +186,11 @@ export const reduceView = (view: ViewState, action: Action, ctx: ReduceContext):
     case 'startContentSearch':
       return only({ ...view, prompt: { kind: 'content', text: '' } });
     case 'contentResults': {
+      if (action.partial === true) {
+        // The index still catches up: the hits are what it holds so far, and the notice says so.
+        const whole = reduceView(view, { ...action, partial: false }, ctx);
+        return whole.view.notice ? { ...whole, view: { ...whole.view, notice: { ...whole.view.notice, text: `${whole.view.notice.text} (search index catching up: results so far)` } } } : whole;
+      }
       const shown = action.hits.findIndex((hit) => ctx.rows.some((row) => row.key === hit.key));
       const quoted = JSON.stringify(action.query);
       if (action.hits.length === 0) return only(notice(view, `No session mentions ${quoted}`, 'info', ctx.now));

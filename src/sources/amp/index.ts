@@ -40,6 +40,21 @@ export interface AmpSourceOptions {
 
 const errorCode = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | undefined)?.code;
 
+const mtimeOf = (file: string): number => {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
+  } catch {
+    return Infinity;
+  }
+};
+
+/** Files by mtime, newest first (one that cannot be stat'ed first: its read says why). */
+const newestFirst = (files: readonly string[]): string[] =>
+  files
+    .map((file) => ({ file, at: mtimeOf(file) }))
+    .sort((a, b) => b.at - a.at || 0)
+    .map(({ file }) => file);
+
 /**
  * Amp threads (`threads/T-<uuid>.json`) are JSON documents Amp rewrites in place. Every change
  * re-reads the whole document and replays it (`reset`, the events, a `checkpoint` at the file
@@ -76,6 +91,8 @@ export const createAmpSource =
       const restoreCached = (file: string, info: { size: number; mtimeMs: number }): boolean => {
         const cached = ctx.cache?.get(file);
         if (!cached || cached.agent !== 'amp' || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs) return false;
+        // A pass that wants only changes (SourceCtx.changedOnly) leaves it as the cache holds it.
+        if (ctx.changedOnly === true) return true;
         emit({ type: 'restore', agent: 'amp', sessionId: cached.sessionId, state: cached.state });
         // What reading the document found is counted again, as a cold start counts it.
         for (const event of restoredDiagnostics('amp', cached.state.checkpoint?.diagnostics, { sessionId: cached.sessionId, path: file })) emit(event);
@@ -91,6 +108,8 @@ export const createAmpSource =
           // synchronous (a thread pool round trip per thread cost a warm start more than the stat).
           const quick = statSync(file);
           if (before && before.size === quick.size && before.mtimeMs === quick.mtimeMs) return;
+          // A one-shot window leaves a thread last written before it unread: its session cannot be in it.
+          if (!before && firstPass && ctx.readSince !== undefined && quick.mtimeMs < ctx.readSince) return;
           // A warm start restores a thread the cache holds as it is on that stat alone (no open).
           if (!before && firstPass && restoreCached(file, quick)) return;
           handle = await open(file, 'r');
@@ -158,7 +177,9 @@ export const createAmpSource =
         }
         const present = new Set(names.map((name) => path.join(threadsDir, name)).filter((file) => isThreadFile(threadsDir, file)));
         for (const file of seen.keys()) if (!present.has(file)) queue.mark(file);
-        for (const file of present) queue.mark(file);
+        // The first pass reads the most recently written threads first: the sessions a user looks for.
+        const order = firstPass ? newestFirst([...present]) : present;
+        for (const file of order) queue.mark(file);
         if (exists) startWatcher();
       };
 

@@ -96,6 +96,7 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
   const list = (now: number): SessionListing => {
     const diagnostics: SessionEvent[] = [];
     const stamps = new Map<string, string>();
+    const activeAt = new Map<string, number>();
     const seen = new Set<string>();
     composerIndex = readComposerIndex();
     for (const row of composerKeys.all(COMPOSER_PREFIX, upperBound(COMPOSER_PREFIX)) as KeyRow[]) {
@@ -119,9 +120,10 @@ export const openCursorReader = (db: Database, dbPath: string, windowMs = CURSOR
       const header = composerIndex.get(composerId);
       const headerStamp = header ? `${header.subagent ? 'sub' : ''}:${header.cwd ?? ''}` : '';
       stamps.set(composerId, `${stamp}|${String(bubbleStamp.get(prefix, upperBound(prefix)))}|${headerStamp}`);
+      if (recency > 0) activeAt.set(composerId, recency);
     }
     for (const composerId of cache.keys()) if (!seen.has(composerId)) cache.delete(composerId);
-    return { stamps, diagnostics };
+    return { stamps, diagnostics, activeAt };
   };
 
   const load = (composerId: string): readonly SessionEvent[] => {

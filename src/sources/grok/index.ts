@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { Observable, type Subscription } from 'rxjs';
 import type { Source } from '../../streams/contracts.js';
 import type { SessionEvent } from '../../core/session.js';
@@ -12,6 +12,15 @@ import { levelsBelow, walkFiles } from '../internal/walk.js';
 import { watchTree, type TreeWatch } from '../internal/watch-tree.js';
 import { grokSessionDirOf, grokSessionsDir, GROK_SESSION_DEPTH } from './paths.js';
 import { createGrokReader } from './session-reader.js';
+
+/** A file's mtime; Infinity when it cannot be stat'ed (its session is read first, and the read says why). */
+const mtimeOf = (file: string): number => {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
+  } catch {
+    return Infinity;
+  }
+};
 
 /**
  * Grok CLI: one directory per session, `sessions/<pct-enc-cwd>/<session>/`, holding
@@ -32,14 +41,26 @@ export const createGrokSource =
       const reader = createGrokReader(emit, ctx.cache, options.read);
       const queue = createDirtyQueue(reader.sync, (dir, error) => emit(diagnostic('grok', 'E_READ', `cannot read ${dir}: ${(error as Error).message}`, { path: dir })));
 
-      /** Marks every session directory at or below `from`. */
+      // Session directories a one-shot window left unread (`readSince`): what the cache holds of them stays.
+      let skipped = 0;
+      /**
+       * Marks every session directory at or below `from`, the most recently written first (the
+       * newest mtime of its files): the sessions a user looks for are read first. A one-shot
+       * window leaves the directories whose every file was written before it unread.
+       */
       const scan = async (from = sessionsDir): Promise<void> => {
         const level = levelsBelow(sessionsDir, from);
         if (level < 0 || level > GROK_SESSION_DEPTH) return;
         const files = await walkFiles(from, GROK_SESSION_DEPTH - level, undefined, undefined, ctx.cache);
+        const newest = new Map<string, number>();
         for (const file of files) {
           const dir = grokSessionDirOf(sessionsDir, file);
-          if (dir) queue.mark(dir);
+          if (dir) newest.set(dir, Math.max(newest.get(dir) ?? 0, mtimeOf(file)));
+        }
+        const since = ctx.readSince;
+        for (const [dir, at] of [...newest].sort((a, b) => b[1] - a[1] || 0)) {
+          if (since !== undefined && at < since) skipped += 1;
+          else queue.mark(dir);
         }
       };
 
@@ -89,7 +110,7 @@ export const createGrokSource =
         await queue.idle();
         reader.trim();
         // Every summary and directory the pass found was asked for: the rest are of sessions deleted meanwhile.
-        if (!subscriber.closed) {
+        if (!subscriber.closed && skipped === 0) {
           ctx.cache?.forgetUnaskedSideTexts('grok');
           ctx.cache?.forgetUnaskedListings(sessionsDir);
         }

@@ -1,107 +1,17 @@
 import { stat } from 'node:fs/promises';
-import type { AgentKind } from '../../core/agents.js';
-import { changesNothing, type DiagnosticCounts, type FileCheckpoint, type SessionEvent, type SessionMetaPatch, type SessionState } from '../../core/session.js';
+import { changesNothing, type FileCheckpoint, type SessionMetaPatch } from '../../core/session.js';
 import { statSync, type Stats } from 'node:fs';
-import type { CachedFile, DiscoveryCache } from './cache.js';
-import { familyRestorePoint, resumableFrom, stampOf, untouchedSince, type FamilyKey } from './file-family.js';
+import type { CachedFile } from './cache.js';
+import { familyRestorePoint, resumableFrom, stampOf, untouchedSince } from './file-family.js';
 import { diagnostic, type FileParser } from './file-parser.js';
-import { addCounts, restoredDiagnostics, withDiagnosticsOf } from './kept-diagnostics.js';
+import type { FileIdentity, FileTracker, FileTrackerDeps, Tracked } from './file-tracker-types.js';
+import { createTrackedFiles } from './tracked-file.js';
+import { addCounts } from './kept-diagnostics.js';
 import { isMissing } from './missing.js';
-import { hiddenTwins, isCompressedTranscript, readCompressedLines, type TwinRank } from './compressed.js';
+import { hiddenTwins, isCompressedTranscript, readCompressedLines } from './compressed.js';
 import type { LineItem } from './lines.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 import { createTrackedFamilies, mustRefold } from './tracked-families.js';
-
-interface Tracked {
-  readonly file: string;
-  /** The session the file feeds (codex learns it from its first record: updated after each read). */
-  sessionId: string;
-  /**
-   * Created on first use: a file restored from the cache and never changed since needs none (a
-   * warm start of thousands of untouched transcripts creates no parser at all).
-   */
-  parser: FileParser | undefined;
-  makeParser: () => FileParser;
-  offset: number;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  /** Lines consumed so far, when read from the start in this process (a warm start resumes mid-file: unknown). */
-  line: number | undefined;
-  /**
-   * The session's state as restored, while nothing has changed it since: a name from a side file
-   * that it already holds is then not sent again (it would only clear and reset the checkpoint,
-   * load the restored detail and rewrite the cache row: every codex and kimi session with a name,
-   * on every warm start).
-   */
-  known: SessionState | undefined;
-  /** Diagnostics of the records read so far (restored with the state: the cache keeps them in its checkpoint). */
-  diagnostics: DiagnosticCounts | undefined;
-  /** True once a state was sent under `sessionId` (a checkpoint, a restore). */
-  announced: boolean;
-}
-
-/** What opening a file needs of its stat. */
-interface FileIdentity {
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly birthtimeMs?: number;
-}
-
-export interface FileTrackerDeps {
-  readonly agent: AgentKind;
-  /** `born`: when the file was created, where the file system says (a copy made later tells itself by it). */
-  readonly createParser: (file: string, sessionId: string, resumed: boolean, restored?: SessionState, born?: number) => FileParser;
-  readonly emit: (event: SessionEvent) => void;
-  readonly cache?: DiscoveryCache;
-  /** Names from side files (thread index, Desktop sidecars), applied whenever a file is (re)opened. */
-  readonly sideMeta: (sessionId: string) => SessionMetaPatch | undefined;
-  readonly read?: ReadOptions;
-  /** Files that continue one session one after another (file-family.ts); read in their order. */
-  readonly familyOf?: (file: string) => FamilyKey | undefined;
-  /** Which of a family's twins is read while both exist (file-parser.ts `twinRank`). */
-  readonly twinRank?: TwinRank;
-  /** Where a twin of a file would be (file-parser.ts `twinsOf`): looked at when a read file goes. */
-  readonly twinsOf?: (file: string) => readonly string[];
-}
-
-export interface FileTracker {
-  /**
-   * Brings one transcript up to date: first sight (restore from the cache or read from 0), growth
-   * (read from the offset), truncation or replacement (reset, read from 0), deletion (removed).
-   * Calls for a file already being synced coalesce into one more pass after it. `known`: the
-   * file's stats just taken by a discovery pass (its first pass then does not stat it again).
-   */
-  readonly sync: (file: string, sessionId: string | undefined, known?: Stats) => Promise<void>;
-  /**
-   * First sight of a file already stat'ed (a discovery pass): when the cache holds it exactly as
-   * it is on disk, restores it at once, synchronously, and returns true (nothing to read). A pass
-   * primes all its files in one loop, so their restores reach the fold as one batch. Otherwise
-   * returns false and the file is left to `sync`.
-   */
-  readonly prime: (file: string, info: Stats, sessionId: string) => boolean;
-  /**
-   * `prime` for the files of one family found by a discovery pass: restores the newest state the
-   * cache holds for all of them as they are (file-family.ts), and leaves the rest to `sync` (any
-   * of their files syncs the family, in order). True when nothing is left to read.
-   */
-  readonly primeFamily: (members: readonly { readonly file: string; readonly sessionId: string; readonly info: Stats }[]) => boolean;
-  /** A side file's names for a tracked session: sent with a new checkpoint, unless the session already holds them. */
-  readonly applyMeta: (sessionId: string, patch: SessionMetaPatch) => void;
-  readonly trackedFiles: () => string[];
-  readonly isTrackedFile: (file: string) => boolean;
-  /** True when `file` is tracked as it is on disk now (`info`: same inode, size and mtime) and no sync of it runs. */
-  readonly isCurrent: (file: string, info: Stats) => boolean;
-  /** Gives back the read buffer a first pass grew (watching reads appends, a few KB at a time). */
-  readonly trim: () => void;
-  /**
-   * Drops the parser of the file `state` was persisted from, when the file was read up to exactly
-   * its checkpoint and no read is under way: its next growth resumes from `state`, as a warm
-   * start does (a cold start's parsers were a tenth of an idle monitor's heap). True when dropped.
-   */
-  readonly park: (state: SessionState) => boolean;
-}
 
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
@@ -161,65 +71,12 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
   };
   const applySideMeta = (t: Tracked): boolean => sendMeta(t, deps.sideMeta(t.sessionId));
 
-  /**
-   * A diagnostic of `t`'s records: counted for its checkpoint, and named by the file and, when
-   * known, the line (doctor shows both).
-   */
-  const located = (event: SessionEvent, t: Tracked): SessionEvent => {
-    if (event.type !== 'diagnostic') return event;
-    t.diagnostics = withDiagnosticsOf([event], t.diagnostics);
-    return { ...event, path: event.path ?? t.file, ...(t.line !== undefined && event.line === undefined ? { line: t.line } : {}) };
-  };
-
-  /** A restored state's diagnostics: counted again, without reading its records. */
-  const restoreDiagnostics = (t: Tracked, counts: DiagnosticCounts | undefined): void => {
-    if (counts === undefined) return;
-    t.diagnostics = counts;
-    for (const event of restoredDiagnostics(agent, counts, { sessionId: t.sessionId, path: t.file })) emit(event);
-  };
+  const { located, openFresh, resumeParser, restoreFrom, quietlyTracked } = createTrackedFiles(deps);
 
   const forget = (t: Tracked): void => {
     tracked.delete(t.file);
     if (fileOfSession.get(t.sessionId) === t.file) fileOfSession.delete(t.sessionId);
   };
-
-  const openFresh = (file: string, sessionId: string, info: FileIdentity): Tracked => {
-    const parser = deps.createParser(file, sessionId, false, undefined, info.birthtimeMs);
-    const t: Tracked = { file, sessionId: parser.sessionId(), parser, makeParser: () => parser, offset: 0, ino: info.ino, size: 0, mtimeMs: 0, line: 0, known: undefined, diagnostics: undefined, announced: false };
-    for (const event of parser.start()) emit(event);
-    return t;
-  };
-
-  /**
-   * The parser that goes on from `state`, read up to `offset`. At offset 0 nothing was read (the
-   * file was empty, or held half a first line): the parser starts at the first record, as a new
-   * one does, or it would skip what only a file's first record says (codex's session_meta).
-   */
-  const resumeParser = (file: string, sessionId: string, offset: number, state: SessionState): FileParser => deps.createParser(file, sessionId, offset > 0, state);
-
-  const restoreFrom = (file: string, cached: CachedFile, ino: number): Tracked => {
-    emit({ type: 'restore', agent, sessionId: cached.sessionId, state: cached.state });
-    const makeParser = (): FileParser => resumeParser(file, cached.sessionId, cached.offset, cached.state);
-    const t: Tracked = { file, sessionId: cached.sessionId, parser: undefined, makeParser, offset: cached.offset, ino, size: cached.size, mtimeMs: cached.mtimeMs, line: undefined, known: cached.state, diagnostics: undefined, announced: true };
-    restoreDiagnostics(t, cached.state.checkpoint?.diagnostics);
-    return t;
-  };
-
-  /** A file of a family read before the one restored: held as read to its end, nothing emitted. */
-  const quietlyTracked = (file: string, sessionId: string, info: Stats): Tracked => ({
-    file,
-    sessionId,
-    parser: undefined,
-    makeParser: () => deps.createParser(file, sessionId, false),
-    offset: info.size,
-    ino: info.ino,
-    size: info.size,
-    mtimeMs: info.mtimeMs,
-    line: undefined,
-    known: undefined,
-    diagnostics: undefined,
-    announced: false,
-  });
 
   const open = (file: string, classifiedId: string | undefined, info: FileIdentity): { t: Tracked; restored: boolean } | undefined => {
     const { ino } = info;
@@ -464,10 +321,19 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     return done;
   };
 
+  const untouched = (file: string, info: Stats): boolean => {
+    if (tracked.has(file) || primed.has(file) || running.has(syncKeyOf(file))) return false;
+    const cached = deps.cache?.get(file);
+    if (cached !== undefined && info.isFile() && untouchedSince(cached, info, agent)) return true;
+    primed.set(file, cached);
+    return false;
+  };
+
   return {
     sync,
     prime,
     primeFamily,
+    untouched,
     applyMeta: (sessionId, patch) => {
       const file = fileOfSession.get(sessionId);
       const t = file === undefined ? undefined : tracked.get(file);

@@ -203,7 +203,7 @@ export const createJsonlSource =
               else families.set(family.key, [{ file, sessionId, info }]);
               continue;
             }
-            if (tooOld(file, info, statOf)) {
+            if (tooOld(file, info, statOf) || (ctx.changedOnly === true && tracker.untouched(file, info))) {
               skipped.add(file);
               continue;
             }

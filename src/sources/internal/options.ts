@@ -26,6 +26,12 @@ export interface SourceCtx extends Ctx {
    */
   readonly readSince?: number;
   /**
+   * A one-shot pass that wants only what changed since the cache's rows were written (the search
+   * index's catch-up, whose cache holds what it indexed): a transcript the cache holds as it is
+   * on disk is neither restored nor read, and its row stays. Only changed files yield sessions.
+   */
+  readonly changedOnly?: boolean;
+  /**
    * States the cache now holds at their checkpoints (a first discovery's sessions, once persisted:
    * `SourcePipeline.releaseDetails`). A source may then drop what it keeps only to continue a
    * file, the parser of a file read up to exactly that checkpoint, and resume from the state when

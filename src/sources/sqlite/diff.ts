@@ -14,3 +14,10 @@ export const diffStamps = (
   for (const id of previous.keys()) if (!current.has(id)) removed.push(id);
   return { changed, removed };
 };
+
+/**
+ * Pure: `ids` newest first by `activeAt`; ids it does not know come first (they may be new), and
+ * equal times keep their order.
+ */
+export const newestFirst = (ids: readonly string[], activeAt: ReadonlyMap<string, number> | undefined): readonly string[] =>
+  activeAt === undefined ? ids : [...ids].sort((a, b) => (activeAt.get(b) ?? Infinity) - (activeAt.get(a) ?? Infinity) || 0);

@@ -26,7 +26,12 @@ export interface PollSourceOptions extends PollerOptions {
 export const pollDatabase = (ctx: Ctx | SourceCtx, options: PollSourceOptions): Observable<SessionEvent> =>
   new Observable<SessionEvent>((subscriber) => {
     const cache = 'cache' in ctx ? ctx.cache : undefined;
-    const poller = createSqlitePoller(cache && options.cache === undefined ? { ...options, cache } : options);
+    const readSince = 'readSince' in ctx ? ctx.readSince : undefined;
+    const poller = createSqlitePoller({
+      ...options,
+      ...(cache && options.cache === undefined ? { cache } : {}),
+      ...(readSince !== undefined && options.readSince === undefined ? { readSince } : {}),
+    });
     if ('watch' in ctx && ctx.watch === false) {
       do {
         for (const event of poller.poll(ctx.now())) subscriber.next(event);

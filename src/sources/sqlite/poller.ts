@@ -5,7 +5,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { AgentKind } from '../../core/agents.js';
 import type { DiagnosticCounts, SessionEvent } from '../../core/session.js';
 import type { DiscoveryCache } from '../internal/cache.js';
-import { diffStamps } from './diff.js';
+import { diffStamps, newestFirst } from './diff.js';
 import { boundPageCache } from '../../util/sqlite-memory.js';
 import { classifyDbError, DbCorruptError, failureEvent } from './errors.js';
 import type { DbReader, OpenReader } from './reader.js';
@@ -41,6 +41,12 @@ export interface PollerOptions {
    * checkpoints and `persistCache`).
    */
   readonly cache?: DiscoveryCache;
+  /**
+   * A one-shot listing of a window (SourceCtx.readSince): sessions whose listed activity
+   * (`SessionListing.activeAt`) is older are not replayed, and the read is not recorded as
+   * complete (their cache rows stay).
+   */
+  readonly readSince?: number;
 }
 
 /** One step per call; the shell around it (poll-source.ts) owns the timer. */
@@ -126,6 +132,8 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
   // Set by a restore: the first connection checks the files still match before trusting the stamps.
   let restored: { readonly signature: string; readonly listedAt: number } | undefined;
   let pruned = false;
+  /** The last read left sessions older than `readSince` unread: it is no complete read to record. */
+  let windowed = false;
   /** What the last listing found it could not use, per session id ('' for none) (the database's record keeps it). */
   let listingCounts: ReadonlyMap<string, DiagnosticCounts> | undefined;
   /** The diagnostic counts restored with the sessions (restored-counts.ts). */
@@ -232,7 +240,13 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
         out.push({ type: 'removed', agent, sessionId });
       }
       let complete = true;
-      for (const sessionId of changed) {
+      const { readSince } = options;
+      // Newest first: a first pass delivered over several polls hands the recent sessions over first.
+      for (const sessionId of newestFirst(changed, listing.activeAt)) {
+        if (readSince !== undefined && (listing.activeAt?.get(sessionId) ?? readSince) < readSince) {
+          windowed = true;
+          continue;
+        }
         if (out.length >= budget) {
           complete = false;
           break;
@@ -296,7 +310,7 @@ export const createSqlitePoller = (options: PollerOptions): SqlitePoller => {
     restoredCounts.release(out);
     connection.dataVersion = version;
     connection.listedAt = now;
-    record(signature, now);
+    if (!windowed) record(signature, now);
   };
 
   /**

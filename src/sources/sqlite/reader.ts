@@ -7,6 +7,11 @@ export interface SessionListing {
   readonly stamps: ReadonlyMap<string, string>;
   /** Records that could not be used while listing (deduplicated by the poller). */
   readonly diagnostics: readonly SessionEvent[];
+  /**
+   * Session id -> the newest activity (ms) the listing knows of, where the reader knows one: the
+   * poller replays the newest sessions first, and a one-shot window leaves the older ones unread.
+   */
+  readonly activeAt?: ReadonlyMap<string, number>;
 }
 
 /**

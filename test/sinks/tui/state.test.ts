@@ -179,6 +179,11 @@ describe('content search (s)', () => {
     expect(found.view.notice?.text).toBe('"oauth refresh": Add rate limiting to the login route (best of 2)');
   });
 
+  it('says when the search index is still catching up: the hits are what it holds so far', () => {
+    const partial = run([{ type: 'contentResults', query: 'nothing', hits: [], partial: true }]).view.notice?.text;
+    expect(partial).toBe('No session mentions "nothing" (search index catching up: results so far)');
+  });
+
   it('says so when nothing matches, or when the matches are not in this list', () => {
     expect(run([{ type: 'contentResults', query: 'nothing', hits: [] }]).view.notice?.text).toBe('No session mentions "nothing"');
     const outside = run([{ type: 'contentResults', query: 'old', hits: [{ key: 'codex:gone' }] }]).view;

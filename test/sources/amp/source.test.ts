@@ -1,9 +1,9 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createAmpSource } from '../../../src/sources/amp/index.js';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
-import { cachedFileOf, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
+import { cachedFileOf, makeCtx, passWithCache, useFixtureHome, waitFor } from '../../helpers/source-harness.js';
 
 const MAIN = 'T-0195e3a2-9b1c-7d44-a1f0-2c3d4e5f6a7b';
 const HANDOFF = 'T-01960000-aaaa-7bbb-8ccc-0000000000f1';
@@ -40,6 +40,29 @@ describe('amp source (real files, real watcher)', () => {
     expect(run.diagnostics().map((d) => d.code).sort()).toEqual(['E_JUNK_LINE', 'E_SCHEMA']);
     expect(run.events.filter((e) => e.type === 'ready')).toHaveLength(1);
     expect(run.errors).toEqual([]);
+  });
+
+  it('reads the most recently written thread first, and a one-shot window leaves older ones unread', async () => {
+    const firstSession = (events: readonly { type: string; sessionId?: string }[]): string | undefined => events.find((e) => e.sessionId !== undefined)?.sessionId;
+    const at = (file: string, iso: string) => utimes(path.join(threads, `${file}.json`), new Date(iso), new Date(iso));
+    await at(MAIN, '2026-01-05T00:00:00Z');
+    await at(HANDOFF, '2026-03-05T00:00:00Z');
+    expect(firstSession((await fx.once(source)).events)).toBe(HANDOFF);
+    await at(MAIN, '2026-03-06T00:00:00Z');
+    expect(firstSession((await fx.once(source)).events)).toBe(MAIN);
+
+    await at(MAIN, '2026-01-05T00:00:00Z');
+    const windowed = await fx.once(source, { readSince: Date.parse('2026-02-01T00:00:00Z') });
+    expect([...windowed.sessions().keys()]).toEqual([HANDOFF]);
+    expect(windowed.events.filter((e) => e.type === 'ready')).toHaveLength(1);
+  });
+
+  it('a pass that wants only changes restores no thread the cache holds as it is', async () => {
+    const ctx = makeCtx(fx.home.env);
+    expect((await passWithCache(source, ctx)).filter((e) => e.type === 'checkpoint').length).toBeGreaterThan(0);
+    expect((await passWithCache(source, ctx)).filter((e) => e.type === 'restore').length).toBeGreaterThan(0);
+    const changes = await passWithCache(source, { ...ctx, changedOnly: true });
+    expect(changes.filter((e) => e.type === 'restore' || e.type === 'checkpoint')).toEqual([]);
   });
 
   it('replays a rewritten thread as a new state, picks up a new thread, and removes a deleted one', async () => {

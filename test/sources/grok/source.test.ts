@@ -21,6 +21,27 @@ describe('grok source (real files, real watcher)', () => {
     mainDir = path.join(sessions, '%2Fhome%2Fdev%2Fparser', MAIN);
   });
 
+  it('reads the most recently written session directory first, and a one-shot window leaves older ones unread', async () => {
+    const siteDir = path.join(sessions, '%2Fhome%2Fdev%2Fmy%20site', SITE);
+    const stampDir = async (dir: string, iso: string): Promise<void> => {
+      for (const name of await readdir(dir)) await utimes(path.join(dir, name), new Date(iso), new Date(iso));
+    };
+    for (const dir of [mainDir, path.join(sessions, '%2Fhome%2Fdev%2Fparser', SUB), path.join(sessions, '%2Fhome%2Fdev%2Fparser', EMPTY)]) await stampDir(dir, '2026-01-05T00:00:00Z');
+    await stampDir(siteDir, '2026-03-05T00:00:00Z');
+    const firstSession = async (): Promise<string | undefined> => {
+      const first = (await fx.once(grok)).events.find((e) => 'sessionId' in e);
+      return first && 'sessionId' in first ? first.sessionId : undefined;
+    };
+    expect(await firstSession()).toBe(SITE);
+    await stampDir(mainDir, '2026-03-06T00:00:00Z');
+    expect(await firstSession()).toBe(MAIN);
+    await stampDir(mainDir, '2026-01-05T00:00:00Z');
+
+    const windowed = await fx.once(grok, { readSince: Date.parse('2026-02-01T00:00:00Z') });
+    expect([...windowed.sessions().keys()]).toEqual([SITE]);
+    expect(windowed.events.filter((e) => e.type === 'ready')).toHaveLength(1);
+  });
+
   it('discovers session directories with their summary facts, hidden sub-agents and counted junk', async () => {
     const run = await fx.once(grok);
     const all = run.sessions();

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session.js';
@@ -148,5 +148,26 @@ describe('one-shot window (readSince): files too old for the window are not read
     await utimes(place('21', second), old / 1000, old / 1000);
     const none = await fx.once(codex, { readSince: NOW - 30 * MINUTE });
     expect(none.sessions().has(thread)).toBe(false);
+  });
+
+  it('a pass that wants only changes restores nothing, reads only what changed, and keeps every row', async () => {
+    const busy = path.join(project(), 'busy.jsonl');
+    await write(path.join(project(), 'quiet.jsonl'), prompt('quiet', NOW - 300 * MINUTE), NOW - 300 * MINUTE);
+    await write(busy, prompt('busy', NOW - 200 * MINUTE), NOW - 200 * MINUTE);
+    const ctx = makeCtx(fx.home.env);
+    await passWithCache(claude, ctx);
+    const nothing = await passWithCache(claude, { ...ctx, changedOnly: true });
+    expect(nothing.filter((e) => 'sessionId' in e && e.sessionId !== undefined)).toEqual([]);
+    expect(nothing.filter((e) => e.type === 'ready')).toHaveLength(1);
+
+    await appendFile(busy, prompt('and one more thing', NOW));
+    const changed = await passWithCache(claude, { ...ctx, changedOnly: true });
+    // The changed file resumes from its row (a restore, then only the appended line).
+    expect(firstSeen(changed)).toEqual(['busy']);
+    expect(changed.filter((e) => e.type === 'restore').map((e) => ('sessionId' in e ? e.sessionId : ''))).toEqual(['busy']);
+    expect(changed.filter((e) => e.type === 'turn')).toHaveLength(1);
+    // The quiet session's row stayed: a full warm start still restores it.
+    const warm = await passWithCache(claude, ctx);
+    expect(warm.filter((e) => e.type === 'restore').map((e) => ('sessionId' in e ? e.sessionId : '')).sort()).toEqual(['busy', 'quiet']);
   });
 });

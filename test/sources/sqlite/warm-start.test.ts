@@ -45,6 +45,21 @@ describe('SQLite warm start from the discovery cache (opencode, real database fi
     expect(foldById(warm)).toEqual(foldById(cold));
   });
 
+  it('a one-shot window replays only the sessions active since it began; the next full pass reads the rest', async () => {
+    const ctx = makeCtx(home.env);
+    const resets = (events: readonly SessionEvent[]): string[] => events.flatMap((e) => (e.type === 'reset' ? [e.sessionId] : []));
+    // ses_compact and ses_junk were last updated after this time, the three others before.
+    const windowed = await passWithCache(opencode, { ...ctx, readSince: 1_773_136_150_000 });
+    expect(resets(windowed)).toEqual(['ses_junk', 'ses_compact']);
+    expect(windowed.at(-1)).toEqual({ type: 'ready', agent: 'opencode' });
+    // The windowed read is not recorded as a complete one: nothing is taken for read that was not.
+    const full = await passWithCache(opencode, ctx);
+    expect(resets(full).sort()).toEqual(['ses_compact', 'ses_explore', 'ses_footer', 'ses_junk', 'ses_tests']);
+    const warm = await passWithCache(opencode, ctx);
+    expect(typesOf(warm)).toEqual(['diagnostic', 'ready', 'restore']);
+    expect(foldById(warm)).toEqual(foldById(full));
+  });
+
   it('a warm start counts the diagnostics of the sessions it restores, as the cold start did, without a query', async () => {
     const ctx = makeCtx(home.env);
     const cold = await passWithCache(opencode, ctx);

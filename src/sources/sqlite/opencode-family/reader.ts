@@ -10,7 +10,7 @@ import { mapFamilySessionStores, type FamilyMessageRow, type FamilyPartRow, type
 import { parseForkBoundary, type FamilyV2MessageRow, type ForkBoundary, type ForkCopies } from './map-v2.js';
 import { laterHoldersSql, originalsSql, resolveV1Copies, type V1ForkStatements } from './v1-forks.js';
 
-type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown; readonly v2_count: unknown; readonly v2_updated: unknown };
+type ListedRow = FamilySessionRow & { readonly m_stamp: unknown; readonly p_stamp: unknown; readonly m_newest: unknown; readonly v2_count: unknown; readonly v2_updated: unknown };
 
 const SESSION_OPTIONAL = ['parent_id', 'directory', 'title', 'version', 'time_created', 'time_updated', 'time_compacting', 'model'] as const;
 
@@ -38,9 +38,22 @@ const SESSION_TABLES = ['session_v2', 'session'] as const;
  */
 const RECENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * A session's newest activity as its listing shows it: the latest of its row's time_updated and
+ * its newest message's time_created (1.x `m_newest`; 2.x after the count in `v2_count`).
+ * Undefined when the schema records neither: such a session is always replayed.
+ */
+const activityOf = (updated: unknown, v1Newest: unknown, v2Count: unknown): number | undefined => {
+  const v2Newest = typeof v2Count === 'string' ? Number(v2Count.slice(v2Count.indexOf(':') + 1) || Number.NaN) : Number.NaN;
+  const times = [numberOf(updated), numberOf(v1Newest), Number.isFinite(v2Newest) ? v2Newest : undefined].filter((at): at is number => at !== undefined);
+  return times.length === 0 ? undefined : Math.max(...times);
+};
+
 /** The 1.x message store: `message` rows, their `part` rows. */
 interface V1Store {
   readonly stamps: (recent: string) => string;
+  /** The newest message's time_created (an index seek), for the session's activity; not in its stamp. */
+  readonly newest: string;
   readonly messages: Statement;
   readonly parts: Statement;
   /** What tells a 1.x fork's copies (v1-forks.ts); none without time_created, which the rule reads. */
@@ -105,6 +118,7 @@ const v1Store = (db: Database): V1Store | undefined => {
     stamps: (recent) => `(SELECT count(*) || ':' || CASE WHEN ${recent} THEN ifnull(${messageNewest}, '') ELSE '' END
            FROM message m WHERE m.session_id = s.id) AS m_stamp,
         CASE WHEN ${recent} THEN (SELECT count(*) || ':' || ifnull(${partNewest}, '') FROM part p WHERE ${partsOfSession}) END AS p_stamp`,
+    newest: message.columns.has('time_created') ? `(SELECT max(m.time_created) FROM message m WHERE m.session_id = s.id) AS m_newest` : `NULL AS m_newest`,
     messages: db.prepare(`SELECT ${message.sql} FROM message WHERE session_id = ? ORDER BY ${order(message.columns)}`),
     // NOTE: part.session_id (indexed) when the schema has it; older schemas reach parts through message.
     parts: db.prepare(
@@ -164,7 +178,7 @@ export const openFamilyReader =
       const session = selectList(db, table, ['id'], SESSION_OPTIONAL, 's');
       const hasUpdated = session.columns.has('time_updated');
       const recent = hasUpdated ? `s.time_updated >= @since` : `1`;
-      const stamps = [v1?.stamps(recent) ?? `NULL AS m_stamp, NULL AS p_stamp`, v2?.stamps(recent) ?? `NULL AS v2_count, NULL AS v2_updated`];
+      const stamps = [v1 ? `${v1.stamps(recent)}, ${v1.newest}` : `NULL AS m_stamp, NULL AS p_stamp, NULL AS m_newest`, v2?.stamps(recent) ?? `NULL AS v2_count, NULL AS v2_updated`];
       const listSql = `SELECT ${session.sql}, ${stamps.join(', ')} FROM ${table} s`;
       const usesSince = listSql.includes('@since');
       const listStatement = db.prepare(listSql);
@@ -176,6 +190,7 @@ export const openFamilyReader =
 
     const list = (now: number): SessionListing => {
       const stamps = new Map<string, string>();
+      const activeAt = new Map<string, number>();
       const diagnostics: SessionEvent[] = [];
       for (const source of sources) {
         const listed = source.list(now - RECENT_WINDOW_MS);
@@ -183,11 +198,13 @@ export const openFamilyReader =
         for (const row of listed.rows) {
           // A newer generation's row of the same session wins (listed first).
           if (stamps.has(row.id)) continue;
-          const { m_stamp, p_stamp, v2_count, v2_updated, ...sessionRow } = row;
+          const { m_stamp, p_stamp, m_newest, v2_count, v2_updated, ...sessionRow } = row;
           stamps.set(row.id, JSON.stringify([sessionRow, m_stamp, p_stamp, v2_count, v2_updated]));
+          const at = activityOf(row.time_updated, m_newest, v2_count);
+          if (at !== undefined) activeAt.set(row.id, at);
         }
       }
-      return { stamps, diagnostics };
+      return { stamps, diagnostics, activeAt };
     };
 
     const load = (sessionId: string) => {
