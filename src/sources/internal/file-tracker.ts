@@ -12,6 +12,7 @@ import { hiddenTwins, isCompressedTranscript, readCompressedLines } from './comp
 import type { LineItem } from './lines.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 import { createTrackedFamilies, mustRefold } from './tracked-families.js';
+import { gluedRecords } from './glued-records.js';
 
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
@@ -98,7 +99,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       for (const item of items) {
         if (t.line !== undefined) t.line += 1;
         if (item.kind === 'line') {
-          for (const event of parser.line(item.bytes)) emit(event.type === 'diagnostic' ? located(event, t) : event);
+          for (const record of gluedRecords(item.bytes)) for (const event of parser.line(record)) emit(event.type === 'diagnostic' ? located(event, t) : event);
         } else {
           const skimmed = parser.oversized?.(item.head, item.tail, item.keys) ?? [];
           for (const event of skimmed) emit(event);
