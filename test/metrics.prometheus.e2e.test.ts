@@ -145,7 +145,7 @@ describe.skipIf(!hasPrometheus)('Prometheus scraping agentwatch', () => {
 
     expect(await eventually('a successful scrape with the token', equals('up{job="agentwatch"}', 1))).toBe(1);
     expect(await eventually('the thinking session', equals('agentwatch_sessions{agent="claude",activity="thinking"}', 1))).toBe(1);
-    expect(await query('agentwatch_ready')).toBe(1);
+    expect(await eventually('the monitor to have read the whole history', equals('agentwatch_ready', 1))).toBe(1);
 
     await appendFile(
       transcript,

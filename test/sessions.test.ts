@@ -76,7 +76,12 @@ beforeAll(async () => {
   await mkdir(piDir, { recursive: true });
   await writeFile(path.join(piDir, '2026-03-10T09-30-00-123Z_1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d.jsonl'), piLines(dirs.pi, 2 * 86_400_000));
   await mkdir(t.env.XDG_CONFIG_HOME + '/agentwatch', { recursive: true });
-  await writeFile(path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json'), JSON.stringify({ exclude_cwd_substrings: ['tmp-scratch'] }));
+  await writeFile(path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'config.json'), JSON.stringify({
+      exclude_cwd_substrings: ['tmp-scratch'],
+      // The answer 60 s before NOW must still read as waiting however long this file takes to reach a test.
+      waiting_timeout_minutes: 5,
+    }),
+  );
   await writeFile(path.join(t.env.XDG_CONFIG_HOME ?? '', 'agentwatch', 'session-names.json'), JSON.stringify({ [ids.api]: 'limiter work' }));
 });
 afterAll(() => t.cleanup());
@@ -162,13 +167,17 @@ describe('agentwatch sessions (spawned)', () => {
   });
 
   it('prints a table by default', async () => {
+    // The ages as the table can print them: taken from the clock before and after the command ran.
+    const ages = (agoMs: number, from: number, to: number): string => [...new Set([from, to].map((at) => Math.floor((at - NOW + agoMs) / 60_000)))].join('|');
+    const before = Date.now();
     const result = await sessions([]);
+    const after = Date.now();
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^AGENT\s+STATE\s+PROJECT\s+NAME\s+LAST ACTIVITY$/);
-    expect(lines[1]).toMatch(/^Claude\s+waiting\s+api\s+limiter work\s+1m ago$/);
+    expect(lines[1]).toMatch(new RegExp(`^Claude\\s+waiting\\s+api\\s+limiter work\\s+(${ages(60_000, before, after)})m ago$`));
     // No rename and no title: the latest prompt names it, as everywhere.
-    expect(lines[2]).toMatch(/^Codex\s+idle\s+sub\s+Fix JPY rounding\s+10m ago$/);
+    expect(lines[2]).toMatch(new RegExp(`^Codex\\s+idle\\s+sub\\s+Fix JPY rounding\\s+(${ages(10 * 60_000, before, after)})m ago$`));
     expect(lines).toHaveLength(3);
   });
 

@@ -155,7 +155,7 @@ const checkLossyFile = async (rng: Rng): Promise<Checked> => {
 };
 
 describe('fuzz: writes through the API change nothing when refused and keep the user data when accepted', () => {
-  it(`${RUNS} random PUT /api/config and rename requests (base seed ${BASE_SEED})`, { timeout: 20_000 + RUNS * 20 }, async () => {
+  it(`${RUNS} random PUT /api/config and rename requests (base seed ${BASE_SEED})`, { timeout: 60_000 + RUNS * 20 }, async () => {
     const failures: string[] = [];
     const counts = { accepted: 0, refused: 0 };
     for (let i = 0; i < RUNS; i += 1) {

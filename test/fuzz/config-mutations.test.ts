@@ -121,7 +121,7 @@ const checkLoad = async (seed: number, rng: Rng): Promise<{ outcome: Outcome; pr
 };
 
 describe('fuzz: a damaged config file is loaded or refused by name, never crashes, never rewritten by a failed load', () => {
-  it(`${RUNS} mutated config files (base seed ${BASE_SEED})`, { timeout: 20_000 + RUNS * 20 }, async () => {
+  it(`${RUNS} mutated config files (base seed ${BASE_SEED})`, { timeout: 60_000 + RUNS * 20 }, async () => {
     const failures: string[] = [];
     const outcomes: Record<Outcome, number> = { loaded: 0, 'back-filled': 0, E_CONFIG_JSON: 0, E_CONFIG_INVALID: 0, failed: 0 };
     for (let i = 0; i < RUNS; i += 1) {

@@ -44,7 +44,7 @@ const wordOf = (detail: SessionDetail): string | undefined =>
     .sort((a, b) => b.length - a.length)[0];
 
 // Each case spawns the CLI several times and the first search indexes every fixture: room on a busy 2-core runner.
-describe('agentwatch search', { timeout: 90_000 }, () => {
+describe('agentwatch search', { timeout: 180_000 }, () => {
   it('finds a word said in a session of each agent, with the hit marked in its snippet', async () => {
     const t = await installAll();
     freshenCursor(t);
