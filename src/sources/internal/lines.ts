@@ -3,10 +3,12 @@
  * chunks; complete lines come out as zero-copy views; a line longer than `maxLineBytes` is never
  * held in memory: its bytes are dropped as they arrive and it is reported once its newline shows up.
  * The bytes after the last newline stay "pending": they are not consumed (the caller re-reads them
- * once the writer finishes the line), so a half-written record is never lost or skipped.
+ * once the writer finishes the line), so a half-written record is never lost or skipped; at the
+ * end of a read, pending bytes that already form a whole JSON object are taken (`settle`).
  */
 
 import { createKeyScanner, type KeyHit } from './key-hits.js';
+import { parseJson } from './skim.js';
 
 /** Lines above this are skipped with an E_OVERSIZED_LINE diagnostic (real records stay far below). */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -34,12 +36,24 @@ const OVERSIZED_KEEP_BYTES = 64 * 1024;
 export interface LineSplitter {
   /** Feeds the next chunk (whose first byte sits at the current position) and returns the complete lines in it. */
   readonly push: (chunk: Buffer) => LineItem[];
+  /**
+   * At the end of the bytes there are: the pending bytes as a line when they already hold a whole
+   * JSON object (a writer that ended its file without a newline, or a copy that dropped it), now
+   * consumed; nothing otherwise. A half-written record is never a whole object, so it stays pending.
+   */
+  readonly settle: () => LineItem | undefined;
   /** File offset just after the last complete line: where the next read must start. */
   readonly consumed: () => number;
 }
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+const CLOSE_BRACE = 0x7d;
+
+const isJsonObject = (bytes: Buffer): boolean => {
+  const json = parseJson(bytes.toString('utf8'));
+  return json !== null && typeof json === 'object' && !Array.isArray(json);
+};
 
 const withoutCr = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes);
 
@@ -124,5 +138,18 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
     return items;
   };
 
-  return { push, consumed: () => consumed };
+  const settle = (): LineItem | undefined => {
+    if (oversized || pendingLength === 0) return undefined;
+    const whole = withoutCr(Buffer.concat(pending, pendingLength));
+    const bytes = consumed === 0 ? withoutBom(whole) : whole;
+    const last = bytes.lastIndexOf(CLOSE_BRACE);
+    // Only trailing white space may follow the closing brace.
+    if (last === -1 || bytes.subarray(last + 1).toString('latin1').trim() !== '' || !isJsonObject(bytes)) return undefined;
+    consumed += pendingLength;
+    pending = [];
+    pendingLength = 0;
+    return { kind: 'line', bytes, end: consumed };
+  };
+
+  return { push, settle, consumed: () => consumed };
 };

@@ -63,7 +63,8 @@ export interface ReadOptions {
  * Reads `file` from byte `start` to its current end in fixed-size chunks, handing the complete
  * lines of each chunk to `onChunk` together with the offset they bring the reader to. Memory stays
  * bounded by one chunk plus one (capped) line whatever the file size. A trailing line without its
- * newline is left unread. Returns the offset after the last complete line and the bytes read.
+ * newline is left unread, unless it already holds a whole JSON object. Returns the offset after
+ * the last line read and the bytes read.
  *
  * NOTE: synchronous reads on purpose: a cold start opens thousands of small files and the
  * thread-pool round trips of fs/promises cost more than the reads themselves; reads yield to the
@@ -93,6 +94,8 @@ export const readLinesFrom = async (
       if (items.length > 0) onChunk(items, splitter.consumed());
       await yieldIfDue();
     }
+    const settled = splitter.settle();
+    if (settled) onChunk([settled], splitter.consumed());
     return { consumed: splitter.consumed(), end: position };
   } finally {
     closeSync(fd);

@@ -13,6 +13,25 @@ describe('createLineSplitter', () => {
     expect(s.consumed()).toBe(105);
   });
 
+  it('settles a last line without its newline only when it already holds a whole JSON object', () => {
+    const whole = createLineSplitter(10);
+    expect(texts(whole.push(Buffer.from('{"a":1}\n{"b":{"c":2}} ')))).toEqual(['{"a":1}']);
+    const settled = whole.settle();
+    expect(settled && texts([settled])).toEqual(['{"b":{"c":2}} ']);
+    expect(settled?.end).toBe(32);
+    expect(whole.consumed()).toBe(32);
+    expect(whole.settle()).toBeUndefined();
+    // A newline written after it is an empty line, not a second copy.
+    expect(texts(whole.push(Buffer.from('\n{"d":3}\n')))).toEqual(['', '{"d":3}']);
+
+    for (const half of ['{"a":1}\n{"b":{"c":2}', '{"a":1}\n{"b":"x}', '{"a":1}\n[1,2]', '{"a":1}\n"text}"']) {
+      const s = createLineSplitter(0);
+      s.push(Buffer.from(half));
+      expect(s.settle()).toBeUndefined();
+      expect(s.consumed()).toBe(8);
+    }
+  });
+
   it('joins a line split over several chunks and strips CRLF', () => {
     const s = createLineSplitter(0);
     expect(s.push(Buffer.from('{"a":'))).toEqual([]);
