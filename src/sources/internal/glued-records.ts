@@ -1,4 +1,4 @@
-import { parseJson } from './skim.js';
+import { isJsonObject } from './skim.js';
 
 /**
  * Claude Code now and then writes a record straight after the previous one with no newline
@@ -11,28 +11,23 @@ import { parseJson } from './skim.js';
 
 const GLUE = Buffer.from('}{"');
 
-const isObject = (bytes: Buffer): boolean => {
-  const json = parseJson(bytes.toString('utf8'));
-  return json !== null && typeof json === 'object' && !Array.isArray(json);
-};
-
 /** The records of one line: the line itself, or its glued records in order. */
 export const gluedRecords = (line: Buffer): readonly Buffer[] => {
-  if (line.indexOf(GLUE) === -1 || isObject(line)) return [line];
+  if (line.indexOf(GLUE) === -1 || isJsonObject(line)) return [line];
   const pieces: Buffer[] = [];
   let start = 0;
   let at = line.indexOf(GLUE, start);
   while (at !== -1) {
     // A string ending in `}{` is not a seam: the piece up to it does not parse, so look further.
     const piece = line.subarray(start, at + 1);
-    if (isObject(piece)) {
+    if (isJsonObject(piece)) {
       pieces.push(piece);
       start = at + 1;
     }
     at = line.indexOf(GLUE, at + 1);
   }
   const rest = line.subarray(start);
-  if (pieces.length === 0 || !isObject(rest)) return [line];
+  if (pieces.length === 0 || !isJsonObject(rest)) return [line];
   pieces.push(rest);
   return pieces;
 };

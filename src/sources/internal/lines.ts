@@ -8,7 +8,7 @@
  */
 
 import { createKeyScanner, type KeyHit } from './key-hits.js';
-import { parseJson } from './skim.js';
+import { isJsonObject } from './skim.js';
 
 /** Lines above this are skipped with an E_OVERSIZED_LINE diagnostic (real records stay far below). */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -49,11 +49,6 @@ export interface LineSplitter {
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const CLOSE_BRACE = 0x7d;
-
-const isJsonObject = (bytes: Buffer): boolean => {
-  const json = parseJson(bytes.toString('utf8'));
-  return json !== null && typeof json === 'object' && !Array.isArray(json);
-};
 
 const withoutCr = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes);
 

@@ -27,6 +27,12 @@ export const parseJson = (text: string): unknown => {
   }
 };
 
+/** Whether the bytes are one whole JSON object (not an array, a string or a part of one). */
+export const isJsonObject = (bytes: Buffer): boolean => {
+  const json = parseJson(bytes.toString('utf8'));
+  return json !== null && typeof json === 'object' && !Array.isArray(json);
+};
+
 const TIMESTAMP_KEY = Buffer.from('"timestamp":"');
 
 /** The first `"timestamp":"…"` string of a line (codex puts it first), without parsing the rest. */
