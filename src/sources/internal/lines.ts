@@ -49,6 +49,8 @@ export interface LineSplitter {
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const CLOSE_BRACE = 0x7d;
+const SPACE = 0x20;
+const TAB = 0x09;
 
 const withoutCr = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes);
 
@@ -133,13 +135,24 @@ export const createLineSplitter = (start: number, maxLineBytes = DEFAULT_MAX_LIN
     return items;
   };
 
+  // The last byte of the pending bytes that is not white space: a whole object ends in `}`.
+  const lastPendingByte = (): number | undefined => {
+    for (let c = pending.length - 1; c >= 0; c -= 1) {
+      const chunk = pending[c] ?? Buffer.alloc(0);
+      for (let i = chunk.length - 1; i >= 0; i -= 1) {
+        const byte = chunk[i];
+        if (byte !== SPACE && byte !== TAB && byte !== CR) return byte;
+      }
+    }
+    return undefined;
+  };
+
   const settle = (): LineItem | undefined => {
-    if (oversized || pendingLength === 0) return undefined;
+    // Checked before anything is copied: a line still being written rarely ends in `}`.
+    if (oversized || pendingLength === 0 || lastPendingByte() !== CLOSE_BRACE) return undefined;
     const whole = withoutCr(Buffer.concat(pending, pendingLength));
     const bytes = consumed === 0 ? withoutBom(whole) : whole;
-    const last = bytes.lastIndexOf(CLOSE_BRACE);
-    // Only trailing white space may follow the closing brace.
-    if (last === -1 || bytes.subarray(last + 1).toString('latin1').trim() !== '' || !isJsonObject(bytes)) return undefined;
+    if (!isJsonObject(bytes)) return undefined;
     consumed += pendingLength;
     pending = [];
     pendingLength = 0;
