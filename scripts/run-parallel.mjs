@@ -20,7 +20,8 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const run = (name) =>
   new Promise((resolve) => {
     const chunks = [];
-    const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    // Windows runs npm.cmd only through a shell.
+    const child = spawn(npm, ['run', name], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env, shell: process.platform === 'win32' });
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
     child.on('error', (error) => resolve({ name, code: 1, output: `${error.message}\n` }));
