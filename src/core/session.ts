@@ -43,6 +43,22 @@ export const withHourWrites = (tokens: TokenCounts, long: number): TokenCounts =
   return rest;
 };
 
+/**
+ * `a + sign * b`, kind by kind. A difference (a message written again) may be negative; only a
+ * one-hour count of 0 leaves the field out.
+ */
+export const addTokens = (a: TokenCounts, b: TokenCounts, sign = 1): TokenCounts => {
+  const sum: TokenCounts = {
+    input: a.input + sign * b.input,
+    output: a.output + sign * b.output,
+    cacheCreation: a.cacheCreation + sign * b.cacheCreation,
+    cacheRead: a.cacheRead + sign * b.cacheRead,
+  };
+  if (a.cacheCreation1h === undefined && b.cacheCreation1h === undefined) return sum;
+  const long = (a.cacheCreation1h ?? 0) + sign * (b.cacheCreation1h ?? 0);
+  return long === 0 ? sum : { ...sum, cacheCreation1h: long };
+};
+
 /** Descriptive fields a source sets; `undefined` leaves the current value alone. */
 export interface SessionMetaPatch {
   readonly cwd?: string;

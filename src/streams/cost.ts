@@ -1,4 +1,4 @@
-import { ZERO_TOKENS, type CostSource, type SessionState, type TokenCounts } from '../core/session.js';
+import { addTokens, ZERO_TOKENS, type CostSource, type SessionState, type TokenCounts } from '../core/session.js';
 import shipped from './prices/litellm-prices.json' with { type: 'json' };
 import { findModelPrice } from './prices/match.js';
 import type { ModelPrice, PriceSnapshot } from './prices/snapshot.js';
@@ -117,12 +117,6 @@ const minus = (a: TokenCounts, b: TokenCounts): TokenCounts => {
   return hour > 0 ? { ...rest, cacheCreation1h: hour } : rest;
 };
 
-const plus = (a: TokenCounts, b: TokenCounts): TokenCounts => {
-  const sum: TokenCounts = { input: a.input + b.input, output: a.output + b.output, cacheCreation: a.cacheCreation + b.cacheCreation, cacheRead: a.cacheRead + b.cacheRead };
-  const hour = (a.cacheCreation1h ?? 0) + (b.cacheCreation1h ?? 0);
-  return hour > 0 ? { ...sum, cacheCreation1h: hour } : sum;
-};
-
 /**
  * The estimate of a session's usage: each model's tokens (`tokensByModel`) at its own rates, the
  * tokens no usage named a model for at the session model's; null when no part has a known price.
@@ -133,8 +127,8 @@ const estimateUsageCost = (s: CostedUsage): number | null => {
   let named = ZERO_TOKENS;
   let namedAbove = ZERO_TOKENS;
   for (const [model, part] of Object.entries(s.tokensByModel)) {
-    named = plus(named, part.tokens);
-    namedAbove = plus(namedAbove, part.aboveTier);
+    named = addTokens(named, part.tokens);
+    namedAbove = addTokens(namedAbove, part.aboveTier);
     const cost = estimateCost(model, part.tokens, part.aboveTier);
     if (cost !== null) [known, usd] = [true, usd + cost];
   }

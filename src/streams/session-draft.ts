@@ -1,4 +1,4 @@
-import { withHourWrites, ZERO_TOKENS, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
+import { addTokens, withHourWrites, ZERO_TOKENS, type SessionEvent, type SessionState, type TokenCounts, type ToolUse } from '../core/session.js';
 import { detach } from '../core/detach.js';
 import { intern } from '../core/intern.js';
 import { TIER_TOKENS } from './cost.js';
@@ -75,19 +75,6 @@ const usageMap = (d: SessionDraft): Map<string, TokenCounts> => {
 const pushKeepLast = <T>(items: T[], item: T, max: number): void => {
   items.push(item);
   if (items.length > max) items.splice(0, items.length - max);
-};
-
-const addTokens = (a: TokenCounts, b: TokenCounts, sign = 1): TokenCounts => {
-  const sum: TokenCounts = {
-    input: a.input + sign * b.input,
-    output: a.output + sign * b.output,
-    cacheCreation: a.cacheCreation + sign * b.cacheCreation,
-    cacheRead: a.cacheRead + sign * b.cacheRead,
-  };
-  if (a.cacheCreation1h === undefined && b.cacheCreation1h === undefined) return sum;
-  // A difference (a message written again) may be negative here; only 0 leaves the field out.
-  const long = (a.cacheCreation1h ?? 0) + sign * (b.cacheCreation1h ?? 0);
-  return long === 0 ? sum : { ...sum, cacheCreation1h: long };
 };
 
 /** Of one message's counts, the part past the price tier of each kind. */

@@ -1,5 +1,5 @@
 import type { AgentKind } from '../core/agents.js';
-import { NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage, type TokenCounts } from '../core/session.js';
+import { addTokens, NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage } from '../core/session.js';
 import { usageCost } from './cost.js';
 import { PersistentMap } from './persistent-map.js';
 
@@ -14,13 +14,6 @@ const ROLLS_UP: ReadonlySet<AgentKind> = new Set(['claude']);
 const parentKeyOf = (s: SessionState): SessionKey | undefined =>
   s.isSidechain && s.parentId !== '' && ROLLS_UP.has(s.agent) ? `${s.agent}:${s.parentId}` : undefined;
 
-const add = (a: TokenCounts, b: TokenCounts): TokenCounts => ({
-  input: a.input + b.input,
-  output: a.output + b.output,
-  cacheCreation: a.cacheCreation + b.cacheCreation,
-  cacheRead: a.cacheRead + b.cacheRead,
-});
-
 /** The parent's sub-agent usage: the sum of its children's own usage (pure). */
 const sumSubagents = (children: Iterable<SessionState>): SubagentUsage => {
   let sessions = 0;
@@ -28,7 +21,7 @@ const sumSubagents = (children: Iterable<SessionState>): SubagentUsage => {
   let costUsd = 0;
   for (const child of children) {
     sessions += 1;
-    tokens = add(tokens, child.tokens);
+    tokens = addTokens(tokens, child.tokens);
     costUsd += usageCost(child);
   }
   return sessions === 0 ? NO_SUBAGENTS : { sessions, tokens, costUsd };

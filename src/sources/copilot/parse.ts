@@ -1,5 +1,5 @@
 // The Copilot CLI event log this parser was checked against: docs/formats/copilot.md.
-import type { SessionEvent, SessionMetaPatch, SessionState, TokenCounts } from '../../core/session.js';
+import { addTokens, type SessionEvent, type SessionMetaPatch, type SessionState, type TokenCounts } from '../../core/session.js';
 import type { FileParser } from '../internal/file-parser.js';
 import { decodeLine, epochMs, undatedRecord } from '../internal/line-helpers.js';
 import { skimType, valueKey } from '../internal/skim.js';
@@ -80,8 +80,6 @@ const copilotTokens = (u: { inputTokens: number; outputTokens: number; cacheRead
   return { input: u.inputTokens - cacheRead - cacheCreation, output: u.outputTokens, cacheCreation, cacheRead };
 };
 
-const sum = (a: TokenCounts, b: TokenCounts): TokenCounts => ({ input: a.input + b.input, output: a.output + b.output, cacheCreation: a.cacheCreation + b.cacheCreation, cacheRead: a.cacheRead + b.cacheRead });
-
 /**
  * The line parser of one Copilot CLI session's `events.jsonl` (docs/formats/copilot.md): the
  * session's folder and branch from its start and context changes; prompts, answers, tool runs
@@ -154,7 +152,7 @@ export const createCopilotParser = (file: string, sessionId: string, resumed: bo
       case 'session.shutdown': {
         const end = copilotShutdownSchema.safeParse(data);
         if (!end.success) return [];
-        const tokens = Object.values(end.data.modelMetrics ?? {}).reduce<TokenCounts>((total, metric) => (metric?.usage ? sum(total, copilotTokens(metric.usage)) : total), { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 });
+        const tokens = Object.values(end.data.modelMetrics ?? {}).reduce<TokenCounts>((total, metric) => (metric?.usage ? addTokens(total, copilotTokens(metric.usage)) : total), { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 });
         // One run of the CLI: a later shutdown of the same run replaces its usage, another run's adds up.
         return [...meta(modelPatch(end.data.currentModel), at), { type: 'usage', ...ref, at, messageId: `run:${end.data.sessionStartTime ?? at}`, tokens }];
       }
