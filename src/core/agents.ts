@@ -1,5 +1,6 @@
-/** Every agent kind agentwatch knows, in alphabetical order: every list and legend shows them so. */
-export const AGENT_KINDS = ['amp', 'claude', 'codex', 'copilot', 'crush', 'cursor', 'droid', 'gemini', 'goose', 'grok', 'kilo', 'kimi', 'opencode', 'pi', 'qwen'] as const;
+import { AGENT_KINDS } from './agent-kinds.js';
+
+export { AGENT_KINDS };
 
 export type AgentKind = (typeof AGENT_KINDS)[number];
 

@@ -27,8 +27,8 @@ const withSource = <K extends AgentKind, F extends AgentFacts<K>>(
 
 /**
  * Every agent, one line each, in `AGENT_KINDS` order (help texts and legends list them so). A new
- * agent is its folder (descriptor.ts beside its source), its kind in `AGENT_KINDS` and a line
- * here.
+ * agent is its folder (descriptor.ts beside its source) and a line here; `npm run generate`
+ * then writes its kind into `AGENT_KINDS` and the config docs.
  */
 export const AGENTS = {
   amp: withSource(amp, async () => (await import('./amp/index.js')).amp),
