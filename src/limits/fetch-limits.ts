@@ -2,12 +2,12 @@ import { catchError, defaultIfEmpty, forkJoin, from, map, of, tap, type Observab
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitsCtx } from './context.js';
 import { runProvider } from './provider.js';
-import { claudeProvider } from './providers/claude.js';
-import { codexProvider } from './providers/codex.js';
-import { codexSessionsRoot, newestCodexSnapshot, withCodexSnapshot } from './providers/codex-rollout.js';
-import { cursorProvider } from './providers/cursor.js';
-import { grokProvider } from './providers/grok.js';
-import { kimiProvider } from './providers/kimi.js';
+import { claudeProvider } from '../sources/claude/limits.js';
+import { codexProvider } from '../sources/codex/limits.js';
+import { codexSessionsRoot, newestCodexSnapshot, withCodexSnapshot } from '../sources/codex/limits-snapshot.js';
+import { cursorProvider } from '../sources/cursor/limits.js';
+import { grokProvider } from '../sources/grok/limits.js';
+import { kimiProvider } from '../sources/kimi/limits.js';
 import { recordLimitsRead } from './last-read.js';
 import { limitsJson } from './render-json.js';
 import type { Outcome, Outcomes } from './types.js';

@@ -5,7 +5,7 @@ import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cursorDbPath, decodeItemValue, sqliteCursorTokenRead } from '../../src/limits/cursor-db.js';
 import { fetchLimits } from '../../src/limits/fetch-limits.js';
-import { userIdFromToken } from '../../src/limits/providers/cursor.js';
+import { userIdFromToken } from '../../src/sources/cursor/limits.js';
 import { testCtx } from './helpers/limits-ctx.js';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';
 import { fixture, startVendorServer, type VendorServer } from './helpers/vendor-server.js';

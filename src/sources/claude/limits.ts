@@ -2,12 +2,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
-import type { LimitsCtx } from '../context.js';
-import { envValue, parseCredentialText, readCredentialFile } from '../credential-file.js';
-import { rateLimitSuffix, type ProviderSpec } from '../provider.js';
-import { LimitError, type LimitWindow } from '../types.js';
-import { FIVE_HOURS, ONE_WEEK } from '../windows.js';
-import { isoTime, planName } from './shared.js';
+import type { LimitsCtx } from '../../limits/context.js';
+import { envValue, parseCredentialText, readCredentialFile } from '../../limits/credential-file.js';
+import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { LimitError, type LimitWindow } from '../../limits/types.js';
+import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
+import { isoTime, planName } from '../../limits/provider-fields.js';
 
 /** The login JSON Claude Code keeps in `.credentials.json` and, on macOS, in the keychain. */
 const credentialsSchema = z.object({

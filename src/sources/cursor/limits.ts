@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { cursorDbPath } from '../cursor-db.js';
-import type { LimitsCtx } from '../context.js';
-import { LimitError, type LimitReport, type LimitWindow } from '../types.js';
-import { type ProviderSpec } from '../provider.js';
-import { dayMonth } from '../time-format.js';
-import { isoTime, planName } from './shared.js';
+import { cursorDbPath } from '../../limits/cursor-db.js';
+import type { LimitsCtx } from '../../limits/context.js';
+import { LimitError, type LimitReport, type LimitWindow } from '../../limits/types.js';
+import { type ProviderSpec } from '../../limits/provider.js';
+import { dayMonth } from '../../limits/time-format.js';
+import { isoTime, planName } from '../../limits/provider-fields.js';
 
 /** Percentages are never accepted as strings; absent ones are checked after the plan is chosen. */
 const planSchema = z.object({

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
-import { normalizeBase, type LimitsCtx } from '../context.js';
-import { envValue, readCredentialFile } from '../credential-file.js';
-import { snippet, type HttpResponse } from '../http.js';
-import { rateLimitSuffix, type ProviderSpec } from '../provider.js';
-import { LimitError, type LimitWindow } from '../types.js';
-import { labelForSeconds, ONE_WEEK } from '../windows.js';
-import { countSchema, isoTime, planName } from './shared.js';
+import { normalizeBase, type LimitsCtx } from '../../limits/context.js';
+import { envValue, readCredentialFile } from '../../limits/credential-file.js';
+import { snippet, type HttpResponse } from '../../limits/http.js';
+import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { LimitError, type LimitWindow } from '../../limits/types.js';
+import { labelForSeconds, ONE_WEEK } from '../../limits/windows.js';
+import { countSchema, isoTime, planName } from '../../limits/provider-fields.js';
 
 const credentialSchema = z.object({ access_token: z.string() });
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
-import type { LimitsCtx } from '../context.js';
-import { envValue, readCredentialFile } from '../credential-file.js';
-import { rateLimitSuffix, type ProviderSpec } from '../provider.js';
-import { LimitError, type LimitWindow } from '../types.js';
-import { countSchema, dollars, isoTime } from './shared.js';
+import type { LimitsCtx } from '../../limits/context.js';
+import { envValue, readCredentialFile } from '../../limits/credential-file.js';
+import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { LimitError, type LimitWindow } from '../../limits/types.js';
+import { countSchema, dollars, isoTime } from '../../limits/provider-fields.js';
 
 /** `~/.grok/auth.json`: an object keyed by login scope; each entry may carry a bearer `key`. */
 const authSchema = z.record(z.string(), z.unknown());

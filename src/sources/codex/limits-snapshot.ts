@@ -2,12 +2,12 @@ import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
-import type { LimitsCtx } from '../context.js';
-import { envValue } from '../credential-file.js';
-import type { LimitReport, LimitWindow, Outcome } from '../types.js';
-import { ageText } from '../time-format.js';
-import { LIVE, SESSION_FILE, labelForSeconds } from '../windows.js';
-import { planName } from './shared.js';
+import type { LimitsCtx } from '../../limits/context.js';
+import { envValue } from '../../limits/credential-file.js';
+import type { LimitReport, LimitWindow, Outcome } from '../../limits/types.js';
+import { ageText } from '../../limits/time-format.js';
+import { LIVE, SESSION_FILE, labelForSeconds } from '../../limits/windows.js';
+import { planName } from '../../limits/provider-fields.js';
 
 /**
  * Codex writes the rate-limit windows its server reported into every rollout, in `token_count`

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
-import type { LimitsCtx } from '../context.js';
-import { envValue, readCredentialFile } from '../credential-file.js';
-import { rateLimitSuffix, type ProviderSpec } from '../provider.js';
-import { LimitError, type LimitWindow } from '../types.js';
-import { labelForSeconds } from '../windows.js';
-import { planName } from './shared.js';
+import type { LimitsCtx } from '../../limits/context.js';
+import { envValue, readCredentialFile } from '../../limits/credential-file.js';
+import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { LimitError, type LimitWindow } from '../../limits/types.js';
+import { labelForSeconds } from '../../limits/windows.js';
+import { planName } from '../../limits/provider-fields.js';
 
 const authSchema = z.object({
   tokens: z
