@@ -20,6 +20,7 @@ import { makeLimitsCtx } from '../dist/limits/command.js';
 import { renderDetailed } from '../dist/limits/render-detailed.js';
 import { limitsJson } from '../dist/limits/render-json.js';
 import { renderTable } from '../dist/limits/render-table.js';
+import { agentLimits } from '../dist/sources/agents.js';
 
 const RUNS = Number(process.argv[2] ?? 7);
 const ITERATIONS = Number(process.argv[3] ?? 2_000);
@@ -91,7 +92,7 @@ await measure('process, five agents, 1 s answers', loggedIn, 1_000, 0);
 
 delayMs = 0;
 const outcomes = await firstValueFrom(
-  fetchLimits(makeLimitsCtx({ env: loggedIn, platform: 'linux', version: 'bench' }), ['claude', 'codex', 'grok', 'kimi', 'cursor']),
+  fetchLimits(makeLimitsCtx({ env: loggedIn, platform: 'linux', version: 'bench' }), ['claude', 'codex', 'grok', 'kimi', 'cursor'], agentLimits),
 );
 const now = Date.parse('2026-09-10T14:00:00Z');
 for (const [label, render] of [

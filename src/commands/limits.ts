@@ -14,6 +14,7 @@ import { SAMPLE_NOTE, sampleOutcomes } from '../limits/sample.js';
 import { renderTable } from '../limits/render-table.js';
 import { errorLines, exitCodeOf, guidanceMessage, noneAvailable, noticeLines, resolveOutcomes } from '../limits/rows.js';
 import { terminalSafe, terminalSafeFields } from '../core/terminal-safe.js';
+import { agentLimits } from '../sources/agents.js';
 
 /** Columns to lay out for. A pty that reports 0 columns (script(1), some CI) counts as unknown. */
 export const widthOf = (io: Pick<CliIo, 'env' | 'stdout'>): number => {
@@ -44,7 +45,7 @@ export const run = async (io: CliIo): Promise<number> => {
 
   const now = Date.now();
   // --demo: generated sample windows, no request to any vendor, marked as sample everywhere.
-  const outcomes = flags.demo ? sampleOutcomes(now, agents) : resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io, { sessionsAt: sessionsAtOf(loaded.config, io.env, io.platform) }), agents)), explicit);
+  const outcomes = flags.demo ? sampleOutcomes(now, agents) : resolveOutcomes(await firstValueFrom(fetchLimits(makeLimitsCtx(io, { sessionsAt: sessionsAtOf(loaded.config, io.env, io.platform) }), agents, agentLimits)), explicit);
   const options = { color: shouldColor(io.env, io.stdout.isTTY), now, width: widthOf(io) };
 
   const report = flags.json

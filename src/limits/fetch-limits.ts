@@ -1,29 +1,13 @@
-import { catchError, defaultIfEmpty, forkJoin, from, map, of, tap, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, defaultIfEmpty, defer, forkJoin, mergeMap, of, tap, type Observable, type OperatorFunction } from 'rxjs';
 import type { LimitAgent } from '../core/agents.js';
 import type { LimitsCtx } from './context.js';
-import { runProvider } from './provider.js';
-import { claudeProvider } from '../sources/claude/limits.js';
-import { codexProvider } from '../sources/codex/limits.js';
-import { codexSessionsRoot, newestCodexSnapshot, withCodexSnapshot } from '../sources/codex/limits-snapshot.js';
-import { cursorProvider } from '../sources/cursor/limits.js';
-import { grokProvider } from '../sources/grok/limits.js';
-import { kimiProvider } from '../sources/kimi/limits.js';
 import { recordLimitsRead } from './last-read.js';
+import type { LimitsProvider } from './provider.js';
 import { limitsJson } from './render-json.js';
 import type { Outcome, Outcomes } from './types.js';
 
-/** One cold outcome$ per agent; a new agent is a compile error until it is wired here. */
-const PROVIDERS = {
-  claude: (ctx) => runProvider(claudeProvider, ctx),
-  // The live answer and Codex's own snapshot are read at the same time and shown together.
-  codex: (ctx) =>
-    forkJoin([runProvider(codexProvider, ctx), from(newestCodexSnapshot(ctx).catch(() => undefined))]).pipe(
-      map(([live, snapshot]) => withCodexSnapshot(live, snapshot, codexSessionsRoot(ctx), ctx.now())),
-    ),
-  grok: (ctx) => runProvider(grokProvider, ctx),
-  kimi: (ctx) => runProvider(kimiProvider, ctx),
-  cursor: (ctx) => runProvider(cursorProvider, ctx),
-} as const satisfies Record<LimitAgent, (ctx: LimitsCtx) => Observable<Outcome>>;
+/** Each agent's limits provider, loaded when first asked for (the registry's `agentLimits`). */
+export type LimitsProviders = Readonly<Record<LimitAgent, () => Promise<LimitsProvider>>>;
 
 /**
  * The last line of defence before forkJoin, which errors on any error and emits nothing when
@@ -48,8 +32,8 @@ export const collectOutcomes = (providers: Partial<Record<LimitAgent, Observable
  * The limits of `agents`, each queried once, all at the same time. Usable outside the CLI (the
  * TUI's limits modal subscribes on entry and on `r`); never polls.
  */
-export const fetchLimits = (ctx: LimitsCtx, agents: readonly LimitAgent[]): Observable<Outcomes> =>
-  collectOutcomes(Object.fromEntries(agents.map((agent) => [agent, PROVIDERS[agent](ctx)]))).pipe(
+export const fetchLimits = (ctx: LimitsCtx, agents: readonly LimitAgent[], providers: LimitsProviders): Observable<Outcomes> =>
+  collectOutcomes(Object.fromEntries(agents.map((agent) => [agent, defer(() => providers[agent]()).pipe(mergeMap((provider) => provider(ctx)))]))).pipe(
     // Every on-demand read is what /metrics reports as "the last read" (metrics never poll).
     tap((outcomes) => recordLimitsRead(limitsJson(outcomes, ctx.now()), ctx.now())),
   );

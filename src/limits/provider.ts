@@ -86,6 +86,9 @@ const attempt = async <C extends FoundCredential, P>(spec: ProviderSpec<C, P>, c
   return { kind: 'ok', agent, reports: result.reports };
 };
 
+/** How an agent's limits are read: one outcome, then complete (see `runProvider`). */
+export type LimitsProvider = (ctx: LimitsCtx) => Observable<Outcome>;
+
 /** Removes every secret from a message, whatever produced it. */
 const scrub = (message: string, secrets: readonly string[]): string =>
   secrets.reduce((text, secret) => (secret.length >= 4 ? text.split(secret).join('<redacted>') : text), message);

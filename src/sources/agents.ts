@@ -1,4 +1,5 @@
-import type { AgentKind } from '../core/agents.js';
+import { LIMIT_AGENTS, type AgentKind, type LimitAgent } from '../core/agents.js';
+import type { LimitsProviders } from '../limits/fetch-limits.js';
 import type { Source } from '../streams/contracts.js';
 import { agentTables, type AgentRegistry } from './agent-tables.js';
 import type { AgentFacts, SearchDatabases } from './descriptor.js';
@@ -69,3 +70,11 @@ export const agentSearchDatabases = tables.searchDatabases;
 export type SqliteAgent = { [K in AgentKind]: (typeof AGENTS)[K]['storage'] extends 'sqlite' ? K : never }[AgentKind];
 export const SQLITE_AGENTS = tables.databaseAgents as readonly SqliteAgent[];
 export const isSqliteAgent = (agent: AgentKind): agent is SqliteAgent => AGENTS[agent].storage === 'sqlite';
+
+/** The agents whose descriptor names a limits provider. */
+type WithLimits = { [K in AgentKind]: (typeof AGENTS)[K] extends { readonly limits: unknown } ? K : never }[AgentKind];
+/** `agentwatch limits` reports exactly the agents with a provider: a mismatch does not compile. */
+const _limitsAgentsHaveProviders: [WithLimits] extends [LimitAgent] ? ([LimitAgent] extends [WithLimits] ? true : false) : false = true;
+
+/** Each limits agent's provider, from its folder. */
+export const agentLimits = Object.fromEntries(LIMIT_AGENTS.map((agent) => [agent, AGENTS[agent].limits])) as LimitsProviders;

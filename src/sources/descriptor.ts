@@ -2,6 +2,7 @@ import type { Config } from '../config/effective.js';
 import type { Env } from '../config/paths.js';
 import type { AgentKind } from '../core/agents.js';
 import type { DemoSession } from '../demo/scripts.js';
+import type { LimitsProvider } from '../limits/provider.js';
 import type { Source } from '../streams/contracts.js';
 import type { AgentDatabase } from './sqlite/many-databases.js';
 
@@ -82,6 +83,11 @@ export interface AgentDescriptor<K extends string = AgentKind> {
    * doctor says so when nothing here is newer, rather than "no sessions".
    */
   readonly localUntil?: { readonly date: string; readonly note: string };
+  /**
+   * How `agentwatch limits` reads the agent's rate-limit windows (its `limits.ts`), loaded when
+   * first asked for; only the agents in `LIMIT_AGENTS` have one.
+   */
+  readonly limits?: () => Promise<LimitsProvider>;
   /** The agent's source, loaded when first asked for. */
   readonly load: () => Promise<Source>;
   /**

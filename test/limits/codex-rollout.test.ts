@@ -11,6 +11,7 @@ import { FIXTURES } from '../helpers/source-harness.js';
 import { REF_NOW, testCtx } from './helpers/limits-ctx.js';
 import { makeTempHome, type Logins, type TempHome } from './helpers/temp-home.js';
 import { startVendorServer, type VendorServer } from './helpers/vendor-server.js';
+import { agentLimits } from '../../src/sources/agents.js';
 
 const ROLLOUT = 'rollout-2026-09-10T13-40-00-0199e0c1-2a3b-7c4d-8e5f-6a7b8c9d0e1f.jsonl';
 
@@ -35,7 +36,7 @@ const homeWithRollout = async (codexHome = '.codex', logins: Logins = {}, baseUr
 describe('codex limits from its own session files', () => {
   it('shows the newest windows Codex wrote, with their age, when there is no login', async () => {
     const { env } = await homeWithRollout();
-    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex'], agentLimits));
     expect(outcomes.codex).toMatchObject({
       kind: 'ok',
       reports: [
@@ -56,13 +57,13 @@ describe('codex limits from its own session files', () => {
 
   it('reads the rollouts under CODEX_HOME', async () => {
     const { env, dir } = await homeWithRollout('codex-home');
-    const outcomes = await firstValueFrom(fetchLimits(testCtx({ ...env, CODEX_HOME: path.join(dir, 'codex-home') }), ['codex']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx({ ...env, CODEX_HOME: path.join(dir, 'codex-home') }), ['codex'], agentLimits));
     expect(outcomes.codex?.kind).toBe('ok');
   });
 
   it('says which folder it looked in when there is neither a login nor a snapshot', async () => {
     home = await makeTempHome({}, 'http://127.0.0.1:9');
-    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { now: () => REF_NOW }), ['codex']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { now: () => REF_NOW }), ['codex'], agentLimits));
     expect(outcomes.codex).toMatchObject({ kind: 'skipped', reason: 'no-credential' });
     expect(outcomes.codex?.kind === 'skipped' && outcomes.codex.message).toContain(path.join(home.dir, '.codex', 'sessions'));
   });
@@ -73,7 +74,7 @@ describe('codex limits: the session file beside the live answer', () => {
   const loggedIn = async (route: Parameters<VendorServer['route']>[1]) => {
     server = await startVendorServer({ codex: route });
     const { env } = await homeWithRollout('.codex', { codex: 'codex/auth.json' }, server.url);
-    return firstValueFrom(fetchLimits(testCtx(env), ['codex']));
+    return firstValueFrom(fetchLimits(testCtx(env), ['codex'], agentLimits));
   };
 
   it('shows both in the one Codex row, each window saying where it came from', async () => {
@@ -126,7 +127,7 @@ describe('codex limits: the session file beside the live answer', () => {
     server = await startVendorServer({ codex: { fixture: 'codex/usage.json' } });
     const { env } = await homeWithRollout('.codex', { codex: 'codex/auth.json' }, server.url);
     // Two hours later the snapshot's 5-hour window (reset 15:50) is still on, and at 16:00 it is gone.
-    const at = (hours: number) => firstValueFrom(fetchLimits(testCtx(env, { now: () => REF_NOW + hours * 3_600_000 }), ['codex']));
+    const at = (hours: number) => firstValueFrom(fetchLimits(testCtx(env, { now: () => REF_NOW + hours * 3_600_000 }), ['codex'], agentLimits));
     const sources = async (hours: number) => limitsJson(await at(hours), REF_NOW).rows[0]?.windows.map((w) => `${w.label} ${w.source ?? ''}`);
     expect(await sources(1)).toEqual(['5-hour live', '7-day live', '5-hour session file', '7-day session file']);
     expect(await sources(2)).toEqual(['5-hour live', '7-day live', '7-day session file']);
@@ -138,7 +139,7 @@ describe("codex limits: the newer fields of Codex's snapshot", () => {
 
   it('reads the spend limit as a window, and says what it used and which limit Codex reported reached', async () => {
     const { env } = await homeWithRollout('.codex', {}, 'http://127.0.0.1:9', SPEND);
-    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex'], agentLimits));
     const [row] = limitsJson(outcomes, REF_NOW).rows;
     expect(row).toMatchObject({ status: 'ok', plan: 'Team' });
     expect(row?.windows.map((w) => [w.label, w.used_percent, w.resets_at])).toEqual([
@@ -158,7 +159,7 @@ describe("codex limits: the newer fields of Codex's snapshot", () => {
       payload: { type: 'token_count', info: null, rate_limits: { limit_id: 'codex', primary: { used_percent: 14, window_minutes: 300, resets_at: 1_789_055_400 }, individual_limit: { limit: 50 }, spend_control_reached: 'no', plan_type: 'plus' } },
     };
     await appendFile(path.join(dir, '.codex', 'sessions', '2026', '09', '10', ROLLOUT), `${JSON.stringify(odd)}\n`);
-    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(env), ['codex'], agentLimits));
     expect(limitsJson(outcomes, REF_NOW).rows[0]?.windows.map((w) => [w.label, w.used_percent])).toEqual([['5-hour', 14]]);
   });
 });

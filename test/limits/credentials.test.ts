@@ -9,6 +9,7 @@ import { userIdFromToken } from '../../src/sources/cursor/limits.js';
 import { testCtx } from './helpers/limits-ctx.js';
 import { makeTempHome, type TempHome } from './helpers/temp-home.js';
 import { fixture, startVendorServer, type VendorServer } from './helpers/vendor-server.js';
+import { agentLimits } from '../../src/sources/agents.js';
 
 const jwt = (claims: object): string => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
 
@@ -64,7 +65,7 @@ describe('cursor token', () => {
   });
   it('a redirect to the login page is a sign-in problem, not drift', async () => {
     server.route('cursor', { status: 302, headers: { location: '/login' } });
-    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { readCursorToken: async () => jwt({ sub: 'auth0|u1' }) }), ['cursor']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { readCursorToken: async () => jwt({ sub: 'auth0|u1' }) }), ['cursor'], agentLimits));
     expect(outcomes.cursor).toMatchObject({ kind: 'failed', code: 'E_UNAUTHORIZED', message: expect.stringContaining('redirected to /login (HTTP 302)') });
   });
 });
@@ -73,13 +74,13 @@ describe('claude keychain item holding only MCP state', () => {
   it('falls through to the credentials file', async () => {
     const readKeychain = async (): Promise<string> => fixture('claude/credentials-mcp-only.json');
     server.requests.length = 0;
-    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { platform: 'darwin', readKeychain }), ['claude']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { platform: 'darwin', readKeychain }), ['claude'], agentLimits));
     expect(outcomes.claude).toMatchObject({ kind: 'ok' });
     expect(server.requests[0]?.headers.authorization).toMatch(/^Bearer sk-ant-oat01-FIXTURE/);
   });
   it('a keychain secret that is not JSON is a clear error that does not quote it', async () => {
     const readKeychain = async (): Promise<string> => 'garbage-secret-value';
-    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { platform: 'darwin', readKeychain }), ['claude']));
+    const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, { platform: 'darwin', readKeychain }), ['claude'], agentLimits));
     expect(outcomes.claude).toMatchObject({ kind: 'failed', code: 'E_BAD_CREDENTIAL', message: 'the keychain item "Claude Code-credentials" is not valid JSON' });
   });
 });

@@ -5,6 +5,7 @@ import { fetchLimits } from '../../src/limits/fetch-limits.js';
 import { testCtx } from './helpers/limits-ctx.js';
 import { ALL_LOGINS, makeTempHome, type TempHome } from './helpers/temp-home.js';
 import { startVendorServer, type VendorServer } from './helpers/vendor-server.js';
+import { agentLimits } from '../../src/sources/agents.js';
 
 /** LIMITS-PROVIDERS 6.1: every drifted shape fails that agent with the JSON path, never stale figures. */
 
@@ -43,7 +44,7 @@ describe('drift: a missing, renamed or wrongly typed field fails that agent clea
   ];
   it.each(cases)('%s %s', async (agent, file, message) => {
     server.route(agent, { fixture: file });
-    const outcome = (await firstValueFrom(fetchLimits(testCtx(home.env), [agent])))[agent];
+    const outcome = (await firstValueFrom(fetchLimits(testCtx(home.env), [agent], agentLimits)))[agent];
     expect(outcome).toMatchObject({ kind: 'failed', agent, code: 'E_SCHEMA_DRIFT' });
     expect(outcome?.kind === 'failed' && outcome.message).toMatch(message);
   });

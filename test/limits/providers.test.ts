@@ -9,6 +9,7 @@ import type { LimitReport, Outcome } from '../../src/limits/types.js';
 import { testCtx } from './helpers/limits-ctx.js';
 import { ALL_LOGINS, makeTempHome, type TempHome } from './helpers/temp-home.js';
 import { fixture, startVendorServer, type Route, type VendorServer } from './helpers/vendor-server.js';
+import { agentLimits } from '../../src/sources/agents.js';
 
 let server: VendorServer;
 let home: TempHome;
@@ -29,7 +30,7 @@ afterEach(() => {
 
 const fetchOne = async (agent: LimitAgent, route: Route, ctx: Partial<LimitsCtx> = {}): Promise<Outcome> => {
   server.route(agent, route);
-  const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, ctx), [agent]));
+  const outcomes = await firstValueFrom(fetchLimits(testCtx(home.env, ctx), [agent], agentLimits));
   const outcome = outcomes[agent];
   if (!outcome) throw new Error(`no outcome for ${agent}`);
   return outcome;
@@ -275,7 +276,7 @@ describe('transport failures and secrets', () => {
     try {
       await mkdir(path.join(broken.dir, '.codex'), { recursive: true });
       await writeFile(path.join(broken.dir, '.codex', 'auth.json'), `{"tokens": {"access_token": "half-written-secret`);
-      const outcomes = await firstValueFrom(fetchLimits(testCtx(broken.env), ['codex']));
+      const outcomes = await firstValueFrom(fetchLimits(testCtx(broken.env), ['codex'], agentLimits));
       expect(outcomes.codex).toMatchObject({ kind: 'failed', code: 'E_BAD_CREDENTIAL', message: expect.stringContaining('auth.json is not valid JSON') });
       expect(JSON.stringify(outcomes)).not.toContain('half-written-secret');
     } finally {
@@ -285,7 +286,7 @@ describe('transport failures and secrets', () => {
   it('without any login every agent is skipped and nothing is requested', async () => {
     const empty = await makeTempHome({ kimi: 'kimi/credentials-tombstone.json' }, server.url);
     try {
-      const outcomes = await firstValueFrom(fetchLimits(testCtx(empty.env), ['claude', 'codex', 'grok', 'kimi', 'cursor']));
+      const outcomes = await firstValueFrom(fetchLimits(testCtx(empty.env), ['claude', 'codex', 'grok', 'kimi', 'cursor'], agentLimits));
       expect(Object.values(outcomes).map((o) => o.kind)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
       expect(server.requests).toEqual([]);
     } finally {

@@ -10,13 +10,14 @@ import type { Outcomes } from '../../src/limits/types.js';
 import { REF_NOW, testCtx } from './helpers/limits-ctx.js';
 import { ALL_LOGINS, makeTempHome, type TempHome } from './helpers/temp-home.js';
 import { startVendorServer, type VendorServer } from './helpers/vendor-server.js';
+import { agentLimits } from '../../src/sources/agents.js';
 
 let server: VendorServer;
 let home: TempHome;
 let all: Outcomes;
 
 /** Real providers against the loopback vendor, so the snapshots show what users would see. */
-const fetchAll = async (): Promise<Outcomes> => firstValueFrom(fetchLimits(testCtx(home.env), LIMIT_AGENTS));
+const fetchAll = async (): Promise<Outcomes> => firstValueFrom(fetchLimits(testCtx(home.env), LIMIT_AGENTS, agentLimits));
 
 beforeAll(async () => {
   // Cursor's Source line names the billing-cycle days in the local zone: pin it.
@@ -73,7 +74,7 @@ describe('detailed report', () => {
   });
   it('shows a dash for pace and "not started" for an idle window', async () => {
     server.route('claude', { fixture: 'claude/usage-idle.json' });
-    const idle = await firstValueFrom(fetchLimits(testCtx(home.env), ['claude']));
+    const idle = await firstValueFrom(fetchLimits(testCtx(home.env), ['claude'], agentLimits));
     server.route('claude', { fixture: 'claude/usage.json' });
     const text = renderDetailed(idle, plain);
     expect(text).toContain('Resets   not started');

@@ -11,6 +11,7 @@ import { limitsText } from '../../src/sinks/tui/limits.js';
 import { testConfig } from '../helpers/marbles.js';
 import { REF_NOW, testCtx } from './helpers/limits-ctx.js';
 import { makeTempHome, writeCursorDb, type TempHome } from './helpers/temp-home.js';
+import { agentLimits } from '../../src/sources/agents.js';
 
 let home: TempHome | undefined;
 afterEach(async () => {
@@ -44,7 +45,7 @@ const read = async (withSessions: boolean) => {
   home = await makeTempHome({}, 'http://127.0.0.1:9');
   if (withSessions) await writeSessions(home.dir);
   const sessionsAt = sessionsAtOf(testConfig(), home.env, 'linux');
-  return { dir: home.dir, outcomes: await firstValueFrom(fetchLimits(testCtx(home.env, { sessionsAt }), LIMIT_AGENTS)) };
+  return { dir: home.dir, outcomes: await firstValueFrom(fetchLimits(testCtx(home.env, { sessionsAt }), LIMIT_AGENTS, agentLimits)) };
 };
 
 describe('an agent with sessions but no login', () => {

@@ -18,6 +18,7 @@ import { spawnDetached } from '../../desktop/spawn-detached.js';
 import { pathFinder } from '../../desktop/which.js';
 import type { DashboardDeps } from '../../sinks/http/routes/dashboard.js';
 import { terminalSafe } from '../../core/terminal-safe.js';
+import { agentLimits } from '../../sources/agents.js';
 
 /**
  * The `--api` interface over a socket that already listens (api-door.ts): the server over the
@@ -60,7 +61,7 @@ const dashboardDeps = (launch: ApiLaunch, live: LiveConfig): DashboardDeps => {
         if (launch.demo) return (await import('../../limits/sample.js')).sampleOutcomes(now, agents);
         const [{ fetchLimits }, { makeLimitsCtx }, { firstValueFrom }] = await Promise.all([import('../../limits/fetch-limits.js'), import('../../limits/make-ctx.js'), import('rxjs')]);
         const { sessionsAtOf } = await import('../limits-sessions.js');
-        return firstValueFrom(fetchLimits(makeLimitsCtx(io, { sessionsAt: sessionsAtOf(live.current(), io.env, io.platform) }), agents));
+        return firstValueFrom(fetchLimits(makeLimitsCtx(io, { sessionsAt: sessionsAtOf(live.current(), io.env, io.platform) }), agents, agentLimits));
       },
     },
     settings: {

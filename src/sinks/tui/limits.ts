@@ -8,6 +8,7 @@ import { renderTable } from '../../limits/render-table.js';
 import { errorLines, guidanceMessage, noneAvailable, noticeLines } from '../../limits/rows.js';
 import type { Outcomes } from '../../limits/types.js';
 import type { LimitsText } from './state.js';
+import { agentLimits } from '../../sources/agents.js';
 
 const linesOf = (text: string): string[] => stripVTControlCharacters(text).replace(/\n+$/, '').split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
 
@@ -36,7 +37,7 @@ export type LimitsRenderer = (width: number) => LimitsText;
 
 /** One read of every provider (on open and on `r`; never on a timer), rendered on demand. */
 export const readLimits = async (ctx: LimitsCtx): Promise<LimitsRenderer> => {
-  const outcomes = await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS));
+  const outcomes = await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS, agentLimits));
   const at = ctx.now();
   return (width) => limitsText(outcomes, at, width);
 };

@@ -26,4 +26,5 @@ export const claude = {
   },
   resume: ({ sessionId }) => claudeResumeCommand(sessionId),
   checkedVersions: ['1.0.98', '2.0.14-2.0.31', '2.1.7', '2.1.37-2.1.278'],
+  limits: async () => (await import('./limits.js')).limits,
 } as const satisfies AgentFacts;

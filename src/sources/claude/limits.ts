@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
 import type { LimitsCtx } from '../../limits/context.js';
 import { envValue, parseCredentialText, readCredentialFile } from '../../limits/credential-file.js';
-import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { rateLimitSuffix, runProvider, type LimitsProvider, type ProviderSpec } from '../../limits/provider.js';
 import { LimitError, type LimitWindow } from '../../limits/types.js';
 import { FIVE_HOURS, ONE_WEEK } from '../../limits/windows.js';
 import { isoTime, planName } from '../../limits/provider-fields.js';
@@ -110,3 +110,6 @@ export const claudeProvider: ProviderSpec<ClaudeCredential, Usage> = {
     };
   },
 };
+
+/** Claude's limits, as `agentwatch limits` reads them. */
+export const limits: LimitsProvider = (ctx) => runProvider(claudeProvider, ctx);

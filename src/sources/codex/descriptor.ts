@@ -17,4 +17,5 @@ export const codex = {
   stampRoots: ({ env }) => [codexSessionsDir(env), codexArchivedDir(env), codexSessionIndexPath(env)],
   resume: ({ sessionId }) => codexResumeCommand(sessionId),
   checkedVersions: ['0.104 (Desktop)', '0.118', '0.125', '0.128 (Desktop)', '0.135-0.160'],
+  limits: async () => (await import('./limits.js')).limits,
 } as const satisfies AgentFacts;

@@ -1,12 +1,14 @@
+import { forkJoin, from, map } from 'rxjs';
 import path from 'node:path';
 import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
 import type { LimitsCtx } from '../../limits/context.js';
 import { envValue, readCredentialFile } from '../../limits/credential-file.js';
-import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { rateLimitSuffix, runProvider, type LimitsProvider, type ProviderSpec } from '../../limits/provider.js';
 import { LimitError, type LimitWindow } from '../../limits/types.js';
 import { labelForSeconds } from '../../limits/windows.js';
 import { planName } from '../../limits/provider-fields.js';
+import { codexSessionsRoot, newestCodexSnapshot, withCodexSnapshot } from './limits-snapshot.js';
 
 const authSchema = z.object({
   tokens: z
@@ -104,3 +106,9 @@ export const codexProvider: ProviderSpec<CodexCredential, Usage> = {
     };
   },
 };
+
+/** Codex's limits: the live answer and Codex's own newest snapshot, read at the same time and shown together. */
+export const limits: LimitsProvider = (ctx) =>
+  forkJoin([runProvider(codexProvider, ctx), from(newestCodexSnapshot(ctx).catch(() => undefined))]).pipe(
+    map(([live, snapshot]) => withCodexSnapshot(live, snapshot, codexSessionsRoot(ctx), ctx.now())),
+  );

@@ -18,4 +18,5 @@ export const cursor = {
   resume: ({ sessionId }) => cursorResumeCommand(sessionId),
   // Cursor records no app version per chat: the composer format is the version.
   checkedVersions: ['composer _v 9', 'composer _v 10', '3.x composer headers', 'agent transcripts 2026'],
+  limits: async () => (await import('./limits.js')).limits,
 } as const satisfies AgentFacts;

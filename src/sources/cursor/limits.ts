@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cursorDbPath } from '../../limits/cursor-db.js';
 import type { LimitsCtx } from '../../limits/context.js';
 import { LimitError, type LimitReport, type LimitWindow } from '../../limits/types.js';
-import { type ProviderSpec } from '../../limits/provider.js';
+import { runProvider, type LimitsProvider, type ProviderSpec } from '../../limits/provider.js';
 import { dayMonth } from '../../limits/time-format.js';
 import { isoTime, planName } from '../../limits/provider-fields.js';
 
@@ -110,3 +110,6 @@ export const cursorProvider: ProviderSpec<CursorCredential, Summary> = {
     return { reports };
   },
 };
+
+/** Cursor's limits, as `agentwatch limits` reads them. */
+export const limits: LimitsProvider = (ctx) => runProvider(cursorProvider, ctx);

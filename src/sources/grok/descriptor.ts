@@ -20,4 +20,5 @@ export const grok = {
   resume: ({ sessionId, isSidechain }) => (isSidechain ? '' : grokResumeCommand(sessionId)),
   // Grok records no CLI version: the chat format is the version.
   checkedVersions: ['chat format 1'],
+  limits: async () => (await import('./limits.js')).limits,
 } as const satisfies AgentFacts;

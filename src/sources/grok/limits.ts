@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { homeDir } from '../../config/paths.js';
 import type { LimitsCtx } from '../../limits/context.js';
 import { envValue, readCredentialFile } from '../../limits/credential-file.js';
-import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { rateLimitSuffix, runProvider, type LimitsProvider, type ProviderSpec } from '../../limits/provider.js';
 import { LimitError, type LimitWindow } from '../../limits/types.js';
 import { countSchema, dollars, isoTime } from '../../limits/provider-fields.js';
 
@@ -126,3 +126,6 @@ export const grokProvider: ProviderSpec<GrokCredential, Billing> = {
     ],
   }),
 };
+
+/** Grok's limits, as `agentwatch limits` reads them. */
+export const limits: LimitsProvider = (ctx) => runProvider(grokProvider, ctx);

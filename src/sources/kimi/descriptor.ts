@@ -26,4 +26,5 @@ export const kimi = {
   resume: ({ sessionId }) => kimiResumeCommand(sessionId),
   // Kimi Code records no app version in a session: the wire protocol is the version.
   checkedVersions: ['wire protocol 1.0-1.5', 'Kimi CLI wire protocol 1.1-1.10'],
+  limits: async () => (await import('./limits.js')).limits,
 } as const satisfies AgentFacts;

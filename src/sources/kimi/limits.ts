@@ -4,7 +4,7 @@ import { homeDir } from '../../config/paths.js';
 import { normalizeBase, type LimitsCtx } from '../../limits/context.js';
 import { envValue, readCredentialFile } from '../../limits/credential-file.js';
 import { snippet, type HttpResponse } from '../../limits/http.js';
-import { rateLimitSuffix, type ProviderSpec } from '../../limits/provider.js';
+import { rateLimitSuffix, runProvider, type LimitsProvider, type ProviderSpec } from '../../limits/provider.js';
 import { LimitError, type LimitWindow } from '../../limits/types.js';
 import { labelForSeconds, ONE_WEEK } from '../../limits/windows.js';
 import { countSchema, isoTime, planName } from '../../limits/provider-fields.js';
@@ -128,3 +128,6 @@ export const kimiProvider: ProviderSpec<KimiCredential, Usages> = {
     };
   },
 };
+
+/** Kimi's limits, as `agentwatch limits` reads them. */
+export const limits: LimitsProvider = (ctx) => runProvider(kimiProvider, ctx);

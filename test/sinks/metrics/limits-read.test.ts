@@ -8,6 +8,7 @@ import { REF_NOW, testCtx } from '../../limits/helpers/limits-ctx.js';
 import { makeTempHome } from '../../limits/helpers/temp-home.js';
 import { FIXTURES, startVendorServer } from '../../limits/helpers/vendor-server.js';
 import { idleMetrics, parseExposition, sample } from './exposition.js';
+import { agentLimits } from '../../../src/sources/agents.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -28,7 +29,7 @@ describe('limits in /metrics', () => {
     expect([...before.keys()].some((key) => key.startsWith('agentwatch_limit_used_percent{'))).toBe(false);
     expect(vendor.requests).toHaveLength(0);
 
-    await firstValueFrom(fetchLimits(testCtx(home.env), ['claude']));
+    await firstValueFrom(fetchLimits(testCtx(home.env), ['claude'], agentLimits));
     const values = parseExposition(await metrics.render());
     const used = [...values.entries()].filter(([key]) => key.startsWith('agentwatch_limit_used_percent{agent="claude"'));
     expect(used.length).toBeGreaterThan(0);
@@ -50,7 +51,7 @@ describe('limits in /metrics', () => {
     const metrics = idleMetrics({ processMetrics: false });
     cleanups.push(() => metrics.stop());
 
-    await firstValueFrom(fetchLimits(testCtx(home.env), ['codex']));
+    await firstValueFrom(fetchLimits(testCtx(home.env), ['codex'], agentLimits));
     const values = parseExposition(await metrics.render());
     const codex = (period: string, source: string) => ({ agent: 'codex', row: 'Codex', window: period === '5h' ? '5-hour' : '7-day', period, source });
     expect(sample(values, 'agentwatch_limit_used_percent', codex('5h', 'live'))).toBe(80);

@@ -13,6 +13,7 @@ import { renderTable } from '../../../src/limits/render-table.js';
 import { limitsText, readLimits } from '../../../src/sinks/tui/limits.js';
 import { makeTempHome, type TempHome } from '../../helpers/temp-home.js';
 import { fixture, startClaudeVendor, type Vendor } from './vendor.js';
+import { agentLimits } from '../../../src/sources/agents.js';
 
 const NOW = Date.parse('2026-09-10T14:00:00Z');
 let home: TempHome;
@@ -42,7 +43,7 @@ afterAll(async () => {
 
 describe('limits modal text', () => {
   it('is the same table and detailed report `agentwatch limits` prints, colors off', async () => {
-    const outcomes = await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS));
+    const outcomes = await firstValueFrom(fetchLimits(ctx, LIMIT_AGENTS, agentLimits));
     const text = limitsText(outcomes, NOW, 76);
     const options = { color: false, now: NOW, width: 76 };
     expect(text.summary.join('\n')).toBe(renderTable(outcomes, options).trimEnd());
