@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { pbkdf2Sync, randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,6 +146,21 @@ const probe = (expected) => {
   }).observe(document, { subtree: true, childList: true, characterData: true });
 };
 
+/** Frames per second over 120 animation frames, scrolling `selector` by 150 px each (none: an empty frame loop). */
+const framesPerSecond = (selector) =>
+  new Promise((resolve) => {
+    const scroller = selector ? document.querySelector(selector) : null;
+    let frames = 0;
+    const start = performance.now();
+    const step = () => {
+      if (scroller) scroller.scrollTop += 150;
+      frames += 1;
+      if (frames < 120) requestAnimationFrame(step);
+      else resolve((frames * 1000) / (performance.now() - start));
+    };
+    requestAnimationFrame(step);
+  });
+
 /** The static anchor: the dashboard's own markup and CSS for the same cards, without any script. */
 const staticServer = async (markup, css) => {
   const server = createServer((request, response) => {
@@ -181,6 +197,20 @@ try {
   const domNodes = [];
   const heapUsed = [];
   const scrollFps = [];
+  const afterSnapshot = [];
+  const emptyLoopFps = [];
+  const rendererRss = [];
+  const browserCdp = await browser.newBrowserCDPSession();
+  /** The resident memory of the largest renderer process (the page's), from /proc. */
+  const rendererMib = async () => {
+    const { processInfo } = await browserCdp.send('SystemInfo.getProcessInfo');
+    const sizes = await Promise.all(
+      processInfo
+        .filter((info) => info.type === 'renderer')
+        .map((info) => readFile(`/proc/${info.id}/status`, 'utf8').then((text) => Number(/VmRSS:\s+(\d+) kB/.exec(text)?.[1] ?? 0) / 1024).catch(() => 0)),
+    );
+    return Math.max(0, ...sizes);
+  };
   let markup = '';
   try {
     for (let run = 0; run < runs; run += 1) {
@@ -189,8 +219,15 @@ try {
       await page.addInitScript(probe, listed);
       await page.goto(`${base}/#token=${token}`);
       await page.waitForFunction(() => window.__bench.firstFrame > 0 && window.__bench.cardsFrame > 0, undefined, { timeout: 60_000 });
-      const marks = await page.evaluate(() => ({ cards: window.__bench.cardsFrame, all: window.__bench.firstFrame, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0 }));
+      const marks = await page.evaluate(() => ({
+        cards: window.__bench.cardsFrame,
+        all: window.__bench.firstFrame,
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
+        snapshot: window.__bench.chunks.find((chunk) => chunk.text.includes('event: snapshot'))?.at ?? 0,
+      }));
       firstPaint.push(marks.cards);
+      // The first cards painted after the snapshot's first bytes arrived.
+      if (marks.snapshot > 0) afterSnapshot.push(marks.cards - marks.snapshot);
       allCards.push(marks.all);
       fcp.push(marks.fcp);
       // The page's weight once everything is listed: DOM nodes and the JS heap after a collection.
@@ -200,24 +237,10 @@ try {
       const { metrics } = await cdp.send('Performance.getMetrics');
       domNodes.push(metrics.find((m) => m.name === 'Nodes')?.value ?? 0);
       heapUsed.push((metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 2 ** 20);
+      rendererRss.push(await rendererMib());
       // Scrolling: 120 frames, 150 px each, through the card list.
-      scrollFps.push(
-        await page.evaluate(
-          () =>
-            new Promise((resolve) => {
-              const scroller = document.querySelector('main');
-              let frames = 0;
-              const start = performance.now();
-              const step = () => {
-                scroller.scrollTop += 150;
-                frames += 1;
-                if (frames < 120) requestAnimationFrame(step);
-                else resolve((frames * 1000) / (performance.now() - start));
-              };
-              requestAnimationFrame(step);
-            }),
-        ),
-      );
+      scrollFps.push(await page.evaluate(framesPerSecond, 'main'));
+      emptyLoopFps.push(await page.evaluate(framesPerSecond, null));
       if (run === 0) markup = await page.evaluate(() => document.getElementById('app').innerHTML);
       await context.close();
     }
@@ -292,6 +315,8 @@ try {
       first_paint_ms: round(median(firstPaint)),
       all_cards_ms: round(median(allCards)),
       first_contentful_paint_ms: round(median(fcp)),
+      first_cards_after_snapshot_ms: round(median(afterSnapshot)),
+      renderer_rss_mib: round(median(rendererRss)),
       patch_to_frame_ms_p50: round(median(toFrame)),
       patch_to_frame_ms_p95: round(percentile(toFrame, 0.95)),
       append_to_frame_ms_p50: round(median(endToEnd)),
@@ -306,11 +331,14 @@ try {
       full_grid_rerender_ms: round(median(fullRender)),
       first_paint_vs_static: round(figures.first_paint_ms / median(staticPaint)),
       all_cards_vs_static: round(figures.all_cards_ms / median(staticPaint)),
+      empty_frame_loop_fps: round(median(emptyLoopFps)),
     };
     console.log(`dashboard with ${listed} sessions in headless Chromium (${runs} loads, ${updates} updates)`);
     console.log(`  first paint with cards ${figures.first_paint_ms} ms (${anchors.first_paint_vs_static}x), all ${listed} cards ${figures.all_cards_ms} ms (${anchors.all_cards_vs_static}x), FCP ${figures.first_contentful_paint_ms} ms`);
     console.log(`    anchor: the same ${listed} cards as a static page (same markup and CSS, no script) ${anchors.static_page_paint_ms} ms`);
-    console.log(`  ${figures.dom_nodes} DOM nodes, JS heap ${figures.js_heap_used_mib} MiB after a collection, scrolling ${figures.scroll_fps} fps`);
+    console.log(`  first cards ${figures.first_cards_after_snapshot_ms} ms after the snapshot's first bytes`);
+    console.log(`  ${figures.dom_nodes} DOM nodes, JS heap ${figures.js_heap_used_mib} MiB after a collection, renderer ${figures.renderer_rss_mib} MiB resident, scrolling ${figures.scroll_fps} fps`);
+    console.log(`    anchor: an empty frame loop ${anchors.empty_frame_loop_fps} fps`);
     console.log(`  patch -> frame p50 ${figures.patch_to_frame_ms_p50} ms, p95 ${figures.patch_to_frame_ms_p95} ms (empty frame ${anchors.empty_frame_ms} ms; full grid re-render ${anchors.full_grid_rerender_ms} ms)`);
     console.log(`  transcript append -> frame p50 ${figures.append_to_frame_ms_p50} ms (includes the watcher and the server's 250 ms SSE throttle)`);
     console.log(`  saved to ${saveResult('gui', { figures, anchors })}`);
