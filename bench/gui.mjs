@@ -28,6 +28,9 @@ const sessions = arg('sessions', 1000);
 const updates = arg('updates', 10);
 const runs = arg('runs', 3);
 const corpusAt = process.argv.indexOf('--corpus');
+const profileAt = process.argv.indexOf('--profile');
+/** `--profile FILE`: a CPU profile of the first load and the scroll, summarised by `bench/profile.mjs`. */
+const profileFile = profileAt === -1 ? undefined : path.resolve(process.argv[profileAt + 1]);
 const corpusHome = corpusAt === -1 ? undefined : path.resolve(process.argv[corpusAt + 1], 'home');
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((file) => existsSync(file));
 if (!CHROMIUM) {
@@ -217,6 +220,11 @@ try {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.addInitScript(probe, listed);
+      const profiler = profileFile && run === 0 ? await context.newCDPSession(page) : undefined;
+      if (profiler) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.start');
+      }
       await page.goto(`${base}/#token=${token}`);
       await page.waitForFunction(() => window.__bench.firstFrame > 0 && window.__bench.cardsFrame > 0, undefined, { timeout: 60_000 });
       const marks = await page.evaluate(() => ({
@@ -240,6 +248,7 @@ try {
       rendererRss.push(await rendererMib());
       // Scrolling: 120 frames, 150 px each, through the card list.
       scrollFps.push(await page.evaluate(framesPerSecond, 'main'));
+      if (profiler) writeFileSync(profileFile, JSON.stringify((await profiler.send('Profiler.stop')).profile));
       emptyLoopFps.push(await page.evaluate(framesPerSecond, null));
       if (run === 0) markup = await page.evaluate(() => document.getElementById('app').innerHTML);
       await context.close();

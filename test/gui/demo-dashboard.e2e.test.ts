@@ -2,10 +2,16 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, launchBrowser, makeHome, openDashboard, serve, until, type Home, type Served } from './harness.js';
 
+interface Box {
+  readonly offsetHeight: number;
+  readonly style: { readonly gridAutoRows: string };
+}
+declare const document: { querySelector(selector: string): Box | null; querySelectorAll(selector: string): Iterable<Box> };
+
 /**
  * The dashboard on --demo: the limits dialog opens as tall as what it shows (within the window),
  * so with every sample window its last row is in view without scrolling or resizing; the
- * footer's words are spaced as written.
+ * footer's words are spaced as written; every card fits the row the grid gives it.
  */
 describe.skipIf(!CHROMIUM)('the dashboard on --demo', () => {
   let home: Home;
@@ -45,6 +51,22 @@ describe.skipIf(!CHROMIUM)('the dashboard on --demo', () => {
     try {
       const footer = page.getByRole('contentinfo', { name: 'Status' });
       await until(() => footer.innerText()).toMatch(/in 30m incl\. estimates/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('gives every row the height of its tallest card, so cards never overlap', async () => {
+    const { page, context } = await openDashboard(browser, served, { viewport: { width: 1280, height: 760 } });
+    try {
+      await until(() => page.locator('[data-session-id]').count()).toBeGreaterThan(3);
+      // The demo's live cards are taller than the grid's first guess of a row.
+      await until(() =>
+        page.evaluate(() => {
+          const row = Number.parseFloat(document.querySelector('[role="list"]')?.style.gridAutoRows ?? '0');
+          return [...document.querySelectorAll('[data-session-id]')].filter((card) => card.offsetHeight > row + 0.5).length;
+        }),
+      ).toBe(0);
     } finally {
       await context.close();
     }

@@ -85,9 +85,10 @@ export const windowLabel = (minutes: number): string => {
 export const shortModel = (model: string): string => model.replace(/-\d{8}$/, '');
 
 /** A local date-time with seconds, for the detail panel. */
+const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 export const localTime = (iso: string): string => {
   const at = timeOf(iso);
-  return at > 0 ? new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '';
+  return at > 0 ? localFormat.format(at) : '';
 };
 
 /** "just now", "5m ago": an age in a sentence. */
