@@ -16,15 +16,29 @@ export class SessionEntry {
   detail: SessionDetail | undefined = $state.raw(undefined);
   /** The summary's JSON when `detail` was fetched: a different summary means the detail is stale. */
   detailOf = '';
-  summaryJson: string;
+  /** The summary as JSON, written when first compared (a first listing of thousands writes none). */
+  #json: string | undefined;
   /** The summary's keys of the list order, read once per summary. */
   facts: OrderFacts;
 
   constructor(summary: SessionSummary) {
     this.id = summary.session_id;
     this.summary = $state.raw(summary);
-    this.summaryJson = JSON.stringify(summary);
     this.facts = orderFacts(summary);
+  }
+
+  get summaryJson(): string {
+    return (this.#json ??= JSON.stringify(this.summary));
+  }
+
+  /** Takes a newer summary; false when it says what the current one does. */
+  update(summary: SessionSummary): boolean {
+    const json = JSON.stringify(summary);
+    if (json === this.summaryJson) return false;
+    this.#json = json;
+    this.summary = summary;
+    this.facts = orderFacts(summary);
+    return true;
   }
 
   get detailStale(): boolean {
@@ -90,11 +104,7 @@ export class SessionsState {
       this.#entries.set(summary.session_id, new SessionEntry(summary));
       return;
     }
-    const json = JSON.stringify(summary);
-    if (json === entry.summaryJson) return;
-    entry.summaryJson = json;
-    entry.summary = summary;
-    entry.facts = orderFacts(summary);
+    entry.update(summary);
   }
 
   #sort(): void {
