@@ -1,6 +1,6 @@
 import type { Loaded } from '../config/load.js';
 import type { LiveConfig } from '../config/live.js';
-import type { Ctx } from '../streams/contracts.js';
+import type { Ctx } from '../sources/contracts.js';
 import type { RunningSink, SinkStreams } from '../streams/sink.js';
 import type { CliIo } from '../core/io.js';
 import type { LiveIndex } from '../search/live.js';

@@ -4,7 +4,7 @@ import type { Config } from '../config/effective.js';
 import type { LiveConfig } from '../config/live.js';
 import type { AgentKind } from '../core/agents.js';
 import type { Teardown } from '../core/contracts.js';
-import type { Ctx } from '../streams/contracts.js';
+import type { Ctx } from '../sources/contracts.js';
 import { usePriceOverrides } from '../streams/cost.js';
 import type { VisibilityOptions } from '../streams/visibility.js';
 

@@ -24,7 +24,7 @@
 import { catchError, defer, EMPTY, distinctUntilChanged, endWith, map, merge, mergeMap, of, ReplaySubject, scan, Subject, Subscription, tap, type Observable } from 'rxjs';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState, Teardown } from '../core/contracts.js';
-import type { Ctx, Source } from '../streams/contracts.js';
+import type { Ctx, Source } from '../sources/contracts.js';
 import { teardownOf, type Sink, type SinkStreams } from '../streams/sink.js';
 import { createListing, type Listing } from '../streams/listing.js';
 import { sessionKey, type DiagnosticEvent, type SessionEvent, type SessionState, type Transition } from '../core/session.js';

@@ -1,5 +1,5 @@
 import type { Env } from '../config/paths.js';
-import type { Source } from '../streams/contracts.js';
+import type { Source } from './contracts.js';
 import type { AgentDatabase } from './sqlite/many-databases.js';
 import type { AgentDescriptor, Location, ResumeTarget, Where } from './descriptor.js';
 

@@ -1,6 +1,6 @@
 import { LIMIT_AGENTS, type AgentKind, type LimitAgent } from '../core/agents.js';
 import type { LimitsProviders } from '../limits/fetch-limits.js';
-import type { Source } from '../streams/contracts.js';
+import type { Source } from './contracts.js';
 import { agentTables, type AgentRegistry } from './agent-tables.js';
 import type { AgentFacts, SearchDatabases } from './descriptor.js';
 import { amp } from './amp/descriptor.js';

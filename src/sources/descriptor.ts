@@ -3,7 +3,7 @@ import type { Env } from '../config/paths.js';
 import type { AgentKind } from '../core/agents.js';
 import type { DemoSession } from '../demo/scripts.js';
 import type { LimitsProvider } from '../limits/provider.js';
-import type { Source } from '../streams/contracts.js';
+import type { Source } from './contracts.js';
 import type { AgentDatabase } from './sqlite/many-databases.js';
 
 /** What the places an agent reads are computed from. */

@@ -1,6 +1,6 @@
 import { from, switchMap } from 'rxjs';
 import { AGENT_KINDS, type AgentKind } from '../core/agents.js';
-import type { Source } from '../streams/contracts.js';
+import type { Source } from './contracts.js';
 import { agentLoaders } from './agents.js';
 
 /**

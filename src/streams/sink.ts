@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { AgentKind } from '../core/agents.js';
 import type { SessionsState, Teardown } from '../core/contracts.js';
 import type { DiagnosticEvent, Transition } from '../core/session.js';
-import type { Ctx } from './contracts.js';
+import type { Ctx } from '../sources/contracts.js';
 import type { PipelineFrame } from './frames.js';
 import type { Listing } from './listing.js';
 import type { VisibilityOptions } from './visibility.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Source } from '../../src/streams/contracts.js';
+import type { Source } from '../../src/sources/contracts.js';
 import { createAmpSource } from '../../src/sources/amp/index.js';
 import { ampThreadsDir } from '../../src/sources/amp/paths.js';
 import { claude, claudeSpec } from '../../src/sources/claude/index.js';

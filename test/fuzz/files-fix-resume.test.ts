@@ -1,7 +1,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Source } from '../../src/streams/contracts.js';
+import type { Source } from '../../src/sources/contracts.js';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
 import { claude } from '../../src/sources/claude/index.js';
 import { codex, codexSpec } from '../../src/sources/codex/index.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Observable, scan, share } from 'rxjs';
-import type { Source } from '../../src/streams/contracts.js';
+import type { Source } from '../../src/sources/contracts.js';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
 import { openDiscoveryCache, type DiscoveryCache } from '../../src/sources/internal/cache.js';
 import type { JsonlAgentSpec } from '../../src/sources/internal/file-parser.js';

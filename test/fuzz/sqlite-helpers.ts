@@ -8,7 +8,7 @@ import { catchError, EMPTY, scan, tap } from 'rxjs';
 import { afterAll, beforeAll } from 'vitest';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import type { AgentKind } from '../../src/core/agents.js';
-import type { Source } from '../../src/streams/contracts.js';
+import type { Source } from '../../src/sources/contracts.js';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
 import { makeCursorComposerSource } from '../../src/sources/cursor/index.js';

@@ -4,7 +4,7 @@ import type { SchedulerLike } from 'rxjs';
 import { configSchema } from '../../src/config/schema.js';
 import { toEffective, type Config } from '../../src/config/effective.js';
 import type { Logger } from '../../src/core/contracts.js';
-import type { Ctx } from '../../src/streams/contracts.js';
+import type { Ctx } from '../../src/sources/contracts.js';
 
 /** A TestScheduler whose assertions are vitest deep-equality. One `run()` per test. */
 export const rx = (): TestScheduler => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

@@ -5,7 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { toEffective } from '../../src/config/effective.js';
 import { configSchema } from '../../src/config/schema.js';
 import type { AgentKind } from '../../src/core/agents.js';
-import type { Source } from '../../src/streams/contracts.js';
+import type { Source } from '../../src/sources/contracts.js';
 import type { SessionEvent, SessionState } from '../../src/core/session.js';
 import { openDiscoveryCache, type CachedFile } from '../../src/sources/internal/cache.js';
 import type { FileParser } from '../../src/sources/internal/file-parser.js';

@@ -2,7 +2,7 @@ import { cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAgentKind, type AgentKind } from '../../src/core/agents.js';
-import type { Source } from '../../src/streams/contracts.js';
+import type { Source } from '../../src/sources/contracts.js';
 import { cursorDbPath } from '../../src/sources/cursor/paths.js';
 import { sources } from '../../src/sources/index.js';
 import { sessionEventSchema } from '../../src/sources/internal/state-schema.js';

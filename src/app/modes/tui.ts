@@ -1,6 +1,6 @@
 import { RuntimeError, type CliIo } from '../../core/io.js';
 import type { MonitorLaunch, RunningMode } from '../contracts.js';
-import type { Ctx } from '../../streams/contracts.js';
+import type { Ctx } from '../../sources/contracts.js';
 import type { SinkStreams } from '../../streams/sink.js';
 import { agentLocations } from '../../doctor/sessions-locations.js';
 import { loadSessionNames } from '../../config/session-names.js';

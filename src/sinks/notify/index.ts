@@ -1,6 +1,6 @@
 import { catchError, EMPTY, from, mergeMap, type Observable } from 'rxjs';
 import type { SessionsState, Teardown } from '../../core/contracts.js';
-import type { Ctx } from '../../streams/contracts.js';
+import type { Ctx } from '../../sources/contracts.js';
 import type { Sink } from '../../streams/sink.js';
 import { isExcludedCwd } from '../../streams/visibility.js';
 import { notifyAfterWaiting } from './debounce.js';

@@ -3,7 +3,7 @@ import { asyncScheduler, filter, interval, map, merge, mergeMap, NEVER, take, ti
 import type { InvalidWebhook } from '../../config/effective.js';
 import type { WebhookEntry } from '../../config/schema.js';
 import type { Logger, Teardown } from '../../core/contracts.js';
-import type { Ctx } from '../../streams/contracts.js';
+import type { Ctx } from '../../sources/contracts.js';
 import type { Sink } from '../../streams/sink.js';
 import { sessionKey, type Transition } from '../../core/session.js';
 import type { SessionsState } from '../../core/contracts.js';

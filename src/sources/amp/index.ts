@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { from, interval, Observable, Subscription } from 'rxjs';
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { diagnostic } from '../internal/file-parser.js';
 import { restoredDiagnostics } from '../internal/kept-diagnostics.js';

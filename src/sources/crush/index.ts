@@ -1,4 +1,4 @@
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import { pollManyDatabases } from '../sqlite/many-databases.js';
 import type { AgentDatabase } from '../sqlite/many-databases.js';
 import type { Env } from '../../config/paths.js';

@@ -1,4 +1,4 @@
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import { readyWhenAll } from '../internal/ready-when-all.js';
 import { pollDatabase } from '../sqlite/poll-source.js';
 import { cursor as cursorAgent } from './descriptor.js';

@@ -1,4 +1,4 @@
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import { pollDatabase } from '../sqlite/poll-source.js';
 import { goose as gooseAgent, gooseResumeCommand } from './descriptor.js';
 import { gooseDbPath } from './paths.js';

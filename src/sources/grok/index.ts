@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { Observable, type Subscription } from 'rxjs';
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { createDirtyQueue } from '../amp/dirty-queue.js';
 import { nowAndAgainLater } from '../internal/again-later.js';

@@ -1,7 +1,7 @@
 import { existsSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Observable, type Subscription } from 'rxjs';
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import { COMPRESSED_SUFFIX, isCompressedTranscript } from './compressed.js';
 import { createFileTracker } from './file-tracker.js';

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { Ctx } from '../../streams/contracts.js';
+import type { Ctx } from '../contracts.js';
 import type { SessionState } from '../../core/session.js';
 import type { DiscoveryCache } from './cache.js';
 

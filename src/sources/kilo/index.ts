@@ -1,4 +1,4 @@
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import { makeFamilySource, type FamilySourceOptions } from '../sqlite/opencode-family/index.js';
 import { kilo as kiloAgent, kiloResumeCommand } from './descriptor.js';
 import { kiloDbPaths } from './paths.js';

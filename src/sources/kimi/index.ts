@@ -1,5 +1,5 @@
 import type { SessionEvent, SessionState } from '../../core/session.js';
-import type { Source } from '../../streams/contracts.js';
+import type { Source } from '../contracts.js';
 import { readyWhenAll } from '../internal/ready-when-all.js';
 import { createJsonlSource, type EngineOptions } from '../internal/jsonl-source.js';
 import type { SourceCtx } from '../internal/options.js';

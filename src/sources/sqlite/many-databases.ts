@@ -2,7 +2,7 @@ import { readyWhenAll } from '../internal/ready-when-all.js';
 import { filter, merge, mergeMap, Observable, timer } from 'rxjs';
 import type { AgentKind } from '../../core/agents.js';
 import type { SessionEvent } from '../../core/session.js';
-import type { Ctx } from '../../streams/contracts.js';
+import type { Ctx } from '../contracts.js';
 import type { SourceCtx } from '../internal/options.js';
 import { DEFAULT_POLL_INTERVAL_MS, pollDatabase } from './poll-source.js';
 import type { OpenReader } from './reader.js';

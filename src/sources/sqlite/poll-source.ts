@@ -1,5 +1,5 @@
 import { Observable, type SchedulerAction, type Subscription } from 'rxjs';
-import type { Ctx } from '../../streams/contracts.js';
+import type { Ctx } from '../contracts.js';
 import type { SessionEvent } from '../../core/session.js';
 import type { SourceCtx } from '../internal/options.js';
 import { createSqlitePoller, type PollerOptions } from './poller.js';

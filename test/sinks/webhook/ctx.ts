@@ -5,7 +5,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { onTestFinished } from 'vitest';
 import { toEffective, type Effective } from '../../../src/config/effective.js';
 import { backFill } from '../../../src/config/back-fill.js';
-import type { Ctx } from '../../../src/streams/contracts.js';
+import type { Ctx } from '../../../src/sources/contracts.js';
 
 /**
  * A Ctx over a config document (validated by the real schema), logging into an array. Its cache

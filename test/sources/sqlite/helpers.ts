@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { asyncScheduler, scan, tap, type SchedulerLike, type Subscription } from 'rxjs';
 import { toEffective } from '../../../src/config/effective.js';
 import { configSchema } from '../../../src/config/schema.js';
-import type { Ctx, Source } from '../../../src/streams/contracts.js';
+import type { Ctx, Source } from '../../../src/sources/contracts.js';
 import type { SessionEvent, SessionState } from '../../../src/core/session.js';
 import { openDiscoveryCache } from '../../../src/sources/internal/cache.js';
 import type { SourceCtx } from '../../../src/sources/internal/options.js';

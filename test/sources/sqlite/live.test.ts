@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Source } from '../../../src/streams/contracts.js';
+import type { Source } from '../../../src/sources/contracts.js';
 import { makeCursorSource } from '../../../src/sources/cursor/index.js';
 import { cursorDbPath } from '../../../src/sources/cursor/paths.js';
 import { makeKiloSource } from '../../../src/sources/kilo/index.js';

@@ -1,4 +1,4 @@
-import type { Ctx, Source } from '../../../streams/contracts.js';
+import type { Ctx, Source } from '../../contracts.js';
 import { pollManyDatabases } from '../many-databases.js';
 import type { FamilySpec } from './map.js';
 import { openFamilyReader } from './reader.js';
