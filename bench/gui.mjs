@@ -202,6 +202,7 @@ try {
   const scrollFps = [];
   const afterSnapshot = [];
   const emptyLoopFps = [];
+  const scrollDetails = [];
   const rendererRss = [];
   const browserCdp = await browser.newBrowserCDPSession();
   /** The resident memory of the largest renderer process (the page's), from /proc. */
@@ -247,7 +248,13 @@ try {
       heapUsed.push((metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 2 ** 20);
       rendererRss.push(await rendererMib());
       // Scrolling: 120 frames, 150 px each, through the card list.
+      let detailRequests = 0;
+      const countDetail = (request) => (detailRequests += /\/api\/sessions\/[^/?]+(\?|$)/.test(request.url()) ? 1 : 0);
+      page.on('request', countDetail);
       scrollFps.push(await page.evaluate(framesPerSecond, 'main'));
+      await sleep(500);
+      page.off('request', countDetail);
+      scrollDetails.push(detailRequests);
       if (profiler) writeFileSync(profileFile, JSON.stringify((await profiler.send('Profiler.stop')).profile));
       emptyLoopFps.push(await page.evaluate(framesPerSecond, null));
       if (run === 0) markup = await page.evaluate(() => document.getElementById('app').innerHTML);
@@ -333,6 +340,7 @@ try {
       dom_nodes: Math.round(median(domNodes)),
       js_heap_used_mib: round(median(heapUsed)),
       scroll_fps: round(median(scrollFps)),
+      scroll_detail_requests: Math.round(median(scrollDetails)),
     };
     const anchors = {
       static_page_paint_ms: round(median(staticPaint)),
@@ -346,7 +354,7 @@ try {
     console.log(`  first paint with cards ${figures.first_paint_ms} ms (${anchors.first_paint_vs_static}x), all ${listed} cards ${figures.all_cards_ms} ms (${anchors.all_cards_vs_static}x), FCP ${figures.first_contentful_paint_ms} ms`);
     console.log(`    anchor: the same ${listed} cards as a static page (same markup and CSS, no script) ${anchors.static_page_paint_ms} ms`);
     console.log(`  first cards ${figures.first_cards_after_snapshot_ms} ms after the snapshot's first bytes`);
-    console.log(`  ${figures.dom_nodes} DOM nodes, JS heap ${figures.js_heap_used_mib} MiB after a collection, renderer ${figures.renderer_rss_mib} MiB resident, scrolling ${figures.scroll_fps} fps`);
+    console.log(`  ${figures.dom_nodes} DOM nodes, JS heap ${figures.js_heap_used_mib} MiB after a collection, renderer ${figures.renderer_rss_mib} MiB resident, scrolling ${figures.scroll_fps} fps (${figures.scroll_detail_requests} detail requests on the way)`);
     console.log(`    anchor: an empty frame loop ${anchors.empty_frame_loop_fps} fps`);
     console.log(`  patch -> frame p50 ${figures.patch_to_frame_ms_p50} ms, p95 ${figures.patch_to_frame_ms_p95} ms (empty frame ${anchors.empty_frame_ms} ms; full grid re-render ${anchors.full_grid_rerender_ms} ms)`);
     console.log(`  transcript append -> frame p50 ${figures.append_to_frame_ms_p50} ms (includes the watcher and the server's 250 ms SSE throttle)`);
