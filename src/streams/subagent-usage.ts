@@ -6,10 +6,12 @@ import { PersistentMap } from './persistent-map.js';
 /**
  * Sub-agent spend rolled up into the parent session (docs/api.md, `subagents`): claude writes each
  * sub-agent's turns to its own transcript, and the user paid for them in the parent session, as
- * ccusage counts them. Other agents' child sessions are not added: none is known to bill them to
- * the parent the same way.
+ * ccusage counts them. Codex writes each sub-agent thread (spawned agents, `/review`) to a rollout
+ * of its own with its own token totals, none of them in the parent's: hidden from the list, its
+ * spend would be shown nowhere. Other agents' child sessions are not added: none is known to bill
+ * them to the parent the same way.
  */
-const ROLLS_UP: ReadonlySet<AgentKind> = new Set(['claude']);
+const ROLLS_UP: ReadonlySet<AgentKind> = new Set(['claude', 'codex']);
 
 const parentKeyOf = (s: SessionState): SessionKey | undefined =>
   s.isSidechain && s.parentId !== '' && ROLLS_UP.has(s.agent) ? `${s.agent}:${s.parentId}` : undefined;

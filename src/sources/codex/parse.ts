@@ -178,7 +178,7 @@ export const createCodexParser = (file: string, provisionalId: string, resumed: 
     forkedAt = at || epochMs(m.timestamp);
     if (!started) sessionId = m.id;
     const sidechain = Boolean(m.agent_nickname) || isSubagentSource(m.source) || (m.thread_source !== undefined && m.thread_source !== null && BACKGROUND_THREAD_SOURCES.has(m.thread_source));
-    const parentId = sidechain ? parentThreadOf(m.source) : undefined;
+    const parentId = sidechain ? (parentThreadOf(m.source) ?? (m.parent_thread_id || undefined)) : undefined;
     return startEvents(
       {
         // Codex Desktop writes the same rollouts; its originator says so.

@@ -23,6 +23,8 @@ export const codexSessionMetaSchema = z.object({
   /** 0.14x+: `user`, or who else started the thread (`subagent`, `guardian_review`...). */
   thread_source: z.string().nullish().catch(undefined),
   source: z.unknown().optional(),
+  /** 0.14x `/review` threads: the parent beside `source: {subagent: "review"}`, not inside it. */
+  parent_thread_id: z.string().nullish().catch(undefined),
   git: z.object({ branch: optionalString }).nullish(),
   /** The thread this one was forked from (`codex fork`); null or absent otherwise. */
   forked_from_id: z.string().nullish().catch(undefined),
