@@ -34,6 +34,8 @@ export const agentTables = <K extends string>(registry: AgentRegistry<K>) => {
     env: byKind(kinds, (kind) => of(kind).env),
     /** The agents whose sessions are listed only once they have a prompt. */
     hiddenUntilPrompted: new Set(kinds.filter((kind) => of(kind).hiddenUntilPrompted === true)) as ReadonlySet<K>,
+    /** The agents whose sub-agents' spend is added to their parent session's. */
+    subagentsRollUp: new Set(kinds.filter((kind) => of(kind).subagentsRollUp === true)) as ReadonlySet<K>,
     /** The agents whose sources read database files rather than directories, in registry order. */
     databaseAgents: kinds.filter((kind) => of(kind).storage === 'sqlite'),
     /** How help texts list the agents a flag accepts (cli/registry.ts spells the same list from AGENT_KINDS). */

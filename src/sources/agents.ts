@@ -58,6 +58,7 @@ export const AGENT_LOOKS = tables.looks;
 export const AGENT_ENV = tables.env;
 export const DEMO_SESSIONS = tables.demoSessions;
 export const HIDDEN_UNTIL_PROMPTED = tables.hiddenUntilPrompted;
+export const SUBAGENTS_ROLL_UP = tables.subagentsRollUp;
 export const agentLocations = tables.locations;
 export const agentAllLocations = tables.allLocations;
 export const agentStampRoots = tables.stampRoots;

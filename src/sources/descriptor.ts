@@ -71,6 +71,11 @@ export interface AgentDescriptor<K extends string = AgentKind> {
    * has one (an empty one is noise).
    */
   readonly hiddenUntilPrompted?: boolean;
+  /**
+   * The agent's sub-agents write sessions of their own (hidden under their parent) whose spend the
+   * parent's own totals leave out: their tokens and cost are added to the parent's.
+   */
+  readonly subagentsRollUp?: boolean;
   /** The command that resumes a session, '' when the session cannot be resumed on its own. */
   readonly resume: (session: ResumeTarget) => string;
   /**

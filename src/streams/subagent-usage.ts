@@ -1,20 +1,16 @@
-import type { AgentKind } from '../core/agents.js';
+import { SUBAGENTS_ROLL_UP } from '../sources/agents.js';
 import { addTokens, NO_SUBAGENTS, sameTokens, ZERO_TOKENS, type SessionKey, type SessionState, type SubagentUsage } from '../core/session.js';
 import { usageCost } from './cost.js';
 import { PersistentMap } from './persistent-map.js';
 
 /**
- * Sub-agent spend rolled up into the parent session (docs/api.md, `subagents`): claude writes each
- * sub-agent's turns to its own transcript, and the user paid for them in the parent session, as
- * ccusage counts them. Codex writes each sub-agent thread (spawned agents, `/review`) to a rollout
- * of its own with its own token totals, none of them in the parent's: hidden from the list, its
- * spend would be shown nowhere. Other agents' child sessions are not added: none is known to bill
- * them to the parent the same way.
+ * Sub-agent spend rolled up into the parent session (docs/api.md, `subagents`), for the agents
+ * whose descriptor says their sub-agents' sessions hold spend the parent's totals leave out
+ * (Claude's sub-agent transcripts, Codex's sub-agent rollouts): hidden from the list, it would be
+ * shown nowhere else.
  */
-const ROLLS_UP: ReadonlySet<AgentKind> = new Set(['claude', 'codex']);
-
 const parentKeyOf = (s: SessionState): SessionKey | undefined =>
-  s.isSidechain && s.parentId !== '' && ROLLS_UP.has(s.agent) ? `${s.agent}:${s.parentId}` : undefined;
+  s.isSidechain && s.parentId !== '' && SUBAGENTS_ROLL_UP.has(s.agent) ? `${s.agent}:${s.parentId}` : undefined;
 
 /** The parent's sub-agent usage: the sum of its children's own usage (pure). */
 const sumSubagents = (children: Iterable<SessionState>): SubagentUsage => {

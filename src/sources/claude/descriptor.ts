@@ -25,6 +25,8 @@ export const claude = {
     return [...claudeProjectsDirs(config, env), ...(desktop ? [desktop] : [])];
   },
   resume: ({ sessionId }) => claudeResumeCommand(sessionId),
+  // Each sub-agent's turns are a transcript of its own; the user paid for them in the parent session.
+  subagentsRollUp: true,
   checkedVersions: ['1.0.98', '2.0.14-2.0.31', '2.1.7', '2.1.37-2.1.278'],
   limits: async () => (await import('./limits.js')).limits,
 } as const satisfies AgentFacts;

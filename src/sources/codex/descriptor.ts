@@ -16,6 +16,8 @@ export const codex = {
   locations: ({ env }) => [{ path: codexSessionsDir(env) }, { path: codexArchivedDir(env), onlyIfPresent: true }],
   stampRoots: ({ env }) => [codexSessionsDir(env), codexArchivedDir(env), codexSessionIndexPath(env)],
   resume: ({ sessionId }) => codexResumeCommand(sessionId),
+  // Each sub-agent thread (a spawned agent, `/review`) is a rollout of its own with its own totals.
+  subagentsRollUp: true,
   checkedVersions: ['0.104 (Desktop)', '0.118', '0.125', '0.128 (Desktop)', '0.135-0.160'],
   limits: async () => (await import('./limits.js')).limits,
 } as const satisfies AgentFacts;
