@@ -216,6 +216,8 @@ try {
     return Math.max(0, ...sizes);
   };
   let markup = '';
+  let scrollMarkup = '';
+  const staticScrollFps = [];
   try {
     for (let run = 0; run < runs; run += 1) {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -258,6 +260,19 @@ try {
       if (profiler) writeFileSync(profileFile, JSON.stringify((await profiler.send('Profiler.stop')).profile));
       emptyLoopFps.push(await page.evaluate(framesPerSecond, null));
       if (run === 0) markup = await page.evaluate(() => document.getElementById('app').innerHTML);
+      // The scrolling anchor's markup: the page as it is, its grid holding the built cards 40 times over, all static.
+      if (run === 0)
+        scrollMarkup = await page.evaluate(() => {
+          const app = document.getElementById('app').cloneNode(true);
+          const grid = app.querySelector('[role="list"]');
+          const box = app.querySelector('[data-cards]');
+          if (!grid || !box) return '';
+          grid.style.position = 'static';
+          grid.style.top = '';
+          grid.innerHTML = grid.innerHTML.repeat(40);
+          box.style.height = 'auto';
+          return app.innerHTML;
+        });
       await context.close();
     }
 
@@ -272,6 +287,16 @@ try {
       await context.close();
     }
     await anchorServer.close();
+    // Anchor 1b: scrolling that static page the same way (layout and raster of cards, no script).
+    const scrollServer = await staticServer(scrollMarkup, readFileSync(path.join(dist, 'gui', 'assets', cssFile), 'utf8'));
+    for (let run = 0; run < runs; run += 1) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(scrollServer.url);
+      staticScrollFps.push(await page.evaluate(framesPerSecond, 'main'));
+      await context.close();
+    }
+    await scrollServer.close();
 
     // Live updates: append a tool call to one transcript at a time; measure the patch's arrival -> the frame showing it.
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -349,13 +374,15 @@ try {
       first_paint_vs_static: round(figures.first_paint_ms / median(staticPaint)),
       all_cards_vs_static: round(figures.all_cards_ms / median(staticPaint)),
       empty_frame_loop_fps: round(median(emptyLoopFps)),
+      static_page_scroll_fps: round(median(staticScrollFps)),
+      scroll_vs_static: round(figures.scroll_fps / median(staticScrollFps)),
     };
     console.log(`dashboard with ${listed} sessions in headless Chromium (${runs} loads, ${updates} updates)`);
     console.log(`  first paint with cards ${figures.first_paint_ms} ms (${anchors.first_paint_vs_static}x), all ${listed} cards ${figures.all_cards_ms} ms (${anchors.all_cards_vs_static}x), FCP ${figures.first_contentful_paint_ms} ms`);
     console.log(`    anchor: the same ${listed} cards as a static page (same markup and CSS, no script) ${anchors.static_page_paint_ms} ms`);
     console.log(`  first cards ${figures.first_cards_after_snapshot_ms} ms after the snapshot's first bytes`);
     console.log(`  ${figures.dom_nodes} DOM nodes, JS heap ${figures.js_heap_used_mib} MiB after a collection, renderer ${figures.renderer_rss_mib} MiB resident, scrolling ${figures.scroll_fps} fps (${figures.scroll_detail_requests} detail requests on the way)`);
-    console.log(`    anchor: an empty frame loop ${anchors.empty_frame_loop_fps} fps`);
+    console.log(`    anchors: an empty frame loop ${anchors.empty_frame_loop_fps} fps; the cards as a static page (built 40 times over), scrolled the same way, ${anchors.static_page_scroll_fps} fps (${anchors.scroll_vs_static}x)`);
     console.log(`  patch -> frame p50 ${figures.patch_to_frame_ms_p50} ms, p95 ${figures.patch_to_frame_ms_p95} ms (empty frame ${anchors.empty_frame_ms} ms; full grid re-render ${anchors.full_grid_rerender_ms} ms)`);
     console.log(`  transcript append -> frame p50 ${figures.append_to_frame_ms_p50} ms (includes the watcher and the server's 250 ms SSE throttle)`);
     console.log(`  saved to ${saveResult('gui', { figures, anchors })}`);
