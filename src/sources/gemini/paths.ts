@@ -34,9 +34,12 @@ export type GeminiFileKind =
 export const classifyGeminiFile = (tmpDir: string, file: string): GeminiFileKind | undefined => {
   if (isChatDocument(file)) {
     const parts = segmentsBelow(tmpDir, file);
-    const name = parts?.[2];
-    if (parts?.length !== 3 || parts[1] !== 'chats' || !name?.startsWith('session-')) return undefined;
-    return { kind: 'main', project: path.join(tmpDir, parts[0] as string), provisionalId: name.slice(0, -'.json'.length) };
+    if (parts?.[1] !== 'chats') return undefined;
+    const project = path.join(tmpDir, parts[0] as string);
+    const stem = (parts.at(-1) as string).slice(0, -'.json'.length);
+    if (parts.length === 3 && stem.startsWith('session-')) return { kind: 'main', project, provisionalId: stem };
+    if (parts.length === 4 && stem !== '') return { kind: 'subagent', project, provisionalId: stem, parentId: parts[2] as string };
+    return undefined;
   }
   const found = jsonlBelow(tmpDir, file);
   if (!found || found.parts[1] !== 'chats') return undefined;

@@ -15,6 +15,8 @@ const LEGACY = 'aa11bb22-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
 /** Chats of the single-document form: a finished one, and one converted to JSONL on resume (both files kept). */
 const DOCUMENT = 'cc33dd44-0000-4000-8000-000000000000';
 const CONVERTED = 'dd55ee66-1111-4222-8333-444455556666';
+/** A sub-agent's chat of the single-document form, in a folder named by its parent session. */
+const SUB_DOCUMENT = '5a6b7c8d-3333-4444-8555-666677778888';
 const MAIN = path.join(TMP, 'weather/chats/session-2026-03-10T09-39-3f2a9c1e.jsonl');
 
 /** The first `count` complete lines of the main chat, parsed and folded. */
@@ -36,7 +38,7 @@ describe('Gemini CLI chats', () => {
   it('lists each chat with its project, model, summary, tokens and resume command', async () => {
     const run = await fx.once(gemini);
     const sessions = run.sessions();
-    expect([...sessions.keys()].sort()).toEqual([LEGACY, SID, SUB, DOCUMENT, CONVERTED].sort());
+    expect([...sessions.keys()].sort()).toEqual([LEGACY, SID, SUB, DOCUMENT, CONVERTED, SUB_DOCUMENT].sort());
     expect(sessions.get(SID)).toMatchObject({
       cwd: '/home/dev/weather',
       model: 'gemini-3-pro-preview',
@@ -68,6 +70,7 @@ describe('Gemini CLI chats', () => {
       path: expect.stringMatching(/session-2026-02-01T10-00-cc33dd44\.json$/),
     });
     expect(sessions.get(DOCUMENT)?.tokens).toEqual({ input: 4000 + 2100, output: 160 + 60, cacheCreation: 0, cacheRead: 2000 + 5000 });
+    expect(sessions.get(SUB_DOCUMENT)).toMatchObject({ isSidechain: true, parentId: DOCUMENT, cwd: '/home/dev/legacy-api', model: 'gemini-2.5-flash', resumeCommand: '' });
     // Converted to JSONL when resumed: one session, read from the JSONL file the CLI went on writing.
     expect(sessions.get(CONVERTED)).toMatchObject({ userMessages: 2, assistantMessages: 2, model: 'gemini-2.5-flash', path: expect.stringMatching(/dd55ee66\.jsonl$/) });
     expect(sessions.get(CONVERTED)?.tokens).toEqual({ input: 3000 + 500, output: 15 + 20, cacheCreation: 0, cacheRead: 3000 });
