@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Where } from '../../../src/sources/descriptor.js';
+import { qwen as qwenFacts } from '../../../src/sources/qwen/descriptor.js';
 import { qwen } from '../../../src/sources/qwen/index.js';
 import { createQwenParser } from '../../../src/sources/qwen/parse.js';
 import { qwenChatDocumentId, qwenIdFromFile, qwenProjectsDir, qwenTmpDir } from '../../../src/sources/qwen/paths.js';
@@ -76,6 +78,10 @@ describe('Qwen Code chats', () => {
     expect(qwenIdFromFile('/p', '/p/-w/chats/s1.jsonl')).toBe('s1');
     expect(qwenIdFromFile('/p', '/p/-w/other/s1.jsonl')).toBeUndefined();
     expect(qwenTmpDir({ HOME: '/h', QWEN_RUNTIME_DIR: '/q' })).toBe('/q/tmp');
+    // doctor looks in tmp/ where it exists; a change below it is a change for search.
+    const where: Where = { config: { claude_dirs: [] }, env: { HOME: '/h' }, platform: 'linux' };
+    expect(qwenFacts.locations(where)).toEqual([{ path: '/h/.qwen/projects' }, { path: '/h/.qwen/tmp', onlyIfPresent: true }]);
+    expect(qwenFacts.stampRoots(where)).toEqual(['/h/.qwen/projects', '/h/.qwen/tmp']);
     expect(qwenChatDocumentId('/t', '/t/abc/chats/session-2025-10-20T08-00-9c8b7a6f.json')).toBe('session-2025-10-20T08-00-9c8b7a6f');
     expect(qwenChatDocumentId('/t', '/t/abc/chats/other.json')).toBeUndefined();
     expect(qwenChatDocumentId('/t', '/t/abc/session-x.json')).toBeUndefined();
