@@ -39,6 +39,8 @@ export const createChatDocumentParser = (file: string, kind: GeminiFileKind, cwd
   });
 
   const document = (bytes: Buffer): DocumentRead => {
+    // Just truncated for a rewrite: nothing written yet, nothing to count.
+    if (bytes.toString('utf8').trim() === '') return { ok: false, events: [] };
     let raw: unknown;
     try {
       raw = JSON.parse(bytes.toString('utf8'));

@@ -146,13 +146,14 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       if (opened && applySideMeta(t)) emitCheckpoint(t);
       return;
     }
-    Object.assign(t, { known: undefined, ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, offset: info.size });
     const cap = deps.read?.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
     const read = await readWhole(file, cap);
+    const now = read.info;
+    Object.assign(t, { known: undefined, ino: now.ino, size: now.size, mtimeMs: now.mtimeMs, offset: now.size });
     const parsed =
       read.kind === 'bytes'
         ? (parserOf(t).document?.(read.bytes) ?? { ok: false, events: [] })
-        : { ok: false, events: [diagnostic(agent, 'E_OVERSIZED_LINE', `document of ${read.size} bytes is over the ${cap}-byte cap; not read`, { sessionId: t.sessionId, path: file })] };
+        : { ok: false, events: [diagnostic(agent, 'E_OVERSIZED_LINE', `document of ${now.size} bytes is over the ${cap}-byte cap; not read`, { sessionId: t.sessionId, path: file })] };
     if (!parsed.ok) {
       for (const event of parsed.events) emit(located(event, t));
       // Only a session already shown keeps its state (and the count) at this version.

@@ -60,11 +60,13 @@ describe('Gemini CLI single-document chats', () => {
     expect(run.sessions().get(SID)).toMatchObject({ model: 'gemini-2.5-pro', agentName: 'The version route', userMessages: 1 });
     expect(run.sessions().get(SID)?.tokens).toEqual({ input: 600, output: 60, cacheCreation: 0, cacheRead: 400 });
 
-    // Caught mid-rewrite: the CLI truncates the file and writes it again.
+    // Caught mid-rewrite: the CLI truncates the file and writes it again. Empty, it says nothing yet.
+    await writeFile(doc(), '');
     const full = chat(SECOND, 'The version route');
     await writeFile(doc(), full.slice(0, full.length / 2));
     await waitFor('the half-written version', () => run.diagnostics().some((d) => d.code === 'E_JUNK_LINE'));
-    expect(run.diagnostics().find((d) => d.code === 'E_JUNK_LINE')).toMatchObject({ sessionId: SID, path: doc() });
+    // (A read that lands between the truncation and the write counts it again: each read is counted.)
+    for (const d of run.diagnostics()) expect(d).toMatchObject({ code: 'E_JUNK_LINE', sessionId: SID, path: doc() });
     expect(run.sessions().get(SID)).toMatchObject({ userMessages: 1, assistantMessages: 1, agentName: 'The version route' });
 
     // The next complete version replaces the state: every message once, its usage once.
