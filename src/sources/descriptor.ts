@@ -39,6 +39,8 @@ export interface AgentColour {
 export interface ResumeTarget {
   readonly sessionId: string;
   readonly isSidechain: boolean;
+  /** Where the session lives (an older form of an agent's store may not be resumable). */
+  readonly path?: string;
 }
 
 /**

@@ -71,6 +71,14 @@ describe('agentwatch search', { timeout: 180_000 }, () => {
     expect(results.map((r) => r.session_id)).toEqual(['6d1f0c9e-2b7a-4f53-9e1d-8a4c2b7e5f10']);
   });
 
+  it('finds what was said in the single-document chats of Gemini CLI and Qwen Code', async () => {
+    const t = await installAll();
+    const gemini = await search(t, ['attempts', '--json']);
+    expect(gemini.results.map((r) => [r.agent, r.session_id])).toEqual([['gemini', 'cc33dd44-0000-4000-8000-000000000000']]);
+    const qwen = await search(t, ['"stock column"', '--json']);
+    expect(qwen.results.map((r) => [r.agent, r.session_id])).toEqual([['qwen', '9c8b7a6f-5e4d-4c3b-8a29-1f0e9d8c7b6a']]);
+  });
+
   it('a malformed query exits 2 with a one-line message; no hits exit 0', async () => {
     const t = await installAll();
     const bad = await search(t, ['"unterminated']);

@@ -18,5 +18,5 @@ export const gemini = {
   // A sub-agent's chat cannot be resumed on its own.
   resume: ({ sessionId, isSidechain }) => (isSidechain ? '' : geminiResumeCommand(sessionId)),
   // Gemini CLI records no version in a chat file.
-  checkedVersions: ['0.56.0'],
+  checkedVersions: ['0.23.0', '0.37.0', '0.56.0'],
 } as const satisfies AgentFacts;

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { homeDir, type Env } from '../../config/paths.js';
 import { parseJson } from '../internal/skim.js';
-import { jsonlBelow } from '../internal/walk.js';
+import type { TwinRank } from '../internal/compressed.js';
+import type { FamilyKey } from '../internal/file-family.js';
+import { jsonlBelow, segmentsBelow } from '../internal/walk.js';
 
 /**
  * Gemini CLI's own folder: `$GEMINI_CLI_HOME/.gemini` (the variable stands in for the home
@@ -26,9 +28,19 @@ export type GeminiFileKind =
 
 /**
  * A chat file below the tmp folder: its project folder and a provisional id (the file stem; the
- * header line, read first, names the session). Legacy `.json` chats are not read (docs/formats/gemini.md).
+ * header names the session). Besides the JSONL chats, the single-document `session-*.json` chats
+ * of the versions before them (docs/formats/gemini.md).
  */
 export const classifyGeminiFile = (tmpDir: string, file: string): GeminiFileKind | undefined => {
+  if (isChatDocument(file)) {
+    const parts = segmentsBelow(tmpDir, file);
+    if (parts?.[1] !== 'chats') return undefined;
+    const project = path.join(tmpDir, parts[0] as string);
+    const stem = (parts.at(-1) as string).slice(0, -'.json'.length);
+    if (parts.length === 3 && stem.startsWith('session-')) return { kind: 'main', project, provisionalId: stem };
+    if (parts.length === 4 && stem !== '') return { kind: 'subagent', project, provisionalId: stem, parentId: parts[2] as string };
+    return undefined;
+  }
   const found = jsonlBelow(tmpDir, file);
   if (!found || found.parts[1] !== 'chats') return undefined;
   const project = path.join(tmpDir, found.parts[0] as string);
@@ -36,6 +48,26 @@ export const classifyGeminiFile = (tmpDir: string, file: string): GeminiFileKind
   if (found.parts.length === 4) return { kind: 'subagent', project, provisionalId: found.stem, parentId: found.parts[2] as string };
   return undefined;
 };
+
+/** A chat of the single-document form, rewritten whole: read again on every change. */
+export const isChatDocument = (file: string): boolean => file.endsWith('.json');
+
+/**
+ * A chat converted to JSONL (on resume) keeps its single-document form beside it, of the same
+ * name: both are one session, which the `.jsonl` file continues. Family key: the path without the
+ * extension.
+ */
+export const chatFamilyOf = (file: string): FamilyKey | undefined => {
+  if (!path.basename(file).startsWith('session-') || path.basename(path.dirname(file)) !== 'chats') return undefined;
+  if (isChatDocument(file)) return { key: file.slice(0, -'.json'.length), order: '1' };
+  return file.endsWith('.jsonl') ? { key: file.slice(0, -'.jsonl'.length), order: '0' } : undefined;
+};
+
+/** Of the two forms of a chat, the JSONL file is read while both exist: the CLI writes only to it. */
+export const chatTwinRank: TwinRank = (file) => (isChatDocument(file) ? 1 : 0);
+
+/** Where the other form of a chat would be. */
+export const chatTwinsOf = (file: string): string[] => (isChatDocument(file) ? [`${file}l`] : file.endsWith('.jsonl') ? [file.slice(0, -1)] : []);
 
 /** Folders of a project folder that never hold chats (checkpoints, logs, plans, shell history). */
 export const GEMINI_SKIPPED_DIRS = new Set(['checkpoints', 'logs', 'memory', 'plans', 'tracker', 'tasks', 'bin', 'history']);

@@ -26,21 +26,30 @@ export type TwinRank = (file: string) => number;
 export const plainFirst: TwinRank = (file) => (isCompressedTranscript(file) ? 1 : 0);
 
 /**
+ * The name twins share: the plain file's, and for a single JSON document (`x.json`) the JSONL file
+ * an agent converts it to (`x.jsonl`, Gemini CLI on resume).
+ */
+const twinNameOf = (file: string): string => {
+  const name = path.basename(plainTwinOf(file));
+  return name.endsWith('.json') ? `${name}l` : name;
+};
+
+/**
  * The files among `files` (one session's, `exists` among them) that a twin of a lower rank
- * hides: twins share their plain file name (`x.jsonl`, `x.jsonl.zst`, `archived/x.jsonl`).
+ * hides: twins share their plain file name (`x.jsonl`, `x.jsonl.zst`, `archived/x.jsonl`, `x.json`).
  * Of twins of the same rank the first in `files` is read.
  */
 export const hiddenTwins = (files: readonly string[], exists: (file: string) => boolean, rank: TwinRank = plainFirst): ReadonlySet<string> => {
   const readOf = new Map<string, { readonly file: string; readonly rank: number }>();
   for (const file of files) {
     if (!exists(file)) continue;
-    const name = path.basename(plainTwinOf(file));
+    const name = twinNameOf(file);
     const current = readOf.get(name);
     const r = rank(file);
     if (current === undefined || r < current.rank) readOf.set(name, { file, rank: r });
   }
   const hidden = new Set<string>();
-  for (const file of files) if (exists(file) && readOf.get(path.basename(plainTwinOf(file)))?.file !== file) hidden.add(file);
+  for (const file of files) if (exists(file) && readOf.get(twinNameOf(file))?.file !== file) hidden.add(file);
   return hidden;
 };
 

@@ -22,6 +22,18 @@ export interface FileParser {
    * ids, so the session still moves. Optional.
    */
   readonly oversized?: (head: Buffer, tail: Buffer, keys: readonly KeyHit[]) => SessionEvent[];
+  /**
+   * For a file the spec reads whole (`JsonlAgentSpec.readsWhole`): the session's complete replay
+   * from the file's bytes, or, when they are no complete document (caught mid-rewrite), `ok:
+   * false` and the diagnostics saying why; the state read before then stays.
+   */
+  readonly document?: (bytes: Buffer) => DocumentRead;
+}
+
+/** What one read of a whole-document file gives (`FileParser.document`). */
+export interface DocumentRead {
+  readonly ok: boolean;
+  readonly events: SessionEvent[];
 }
 
 /** A directory tree a source scans and watches. `depth` counts directory levels below `dir`. */
@@ -76,6 +88,12 @@ export interface JsonlAgentSpec {
    * (always, for true). Default: every file counts for its own session only.
    */
   readonly feeds?: (file: string) => string | true | undefined;
+  /**
+   * Files written as one JSON document and rewritten whole (Gemini CLI's chats before JSONL): any
+   * change reads the file again from its first byte through the parser's `document`, and replaces
+   * what the last complete read said (file-tracker.ts). Default: none, every file is appended to.
+   */
+  readonly readsWhole?: (file: string) => boolean;
 }
 
 /** A diagnostic event (junk line, schema drift...) with the fields every parser fills the same way. */

@@ -59,6 +59,8 @@ export interface FileTrackerDeps {
   readonly twinRank?: TwinRank;
   /** Where a twin of a file would be (file-parser.ts `twinsOf`): looked at when a read file goes. */
   readonly twinsOf?: (file: string) => readonly string[];
+  /** Files read whole on every change (file-parser.ts `readsWhole`). */
+  readonly readsWhole?: (file: string) => boolean;
 }
 
 export interface FileTracker {

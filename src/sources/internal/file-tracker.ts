@@ -13,6 +13,7 @@ import type { LineItem } from './lines.js';
 import { createScratch, readLinesFrom, type ReadOptions } from './read-lines.js';
 import { createTrackedFamilies, mustRefold } from './tracked-families.js';
 import { gluedRecords } from './glued-records.js';
+import { MAX_DOCUMENT_BYTES, readWhole } from './whole-document.js';
 
 /** The stateful shell around the pure parsers: one byte offset per file, serialised syncs. */
 export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
@@ -122,6 +123,53 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
     t.size = Math.max(size, outcome.end);
   };
 
+  /**
+   * A file read whole (file-parser.ts `readsWhole`): first sight restores what the cache holds of
+   * it, whatever version that was; any change reads the file again and, when it is a complete
+   * document, replaces the session's state with its replay (`reset`, the events, a checkpoint at
+   * its size). A document caught mid-rewrite, or one over the size cap, is a diagnostic and the
+   * state of the last complete read stays until the next version.
+   */
+  const syncDocument = async (file: string, classifiedId: string | undefined, info: Stats): Promise<void> => {
+    let t = tracked.get(file);
+    let opened = false;
+    if (!t) {
+      const cached = cachedEntry(file);
+      if (cached?.agent === agent) t = restoreFrom(file, cached, info.ino);
+      else if (classifiedId === undefined) return;
+      else t = { ...openFresh(file, classifiedId, info), line: undefined };
+      opened = true;
+    }
+    tracked.set(file, t);
+    fileOfSession.set(t.sessionId, file);
+    if (info.ino === t.ino && info.size === t.size && info.mtimeMs === t.mtimeMs) {
+      if (opened && applySideMeta(t)) emitCheckpoint(t);
+      return;
+    }
+    const cap = deps.read?.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+    const read = await readWhole(file, cap);
+    const now = read.info;
+    Object.assign(t, { known: undefined, ino: now.ino, size: now.size, mtimeMs: now.mtimeMs, offset: now.size });
+    const parsed =
+      read.kind === 'bytes'
+        ? (parserOf(t).document?.(read.bytes) ?? { ok: false, events: [] })
+        : { ok: false, events: [diagnostic(agent, 'E_OVERSIZED_LINE', `document of ${now.size} bytes is over the ${cap}-byte cap; not read`, { sessionId: t.sessionId, path: file })] };
+    if (!parsed.ok) {
+      for (const event of parsed.events) emit(located(event, t));
+      // Only a session already shown keeps its state (and the count) at this version.
+      if (t.announced) emitCheckpoint(t);
+      return;
+    }
+    const was = t.sessionId;
+    t.sessionId = parserOf(t).sessionId();
+    if (t.sessionId !== was) renamed(t, was);
+    fileOfSession.set(t.sessionId, file);
+    emit({ type: 'reset', agent, sessionId: t.sessionId });
+    for (const event of parsed.events) emit(located(event, t));
+    applySideMeta(t);
+    emitCheckpoint(t);
+  };
+
   const syncOnce = async (file: string, classifiedId: string | undefined, known: Stats | undefined): Promise<void> => {
     let info;
     try {
@@ -143,6 +191,7 @@ export const createFileTracker = (deps: FileTrackerDeps): FileTracker => {
       return;
     }
     if (!info.isFile()) return;
+    if (deps.readsWhole?.(file) === true) return syncDocument(file, classifiedId, info);
     let t = tracked.get(file);
     let opened = false;
     let restored = false;

@@ -96,6 +96,7 @@ export const createJsonlSource =
         familyOf: spec.familyOf,
         twinRank: spec.twinRank,
         twinsOf: spec.twinsOf,
+        readsWhole: spec.readsWhole,
       });
       const timers = new Map<string, Subscription>();
       let parking: Subscription | undefined;

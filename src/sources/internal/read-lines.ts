@@ -56,6 +56,8 @@ export interface ReadOptions {
   /** Fixed chunk size (tests of lines crossing chunk edges); default: the whole rest up to WHOLE_READ_BYTES. */
   readonly chunkBytes?: number;
   readonly maxLineBytes?: number;
+  /** A file read whole (file-parser.ts `readsWhole`) larger than this is reported, not read (default MAX_DOCUMENT_BYTES). */
+  readonly maxDocumentBytes?: number;
   readonly scratch?: Scratch;
 }
 

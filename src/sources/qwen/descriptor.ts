@@ -1,6 +1,6 @@
 import type { AgentFacts } from '../descriptor.js';
 import { demo } from './demo.js';
-import { qwenProjectsDir } from './paths.js';
+import { qwenProjectsDir, qwenTmpDir } from './paths.js';
 
 export const qwenResumeCommand = (sessionId: string): string => `qwen --resume ${sessionId}`;
 
@@ -12,9 +12,11 @@ export const qwen = {
   demo,
   storage: 'files',
   env: ['QWEN_RUNTIME_DIR'],
-  locations: ({ env }) => [{ path: qwenProjectsDir(env) }],
-  stampRoots: ({ env }) => [qwenProjectsDir(env)],
-  resume: ({ sessionId }) => qwenResumeCommand(sessionId),
+  // The older single-document chats, where a machine still has them.
+  locations: ({ env }) => [{ path: qwenProjectsDir(env) }, { path: qwenTmpDir(env), onlyIfPresent: true }],
+  stampRoots: ({ env }) => [qwenProjectsDir(env), qwenTmpDir(env)],
+  // Qwen Code resumes its JSONL chats only, not the older single-document ones.
+  resume: ({ sessionId, path }) => (path?.endsWith('.json') ? '' : qwenResumeCommand(sessionId)),
   // Each record names the CLI version that wrote it.
   checkedVersions: ['0.18'],
 } as const satisfies AgentFacts;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expandHome, homeDir, type Env } from '../../config/paths.js';
-import { jsonlBelow } from '../internal/walk.js';
+import { jsonlBelow, segmentsBelow } from '../internal/walk.js';
 
 /**
  * Where Qwen Code keeps its runtime data: `$QWEN_RUNTIME_DIR` (Qwen Code's own override), else
@@ -20,4 +20,20 @@ export const QWEN_TREE_DEPTH = 2;
 export const qwenIdFromFile = (projectsDir: string, file: string): string | undefined => {
   const found = jsonlBelow(projectsDir, file);
   return found && found.parts.length === 3 && found.parts[1] === 'chats' ? found.stem : undefined;
+};
+
+/**
+ * `tmp/<sha256 of the project path>/chats/session-<time>-<id8>.json`: the single-document chats
+ * Qwen Code wrote before its JSONL ones (as Gemini CLI did, which it forked).
+ */
+export const qwenTmpDir = (env: Env): string => path.join(qwenRuntimeDir(env), 'tmp');
+
+export const QWEN_TMP_DEPTH = 2;
+
+/** The provisional id (the file stem; the document names the session) of a single-document chat, else undefined. */
+export const qwenChatDocumentId = (tmpDir: string, file: string): string | undefined => {
+  if (!file.endsWith('.json')) return undefined;
+  const parts = segmentsBelow(tmpDir, file);
+  const name = parts?.[2];
+  return parts?.length === 3 && parts[1] === 'chats' && name?.startsWith('session-') ? name.slice(0, -'.json'.length) : undefined;
 };

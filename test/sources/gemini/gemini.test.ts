@@ -12,6 +12,11 @@ const TMP = path.join(FIXTURES, 'gemini/.gemini/tmp');
 const SID = '3f2a9c1e-5b7d-4e8a-9c0f-1a2b3c4d5e6f';
 const SUB = 'b7c8d9e0-1111-4222-8333-944455556666';
 const LEGACY = 'aa11bb22-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
+/** Chats of the single-document form: a finished one, and one converted to JSONL on resume (both files kept). */
+const DOCUMENT = 'cc33dd44-0000-4000-8000-000000000000';
+const CONVERTED = 'dd55ee66-1111-4222-8333-444455556666';
+/** A sub-agent's chat of the single-document form, in a folder named by its parent session. */
+const SUB_DOCUMENT = '5a6b7c8d-3333-4444-8555-666677778888';
 const MAIN = path.join(TMP, 'weather/chats/session-2026-03-10T09-39-3f2a9c1e.jsonl');
 
 /** The first `count` complete lines of the main chat, parsed and folded. */
@@ -33,7 +38,7 @@ describe('Gemini CLI chats', () => {
   it('lists each chat with its project, model, summary, tokens and resume command', async () => {
     const run = await fx.once(gemini);
     const sessions = run.sessions();
-    expect([...sessions.keys()].sort()).toEqual([LEGACY, SID, SUB].sort());
+    expect([...sessions.keys()].sort()).toEqual([LEGACY, SID, SUB, DOCUMENT, CONVERTED, SUB_DOCUMENT].sort());
     expect(sessions.get(SID)).toMatchObject({
       cwd: '/home/dev/weather',
       model: 'gemini-3-pro-preview',
@@ -52,7 +57,26 @@ describe('Gemini CLI chats', () => {
     expect(sessions.get(SUB)).toMatchObject({ isSidechain: true, parentId: SID, cwd: '/home/dev/weather', model: 'gemini-3-flash-preview', resumeCommand: '' });
     // An older project folder named by the sha256 of its path: the path from projects.json.
     expect(sessions.get(LEGACY)).toMatchObject({ cwd: '/home/dev/legacy-api', model: 'gemini-2.5-pro', userMessages: 1 });
-    expect(run.diagnostics().map((d) => d.code).sort()).toEqual(['E_JUNK_LINE', 'E_UNKNOWN_RECORD']);
+    // A chat of the single-document form, read whole: prompts, answers, tool calls, usage, the summary.
+    expect(sessions.get(DOCUMENT)).toMatchObject({
+      cwd: '/home/dev/legacy-api',
+      model: 'gemini-2.5-pro',
+      agentName: 'Rate-limit the login route',
+      resumeCommand: `gemini --resume ${DOCUMENT}`,
+      createdAt: Date.parse('2026-02-01T10:00:00.000Z'),
+      userMessages: 1,
+      assistantMessages: 2,
+      lastFileWrite: '/home/dev/legacy-api/routes/login.js',
+      path: expect.stringMatching(/session-2026-02-01T10-00-cc33dd44\.json$/),
+    });
+    expect(sessions.get(DOCUMENT)?.tokens).toEqual({ input: 4000 + 2100, output: 160 + 60, cacheCreation: 0, cacheRead: 2000 + 5000 });
+    expect(sessions.get(SUB_DOCUMENT)).toMatchObject({ isSidechain: true, parentId: DOCUMENT, cwd: '/home/dev/legacy-api', model: 'gemini-2.5-flash', resumeCommand: '' });
+    // Converted to JSONL when resumed: one session, read from the JSONL file the CLI went on writing.
+    expect(sessions.get(CONVERTED)).toMatchObject({ userMessages: 2, assistantMessages: 2, model: 'gemini-2.5-flash', path: expect.stringMatching(/dd55ee66\.jsonl$/) });
+    expect(sessions.get(CONVERTED)?.tokens).toEqual({ input: 3000 + 500, output: 15 + 20, cacheCreation: 0, cacheRead: 3000 });
+    // A chat caught half written (and never complete since): counted, not listed.
+    expect(run.diagnostics().find((d) => d.path?.endsWith('ee77ff00.json'))).toMatchObject({ code: 'E_JUNK_LINE' });
+    expect(run.diagnostics().map((d) => d.code).sort()).toEqual(['E_JUNK_LINE', 'E_JUNK_LINE', 'E_UNKNOWN_RECORD']);
     expect(run.diagnostics().find((d) => d.code === 'E_UNKNOWN_RECORD')?.message).toContain('message type "plan_update"');
   });
 
