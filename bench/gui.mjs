@@ -201,6 +201,7 @@ try {
   const heapUsed = [];
   const scrollFps = [];
   const afterSnapshot = [];
+  const phases = [];
   const emptyLoopFps = [];
   const scrollDetails = [];
   const rendererRss = [];
@@ -235,10 +236,14 @@ try {
         all: window.__bench.firstFrame,
         fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
         snapshot: window.__bench.chunks.find((chunk) => chunk.text.includes('event: snapshot'))?.at ?? 0,
+        received: performance.getEntriesByName('agentwatch:listing-received')[0]?.startTime ?? 0,
+        applied: performance.getEntriesByName('agentwatch:listing-applied')[0]?.startTime ?? 0,
       }));
       firstPaint.push(marks.cards);
       // The first cards painted after the snapshot's first bytes arrived.
       if (marks.snapshot > 0) afterSnapshot.push(marks.cards - marks.snapshot);
+      // Where that time goes: the whole listing arriving, parsing and applying it, the first cards' frame.
+      if (marks.snapshot > 0 && marks.received > 0 && marks.applied > 0) phases.push({ arriving: marks.received - marks.snapshot, applying: marks.applied - marks.received, drawing: marks.cards - marks.applied });
       allCards.push(marks.all);
       fcp.push(marks.fcp);
       // The page's weight once everything is listed: DOM nodes and the JS heap after a collection.
@@ -358,6 +363,9 @@ try {
       first_contentful_paint_ms: round(median(fcp)),
       first_cards_after_snapshot_ms: round(median(afterSnapshot)),
       renderer_rss_mib: round(median(rendererRss)),
+      snapshot_arriving_ms: round(median(phases.map((phase) => phase.arriving))),
+      snapshot_applying_ms: round(median(phases.map((phase) => phase.applying))),
+      first_cards_drawing_ms: round(median(phases.map((phase) => phase.drawing))),
       patch_to_frame_ms_p50: round(median(toFrame)),
       patch_to_frame_ms_p95: round(percentile(toFrame, 0.95)),
       append_to_frame_ms_p50: round(median(endToEnd)),
@@ -380,7 +388,7 @@ try {
     console.log(`dashboard with ${listed} sessions in headless Chromium (${runs} loads, ${updates} updates)`);
     console.log(`  first paint with cards ${figures.first_paint_ms} ms (${anchors.first_paint_vs_static}x), all ${listed} cards ${figures.all_cards_ms} ms (${anchors.all_cards_vs_static}x), FCP ${figures.first_contentful_paint_ms} ms`);
     console.log(`    anchor: the same ${listed} cards as a static page (same markup and CSS, no script) ${anchors.static_page_paint_ms} ms`);
-    console.log(`  first cards ${figures.first_cards_after_snapshot_ms} ms after the snapshot's first bytes`);
+    console.log(`  first cards ${figures.first_cards_after_snapshot_ms} ms after the snapshot's first bytes (arriving ${figures.snapshot_arriving_ms}, parsed and applied ${figures.snapshot_applying_ms}, drawn ${figures.first_cards_drawing_ms})`);
     console.log(`  ${figures.dom_nodes} DOM nodes, JS heap ${figures.js_heap_used_mib} MiB after a collection, renderer ${figures.renderer_rss_mib} MiB resident, scrolling ${figures.scroll_fps} fps (${figures.scroll_detail_requests} detail requests on the way)`);
     console.log(`    anchors: an empty frame loop ${anchors.empty_frame_loop_fps} fps; the cards as a static page (built 40 times over), scrolled the same way, ${anchors.static_page_scroll_fps} fps (${anchors.scroll_vs_static}x)`);
     console.log(`  patch -> frame p50 ${figures.patch_to_frame_ms_p50} ms, p95 ${figures.patch_to_frame_ms_p95} ms (empty frame ${anchors.empty_frame_ms} ms; full grid re-render ${anchors.full_grid_rerender_ms} ms)`);

@@ -40,16 +40,20 @@ export const followEvents = (token: string, handlers: EventHandlers, url = 'api/
   };
 
   const dispatch = (event: string, data: string): void => {
+    // Marks for the browser's performance timeline (bench/gui.mjs reads them): a listing whole, then applied.
+    const listing = event === 'snapshot' || event === 'update';
+    if (listing) performance.mark('agentwatch:listing-received');
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
       return;
     }
-    if (event === 'snapshot' || event === 'update') {
+    if (listing) {
       delay = undefined;
       handlers.onState('live', '');
       handlers.onSessions(value as SessionsFrame);
+      performance.mark('agentwatch:listing-applied');
     } else if (event === 'patch') handlers.onPatch(value as PatchFrame);
     else if (event === 'ready') handlers.onReady(value as ReadyFrame);
   };
