@@ -1,4 +1,5 @@
 import { nextDelay, retryAfterMs } from './backoff.js';
+import { markLatest } from './perf-mark.js';
 import { createMessageParser } from './sse-parse.js';
 import type { PatchFrame, ReadyFrame, SessionsFrame } from './wire.js';
 
@@ -40,9 +41,10 @@ export const followEvents = (token: string, handlers: EventHandlers, url = 'api/
   };
 
   const dispatch = (event: string, data: string): void => {
-    // Marks for the browser's performance timeline (bench/gui.mjs reads them): a listing whole, then applied.
+    // Marks for the browser's performance timeline (bench/gui.mjs reads them): a listing whole, then
+    // applied. Only the latest pair is kept, so a page open all day holds two marks, not one per listing.
     const listing = event === 'snapshot' || event === 'update';
-    if (listing) performance.mark('agentwatch:listing-received');
+    if (listing) markLatest('agentwatch:listing-received');
     let value: unknown;
     try {
       value = JSON.parse(data);
@@ -53,7 +55,7 @@ export const followEvents = (token: string, handlers: EventHandlers, url = 'api/
       delay = undefined;
       handlers.onState('live', '');
       handlers.onSessions(value as SessionsFrame);
-      performance.mark('agentwatch:listing-applied');
+      markLatest('agentwatch:listing-applied');
     } else if (event === 'patch') handlers.onPatch(value as PatchFrame);
     else if (event === 'ready') handlers.onReady(value as ReadyFrame);
   };
